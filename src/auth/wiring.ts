@@ -1,0 +1,21 @@
+import { dynamoDocumentClient } from '../infrastructure/aws-clients.ts';
+import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { WorkspaceStore } from '../workspaces/workspace-store.ts';
+import { ApiKeyStore } from './api-key-store.ts';
+import { ApiKeyService } from './api-keys.ts';
+
+// Built once per process from the environment the stack (deployed or local) sets.
+let service: ApiKeyService | undefined;
+
+export function apiKeyService(): ApiKeyService {
+  if (!service) {
+    const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
+    const client = dynamoDocumentClient();
+    service = new ApiKeyService(new ApiKeyStore(client, tableName), new WorkspaceStore(client, tableName));
+  }
+  return service;
+}
+
+export function workspaceStore(): WorkspaceStore {
+  return new WorkspaceStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+}

@@ -1,0 +1,220 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { ZodType } from 'zod';
+import {
+  ApiError,
+  InvalidRequestError,
+  NotAcceptableError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  errorEnvelope,
+  toApiError,
+  type ValidationIssue,
+} from './errors.ts';
+import { resolveRequestId } from './request-id.ts';
+import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
+import type { RouteDefinition } from './route-table.ts';
+import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
+
+export interface HttpRequest<TBody = unknown, TQuery = unknown> {
+  requestId: string;
+  /** The authenticated caller; routes marked `public` get none. */
+  principal: Principal;
+  pathParameters: Record<string, string>;
+  query: TQuery;
+  /** The parsed JSON body, when the route accepts JSON and the request sent it. */
+  body: TBody;
+  /** The request's media type (without parameters), lower case; empty when no body was sent. */
+  contentType: string;
+  headers: Record<string, string>;
+  event: APIGatewayProxyEvent;
+}
+
+export interface HttpResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody'>;
+
+interface RequestState {
+  requestId: string;
+}
+
+/**
+ * The shared HTTP behaviour of every operation, as one middy chain: request id, content negotiation,
+ * principal, content type, body and query parsing, and one error renderer placed last.
+ */
+export function httpHandler<TBody = unknown, TQuery = unknown>(
+  route: RouteContract,
+  handle: (request: HttpRequest<TBody, TQuery>) => Promise<HttpResponse>,
+) {
+  const state = new WeakMap<APIGatewayProxyEvent, RequestState>();
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(responseRendering(state))
+    .use(contentNegotiation())
+    .handler(async (event) => {
+      const requestId = state.get(event)!.requestId;
+      const headers = lowerCaseHeaders(event.headers);
+      const principal = route.scope === 'public' ? anonymousPrincipal : requirePrincipal(event);
+      const contentType = mediaTypeOf(headers['content-type']);
+      const body = parseBody(route, event, contentType) as TBody;
+      const query = parseQuery(route, event) as TQuery;
+      const response = await handle({
+        requestId,
+        principal,
+        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+        query,
+        body,
+        contentType,
+        headers,
+        event,
+      });
+      return renderSuccess(response, requestId);
+    });
+}
+
+const anonymousPrincipal: Principal = { workspaceId: '', keyId: '', scopes: [] };
+
+function responseRendering(state: WeakMap<APIGatewayProxyEvent, RequestState>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const clientRequestId = lowerCaseHeaders(request.event.headers)['x-request-id'];
+      state.set(request.event, { requestId: resolveRequestId(clientRequestId) });
+    },
+    onError: (request) => {
+      const requestId = state.get(request.event)?.requestId ?? resolveRequestId(undefined);
+      const apiError = toApiError(request.error);
+      if (!(request.error instanceof ApiError)) {
+        // The client sees a generic 500; the cause goes to the log with the request id to find it.
+        console.error(JSON.stringify({ level: 'error', requestId, error: String(request.error), stack: (request.error as Error)?.stack }));
+      }
+      return renderError(apiError, requestId);
+    },
+  };
+}
+
+function contentNegotiation(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    before: (request) => {
+      const accept = lowerCaseHeaders(request.event.headers)['accept'];
+      if (!acceptsJson(accept)) throw new NotAcceptableError();
+    },
+  };
+}
+
+export function renderError(error: ApiError, requestId: string): APIGatewayProxyResult {
+  return {
+    statusCode: error.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...error.headers },
+    body: JSON.stringify(errorEnvelope(error, requestId)),
+  };
+}
+
+function renderSuccess(response: HttpResponse, requestId: string): APIGatewayProxyResult {
+  const hasBody = response.body !== undefined;
+  return {
+    statusCode: response.status,
+    headers: {
+      ...(hasBody ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+      'X-Request-Id': requestId,
+      ...response.headers,
+    },
+    body: hasBody ? JSON.stringify(response.body) : '',
+  };
+}
+
+/** `Accept` absent, or naming JSON, `application/*` or `*\/*` with a non-zero quality, accepts JSON. */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((entry) => {
+    const [range = '', ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    if (quality !== undefined && Number(quality.slice(2)) === 0) return false;
+    return range === 'application/json' || range === 'application/*' || range === '*/*' || range.endsWith('+json');
+  });
+}
+
+function requirePrincipal(event: APIGatewayProxyEvent): Principal {
+  const principal = principalFromAuthorizerContext(event.requestContext?.authorizer);
+  // The authorizer already refused unknown keys; this guards against a route wired without it.
+  if (!principal) throw new UnauthorizedError();
+  return principal;
+}
+
+function parseBody(route: RouteContract, event: APIGatewayProxyEvent, contentType: string): unknown {
+  const accepted = route.requestBody;
+  if (!accepted) return undefined;
+  const hasBody = hasStreamedBody(event) || (event.body !== null && event.body !== undefined && event.body !== '');
+  if (!hasBody && !contentType) {
+    if (accepted['application/json']) throw new InvalidRequestError('A JSON request body is required.');
+    throw new UnsupportedMediaTypeError(`Send the request as ${Object.keys(accepted).join(' or ')}.`);
+  }
+  if (!(contentType in accepted)) {
+    throw new UnsupportedMediaTypeError(
+      `Content type "${contentType || '(none)'}" is not supported here; send ${Object.keys(accepted).join(' or ')}.`,
+    );
+  }
+  if (contentType !== 'application/json') return undefined; // multipart bodies are streamed by the handler
+  let json: unknown;
+  try {
+    json = JSON.parse(requestBodyBuffer(event).toString('utf8'));
+  } catch {
+    throw new InvalidRequestError('The request body is not readable JSON.');
+  }
+  return validateWith(accepted['application/json']!, json, (issues) => new ValidationError(issues));
+}
+
+function parseQuery(route: RouteContract, event: APIGatewayProxyEvent): unknown {
+  if (!route.query) return {};
+  const query = queryObject(event);
+  return validateWith(route.query, query, (issues) =>
+    new InvalidRequestError(`Invalid query parameter ${issues.map((issue) => `"${issue.field}": ${issue.issue}`).join('; ')}.`),
+  );
+}
+
+/** Single values as strings; deep-object parameters (`labels[key]=v`) nest one level. */
+export function queryObject(event: APIGatewayProxyEvent): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  const multi = event.multiValueQueryStringParameters ?? {};
+  const single = event.queryStringParameters ?? {};
+  const names = new Set([...Object.keys(multi), ...Object.keys(single)]);
+  for (const name of names) {
+    const value = multi[name]?.at(-1) ?? single[name] ?? '';
+    const deep = /^(\w+)\[([^\]]*)\]$/.exec(name);
+    if (deep) {
+      const group = (result[deep[1]!] ??= {}) as Record<string, string>;
+      group[deep[2]!] = value;
+    } else {
+      result[name] = value;
+    }
+  }
+  return result;
+}
+
+export function validateWith<T>(schema: ZodType<T>, input: unknown, toError: (issues: ValidationIssue[]) => Error): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw toError(
+    parsed.error.issues.map((issue) => ({ field: jsonPathOf(issue.path), issue: issue.message })),
+  );
+}
+
+function jsonPathOf(path: PropertyKey[]): string {
+  return path.reduce<string>((joined, key) => {
+    if (typeof key === 'number') return `${joined}[${key}]`;
+    return joined ? `${joined}.${String(key)}` : String(key);
+  }, '');
+}
+
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export function lowerCaseHeaders(headers: Record<string, string | undefined> | null | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) result[name.toLowerCase()] = value;
+  return result;
+}

@@ -1,0 +1,127 @@
+import { z, type ZodType } from 'zod';
+import { apiBasePath, type RouteDefinition } from './route-table.ts';
+
+// The OpenAPI 3.1 document is generated from the route table and its zod schemas, so it cannot drift
+// from what the handlers validate. OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.
+
+const errorEnvelopeSchema = z.object({
+  error: z.object({
+    code: z.string().describe('Stable machine-readable code; branch on it, never on message.'),
+    message: z.string(),
+    requestId: z.string().describe('Also sent in the X-Request-Id response header.'),
+    retryable: z.boolean(),
+    details: z
+      .array(z.object({ field: z.string().describe('JSON path exactly as sent, e.g. document.url'), issue: z.string() }))
+      .optional()
+      .describe('Only for VALIDATION_FAILED.'),
+  }),
+});
+
+const errorDescriptions: Record<number, string> = {
+  400: 'INVALID_REQUEST: unreadable JSON, bad query value, or bad multipart body.',
+  401: 'UNAUTHORIZED: API key missing, malformed, unknown or revoked.',
+  403: 'FORBIDDEN: the key lacks the scope this operation needs.',
+  404: 'NOT_FOUND: no such resource in the key\'s workspace.',
+  405: 'METHOD_NOT_ALLOWED: see the Allow header.',
+  406: 'NOT_ACCEPTABLE: Accept excludes application/json.',
+  409: 'CONFLICT: the resource state does not allow this.',
+  413: 'PAYLOAD_TOO_LARGE: the file exceeds 50 MB.',
+  415: 'UNSUPPORTED_MEDIA_TYPE: unsupported request content type, or a blocked file type.',
+  422: 'VALIDATION_FAILED: see details.',
+  429: 'RATE_LIMITED: wait Retry-After seconds. The body may be plain text.',
+  500: 'INTERNAL_ERROR: unexpected failure; retryable.',
+  502: 'DOWNSTREAM_ERROR: a downstream service failed.',
+};
+
+const authenticatedErrorStatuses = [401, 403, 405, 406, 429, 500];
+
+export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverUrl = apiBasePath): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const operations = (paths[route.path] ??= {});
+    operations[route.method.toLowerCase()] = describeOperation(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Paperflow public API',
+      version: 'v1',
+      description:
+        'Document extraction, workflow runs and signed webhooks. Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable characters) is echoed.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'Send "Authorization: api-key <key>". Keys look like pf_live_<random> and carry scopes.',
+        },
+      },
+      schemas: { ErrorEnvelope: toJsonSchema(errorEnvelopeSchema) },
+    },
+    paths,
+  };
+}
+
+function describeOperation(route: RouteDefinition): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: response.description,
+      headers: { 'X-Request-Id': { schema: { type: 'string' } } },
+      ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema) } } } : {}),
+    };
+  }
+  const errorStatuses = new Set([...(route.scope === 'public' ? [405, 406, 500] : authenticatedErrorStatuses), ...(route.errorStatuses ?? [])]);
+  for (const status of [...errorStatuses].sort()) {
+    responses[String(status)] = {
+      description: errorDescriptions[status] ?? 'Error.',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(route.scope === 'public' ? { security: [] } : { 'x-paperflow-scope': route.scope }),
+    parameters: [...pathParameters(route.path), ...queryParameters(route.query)],
+    ...(route.requestBody ? { requestBody: describeRequestBody(route.requestBody) } : {}),
+    responses,
+  };
+}
+
+function pathParameters(path: string): unknown[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+}
+
+function queryParameters(query: ZodType | undefined): unknown[] {
+  if (!query) return [];
+  const schema = toJsonSchema(query) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    ...(property.style ? { style: property.style, explode: true } : {}),
+    schema: property,
+  }));
+}
+
+function describeRequestBody(bodies: NonNullable<RouteDefinition['requestBody']>): unknown {
+  const content: Record<string, unknown> = {};
+  for (const [contentType, schema] of Object.entries(bodies)) content[contentType] = { schema: toJsonSchema(schema) };
+  return { required: true, content };
+}
+
+function toJsonSchema(schema: ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return jsonSchema;
+}

@@ -1,0 +1,34 @@
+import type { ZodType } from 'zod';
+import type { Scope } from '../auth/scopes.ts';
+
+// One typed table drives the deployed REST API (one Lambda per row), the local gateway, the 404/405
+// answers for everything else, the authorizer's per-key policy and the OpenAPI document. Adding an
+// endpoint is one row here plus one handler file. Rows are added by the feature modules below.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteResponse {
+  description: string;
+  schema?: ZodType;
+}
+
+export interface RouteDefinition {
+  operationId: string;
+  method: HttpMethod;
+  /** Path below `/api/public/v1`, with `{name}` path parameters, as API Gateway writes them. */
+  path: string;
+  /** Module exporting `handler`, relative to the repository root. */
+  handler: string;
+  /** The scope a key needs; `public` routes need no key at all. */
+  scope: Scope | 'public';
+  summary: string;
+  tag: string;
+  query?: ZodType;
+  /** Accepted request bodies by content type. Routes without it take no body. */
+  requestBody?: Partial<Record<'application/json' | 'multipart/form-data', ZodType>>;
+  responses: Record<number, RouteResponse>;
+  /** Error statuses this operation documents, besides the ones every authenticated route can return. */
+  errorStatuses?: number[];
+}
+
+export const apiBasePath = '/api/public/v1';

@@ -1,0 +1,54 @@
+// Definitions shared by the CDK stack and the embedded local stack, so that tables, buckets and
+// queues are created from one description in both places.
+
+export interface TableDefinition {
+  id: string;
+  partitionKey: string;
+  sortKey: string;
+  globalSecondaryIndexes: { indexName: string; partitionKey: string; sortKey: string }[];
+  timeToLiveAttribute: string;
+}
+
+/**
+ * One table for every record type (single-table design). Generic index attributes let each record
+ * type project its own access patterns (workspace listings, lookups by id) without a Scan.
+ */
+export const recordsTable: TableDefinition = {
+  id: 'Records',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  globalSecondaryIndexes: [
+    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  ],
+  timeToLiveAttribute: 'expiresAt',
+};
+
+export const filesBucket = {
+  id: 'Files',
+  /** Files are staging storage, not an archive (spec, Limits): objects expire after this many days. */
+  stagedObjectExpirationDays: 30,
+};
+
+export const webhookDeliveryQueue = {
+  id: 'WebhookDeliveries',
+  deadLetterQueueId: 'WebhookDeliveriesDeadLetters',
+  visibilityTimeoutSeconds: 60,
+  maxReceiveCount: 5,
+  /** SQS refuses longer per-message delays; longer waits are reached in several hops. */
+  maximumDelaySeconds: 900,
+};
+
+/** Environment variables through which every function finds its resources. */
+export const resourceEnvironment = {
+  recordsTableName: 'PAPERFLOW_TABLE_NAME',
+  filesBucketName: 'PAPERFLOW_BUCKET_NAME',
+  webhookDeliveryQueueUrl: 'PAPERFLOW_DELIVERY_QUEUE_URL',
+} as const;
+
+export function requiredEnvironment(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Environment variable ${name} is not set.`);
+  return value;
+}

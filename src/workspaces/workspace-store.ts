@@ -1,0 +1,63 @@
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+const workspaceKey = (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: 'WORKSPACE' });
+
+/** Workspaces: the isolation boundary of every resource. Managed by operators, not the public API. */
+export class WorkspaceStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Creates the workspace unless it exists; returns whichever is stored (idempotent). */
+  async ensure(workspace: Workspace): Promise<Workspace> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...workspaceKey(workspace.id), ...workspace, gsi1pk: 'WORKSPACES', gsi1sk: `${workspace.createdAt}#${workspace.id}` },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return workspace;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return (await this.get(workspace.id))!;
+    }
+  }
+
+  async get(workspaceId: string): Promise<Workspace | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: workspaceKey(workspaceId) }));
+    return Item ? toWorkspace(Item) : undefined;
+  }
+
+  async list(): Promise<Workspace[]> {
+    const workspaces: Workspace[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :all',
+          ExpressionAttributeValues: { ':all': 'WORKSPACES' },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      workspaces.push(...(page.Items ?? []).map(toWorkspace));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return workspaces;
+  }
+}
+
+function toWorkspace(item: Record<string, unknown>): Workspace {
+  return { id: item.id as string, name: item.name as string, createdAt: item.createdAt as string };
+}
