@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { lowerCaseHeaders } from '../../src/http/http-handler.ts';
+import { lowerCaseHeaders } from '../../src/http/headers.ts';
 import { routes } from '../../src/http/routes.ts';
 import { principalToAuthorizerContext } from '../../src/auth/principal.ts';
 import { policyForScopes } from '../../src/auth/route-policy.ts';
@@ -9,11 +9,12 @@ import { UnauthorizedError } from '../../src/http/errors.ts';
 /** REQUEST authorizer: API Gateway turns the thrown "Unauthorized" into its 401 gateway response. */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   try {
-    const { principal } = await apiKeyService().authenticate(lowerCaseHeaders(event.headers)['authorization']);
+    const { principal, rateLimit } = await apiKeyService().authenticate(lowerCaseHeaders(event.headers)['authorization']);
     return {
       principalId: principal.keyId,
       policyDocument: policyForScopes(event.methodArn, principal.scopes, routes),
-      context: principalToAuthorizerContext(principal),
+      // The rate limit travels along for the local gateway's token buckets; deployed, usage plans apply it.
+      context: { ...principalToAuthorizerContext(principal), rateLimitPerSecond: rateLimit.requestsPerSecond, rateLimitBurst: rateLimit.burst },
     };
   } catch (error) {
     if (error instanceof UnauthorizedError) throw new Error('Unauthorized');

@@ -12,6 +12,7 @@ import {
   toApiError,
   type ValidationIssue,
 } from './errors.ts';
+import { lowerCaseHeaders } from './headers.ts';
 import { resolveRequestId } from './request-id.ts';
 import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteDefinition } from './route-table.ts';
@@ -211,10 +212,4 @@ function jsonPathOf(path: PropertyKey[]): string {
 
 function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-export function lowerCaseHeaders(headers: Record<string, string | undefined> | null | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) result[name.toLowerCase()] = value;
-  return result;
 }

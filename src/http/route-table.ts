@@ -12,6 +12,13 @@ export interface RouteResponse {
   schema?: ZodType;
 }
 
+/** What a route's function may touch; the CDK stack turns it into least-privilege grants. */
+export interface ResourceAccess {
+  recordsTable?: 'read' | 'readWrite';
+  filesBucket?: 'read' | 'readWrite';
+  webhookDeliveryQueue?: 'send';
+}
+
 export interface RouteDefinition {
   operationId: string;
   method: HttpMethod;
@@ -21,6 +28,8 @@ export interface RouteDefinition {
   handler: string;
   /** The scope a key needs; `public` routes need no key at all. */
   scope: Scope | 'public';
+  /** AWS resources the handler uses; omitted means none. */
+  access?: ResourceAccess;
   summary: string;
   tag: string;
   query?: ZodType;

@@ -1,0 +1,54 @@
+import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import dynalite from 'dynalite';
+import S3rver from 's3rver';
+import { startFauxqs } from 'fauxqs';
+
+export interface EmulatorEndpoints {
+  dynamodb: string;
+  s3: string;
+  sqs: string;
+}
+
+export interface RunningEmulators {
+  endpoints: EmulatorEndpoints;
+  stop(): Promise<void>;
+}
+
+/**
+ * In-process emulators for the AWS services the stack uses, with their data on disk under `dataDir`
+ * so a restart keeps it: dynalite (DynamoDB on LevelDB), s3rver (S3) and fauxqs (SQS).
+ */
+export async function startEmulators(dataDir: string): Promise<RunningEmulators> {
+  await mkdir(join(dataDir, 's3'), { recursive: true });
+  await mkdir(join(dataDir, 'sqs'), { recursive: true });
+
+  const dynamo: Server = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    dynamo.once('error', reject);
+    dynamo.listen(0, '127.0.0.1', () => resolve());
+  });
+  const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dataDir, 's3') });
+  const s3Address = (await s3.run()) as AddressInfo;
+  const sqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, dataDir: join(dataDir, 'sqs') });
+
+  return {
+    endpoints: {
+      dynamodb: `http://127.0.0.1:${(dynamo.address() as AddressInfo).port}`,
+      s3: `http://127.0.0.1:${s3Address.port}`,
+      sqs: `http://127.0.0.1:${sqs.port}`,
+    },
+    async stop() {
+      await Promise.allSettled([
+        new Promise<void>((resolve) => {
+          dynamo.closeAllConnections?.();
+          dynamo.close(() => resolve());
+        }),
+        s3.close(),
+        sqs.stop(),
+      ]);
+    },
+  };
+}

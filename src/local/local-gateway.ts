@@ -1,0 +1,270 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import { ApiError, PayloadTooLargeError, RateLimitedError, UnauthorizedError, ForbiddenError, errorEnvelope, toApiError } from '../http/errors.ts';
+import { resolveRequestId } from '../http/request-id.ts';
+import { attachStreamedBody } from '../http/request-body.ts';
+import { RouteMatcher } from '../http/route-matching.ts';
+import { apiBasePath, type RouteDefinition } from '../http/route-table.ts';
+import { TokenBucketLimiter } from '../auth/token-bucket.ts';
+import { defaultRateLimit, type RateLimit } from '../auth/api-key-store.ts';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+export interface LocalGatewayOptions {
+  routes: readonly RouteDefinition[];
+  /** Repository root, against which route handler paths resolve. */
+  projectRoot: string;
+  /** Module of the REQUEST authorizer, the same one the deployed API uses. */
+  authorizerHandler: string;
+  port: number;
+  host?: string;
+  /** Like API Gateway's authorizer result cache; 0 asks the authorizer on every request. */
+  authorizerCacheSeconds: number;
+  /** Mirrors API Gateway's 10 MB payload limit for bodies that are not streamed uploads. */
+  maximumBufferedBodyBytes?: number;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+// The same ARN shape API Gateway hands the authorizer, so the same policy code decides locally.
+const localArnPrefix = 'arn:aws:execute-api:local:000000000000:paperflow-local/v1';
+const lambdaTimeoutMilliseconds = 29_000;
+
+/**
+ * A local stand-in for the deployed REST API, built from the same route table: route matching (404,
+ * 405), the REQUEST authorizer and its policy (401, 403), per-key token buckets (429), then the
+ * route's Lambda handler invoked with an API Gateway proxy event.
+ */
+export async function startLocalGateway(options: LocalGatewayOptions): Promise<RunningGateway> {
+  const matcher = new RouteMatcher(options.routes);
+  const limiter = new TokenBucketLimiter();
+  const authorizations = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
+  const modules = new Map<string, Promise<Record<string, unknown>>>();
+  const loadExport = async <T>(modulePath: string, name: string): Promise<T> => {
+    if (!modules.has(modulePath)) modules.set(modulePath, import(pathToFileURL(resolve(options.projectRoot, modulePath)).href));
+    return (await modules.get(modulePath)!)[name] as T;
+  };
+
+  const authorize = async (authorization: string | undefined, event: APIGatewayRequestAuthorizerEvent) => {
+    const cacheKey = authorization ?? '';
+    const cached = authorizations.get(cacheKey);
+    if (cached && cached.expiresAt > Date.now()) return cached.result;
+    const authorizer = await loadExport<AuthorizerHandler>(options.authorizerHandler, 'handler');
+    let result: APIGatewayAuthorizerResult;
+    try {
+      result = await authorizer(event);
+    } catch (error) {
+      if ((error as Error).message === 'Unauthorized') throw new UnauthorizedError();
+      throw error;
+    }
+    if (options.authorizerCacheSeconds > 0) {
+      authorizations.set(cacheKey, { result, expiresAt: Date.now() + options.authorizerCacheSeconds * 1000 });
+    }
+    return result;
+  };
+
+  const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = (request.method ?? 'GET').toUpperCase();
+    if (!url.pathname.startsWith(`${apiBasePath}/`)) throw new ApiError('NOT_FOUND', `No operation exists at ${url.pathname}.`);
+    const { route, pathParameters } = matcher.match(method, url.pathname.slice(apiBasePath.length));
+    const headers = singleValueHeaders(request);
+    const methodArn = `${localArnPrefix}/${method}${url.pathname}`;
+
+    let authorizerContext: Record<string, unknown> | undefined;
+    if (route.scope !== 'public') {
+      const authorization = await authorize(headers['authorization'] ?? headers['Authorization'], {
+        type: 'REQUEST',
+        methodArn,
+        resource: `${apiBasePath}${route.path}`,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders: {},
+        pathParameters,
+        queryStringParameters: Object.fromEntries(url.searchParams),
+        multiValueQueryStringParameters: {},
+        stageVariables: {},
+        requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
+      });
+      if (!policyAllows(authorization, methodArn)) {
+        throw new ForbiddenError(`This API key lacks the scope "${route.scope}" that ${route.operationId} needs.`);
+      }
+      authorizerContext = { ...authorization.context, principalId: authorization.principalId };
+      const decision = limiter.take(String(authorization.principalId), rateLimitOf(authorization.context));
+      if (!decision.allowed) {
+        // At the edge, as API Gateway answers it: status, Retry-After and a plain-text body.
+        response.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(decision.retryAfterSeconds), 'X-Request-Id': requestId });
+        response.end('Too Many Requests');
+        request.resume();
+        return;
+      }
+    }
+
+    const event = proxyEvent(request, url, route, pathParameters, headers, requestId, authorizerContext);
+    const streamed = route.requestBody?.['multipart/form-data'] !== undefined && isMultipart(headers);
+    if (streamed) attachStreamedBody(event, request);
+    else event.body = await bufferedBody(request, options.maximumBufferedBodyBytes ?? 10 * 1024 * 1024);
+
+    const handler = await loadExport<ProxyHandler>(route.handler, 'handler');
+    const result = await handler(event, lambdaContext(requestId));
+    const responseHeaders: Record<string, string> = { ...stringHeaders(result.headers), 'X-Request-Id': requestId };
+    if (streamed && !request.readableEnded) {
+      // The handler answered before reading the whole upload (413, 415): discard the rest without
+      // buffering it, and close the connection so the client sees the answer.
+      responseHeaders.Connection = 'close';
+      request.resume();
+    }
+    response.writeHead(result.statusCode, responseHeaders);
+    response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+  };
+
+  const server: Server = createServer((request, response) => {
+    const requestId = resolveRequestId(firstHeader(request.headers['x-request-id']));
+    serve(request, response, requestId).catch((error: unknown) => {
+      const apiError = toApiError(error);
+      if (!(error instanceof ApiError)) console.error(JSON.stringify({ level: 'error', requestId, error: String(error), stack: (error as Error)?.stack }));
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      response.writeHead(apiError.status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...apiError.headers });
+      response.end(JSON.stringify(errorEnvelope(apiError, requestId)));
+      if (!request.readableEnded) request.resume();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolvePromise());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}${apiBasePath}`,
+    port,
+    close: () =>
+      new Promise<void>((resolvePromise) => {
+        server.closeAllConnections();
+        server.close(() => resolvePromise());
+      }),
+  };
+}
+
+function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const matches = (resource: string) => new RegExp(`^${resource.split('*').map(escapeRegExp).join('[^]*')}$`).test(methodArn);
+  const statements = result.policyDocument.Statement as { Effect: string; Resource?: string | string[] }[];
+  const resourcesWith = (effect: string) =>
+    statements.filter((statement) => statement.Effect === effect).flatMap((statement) => [statement.Resource ?? []].flat());
+  if (resourcesWith('Deny').some(matches)) return false;
+  return resourcesWith('Allow').some(matches);
+}
+
+function rateLimitOf(context: APIGatewayAuthorizerResult['context']): RateLimit {
+  const requestsPerSecond = Number(context?.rateLimitPerSecond);
+  const burst = Number(context?.rateLimitBurst);
+  return requestsPerSecond > 0 && burst > 0 ? { requestsPerSecond, burst } : defaultRateLimit;
+}
+
+function proxyEvent(
+  request: IncomingMessage,
+  url: URL,
+  route: RouteDefinition,
+  pathParameters: Record<string, string>,
+  headers: Record<string, string>,
+  requestId: string,
+  authorizer: Record<string, unknown> | undefined,
+): APIGatewayProxyEvent {
+  const multiValueQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) (multiValueQuery[name] ??= []).push(value);
+  const hasQuery = Object.keys(multiValueQuery).length > 0;
+  return {
+    resource: `${apiBasePath}${route.path}`,
+    path: url.pathname,
+    httpMethod: request.method ?? 'GET',
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: hasQuery ? Object.fromEntries(Object.entries(multiValueQuery).map(([name, values]) => [name, values.at(-1)!])) : null,
+    multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
+    pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId,
+      authorizer: authorizer ?? null,
+      httpMethod: request.method ?? 'GET',
+      path: url.pathname,
+      resourcePath: `${apiBasePath}${route.path}`,
+      stage: 'v1',
+      requestTimeEpoch: Date.now(),
+      identity: { sourceIp: request.socket.remoteAddress ?? '127.0.0.1' },
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+async function bufferedBody(request: IncomingMessage, limitBytes: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of request) {
+    total += (chunk as Buffer).length;
+    if (total > limitBytes) throw new PayloadTooLargeError(`The request body exceeds ${limitBytes} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return total === 0 ? null : Buffer.concat(chunks).toString('utf8');
+}
+
+function lambdaContext(requestId: string): Context {
+  const deadline = Date.now() + lambdaTimeoutMilliseconds;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'paperflow-local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:paperflow-local',
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: 'paperflow-local',
+    logStreamName: 'paperflow-local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function isMultipart(headers: Record<string, string>): boolean {
+  return /^multipart\/form-data/i.test(headers['content-type'] ?? '');
+}
+
+function singleValueHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function stringHeaders(headers: APIGatewayProxyResult['headers']): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, String(value)]));
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

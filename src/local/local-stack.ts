@@ -1,0 +1,94 @@
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { routes } from '../http/routes.ts';
+import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { startEmulators, type RunningEmulators } from './emulators.ts';
+import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
+import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
+import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
+
+export interface LocalStackOptions {
+  /** Where the emulators keep their data; a restart with the same folder keeps it. */
+  dataDir: string;
+  port: number;
+  host?: string;
+  /** When set, a key with scope `*` in workspace `ws_default` is made to exist (idempotent). */
+  bootstrapApiKey?: string;
+  /** An AWS-compatible endpoint (LocalStack, moto) to use instead of the embedded emulators. */
+  externalEndpoint?: string;
+  authorizerCacheSeconds?: number;
+}
+
+export interface RunningLocalStack {
+  baseUrl: string;
+  port: number;
+  resources: ProvisionedResources;
+  stop(): Promise<void>;
+}
+
+export const defaultWorkspace = { id: 'ws_default', name: 'default' };
+
+const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/**
+ * Boots the whole service in this process: emulators (or an external endpoint), resources created
+ * from the CDK stack's definitions, and the local gateway over the real handlers. Handlers find their
+ * resources through the same environment variables the deployed functions get; that and the SDK
+ * endpoints are the only things that differ from a deployment.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<RunningLocalStack> {
+  let emulators: RunningEmulators | undefined;
+  process.env.AWS_REGION ??= 'us-east-1';
+  if (options.externalEndpoint) {
+    process.env.AWS_ENDPOINT_URL = options.externalEndpoint;
+    process.env.AWS_ACCESS_KEY_ID ??= 'test';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+  } else {
+    // s3rver accepts only its own fixed credentials; the other emulators accept any.
+    process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
+    process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
+    emulators = await startEmulators(options.dataDir);
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = emulators.endpoints.dynamodb;
+    process.env.AWS_ENDPOINT_URL_S3 = emulators.endpoints.s3;
+    process.env.AWS_ENDPOINT_URL_SQS = emulators.endpoints.sqs;
+  }
+  process.env.PAPERFLOW_S3_FORCE_PATH_STYLE = 'true';
+
+  let gateway: RunningGateway | undefined;
+  try {
+    const resources = await provisionResources({ prefix: 'paperflow-local' });
+    process.env[resourceEnvironment.recordsTableName] = resources.recordsTableName;
+    process.env[resourceEnvironment.filesBucketName] = resources.filesBucketName;
+    process.env[resourceEnvironment.webhookDeliveryQueueUrl] = resources.webhookDeliveryQueueUrl;
+
+    if (options.bootstrapApiKey) {
+      await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
+      await apiKeyService().ensure({ workspaceId: defaultWorkspace.id, name: 'bootstrap', scopes: ['*'], secret: options.bootstrapApiKey });
+    }
+
+    gateway = await startLocalGateway({
+      routes,
+      projectRoot,
+      authorizerHandler: 'functions/auth/authorize-request.ts',
+      port: options.port,
+      host: options.host,
+      authorizerCacheSeconds: options.authorizerCacheSeconds ?? 0,
+    });
+    const running = gateway;
+    return {
+      baseUrl: running.url,
+      port: running.port,
+      resources,
+      async stop() {
+        await running.close();
+        await emulators?.stop();
+      },
+    };
+  } catch (error) {
+    await gateway?.close();
+    await emulators?.stop();
+    throw error;
+  }
+}

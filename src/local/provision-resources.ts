@@ -1,0 +1,132 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+  type AttributeDefinition,
+} from '@aws-sdk/client-dynamodb';
+import {
+  CreateBucketCommand,
+  PutBucketLifecycleConfigurationCommand,
+  S3Client,
+  type S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  filesBucket,
+  recordsTable,
+  webhookDeliveryQueue,
+  type TableDefinition,
+} from '../infrastructure/resource-definitions.ts';
+
+export interface ProvisionedResources {
+  recordsTableName: string;
+  filesBucketName: string;
+  webhookDeliveryQueueUrl: string;
+}
+
+/**
+ * Creates the stack's table, bucket and queues on an AWS-compatible endpoint (the embedded emulators,
+ * LocalStack, moto) from the same definitions the CDK stack uses. Idempotent: existing ones are kept.
+ */
+export async function provisionResources(names: { prefix: string }): Promise<ProvisionedResources> {
+  const recordsTableName = `${names.prefix}-records`;
+  const filesBucketName = `${names.prefix}-files`;
+  await createTable(new DynamoDBClient({}), recordsTableName, recordsTable);
+  await createBucket(new S3Client({ forcePathStyle: true }), filesBucketName);
+  const webhookDeliveryQueueUrl = await createQueueWithDeadLetters(new SQSClient({}), `${names.prefix}-webhook-deliveries`);
+  return { recordsTableName, filesBucketName, webhookDeliveryQueueUrl };
+}
+
+async function createTable(client: DynamoDBClient, tableName: string, definition: TableDefinition): Promise<void> {
+  const keyNames = [
+    definition.partitionKey,
+    definition.sortKey,
+    ...definition.globalSecondaryIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ];
+  const attributeDefinitions: AttributeDefinition[] = [...new Set(keyNames)].map((name) => ({ AttributeName: name, AttributeType: 'S' }));
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: attributeDefinitions,
+        KeySchema: [
+          { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+          { AttributeName: definition.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: definition.globalSecondaryIndexes.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  await waitUntilTableActive(client, tableName);
+  try {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: definition.timeToLiveAttribute, Enabled: true },
+      }),
+    );
+  } catch {
+    // Some emulators (dynalite) do not implement TTL, and an enabled TTL cannot be enabled twice;
+    // expiry is a storage-cost concern, never relied on for correctness.
+  }
+}
+
+async function waitUntilTableActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE');
+    if (Table?.TableStatus === 'ACTIVE' && indexesActive) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Table ${tableName} did not become active.`);
+}
+
+async function createBucket(client: S3Client, bucketName: string): Promise<void> {
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucketName }));
+  } catch (error) {
+    const name = (error as S3ServiceException).name;
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
+  }
+  try {
+    await client.send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: bucketName,
+        LifecycleConfiguration: {
+          Rules: [{ ID: 'expire-staged-files', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: filesBucket.stagedObjectExpirationDays } }],
+        },
+      }),
+    );
+  } catch {
+    // s3rver does not implement lifecycle rules; the deployed bucket gets its rule from CDK.
+  }
+}
+
+async function createQueueWithDeadLetters(client: SQSClient, queueName: string): Promise<string> {
+  const deadLetters = await client.send(new CreateQueueCommand({ QueueName: `${queueName}-dead-letters` }));
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: deadLetters.QueueUrl, AttributeNames: ['QueueArn'] }),
+  );
+  const queue = await client.send(
+    new CreateQueueCommand({
+      QueueName: queueName,
+      Attributes: {
+        VisibilityTimeout: String(webhookDeliveryQueue.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount }),
+      },
+    }),
+  );
+  return queue.QueueUrl!;
+}
