@@ -9,10 +9,13 @@ import { UnauthorizedError } from '../../src/http/errors.ts';
 /** REQUEST authorizer: API Gateway turns the thrown "Unauthorized" into its 401 gateway response. */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   try {
-    const { principal, rateLimit } = await apiKeyService().authenticate(lowerCaseHeaders(event.headers)['authorization']);
+    const { principal, rateLimit, usageIdentifierKey } = await apiKeyService().authenticate(lowerCaseHeaders(event.headers)['authorization']);
     return {
       principalId: principal.keyId,
       policyDocument: policyForScopes(event.methodArn, principal.scopes, routes),
+      // Deployed, the REST API takes the API key from here (apiKeySourceType AUTHORIZER): the request
+      // counts against that key's usage plan. Keys without one are refused by API Gateway (403).
+      ...(usageIdentifierKey ? { usageIdentifierKey } : {}),
       // The rate limit travels along for the local gateway's token buckets; deployed, usage plans apply it.
       context: { ...principalToAuthorizerContext(principal), rateLimitPerSecond: rateLimit.requestsPerSecond, rateLimitBurst: rateLimit.burst },
     };
