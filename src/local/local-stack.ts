@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { routes } from '../http/routes.ts';
@@ -6,6 +7,7 @@ import { startEmulators, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
+import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStackConnection } from './local-stack-connection.ts';
 
 export interface LocalStackOptions {
   /** Where the emulators keep their data; a restart with the same folder keeps it. */
@@ -38,6 +40,7 @@ const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<RunningLocalStack> {
   let emulators: RunningEmulators | undefined;
+  await mkdir(options.dataDir, { recursive: true });
   process.env.AWS_REGION ??= 'us-east-1';
   if (options.externalEndpoint) {
     process.env.AWS_ENDPOINT_URL = options.externalEndpoint;
@@ -77,11 +80,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       authorizerCacheSeconds: options.authorizerCacheSeconds ?? 0,
     });
     const running = gateway;
+    await writeLocalStackConnection(options.dataDir, {
+      baseUrl: running.url,
+      endpoints: { ...emulators?.endpoints },
+      environment: Object.fromEntries(
+        localStackEnvironmentNames.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]!]),
+      ),
+      pid: process.pid,
+    });
     return {
       baseUrl: running.url,
       port: running.port,
       resources,
       async stop() {
+        await removeLocalStackConnection(options.dataDir);
         await running.close();
         await emulators?.stop();
       },

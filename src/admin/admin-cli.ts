@@ -1,0 +1,121 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
+import { newIdentifier } from '../infrastructure/identifiers.ts';
+import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
+
+export interface CommandOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+type Command = (args: string[], output: CommandOutput) => Promise<number>;
+
+const usage = `Usage: paperflow-admin <command>
+
+  workspaces create --name <name> [--id <ws_id>]
+  workspaces list
+  keys create --workspace <ws_id> --name <name> --scopes <scope,scope|*> [--rate <req/s> --burst <n>]
+  keys list --workspace <ws_id>
+  keys revoke <key_id>
+
+Resources: a deployed stack through PAPERFLOW_TABLE_NAME (and the other PAPERFLOW_* outputs) with your
+AWS credentials; otherwise the running local stack found in PAPERFLOW_DATA_DIR (default .paperflow).`;
+
+const commands: Record<string, Command> = {
+  'workspaces create': async (args, output) => {
+    const { values } = parseArgs({ args, options: { name: { type: 'string' }, id: { type: 'string' } } });
+    if (!values.name) return fail(output, '--name is required.');
+    const workspace = await workspaceStore().ensure({
+      id: values.id ?? newIdentifier('ws'),
+      name: values.name,
+      createdAt: new Date().toISOString(),
+    });
+    output.out(JSON.stringify(workspace));
+    return 0;
+  },
+  'workspaces list': async (_args, output) => {
+    for (const workspace of await workspaceStore().list()) output.out(JSON.stringify(workspace));
+    return 0;
+  },
+  'keys create': async (args, output) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        workspace: { type: 'string' },
+        name: { type: 'string' },
+        scopes: { type: 'string' },
+        rate: { type: 'string' },
+        burst: { type: 'string' },
+      },
+    });
+    if (!values.workspace || !values.name || !values.scopes) return fail(output, '--workspace, --name and --scopes are required.');
+    const rateLimit = parseRateLimit(values.rate, values.burst);
+    if (rateLimit === 'invalid') return fail(output, '--rate and --burst go together, as positive whole numbers.');
+    const { secret, record } = await apiKeyService().create({
+      workspaceId: values.workspace,
+      name: values.name,
+      scopes: values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean),
+      ...(rateLimit ? { rateLimit } : {}),
+    });
+    output.out(JSON.stringify({ ...record, apiKey: secret }));
+    output.err('Store the apiKey now: it is shown only this once.');
+    return 0;
+  },
+  'keys list': async (args, output) => {
+    const { values } = parseArgs({ args, options: { workspace: { type: 'string' } } });
+    if (!values.workspace) return fail(output, '--workspace is required.');
+    for (const key of await apiKeyService().list(values.workspace)) output.out(JSON.stringify(key));
+    return 0;
+  },
+  'keys revoke': async (args, output) => {
+    const { positionals } = parseArgs({ args, allowPositionals: true });
+    const keyId = positionals[0];
+    if (!keyId) return fail(output, 'Name the key id: keys revoke <key_id>.');
+    if (!(await apiKeyService().revoke(keyId))) return fail(output, `No key ${keyId} exists.`);
+    output.out(JSON.stringify({ keyId, revoked: true }));
+    return 0;
+  },
+};
+
+/** Runs one admin command; returns the process exit code. Errors become a message, never a stack. */
+export async function runAdminCommand(argv: string[], output: CommandOutput): Promise<number> {
+  const name = argv.slice(0, 2).join(' ');
+  const command = commands[name];
+  if (!command) {
+    output.err(usage);
+    return argv.length === 0 || argv[0] === '--help' ? 0 : 2;
+  }
+  try {
+    return await command(argv.slice(2), output);
+  } catch (error) {
+    return fail(output, (error as Error).message);
+  }
+}
+
+/** Deployed resources when their variables are set; otherwise the running local stack's. */
+export async function connectToResources(output: CommandOutput): Promise<boolean> {
+  if (process.env[resourceEnvironment.recordsTableName]) return true;
+  const dataDir = resolve(process.env.PAPERFLOW_DATA_DIR ?? '.paperflow');
+  const connection = await readLocalStackConnection(dataDir);
+  if (!connection) {
+    output.err(`No running local stack in ${dataDir} (start it with npm start), and ${resourceEnvironment.recordsTableName} is not set for a deployed one.`);
+    return false;
+  }
+  useLocalStackConnection(connection);
+  return true;
+}
+
+function parseRateLimit(rate: string | undefined, burst: string | undefined) {
+  if (rate === undefined && burst === undefined) return undefined;
+  const requestsPerSecond = Number(rate);
+  const burstSize = Number(burst);
+  if (!Number.isInteger(requestsPerSecond) || !Number.isInteger(burstSize) || requestsPerSecond < 1 || burstSize < 1) return 'invalid' as const;
+  return { requestsPerSecond, burst: burstSize };
+}
+
+function fail(output: CommandOutput, message: string): number {
+  output.err(`paperflow-admin: ${message}`);
+  return 1;
+}

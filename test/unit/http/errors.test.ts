@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConflictError,
+  InternalError,
+  MethodNotAllowedError,
+  RateLimitedError,
+  ValidationError,
+  errorEnvelope,
+  toApiError,
+} from '../../../src/http/errors.ts';
+
+describe('error envelope', () => {
+  it('renders code, message, requestId and retryable, without details for ordinary errors', () => {
+    const envelope = errorEnvelope(new ConflictError('Still processing.'), 'req-1');
+
+    expect(envelope).toEqual({ error: { code: 'CONFLICT', message: 'Still processing.', requestId: 'req-1', retryable: false } });
+  });
+
+  it('lists every validation issue in details and names the first few in the message', () => {
+    const details = [
+      { field: 'document.url', issue: 'must use https' },
+      { field: 'labels.docType', issue: 'must not be blank' },
+      { field: 'labels.a', issue: 'too long' },
+      { field: 'labels.b', issue: 'too long' },
+    ];
+
+    const envelope = errorEnvelope(new ValidationError(details), 'req-2');
+
+    expect(envelope.error.code).toBe('VALIDATION_FAILED');
+    expect(envelope.error.details).toEqual(details);
+    expect(envelope.error.message).toContain('document.url: must use https');
+    expect(envelope.error.message).toContain('and 1 more');
+  });
+
+  it.each([
+    [new RateLimitedError(3), 429, true],
+    [new InternalError(), 500, true],
+    [new ConflictError('x'), 409, false],
+  ])('sets status and retryable per code (%s)', (error, status, retryable) => {
+    expect(error.status).toBe(status);
+    expect(error.retryable).toBe(retryable);
+  });
+
+  it('turns unknown failures into a generic 500 that leaks nothing', () => {
+    const error = toApiError(new Error('connect ECONNREFUSED 10.0.0.5:5432 password=secret'));
+
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).not.toMatch(/ECONNREFUSED|secret/);
+  });
+
+  it('carries the Allow header on 405', () => {
+    expect(new MethodNotAllowedError('PUT', ['GET', 'POST']).headers).toEqual({ Allow: 'GET, POST' });
+  });
+});

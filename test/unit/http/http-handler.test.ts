@@ -1,0 +1,140 @@
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { httpHandler, acceptsJson } from '../../../src/http/http-handler.ts';
+import { ConflictError } from '../../../src/http/errors.ts';
+
+const principalContext = { workspaceId: 'ws_1', keyId: 'key_1', scopes: 'files:read files:write' };
+
+function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
+  return {
+    resource: '/x',
+    path: '/x',
+    httpMethod: 'POST',
+    headers: {},
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { authorizer: principalContext } as unknown as APIGatewayProxyEvent['requestContext'],
+    ...overrides,
+  };
+}
+
+const context = {} as Context;
+
+const createThing = httpHandler(
+  {
+    scope: 'files:write',
+    requestBody: { 'application/json': z.object({ document: z.object({ url: z.string().startsWith('https://') }), count: z.number().int().optional() }) },
+    query: z.object({ verbose: z.enum(['true', 'false']).optional() }),
+  },
+  async (request) => ({ status: 201, body: { received: request.body, workspace: request.principal.workspaceId, query: request.query } }),
+);
+
+describe('the shared HTTP chain', () => {
+  it('parses JSON and passes the principal from the authorizer context', async () => {
+    const response = await createThing(
+      event({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ document: { url: 'https://a.example/x.pdf' } }) }),
+      context,
+    );
+
+    expect(response.statusCode).toBe(201);
+    expect(JSON.parse(response.body)).toEqual({ received: { document: { url: 'https://a.example/x.pdf' } }, workspace: 'ws_1', query: {} });
+    expect(response.headers?.['X-Request-Id']).toMatch(/^req_/);
+  });
+
+  it('echoes the client request id in the header and the error body', async () => {
+    const response = await createThing(event({ headers: { 'x-request-id': 'trace-7', 'content-type': 'application/json' }, body: '{' }), context);
+
+    expect(response.statusCode).toBe(400);
+    expect(response.headers?.['X-Request-Id']).toBe('trace-7');
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'INVALID_REQUEST', requestId: 'trace-7', retryable: false });
+  });
+
+  it('reports 422 details with the JSON path exactly as sent', async () => {
+    const response = await createThing(
+      event({ headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ document: { url: 'http://x' }, count: 1.5 }) }),
+      context,
+    );
+
+    const { error } = JSON.parse(response.body);
+    expect(response.statusCode).toBe(422);
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['count', 'document.url']);
+  });
+
+  it('answers 415 for a content type the route does not take', async () => {
+    const response = await createThing(event({ headers: { 'content-type': 'text/plain' }, body: 'hello' }), context);
+
+    expect(response.statusCode).toBe(415);
+    expect(JSON.parse(response.body).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers 400 for a missing JSON body', async () => {
+    const response = await createThing(event(), context);
+
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers 400 for bad query values', async () => {
+    const response = await createThing(
+      event({ headers: { 'content-type': 'application/json' }, body: '{"document":{"url":"https://a"}}', queryStringParameters: { verbose: 'maybe' } }),
+      context,
+    );
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).error.message).toContain('verbose');
+  });
+
+  it('answers 406 when Accept excludes JSON, before anything else', async () => {
+    const response = await createThing(event({ headers: { accept: 'text/html' } }), context);
+
+    expect(response.statusCode).toBe(406);
+    expect(JSON.parse(response.body).error.code).toBe('NOT_ACCEPTABLE');
+  });
+
+  it('answers 401 when a protected route is reached without an authorizer context', async () => {
+    const response = await createThing(event({ requestContext: {} as APIGatewayProxyEvent['requestContext'] }), context);
+
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('renders typed domain errors and hides unexpected ones behind a retryable 500', async () => {
+    const conflicting = httpHandler({ scope: 'files:read' }, async () => {
+      throw new ConflictError('Busy.');
+    });
+    const crashing = httpHandler({ scope: 'files:read' }, async () => {
+      throw new TypeError('Cannot read properties of undefined (reading "secretTableName")');
+    });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
+    const conflict = await conflicting(event({ httpMethod: 'GET' }), context);
+    const crash = await crashing(event({ httpMethod: 'GET' }), context);
+
+    expect(conflict.statusCode).toBe(409);
+    expect(crash.statusCode).toBe(500);
+    expect(JSON.parse(crash.body).error).toMatchObject({ code: 'INTERNAL_ERROR', retryable: true });
+    expect(crash.body).not.toContain('secretTableName');
+    expect(log).toHaveBeenCalled();
+    log.mockRestore();
+  });
+});
+
+describe('Accept negotiation', () => {
+  it.each([
+    [undefined, true],
+    ['application/json', true],
+    ['*/*', true],
+    ['text/html, application/*;q=0.5', true],
+    ['application/problem+json', true],
+    ['text/html', false],
+    ['application/json;q=0', false],
+    ['application/xml', false],
+  ])('Accept %j accepts JSON: %s', (accept, expected) => {
+    expect(acceptsJson(accept)).toBe(expected);
+  });
+});

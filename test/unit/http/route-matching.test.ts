@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { RouteMatcher } from '../../../src/http/route-matching.ts';
+import { MethodNotAllowedError, NotFoundError } from '../../../src/http/errors.ts';
+import type { RouteDefinition } from '../../../src/http/route-table.ts';
+
+function route(method: RouteDefinition['method'], path: string): RouteDefinition {
+  return { operationId: `${method} ${path}`, method, path, handler: 'x.ts', scope: 'files:read', summary: '', tag: 't', responses: {} };
+}
+
+const matcher = new RouteMatcher([
+  route('GET', '/things'),
+  route('POST', '/things'),
+  route('GET', '/things/{thingId}'),
+  route('DELETE', '/things/{thingId}'),
+  route('POST', '/things/upload'),
+]);
+
+describe('route matching', () => {
+  it('finds the route and decodes path parameters', () => {
+    const match = matcher.match('GET', '/things/a%20b');
+
+    expect(match.route.operationId).toBe('GET /things/{thingId}');
+    expect(match.pathParameters).toEqual({ thingId: 'a b' });
+  });
+
+  it('prefers a literal segment over a parameter', () => {
+    expect(matcher.match('POST', '/things/upload').route.operationId).toBe('POST /things/upload');
+  });
+
+  it('answers 405 with every method the path allows', () => {
+    const error = (() => {
+      try {
+        matcher.match('PATCH', '/things/abc');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+
+    expect(error).toBeInstanceOf(MethodNotAllowedError);
+    expect((error as MethodNotAllowedError).headers.Allow).toBe('GET, DELETE');
+  });
+
+  it('answers 404 for unknown paths and malformed encodings', () => {
+    expect(() => matcher.match('GET', '/nothing')).toThrow(NotFoundError);
+    expect(() => matcher.match('GET', '/things/a/b')).toThrow(NotFoundError);
+    expect(() => matcher.match('GET', '/things/%E0%A4%A')).toThrow(NotFoundError);
+  });
+
+  it('tolerates a trailing slash', () => {
+    expect(matcher.match('GET', '/things/').route.operationId).toBe('GET /things');
+  });
+});
