@@ -1,0 +1,134 @@
+// Parses and validates a workspace extraction configuration written as YAML or JSON, reporting every
+// problem with its location so an operator can fix the file in one pass.
+
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import {
+  customDocumentTypeSchema,
+  documentTypeReferenceProblems,
+  extractionConfigurationSchema,
+  fieldDefinitionProblems,
+  prebuiltDocumentTypeSchema,
+  type DuplicatePolicy,
+  type ExtractionConfiguration,
+} from './extraction-configuration-schema.ts';
+
+export interface ConfigurationProblem {
+  /** Location in the document, like "documentTypes[1].fields[0].type"; "" for the whole document. */
+  path: string;
+  message: string;
+}
+
+export type ConfigurationParseResult =
+  | { ok: true; configuration: ExtractionConfiguration }
+  | { ok: false; problems: ConfigurationProblem[] };
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`))
+    .join('');
+}
+
+function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, basePath: readonly PropertyKey[] = []): ConfigurationProblem[] {
+  const problems: ConfigurationProblem[] = [];
+  for (const issue of issues) {
+    const path = [...basePath, ...issue.path];
+    if (issue.code === 'invalid_union') {
+      // A document type is prebuilt or custom; report the problems of the kind the author meant,
+      // told by the presence of the "prebuilt" key, rather than zod's generic "Invalid input".
+      const element = valueAt(input, issue.path);
+      const intended = element && typeof element === 'object' && 'prebuilt' in element ? prebuiltDocumentTypeSchema : customDocumentTypeSchema;
+      const result = intended.safeParse(element);
+      if (!result.success) {
+        problems.push(...problemsFromIssues(result.error.issues, element, path));
+        continue;
+      }
+    }
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) problems.push({ path: formatPath([...path, key]), message: 'is not a known setting' });
+      continue;
+    }
+    problems.push({ path: formatPath(path), message: issue.message });
+  }
+  return problems;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = input;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+}
+
+function readText(text: string, format: 'yaml' | 'json'): { ok: true; value: unknown } | { ok: false; problems: ConfigurationProblem[] } {
+  if (format === 'json') {
+    try {
+      return { ok: true, value: JSON.parse(text) as unknown };
+    } catch (error) {
+      return { ok: false, problems: [{ path: '', message: `is not valid JSON: ${(error as Error).message}` }] };
+    }
+  }
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    return {
+      ok: false,
+      problems: document.errors.map((error) => ({
+        path: '',
+        message: `is not valid YAML${error.linePos ? ` (line ${error.linePos[0].line}, column ${error.linePos[0].col})` : ''}: ${error.message.split('\n')[0]}`,
+      })),
+    };
+  }
+  return { ok: true, value: document.toJS() as unknown };
+}
+
+/** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
+export function parseExtractionConfiguration(text: string, format: 'yaml' | 'json' = 'yaml'): ConfigurationParseResult {
+  const read = readText(text, format);
+  if (!read.ok) return read;
+  if (read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) {
+    return { ok: false, problems: [{ path: '', message: 'must be an object with a documentTypes list' }] };
+  }
+  const result = extractionConfigurationSchema.safeParse(read.value);
+  if (result.success) return { ok: true, configuration: result.data };
+  const problems = problemsFromIssues(result.error.issues, read.value);
+  problems.push(...looseRuleProblems(read.value));
+  const unique = new Map(problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem]));
+  return { ok: false, problems: [...unique.values()] };
+}
+
+// zod skips refinements of objects that failed their shape; run the cross-property rules anyway.
+function looseRuleProblems(input: object): ConfigurationProblem[] {
+  const documentTypes = (input as { documentTypes?: unknown }).documentTypes;
+  if (!Array.isArray(documentTypes)) return [];
+  const problems: ConfigurationProblem[] = [];
+  documentTypes.forEach((documentType: unknown, typeIndex) => {
+    if (documentType === null || typeof documentType !== 'object' || 'prebuilt' in documentType) return;
+    const base = ['documentTypes', typeIndex];
+    for (const problem of documentTypeReferenceProblems(documentType)) {
+      problems.push({ path: formatPath([...base, ...problem.path]), message: problem.message });
+    }
+    const fields = (documentType as { fields?: unknown }).fields;
+    if (!Array.isArray(fields)) return;
+    fields.forEach((field: unknown, fieldIndex) => {
+      for (const problem of fieldDefinitionProblems(field)) {
+        problems.push({ path: formatPath([...base, 'fields', fieldIndex, ...problem.path]), message: problem.message });
+      }
+    });
+  });
+  return problems;
+}
+
+/** Enables the prebuilt invoice and receipt types for any language, without duplicate rejection. */
+export const defaultExtractionConfiguration: ExtractionConfiguration = extractionConfigurationSchema.parse({
+  documentTypes: [{ prebuilt: 'invoice' }, { prebuilt: 'receipt' }],
+});
+
+/** Whether a document type rejects repeated content; the service layer does the SHA-256 lookup. */
+export function duplicatePolicyOf(configuration: ExtractionConfiguration, docType: string): DuplicatePolicy {
+  const documentType = configuration.documentTypes.find((candidate) =>
+    'prebuilt' in candidate ? candidate.prebuilt === docType : candidate.docType === docType,
+  );
+  return documentType?.duplicatePolicy ?? 'allow';
+}

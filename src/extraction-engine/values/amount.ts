@@ -1,0 +1,147 @@
+// Monetary amounts as printed on invoices across Europe, the US and India: "1.234,56", "1,234.56",
+// "1 234,56", "1'234.50", "-8,79", "(12.00)", "12.00-", "€ 4.904,94", "$4.11", "Rs 1939", "56,02 €".
+
+import { findCurrencyMentions, ISO_CURRENCY_CODES, type CurrencyContext } from './currency.ts';
+
+export interface FoundAmount {
+  value: number;
+  /** ISO code of a currency symbol or code printed right next to the number. */
+  currency?: string;
+  /** The matched text, including sign and adjacent currency. */
+  text: string;
+  index: number;
+  length: number;
+  /** Number of decimals printed (0 for "1939"): whole numbers are weaker amount evidence. */
+  decimals: number;
+  /** Followed by "%": a rate, not an amount. */
+  isPercentage: boolean;
+}
+
+// Digits with optional grouping. Spaces only group inside one number when groups are exactly three
+// digits and a currency sign is attached (see findAmounts); otherwise a space is a column gap.
+const SPACED_NUMBER_BODY = String.raw`\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
+const COMPACT_NUMBER_BODY = String.raw`\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
+const CURRENCY_CODES = [...ISO_CURRENCY_CODES].join('|');
+const CURRENCY_PREFIX = String.raw`(?:[€$£¥₹₽₺₩₪]|US\$|[A-Z]{1,2}\$|Rs\.?|(?:${CURRENCY_CODES})(?![A-Za-z])|zł|kr|Fr\.)`;
+// A sign followed by a digit belongs to the next amount ("$ 112.90 $ 16.94"), not to this one.
+const CURRENCY_SUFFIX = String.raw`(?:(?:[€$£¥₹₽₺₩₪]|(?:${CURRENCY_CODES})(?![A-Za-z])|zł|kr\.?|Kč)(?!\s?\d))`;
+
+function amountPattern(numberBody: string, flags: string): RegExp {
+  return new RegExp(
+    String.raw`(?<![\w.,])(?<open>\()?(?<leadingSign>[-−–+])?\s?(?:(?<prefix>${CURRENCY_PREFIX})\s?)?(?<innerSign>[-−–])?(?<number>${numberBody})(?![\d])(?<trailingSign>-(?![\d\w]))?(?:\s?(?<suffix>${CURRENCY_SUFFIX}))?(?<close>\))?(?<percent>\s?%)?`,
+    flags,
+  );
+}
+
+const SPACED_AMOUNT = amountPattern(SPACED_NUMBER_BODY, 'gu');
+const COMPACT_AMOUNT_AT = amountPattern(COMPACT_NUMBER_BODY, 'yu');
+
+interface NumberReading {
+  value: number;
+  decimals: number;
+}
+
+/** Reads the digits-and-separators body; undefined when the separators contradict each other. */
+export function readNumberBody(body: string, allowSpaceGrouping: boolean): NumberReading | undefined {
+  const compact = body.replace(/[\u00a0\u202f]/g, ' ');
+  if (!allowSpaceGrouping && compact.includes(' ')) return undefined;
+  const withoutGrouping = compact.replace(/['’ ]/g, '');
+  const lastDot = withoutGrouping.lastIndexOf('.');
+  const lastComma = withoutGrouping.lastIndexOf(',');
+  let decimalSeparator: '.' | ',' | undefined;
+  if (lastDot >= 0 && lastComma >= 0) {
+    decimalSeparator = lastDot > lastComma ? '.' : ',';
+  } else if (lastDot >= 0 || lastComma >= 0) {
+    const separator = lastDot >= 0 ? '.' : ',';
+    const occurrences = withoutGrouping.split(separator).length - 1;
+    const digitsAfter = withoutGrouping.length - withoutGrouping.lastIndexOf(separator) - 1;
+    const leading = withoutGrouping.slice(0, withoutGrouping.indexOf(separator));
+    // One separator followed by exactly three digits is a thousands separator ("1.000", "2,500"),
+    // unless the integer part is 0 ("0,750" is a quantity-like decimal).
+    const isGrouping = occurrences > 1 || (digitsAfter === 3 && leading !== '0' && compact.length > 4);
+    decimalSeparator = isGrouping ? undefined : separator;
+    if (isGrouping && digitsAfter !== 3) return undefined;
+  }
+  let integerPart = withoutGrouping;
+  let fractionPart = '';
+  if (decimalSeparator) {
+    const at = withoutGrouping.lastIndexOf(decimalSeparator);
+    integerPart = withoutGrouping.slice(0, at);
+    fractionPart = withoutGrouping.slice(at + 1);
+  }
+  const groupSeparator = decimalSeparator === ',' ? '.' : decimalSeparator === '.' ? ',' : undefined;
+  if (groupSeparator === undefined) {
+    integerPart = integerPart.replace(/[.,]/g, '');
+  } else {
+    if (integerPart.includes(decimalSeparator as string)) return undefined;
+    const groups = integerPart.split(groupSeparator);
+    if (groups.length > 1 && groups.slice(1).some((group) => group.length !== 3)) return undefined;
+    integerPart = groups.join('');
+  }
+  if (!/^\d+$/.test(integerPart) || (fractionPart !== '' && !/^\d+$/.test(fractionPart))) return undefined;
+  const value = Number(`${integerPart}.${fractionPart || '0'}`);
+  return Number.isFinite(value) ? { value, decimals: fractionPart.length } : undefined;
+}
+
+/** Every amount-looking number in the text, left to right. */
+export function findAmounts(text: string, context: CurrencyContext = {}): FoundAmount[] {
+  const found: FoundAmount[] = [];
+  const spaced = new RegExp(SPACED_AMOUNT.source, SPACED_AMOUNT.flags);
+  const compact = new RegExp(COMPACT_AMOUNT_AT.source, COMPACT_AMOUNT_AT.flags);
+  let match: RegExpExecArray | null;
+  while ((match = spaced.exec(text)) !== null) {
+    let groups = match.groups ?? {};
+    let reading: NumberReading | undefined;
+    if (/[\s\u00a0\u202f]/.test(groups.number ?? '')) {
+      const attachedCurrency = Boolean(groups.prefix || groups.suffix) || match[0].trim() === text.trim();
+      reading = attachedCurrency ? readNumberBody(groups.number ?? '', true) : undefined;
+      if (!reading) {
+        compact.lastIndex = match.index;
+        const compactMatch = compact.exec(text);
+        if (!compactMatch) continue;
+        match = compactMatch;
+        groups = compactMatch.groups ?? {};
+        spaced.lastIndex = compactMatch.index + compactMatch[0].length;
+        reading = readNumberBody(groups.number ?? '', false);
+      }
+    } else {
+      reading = readNumberBody(groups.number ?? '', false);
+    }
+    if (!reading) continue;
+    const negative =
+      Boolean(groups.open && groups.close) ||
+      /[-−–]/.test(groups.leadingSign ?? '') ||
+      Boolean(groups.innerSign) ||
+      Boolean(groups.trailingSign);
+    const prefixCurrency = groups.prefix ? currencyOf(groups.prefix, context) : undefined;
+    const suffixCurrency = groups.suffix ? currencyOf(groups.suffix, context) : undefined;
+    const currency = prefixCurrency ?? suffixCurrency;
+    const matchedText = match[0];
+    const leadingSpace = matchedText.length - matchedText.trimStart().length;
+    found.push({
+      value: negative ? -reading.value : reading.value,
+      ...(currency ? { currency } : {}),
+      text: matchedText.trim(),
+      index: match.index + leadingSpace,
+      length: matchedText.trim().length,
+      decimals: reading.decimals,
+      isPercentage: Boolean(groups.percent),
+    });
+  }
+  return found;
+}
+
+function currencyOf(symbolOrCode: string, context: CurrencyContext): string | undefined {
+  return findCurrencyMentions(symbolOrCode.trim(), context)[0]?.code;
+}
+
+/** A whole value that is one amount ("€ 1.234,56", "-8,79", "1 234,56 zł") as a number. */
+export function parseAmount(text: string, context: CurrencyContext = {}): number | undefined {
+  const trimmed = text.trim();
+  const amounts = findAmounts(trimmed, context).filter((amount) => !amount.isPercentage);
+  if (amounts.length !== 1) return undefined;
+  const [amount] = amounts;
+  if (!amount) return undefined;
+  const rest = (trimmed.slice(0, amount.index) + trimmed.slice(amount.index + amount.length)).replace(/[\s:=*]/g, '');
+  return rest.length === 0 ? amount.value : undefined;
+}

@@ -1,0 +1,86 @@
+// Company and person names of the parties. Legal-form suffixes ("GmbH", "B.V.", "Sp. z o.o.",
+// "Pvt. Ltd.") are the strongest sign that a line names a company, in any language.
+
+const LEGAL_FORMS = [
+  'GmbH & Co\\. KG', 'GmbH & Co KG', 'GmbH', 'gGmbH', 'mbH', 'AG', 'KGaA', 'KG', 'OHG', 'GbR', 'UG(?: \\(haftungsbeschränkt\\))?', 'e\\.K\\.', 'e\\.V\\.', 'a\\.G\\.', 'SE',
+  'B\\.V\\.', 'BV', 'N\\.V\\.', 'NV', 'V\\.O\\.F\\.', 'VOF',
+  'S\\.A\\.S\\.?', 'SAS', 'SASU', 'S\\.A\\.R\\.L\\.?', 'SARL', 'EURL', 'S\\.A\\.', 'SA', 'SNC', 'S\\.à r\\.l\\.',
+  'Sp\\. ?z ?o\\.o\\.', 'sp\\. ?z ?o\\.o\\.', 'S\\.K\\.A\\.', 'Sp\\. ?k\\.', 'Sp\\. j\\.',
+  'S\\.L\\.U?\\.?', 'S\\.L\\.', 'SL', 'S\\.p\\.A\\.', 'SpA', 'S\\.r\\.l\\.', 'Srl', 'S\\.n\\.c\\.', 'S\\.a\\.s\\.',
+  'GMBH', 'LTD\\.?', 'INC\\.?', 'LIMITED', 'Pvt\\.? Ltd\\.?', 'PVT\\.? LTD\\.?', 'Private Limited', 'Pty\\.? Ltd\\.?', 'Ltd\\.?', 'Limited', 'PLC', 'plc', 'LLP', 'LLC', 'L\\.L\\.C\\.', 'Inc\\.?', 'Corp\\.?', 'Corporation', 'Co\\.', 'Company',
+  'Oy', 'Oyj', 'AB', 'A/S', 'ApS', 'AS', 'ASA', 's\\.r\\.o\\.', 'a\\.s\\.', 'Kft\\.?', 'Zrt\\.?', 'd\\.o\\.o\\.',
+];
+
+// A legal form must end a word sequence: followed by end, punctuation or a separator.
+const LEGAL_FORM_PATTERN = new RegExp(`(?<![\\p{L}\\d])(?:${LEGAL_FORMS.join('|')})(?![\\p{L}\\d])`, 'gu');
+
+const WHOLE_LEGAL_FORM = new RegExp(`^(?:${LEGAL_FORMS.join('|')})$`, 'u');
+
+export function hasLegalForm(text: string): boolean {
+  return new RegExp(LEGAL_FORM_PATTERN.source, 'u').test(text);
+}
+
+// Pieces of a letterhead line that separate the name from the address ("Acme GmbH | Europa-Allee 1").
+const SEPARATOR = /\s[|●•·–\-]\s|\s[|●•·]|[|●•·]\s|:\s|;\s|,\s|\s{3,}/u;
+// Lowercase words that may sit inside a company name; any other lowercase word ends it ("sold by").
+const NAME_PARTICLES = new Set(['de', 'des', 'du', 'la', 'le', 'les', 'van', 'der', 'den', 'von', 'und', 'and', 'e', 'et', 'y', 'i', 'di', 'del', 'della', 'da', 'zu', 'am', 'im', '&', '+']);
+const SENTENCE_END = /[.!?:]$/;
+const SALUTATIONS = /^(?:attn\.?:?|attention:?|z\.?\s?hd\.?:?|c\/o|herrn?|frau|firma|mr\.?|mrs\.?|ms\.?|m\.|mme\.?|monsieur|madame|pan|pani|dhr\.?|mevr\.?|sr\.?|sra\.?|sig\.?|sig\.ra)\s+/i;
+
+export interface FoundCompanyName {
+  name: string;
+  index: number;
+  length: number;
+}
+
+/**
+ * The company name ending in a legal form inside a line: walks left from the legal form over the
+ * words of the name, stopping at separators, the end of a sentence or the start of the line.
+ */
+export function findCompanyNames(text: string): FoundCompanyName[] {
+  const found: FoundCompanyName[] = [];
+  for (const match of text.matchAll(new RegExp(LEGAL_FORM_PATTERN.source, 'gu'))) {
+    const end = match.index + match[0].length;
+    // ", Inc." and ", Ltd." belong to the name; the comma is not a separator there.
+    const before = text.slice(0, match.index).replace(/,\s?$/, '  ').replace(/, $/, '  ');
+    let start = 0;
+    const separators = [...before.matchAll(new RegExp(SEPARATOR.source, 'gu'))];
+    const lastSeparator = separators[separators.length - 1];
+    if (lastSeparator) start = lastSeparator.index + lastSeparator[0].length;
+    const words = before.slice(start).split(/\s+/).filter(Boolean);
+    const kept: string[] = [];
+    for (let position = words.length - 1; position >= 0; position -= 1) {
+      const word = words[position] ?? '';
+      if (SENTENCE_END.test(word) && !/^(?:[A-Z]\.)+$/.test(word) && kept.length > 0) break;
+      if (SENTENCE_END.test(word) && kept.length === 0 && word.endsWith(':')) break;
+      if (/^\d/.test(word) && kept.length > 0) break;
+      if (/^\p{Ll}+$/u.test(word) && !NAME_PARTICLES.has(word)) break;
+      if (WHOLE_LEGAL_FORM.test(word)) break;
+      if (kept.length >= 6) break;
+      kept.unshift(word);
+    }
+    const joiner = /,\s?$/.test(text.slice(0, match.index)) ? ', ' : ' ';
+    const name = (kept.join(' ') + joiner + match[0]).replace(/^[*\-–•,;:\s]+/, '').trim();
+    if (kept.length === 0 || !/\p{L}{2}/u.test(kept.join(' '))) continue;
+    found.push({ name, index: text.indexOf(kept[0] ?? '', start), length: end - text.indexOf(kept[0] ?? '', start) });
+  }
+  return found;
+}
+
+/** A name printed after a party label: salutations and trailing punctuation removed. */
+export function cleanPartyName(text: string): string | undefined {
+  let name = text.trim();
+  const separatorAt = name.search(SEPARATOR);
+  if (separatorAt > 0 && !hasLegalForm(name.slice(0, separatorAt)) && hasLegalForm(name)) {
+    // Keep "Name GmbH" whole when the separator sits after it ("Name GmbH, Street 1").
+    const companies = findCompanyNames(name);
+    if (companies[0]) name = companies[0].name;
+  } else if (separatorAt > 0) {
+    name = name.slice(0, separatorAt);
+  }
+  name = name.replace(SALUTATIONS, '').replace(/[,;:|]+$/, '').trim();
+  if (SALUTATIONS.test(`${name} `)) return undefined;
+  if (name.length < 2 || name.length > 80 || !/\p{L}{2}/u.test(name)) return undefined;
+  if (/^\d/.test(name) && !hasLegalForm(name)) return undefined;
+  return name;
+}

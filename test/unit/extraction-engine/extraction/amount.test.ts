@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { findAmounts, parseAmount } from '../../../../src/extraction-engine/values/amount.ts';
+
+describe('parseAmount', () => {
+  it.each([
+    ['1.234,56', 1234.56],
+    ['1,234.56', 1234.56],
+    ['1 234,56 €', 1234.56],
+    ['1\u00a0234,56', 1234.56],
+    ["1'234.50", 1234.5],
+    ['€ 4.904,94', 4904.94],
+    ['$4.11', 4.11],
+    ['Rs 1939', 1939],
+    ['316,83 PLN', 316.83],
+    ['USD 1,000.00', 1000],
+    ['12.345.678,90', 12345678.9],
+    ['0,99', 0.99],
+    ['1.000', 1000],
+    ['9,9000', 9.9],
+  ])('reads %s as %d', (text, expected) => {
+    expect(parseAmount(text)).toBe(expected);
+  });
+
+  it.each([
+    ['-8,79', -8.79],
+    ['− 8,79', -8.79],
+    ['(12.00)', -12],
+    ['12.00-', -12],
+    ['€ -5,00', -5],
+  ])('reads the negative form %s', (text, expected) => {
+    expect(parseAmount(text)).toBe(expected);
+  });
+
+  it.each([['abc'], ['12,34,5'], ['1.234.56'], ['12 and 13'], ['']])('rejects %j', (text) => {
+    expect(parseAmount(text)).toBeUndefined();
+  });
+});
+
+describe('findAmounts', () => {
+  it('keeps table columns apart when no currency joins them', () => {
+    const amounts = findAmounts('Total 1 278.61 40.39 319.00');
+    expect(amounts.map((amount) => amount.value)).toEqual([1, 278.61, 40.39, 319]);
+  });
+
+  it('marks percentages and attaches currencies on either side', () => {
+    const amounts = findAmounts('TVA 20% : 9,34 €');
+    expect(amounts.map((amount) => [amount.value, amount.isPercentage, amount.currency])).toEqual([
+      [20, true, undefined],
+      [9.34, false, 'EUR'],
+    ]);
+  });
+
+  it('gives a currency sign before a number to that number, not to the previous one', () => {
+    const amounts = findAmounts('Tax 15% on $ 112.90 $ 16.94');
+    expect(amounts.filter((amount) => !amount.isPercentage).map((amount) => [amount.value, amount.currency])).toEqual([
+      [112.9, 'USD'],
+      [16.94, 'USD'],
+    ]);
+  });
+
+  it('does not read a currency-like word before a number as a currency', () => {
+    expect(findAmounts('TVA 20 EUR')[0]?.currency).toBe('EUR');
+    expect(findAmounts('ABC 20')[0]?.currency).toBeUndefined();
+  });
+
+  it('reports decimals so callers can tell money from counts', () => {
+    expect(findAmounts('3 items 12,50').map((amount) => amount.decimals)).toEqual([0, 2]);
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { findDates, inferNumericDateOrder, parseDate, parseDateTime } from '../../../../src/extraction-engine/values/date.ts';
+
+describe('parseDate', () => {
+  it.each([
+    ['2014-05-07', '2014-05-07'],
+    ['2014/05/07', '2014-05-07'],
+    ['05.03.2013', '2013-03-05'],
+    ['5.3.2013', '2013-03-05'],
+    ['21.05.14', '2014-05-21'],
+    ['8-9-2022', '2022-09-08'],
+    ['31/12/2017', '2017-12-31'],
+  ])('reads numeric %s', (text, iso) => {
+    expect(parseDate(text)).toBe(iso);
+  });
+
+  it.each([
+    ['7. Mai 2014', '2014-05-07'],
+    ['3. März 2021', '2021-03-03'],
+    ['02 Juillet 2015', '2015-07-02'],
+    ['1er janvier 2020', '2020-01-01'],
+    ['13 févr. 2020', '2020-02-13'],
+    ['29 maart 2014', '2014-03-29'],
+    ['1 mrt 2014', '2014-03-01'],
+    ['1 stycznia 2021', '2021-01-01'],
+    ['15 października 2021', '2021-10-15'],
+    ['3 lipca 2020', '2020-07-03'],
+    ['12 de marzo de 2023', '2023-03-12'],
+    ['3 febbraio 2022', '2022-02-03'],
+    ['August 3 , 2014', '2014-08-03'],
+    ['Jan 1, 2022', '2022-01-01'],
+    ['Sept. 30th, 2019', '2019-09-30'],
+    ['5-Mar-2021', '2021-03-05'],
+  ])('reads written %s', (text, iso) => {
+    expect(parseDate(text)).toBe(iso);
+  });
+
+  it('applies the given order only to ambiguous slash dates', () => {
+    expect(parseDate('03/04/2023', { order: 'MDY' })).toBe('2023-03-04');
+    expect(parseDate('03/04/2023', { order: 'DMY' })).toBe('2023-04-03');
+    expect(parseDate('03/20/2023', { order: 'DMY' })).toBe('2023-03-20');
+    expect(parseDate('20/03/2023', { order: 'MDY' })).toBe('2023-03-20');
+    expect(parseDate('03.04.2023', { order: 'MDY' })).toBe('2023-04-03');
+  });
+
+  it.each([['31.02.2020'], ['2020-13-01'], ['00.01.2020'], ['not a date'], ['12345'], ['05.03.2013 and 06.03.2013']])('rejects %j', (text) => {
+    expect(parseDate(text)).toBeUndefined();
+  });
+});
+
+describe('findDates', () => {
+  it('finds several dates and flags assumed day/month order', () => {
+    const dates = findDates('Order Date: 15-10-2015 Invoice Date: 04/05/2015');
+    expect(dates.map((date) => [date.iso, date.orderAssumed])).toEqual([
+      ['2015-10-15', false],
+      ['2015-05-04', true],
+    ]);
+  });
+
+  it('returns offsets into the original text, accents included', () => {
+    const text = 'Data wystawienia: 1 października 2021 r.';
+    const [date] = findDates(text);
+    expect(date && text.slice(date.index, date.index + date.length)).toBe('1 października 2021');
+  });
+
+  it('does not read reference numbers as dates', () => {
+    expect(findDates('F 1234K20/1234/12 and 774-00-01-454')).toEqual([]);
+  });
+});
+
+describe('parseDateTime', () => {
+  it('keeps ISO datetimes and composes date plus time', () => {
+    expect(parseDateTime('2020-01-01T10:00:00Z')).toBe('2020-01-01T10:00:00Z');
+    expect(parseDateTime('05.03.2018 14:30')).toBe('2018-03-05T14:30:00');
+    expect(parseDateTime('Jan 1, 2022 2:05 pm')).toBe('2022-01-01T14:05:00');
+    expect(parseDateTime('05.03.2018')).toBe('2018-03-05');
+    expect(parseDateTime('05.03.2018 25:00')).toBeUndefined();
+  });
+});
+
+describe('inferNumericDateOrder', () => {
+  it('follows an unambiguous date elsewhere in the document', () => {
+    expect(inferNumericDateOrder({ texts: ['Date 04/05/2023', 'Due 04/19/2023'] })).toBe('MDY');
+    expect(inferNumericDateOrder({ texts: ['Date 04/05/2023', 'Due 19/04/2023'], currency: 'USD', language: 'en' })).toBe('DMY');
+  });
+
+  it('falls back to month-first for US dollars in English, day-first otherwise', () => {
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], currency: 'USD', language: 'en' })).toBe('MDY');
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], currency: 'GBP', language: 'en' })).toBe('DMY');
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], currency: 'USD', language: 'es' })).toBe('DMY');
+  });
+
+  it('ignores dotted dates, which are always day-first', () => {
+    expect(inferNumericDateOrder({ texts: ['13.04.2023', '04/05/2023'], currency: 'USD', language: 'en' })).toBe('MDY');
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { findIbans, hasValidIbanChecksum, parseIban } from '../../../../src/extraction-engine/values/iban.ts';
+import { findIdentifierAtStart } from '../../../../src/extraction-engine/values/identifier.ts';
+import { findVatIds, parseVatId } from '../../../../src/extraction-engine/values/vat-id.ts';
+
+describe('IBAN', () => {
+  it('normalizes printed groups and checks mod 97', () => {
+    expect(parseIban('DE08 7009 0100 1234 5678 90')).toBe('DE08700901001234567890');
+    expect(parseIban('iban: nl50 ingb 0683 2513 09')).toBe('NL50INGB0683251309');
+    expect(parseIban('FR76 10107 00245 00617052317 39')).toBe('FR7610107002450061705231739');
+  });
+
+  it('rejects a wrong check digit, a wrong length and unknown countries', () => {
+    expect(parseIban('DE09700901001234567890')).toBeUndefined();
+    expect(parseIban('DE0870090100123456789')).toBeUndefined();
+    expect(parseIban('US1234567890')).toBeUndefined();
+    expect(hasValidIbanChecksum('GB82WEST12345698765432')).toBe(true);
+    expect(hasValidIbanChecksum('GB82WEST12345698765433')).toBe(false);
+  });
+
+  it('finds IBANs inside running text and stops at the country length', () => {
+    const found = findIbans('IBAN-Nr.: DE08 7009 0100 1234 5678 90 H A 123 and IBAN DE30507500940000048567');
+    expect(found.map((iban) => iban.iban)).toEqual(['DE08700901001234567890', 'DE30507500940000048567']);
+  });
+});
+
+describe('VAT ids', () => {
+  it.each([
+    ['DE 232 446 240', 'DE232446240'],
+    ['NL810433941B01', 'NL810433941B01'],
+    ['FR60421938861', 'FR60421938861'],
+    ['ATU12345678', 'ATU12345678'],
+    ['CHE-123.456.789 MWST', 'CHE123456789MWST'],
+    ['PL 774-000-14-54', 'PL7740001454'],
+    ['GB123456789', 'GB123456789'],
+  ])('reads %s', (text, vatId) => {
+    expect(parseVatId(text)).toBe(vatId);
+  });
+
+  it('accepts a bare national number only when asked to', () => {
+    expect(parseVatId('774-00-01-454')).toBeUndefined();
+    expect(parseVatId('774-00-01-454', { allowBareNumber: true })).toBe('7740001454');
+  });
+
+  it('rejects ids that do not fit the country format', () => {
+    expect(parseVatId('DE12345')).toBeUndefined();
+    expect(parseVatId('NL810433941')).toBeUndefined();
+  });
+
+  it('finds a prefixed id in a footer line', () => {
+    expect(findVatIds('Im Internet: www.example.de UStId DE 232 446 240 SWIFT HELADEF1GEL').map((found) => found.vatId)).toEqual(['DE232446240']);
+  });
+});
+
+describe('findIdentifierAtStart', () => {
+  it.each([
+    [': 42183017', '42183017'],
+    ['No : # BLR_WFLD20151000982590', 'BLR_WFLD20151000982590'],
+    ['n°562044387 du 02 Juillet 2015', '562044387'],
+    ['Nr. 471102 vom 05.03.2018', '471102'],
+    [' INV/2023/03/0008', 'INV/2023/03/0008'],
+    ['nr: F 1234K20/1234/12', 'F 1234K20/1234/12'],
+    [' 00.123.456.7-2018-1 vom', '00.123.456.7-2018-1'],
+    [' invoice_number_1', 'invoice_number_1'],
+  ])('reads %j as %s', (text, identifier) => {
+    expect(findIdentifierAtStart(text)?.identifier).toBe(identifier);
+  });
+
+  it.each([[': Summary'], [' 05.03.2018'], ['  '], [': Datum']])('finds nothing in %j', (text) => {
+    expect(findIdentifierAtStart(text)).toBeUndefined();
+  });
+
+  it('rates short bare numbers lower than typical references', () => {
+    expect(findIdentifierAtStart(' 42')?.quality).toBeLessThan(findIdentifierAtStart(' RE-2019/507')?.quality ?? 0);
+  });
+});
