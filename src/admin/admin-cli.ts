@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
+import { apiKeyService, apiKeyServiceWithEdgeLimits, workspaceStore } from '../auth/wiring.ts';
+import { usagePlanRegistryFromEnvironment } from '../auth/usage-plan-registry.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
@@ -20,8 +21,9 @@ const usage = `Usage: paperflow-admin <command>
   keys list --workspace <ws_id>
   keys revoke <key_id>
 
-Resources: a deployed stack through PAPERFLOW_TABLE_NAME (and the other PAPERFLOW_* outputs) with your
-AWS credentials; otherwise the running local stack found in PAPERFLOW_DATA_DIR (default .paperflow).`;
+Resources: a deployed stack through PAPERFLOW_TABLE_NAME (and the other PAPERFLOW_* stack outputs,
+including PAPERFLOW_USAGE_PLAN_ID, PAPERFLOW_REST_API_ID and PAPERFLOW_API_STAGE for per-key rate limits)
+with your AWS credentials; otherwise the running local stack found in PAPERFLOW_DATA_DIR (default .paperflow).`;
 
 const commands: Record<string, Command> = {
   'workspaces create': async (args, output) => {
@@ -53,7 +55,7 @@ const commands: Record<string, Command> = {
     if (!values.workspace || !values.name || !values.scopes) return fail(output, '--workspace, --name and --scopes are required.');
     const rateLimit = parseRateLimit(values.rate, values.burst);
     if (rateLimit === 'invalid') return fail(output, '--rate and --burst go together, as positive whole numbers.');
-    const { secret, record } = await apiKeyService().create({
+    const { secret, record } = await apiKeyServiceWithEdgeLimits(usagePlanRegistryFromEnvironment()).create({
       workspaceId: values.workspace,
       name: values.name,
       scopes: values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean),
