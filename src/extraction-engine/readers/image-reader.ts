@@ -1,0 +1,37 @@
+import { DocumentRejectedError, type DocumentPage } from '../document.ts';
+import { imagePageCount, prepareOcrRaster } from './ocr-raster.ts';
+import { nextStepBudgetMs, type ReadingContext } from './reading-context.ts';
+import { readingLimits } from './reading-limits.ts';
+import { TimeBudgetExceededError } from './time-budget.ts';
+
+/**
+ * Reads an image (PNG, JPEG, TIFF, WebP, GIF) by OCR, one page per TIFF page. A page whose OCR runs
+ * out of time is kept empty so the page numbers still match the document.
+ */
+export async function readImage(bytes: Uint8Array, context: ReadingContext): Promise<DocumentPage[]> {
+  const pageCount = Math.min(await decodingImage(() => imagePageCount(bytes)), readingLimits.maxOcrPages);
+  const pages: DocumentPage[] = [];
+  for (let index = 0; index < pageCount; index += 1) {
+    const budgetMs = nextStepBudgetMs(context);
+    if (budgetMs <= 0) break;
+    const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index }));
+    const ocr = await context.ocr();
+    try {
+      pages.push({ pageNumber: index + 1, source: 'ocr', lines: await ocr.recognize(raster, { timeoutMs: budgetMs }) });
+    } catch (error) {
+      if (!(error instanceof TimeBudgetExceededError)) throw error;
+      pages.push({ pageNumber: index + 1, source: 'ocr', lines: [] });
+    }
+  }
+  return pages;
+}
+
+/** Decoder errors (truncated data, pixel limit exceeded) are the image's fault, not the service's. */
+async function decodingImage<T>(decode: () => Promise<T>): Promise<T> {
+  try {
+    return await decode();
+  } catch (error) {
+    const detail = error instanceof Error && /pixel limit/iu.test(error.message) ? ' It has more pixels than any document scan needs.' : '';
+    throw new DocumentRejectedError('broken', `The image is damaged or cannot be decoded.${detail}`);
+  }
+}

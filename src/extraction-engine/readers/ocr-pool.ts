@@ -1,0 +1,238 @@
+import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createWorker, OEM, type Block, type Word, type Worker } from 'tesseract.js';
+import type { PositionedWord, TextLine } from '../document.ts';
+import { readingLimits } from './reading-limits.ts';
+import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
+import { TimeBudgetExceededError, withinTimeBudget } from './time-budget.ts';
+
+// A small pool of tesseract.js workers (each a Node worker thread running tesseract compiled to
+// WebAssembly). Recognition runs off the main thread, so a page that takes too long can be abandoned:
+// its worker is terminated and replaced, and the caller gets TimeBudgetExceededError instead of a hang.
+
+export const ocrLanguages = ['eng', 'deu', 'fra', 'nld', 'pol'] as const;
+export type OcrLanguage = (typeof ocrLanguages)[number];
+
+export interface OcrPoolOptions {
+  /** Concurrent workers; each holds ~100-200 MB. Default 1: OCR is CPU-bound and boxes are small. */
+  size?: number;
+  /** Languages recognised together; fewer is faster. Default all five. */
+  languages?: readonly OcrLanguage[];
+}
+
+/** An image ready for tesseract (PNG or JPEG bytes) and its pixel size, to turn pixel boxes into fractions. */
+export interface OcrImage {
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Words tesseract itself is unsure of below this confidence are noise (specks, rules, logos), not text. */
+const minimumWordConfidence = 0.2;
+
+/** The language models ship in @tesseract.js-data/<code>; this variant is the one for LSTM-only OCR. */
+const traineddataVariant = '4.0.0_best_int';
+
+export class OcrPool {
+  readonly size: number;
+  readonly languages: readonly OcrLanguage[];
+  readonly #idleWorkers: Worker[] = [];
+  readonly #busyWorkers = new Set<Worker>();
+  readonly #waiting: ((worker: Worker) => void)[] = [];
+  #startingWorkers = 0;
+  #terminated = false;
+
+  constructor(options: OcrPoolOptions = {}) {
+    this.size = Math.max(1, Math.floor(options.size ?? 1));
+    this.languages = options.languages && options.languages.length > 0 ? options.languages : ocrLanguages;
+  }
+
+  /** Recognises one image; rejects with TimeBudgetExceededError when it takes longer than `timeoutMs`. */
+  async recognize(image: OcrImage, options: { timeoutMs?: number } = {}): Promise<TextLine[]> {
+    const timeoutMs = options.timeoutMs ?? readingLimits.pageTimeBudgetMs;
+    const worker = await this.#acquireWorker();
+    let abandoned = false;
+    try {
+      const result = await withinTimeBudget('OCR of one page', timeoutMs, worker.recognize(image.bytes, {}, { blocks: true, text: false }), () => {
+        abandoned = true;
+        return this.#discardWorker(worker);
+      });
+      return linesFromBlocks(result.data.blocks ?? [], image);
+    } catch (error) {
+      // A worker whose job failed may be in any state; a fresh one is cheap compared with a wrong result.
+      if (!abandoned) {
+        abandoned = true;
+        await this.#discardWorker(worker);
+      }
+      if (error instanceof TimeBudgetExceededError) throw error;
+      throw new Error(`OCR failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      if (!abandoned) this.#releaseWorker(worker);
+    }
+  }
+
+  /** Stops every worker. Pending and later recognize() calls reject. */
+  async terminate(): Promise<void> {
+    this.#terminated = true;
+    const workers = [...this.#idleWorkers, ...this.#busyWorkers];
+    this.#idleWorkers.length = 0;
+    this.#busyWorkers.clear();
+    await Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
+  }
+
+  async #acquireWorker(): Promise<Worker> {
+    if (this.#terminated) throw new Error('The OCR pool has been terminated');
+    const idle = this.#idleWorkers.pop();
+    if (idle) {
+      this.#busyWorkers.add(idle);
+      return idle;
+    }
+    if (this.#busyWorkers.size + this.#startingWorkers < this.size) {
+      this.#startingWorkers += 1;
+      try {
+        const worker = await startWorker(this.languages);
+        if (this.#terminated) {
+          await worker.terminate();
+          throw new Error('The OCR pool has been terminated');
+        }
+        this.#busyWorkers.add(worker);
+        return worker;
+      } finally {
+        this.#startingWorkers -= 1;
+      }
+    }
+    return new Promise<Worker>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #releaseWorker(worker: Worker): void {
+    const next = this.#waiting.shift();
+    if (next) {
+      next(worker);
+      return;
+    }
+    this.#busyWorkers.delete(worker);
+    if (this.#terminated) void worker.terminate().catch(() => undefined);
+    else this.#idleWorkers.push(worker);
+  }
+
+  async #discardWorker(worker: Worker): Promise<void> {
+    this.#busyWorkers.delete(worker);
+    await worker.terminate().catch(() => undefined);
+    // Someone may be waiting for a worker that will now never be released: start a replacement for them.
+    const next = this.#waiting.shift();
+    if (!next) return;
+    if (this.#terminated) return;
+    this.#startingWorkers += 1;
+    try {
+      const replacement = await startWorker(this.languages);
+      this.#busyWorkers.add(replacement);
+      next(replacement);
+    } catch {
+      this.#waiting.unshift(next);
+    } finally {
+      this.#startingWorkers -= 1;
+    }
+  }
+}
+
+async function startWorker(languages: readonly OcrLanguage[]): Promise<Worker> {
+  const langPath = await languageDataDirectory(languages);
+  const worker = await createWorker([...languages], OEM.LSTM_ONLY, {
+    langPath,
+    gzip: true,
+    // The models are read from local files; caching them again on disk would only duplicate them.
+    cacheMethod: 'none',
+    // Without a handler tesseract.js rethrows a failed job inside its message listener, which crashes
+    // the process; the job's own promise still rejects, which is where the failure is handled.
+    errorHandler: () => undefined,
+  });
+  // Rasters are prepared at ~300 dpi but rarely say so (rendered pages and crops carry no density).
+  await worker.setParameters({ user_defined_dpi: '300' });
+  return worker;
+}
+
+let languageDirectory: Promise<string> | undefined;
+
+/**
+ * tesseract.js reads every language from one directory, but each @tesseract.js-data package holds one
+ * language. The models are copied once per machine into a shared directory (write then rename, so
+ * concurrent processes never read a half-written file); nothing is fetched from the network.
+ */
+async function languageDataDirectory(languages: readonly OcrLanguage[]): Promise<string> {
+  languageDirectory ??= (async () => {
+    const directory = path.join(tmpdir(), `paperflow-tessdata-${traineddataVariant}`);
+    await mkdir(directory, { recursive: true });
+    const require = createRequire(import.meta.url);
+    await Promise.all(
+      ocrLanguages.map(async (language) => {
+        const packageDirectory = path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`));
+        const source = path.join(packageDirectory, traineddataVariant, `${language}.traineddata.gz`);
+        const target = path.join(directory, `${language}.traineddata.gz`);
+        const [sourceStat, targetStat] = await Promise.all([stat(source), stat(target).catch(() => undefined)]);
+        if (targetStat?.size === sourceStat.size) return;
+        const partial = `${target}.${process.pid}.partial`;
+        await copyFile(source, partial);
+        await rename(partial, target);
+      }),
+    );
+    return directory;
+  })();
+  try {
+    return await languageDirectory;
+  } catch (error) {
+    languageDirectory = undefined;
+    throw new Error(`OCR language data for ${languages.join('+')} could not be prepared: ${String(error)}`);
+  }
+}
+
+/**
+ * A gap wider than this many line heights splits a tesseract line in two: tesseract joins text of
+ * side-by-side columns into one line, while the text-layer reader keeps them apart (same rule).
+ */
+const lineBreakGapInLineHeights = 2.5;
+
+/** Converts tesseract's block tree into placed lines; pixel boxes become fractions of the image. */
+export function linesFromBlocks(blocks: Block[], image: { width: number; height: number }): TextLine[] {
+  const lines: TextLine[] = [];
+  for (const block of blocks) {
+    for (const paragraph of block.paragraphs ?? []) {
+      for (const line of paragraph.lines ?? []) {
+        const lineHeight = Math.max(1, line.bbox.y1 - line.bbox.y0);
+        const recognisedWords = (line.words ?? []).filter((word) => word.text.trim() !== '' && word.confidence / 100 >= minimumWordConfidence);
+        let segment: typeof recognisedWords = [];
+        const flush = () => {
+          if (segment.length > 0) lines.push(placedLine(segment, line.confidence, image));
+          segment = [];
+        };
+        for (const word of recognisedWords) {
+          const previous = segment.at(-1);
+          if (previous && word.bbox.x0 - previous.bbox.x1 > lineBreakGapInLineHeights * lineHeight) flush();
+          segment.push(word);
+        }
+        flush();
+      }
+    }
+  }
+  return sortInReadingOrder(lines);
+}
+
+function placedLine(words: Word[], lineConfidence: number, image: { width: number; height: number }): TextLine {
+  const placedWords: PositionedWord[] = words.map((word) => ({
+    text: word.text.trim(),
+    confidence: Math.round(word.confidence) / 100,
+    placement: clampToPage({
+      x: word.bbox.x0 / image.width,
+      y: word.bbox.y0 / image.height,
+      width: (word.bbox.x1 - word.bbox.x0) / image.width,
+      height: (word.bbox.y1 - word.bbox.y0) / image.height,
+    }),
+  }));
+  return {
+    text: placedWords.map((word) => word.text).join(' '),
+    words: placedWords,
+    placement: clampToPage(unitePlacements(placedWords.map((word) => word.placement!))),
+    confidence: Math.round(lineConfidence) / 100,
+  };
+}

@@ -1,0 +1,303 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
+import { prepareOcrRaster } from './ocr-raster.ts';
+import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
+import { linesFromTextItems, type PdfTextItem } from './pdf-text-layer.ts';
+import { nextStepBudgetMs, type ReadingContext } from './reading-context.ts';
+import { readingLimits } from './reading-limits.ts';
+import { sortInReadingOrder } from './text-lines.ts';
+import { TimeBudgetExceededError, withinTimeBudget } from './time-budget.ts';
+
+// PDF reading with pdf.js (legacy build, the one meant for Node). On Node pdf.js runs its parser on
+// the calling thread, fetches nothing over the network when given the bytes and local font/cMap
+// folders, and renders through @napi-rs/canvas (its optional dependency), which is what the OCR of
+// scanned pages uses.
+
+export interface PdfAttachment {
+  fileName: string;
+  content: Uint8Array;
+}
+
+export interface PdfReading {
+  pages: DocumentPage[];
+  /** Total pages in the file; `pages` holds at most readingLimits.maxPages of them. */
+  pageCount: number;
+  /** XML files attached to the PDF (Factur-X/ZUGFeRD/XRechnung/UBL candidates). */
+  xmlAttachments: PdfAttachment[];
+}
+
+export interface PdfReadingOptions {
+  /** OCR large images painted on pages that do have a text layer (a letterhead holding the seller block). */
+  ocrImagesOnTextPages: boolean;
+}
+
+/** Fewer visible characters than this on a page means its text is in an image: the page is OCRed. */
+const minimumTextLayerCharacters = 20;
+/** OCR renders at ~300 dpi (pdf.js viewport units are points: 72 per inch). */
+const ocrRenderScale = 300 / 72;
+/** Images on text pages worth OCR: at least this share of the page area and this pixel size. */
+const minimumImageAreaShare = 0.03;
+const minimumImagePixels = { width: 300, height: 40 };
+const maxImageRegionsPerPage = 3;
+
+const pdfjsPackageDirectory = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+function pdfjsDataFolder(name: string): string {
+  return path.join(pdfjsPackageDirectory, name) + path.sep;
+}
+
+export async function readPdf(bytes: Uint8Array, context: ReadingContext, options: PdfReadingOptions): Promise<PdfReading> {
+  const loadingTask = pdfjs.getDocument({
+    // pdf.js takes ownership of (and may detach) the buffer it gets: give it a copy.
+    data: new Uint8Array(bytes),
+    // pdf.js 6 has no eval-based font path any more (no isEvalSupported option); fonts are never
+    // loaded into the process either (disableFontFace) and system fonts are never consulted.
+    useSystemFonts: false,
+    disableFontFace: true,
+    isOffscreenCanvasSupported: false,
+    enableXfa: false,
+    // Images larger than this are skipped while decoding: bounds memory on hostile files.
+    maxImageSize: readingLimits.maxDecodedImagePixels,
+    standardFontDataUrl: pdfjsDataFolder('standard_fonts'),
+    cMapUrl: pdfjsDataFolder('cmaps'),
+    cMapPacked: true,
+    wasmUrl: pdfjsDataFolder('wasm'),
+    iccUrl: pdfjsDataFolder('iccs'),
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
+  try {
+    const document = await openDocument(loadingTask, context);
+    const pageCount = document.numPages;
+    const xmlAttachments = await readXmlAttachments(document, context);
+    const pages: DocumentPage[] = [];
+    const ocrState = { ocrPagesLeft: readingLimits.maxOcrPages };
+    for (let pageNumber = 1; pageNumber <= Math.min(pageCount, readingLimits.maxPages); pageNumber += 1) {
+      if (nextStepBudgetMs(context) <= 0) break;
+      pages.push(await readPage(document, pageNumber, context, options, ocrState));
+    }
+    return { pages, pageCount, xmlAttachments };
+  } finally {
+    await loadingTask.destroy().catch(() => undefined);
+  }
+}
+
+async function openDocument(loadingTask: pdfjs.PDFDocumentLoadingTask, context: ReadingContext): Promise<pdfjs.PDFDocumentProxy> {
+  try {
+    return await withinTimeBudget('Opening the PDF', nextStepBudgetMs(context), loadingTask.promise, () => loadingTask.destroy());
+  } catch (error) {
+    throw rejectionForOpenError(error);
+  }
+}
+
+/** Maps pdf.js's open errors (PasswordException, InvalidPDFException, ...) to document rejections. */
+export function rejectionForOpenError(error: unknown): DocumentRejectedError {
+  const name = error instanceof Error || (typeof error === 'object' && error !== null) ? String((error as { name?: unknown }).name) : '';
+  if (name === 'PasswordException') {
+    return new DocumentRejectedError('encrypted', 'The PDF is encrypted and needs a password to open. Upload a copy without password protection.');
+  }
+  if (error instanceof TimeBudgetExceededError) {
+    return new DocumentRejectedError('broken', 'The PDF could not be opened in reasonable time; it is damaged or deliberately malformed.');
+  }
+  return new DocumentRejectedError('broken', 'The PDF is damaged or incomplete (for example a cut-off download) and cannot be read.');
+}
+
+async function readXmlAttachments(document: pdfjs.PDFDocumentProxy, context: ReadingContext): Promise<PdfAttachment[]> {
+  try {
+    const attachments = await withinTimeBudget('Reading PDF attachments', nextStepBudgetMs(context), document.getAttachments());
+    if (!attachments) return [];
+    const xmlAttachments: PdfAttachment[] = [];
+    for (const [id, attachment] of attachments) {
+      const fileName = attachment.filename || id;
+      if (!fileName.toLowerCase().endsWith('.xml')) continue;
+      const content = attachment.content ?? (await document.getAttachmentContent(id));
+      if (content && content.length <= readingLimits.maxEmbeddedXmlBytes) xmlAttachments.push({ fileName, content });
+    }
+    return xmlAttachments;
+  } catch {
+    // A damaged attachment must not cost the visible text: the page content is still read.
+    return [];
+  }
+}
+
+async function readPage(
+  document: pdfjs.PDFDocumentProxy,
+  pageNumber: number,
+  context: ReadingContext,
+  options: PdfReadingOptions,
+  ocrState: { ocrPagesLeft: number },
+): Promise<DocumentPage> {
+  let page: pdfjs.PDFPageProxy;
+  let textLines: TextLine[];
+  try {
+    page = await withinTimeBudget(`Opening page ${pageNumber}`, nextStepBudgetMs(context), document.getPage(pageNumber));
+    const viewport = page.getViewport({ scale: 1 });
+    const textContent = await withinTimeBudget(`Reading the text of page ${pageNumber}`, nextStepBudgetMs(context), page.getTextContent());
+    const items = textContent.items.filter((item): item is PdfTextItem & typeof item => 'str' in item);
+    textLines = linesFromTextItems(items, viewport);
+  } catch {
+    // One unreadable page (bad content stream, timeout) leaves the others readable.
+    return { pageNumber, source: 'text-layer', lines: [] };
+  }
+
+  try {
+    const visibleCharacters = textLines.reduce((count, line) => count + line.text.replace(/\s/gu, '').length, 0);
+    if (visibleCharacters < minimumTextLayerCharacters) {
+      if (ocrState.ocrPagesLeft <= 0) return { pageNumber, source: 'text-layer', lines: textLines };
+      ocrState.ocrPagesLeft -= 1;
+      const ocrLines = await ocrWholePage(page, canvasFactoryOf(document), context);
+      return ocrLines.length > 0 ? { pageNumber, source: 'ocr', lines: ocrLines } : { pageNumber, source: 'text-layer', lines: textLines };
+    }
+    if (options.ocrImagesOnTextPages && ocrState.ocrPagesLeft > 0) {
+      const imageLines = await ocrLargeImages(page, canvasFactoryOf(document), textLines, context, ocrState);
+      if (imageLines.length > 0) return { pageNumber, source: 'text-layer', lines: sortInReadingOrder([...textLines, ...imageLines]) };
+    }
+    return { pageNumber, source: 'text-layer', lines: textLines };
+  } catch (error) {
+    if (error instanceof DocumentRejectedError) throw error;
+    // OCR trouble (time budget, rendering failure) keeps what the text layer had.
+    return { pageNumber, source: 'text-layer', lines: textLines };
+  } finally {
+    page.cleanup();
+  }
+}
+
+interface RenderedPage {
+  raw: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Minimal view of the canvas pdf.js creates through its Node canvas factory (@napi-rs/canvas). */
+interface NodeCanvasAndContext {
+  canvas: { width: number; height: number };
+  context: { getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray } };
+}
+
+interface NodeCanvasFactory {
+  create(width: number, height: number): NodeCanvasAndContext;
+  destroy(canvasAndContext: NodeCanvasAndContext): void;
+}
+
+function canvasFactoryOf(document: pdfjs.PDFDocumentProxy): NodeCanvasFactory {
+  return document.canvasFactory as NodeCanvasFactory;
+}
+
+/** Renders a page to RGBA pixels at ~300 dpi, scaled down when that would exceed the OCR pixel cap. */
+async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<RenderedPage & { scale: number }> {
+  const unscaled = page.getViewport({ scale: 1 });
+  const scale = Math.min(ocrRenderScale, Math.sqrt(readingLimits.maxOcrPixels / (unscaled.width * unscaled.height)));
+  const viewport = page.getViewport({ scale });
+  const width = Math.max(1, Math.floor(viewport.width));
+  const height = Math.max(1, Math.floor(viewport.height));
+  const target = canvasFactory.create(width, height);
+  try {
+    const renderTask = page.render({ canvas: target.canvas as never, canvasContext: target.context as never, viewport, background: '#ffffff' });
+    await withinTimeBudget(`Rendering page ${page.pageNumber}`, nextStepBudgetMs(context), renderTask.promise, () => renderTask.cancel());
+    const pixels = target.context.getImageData(0, 0, width, height).data;
+    return { raw: Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height, scale };
+  } finally {
+    canvasFactory.destroy(target);
+  }
+}
+
+async function ocrWholePage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<TextLine[]> {
+  const rendered = await renderPage(page, canvasFactory, context);
+  const raster = await prepareOcrRaster({ input: rendered.raw, raw: { width: rendered.width, height: rendered.height, channels: 4 } });
+  const ocr = await context.ocr();
+  return ocr.recognize(raster, { timeoutMs: nextStepBudgetMs(context) });
+}
+
+/** Images big enough to hold a text block, largest first. */
+function imageRegionsWorthOcr(regions: PaintedImageRegion[], pageWidth: number, pageHeight: number): PaintedImageRegion[] {
+  const pageArea = pageWidth * pageHeight;
+  return regions
+    .map((region) => ({
+      ...region,
+      left: Math.max(0, region.left),
+      top: Math.max(0, region.top),
+      right: Math.min(pageWidth, region.right),
+      bottom: Math.min(pageHeight, region.bottom),
+    }))
+    .filter((region) => region.right > region.left && region.bottom > region.top)
+    .filter((region) => ((region.right - region.left) * (region.bottom - region.top)) / pageArea >= minimumImageAreaShare)
+    .filter((region) => region.pixelWidth >= minimumImagePixels.width && region.pixelHeight >= minimumImagePixels.height)
+    .sort((first, second) => (second.right - second.left) * (second.bottom - second.top) - (first.right - first.left) * (first.bottom - first.top))
+    .slice(0, maxImageRegionsPerPage);
+}
+
+/**
+ * OCRs the large images of a page that has a text layer and returns the lines found in them that the
+ * text layer does not already cover (text printed over a background image is not read twice).
+ */
+async function ocrLargeImages(
+  page: pdfjs.PDFPageProxy,
+  canvasFactory: NodeCanvasFactory,
+  textLines: TextLine[],
+  context: ReadingContext,
+  ocrState: { ocrPagesLeft: number },
+): Promise<TextLine[]> {
+  const viewport = page.getViewport({ scale: 1 });
+  const operatorList = await withinTimeBudget(`Listing the images of page ${page.pageNumber}`, nextStepBudgetMs(context), page.getOperatorList());
+  const regions = imageRegionsWorthOcr(paintedImageRegions(operatorList, pdfjs.OPS, viewport), viewport.width, viewport.height);
+  if (regions.length === 0) return [];
+  ocrState.ocrPagesLeft -= 1;
+
+  const rendered = await renderPage(page, canvasFactory, context);
+  const ocr = await context.ocr();
+  const lines: TextLine[] = [];
+  for (const region of regions) {
+    const crop = {
+      left: Math.floor(region.left * rendered.scale),
+      top: Math.floor(region.top * rendered.scale),
+      width: Math.max(1, Math.min(rendered.width, Math.ceil(region.right * rendered.scale)) - Math.floor(region.left * rendered.scale)),
+      height: Math.max(1, Math.min(rendered.height, Math.ceil(region.bottom * rendered.scale)) - Math.floor(region.top * rendered.scale)),
+    };
+    const cropped = cropRaw(rendered, crop);
+    const raster = await prepareOcrRaster({ input: cropped, raw: { width: crop.width, height: crop.height, channels: 4 } });
+    const regionLines = await ocr.recognize(raster, { timeoutMs: nextStepBudgetMs(context) });
+    lines.push(...regionLines.map((line) => toPageFractions(line, crop, rendered)));
+  }
+  return lines.filter((line) => !overlapsTextLayer(line, textLines));
+}
+
+function cropRaw(rendered: RenderedPage, crop: { left: number; top: number; width: number; height: number }): Buffer {
+  const rowBytes = rendered.width * 4;
+  const cropped = Buffer.alloc(crop.width * crop.height * 4);
+  for (let row = 0; row < crop.height; row += 1) {
+    const sourceStart = (crop.top + row) * rowBytes + crop.left * 4;
+    rendered.raw.copy(cropped, row * crop.width * 4, sourceStart, sourceStart + crop.width * 4);
+  }
+  return cropped;
+}
+
+/** OCR placed the line within the crop; the contract wants it within the page. */
+function toPageFractions(line: TextLine, crop: { left: number; top: number; width: number; height: number }, page: RenderedPage): TextLine {
+  const convert = (placement: { x: number; y: number; width: number; height: number }) => ({
+    x: (crop.left + placement.x * crop.width) / page.width,
+    y: (crop.top + placement.y * crop.height) / page.height,
+    width: (placement.width * crop.width) / page.width,
+    height: (placement.height * crop.height) / page.height,
+  });
+  return {
+    ...line,
+    placement: line.placement ? convert(line.placement) : undefined,
+    words: line.words.map((word) => ({ ...word, placement: word.placement ? convert(word.placement) : undefined })),
+  };
+}
+
+function overlapsTextLayer(line: TextLine, textLines: TextLine[]): boolean {
+  const box = line.placement;
+  if (!box) return false;
+  const centreX = box.x + box.width / 2;
+  const centreY = box.y + box.height / 2;
+  return textLines.some(
+    (textLine) =>
+      textLine.placement !== undefined &&
+      centreX >= textLine.placement.x &&
+      centreX <= textLine.placement.x + textLine.placement.width &&
+      centreY >= textLine.placement.y &&
+      centreY <= textLine.placement.y + textLine.placement.height,
+  );
+}

@@ -1,0 +1,171 @@
+import type { PositionedWord, TextLine } from '../document.ts';
+import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
+
+// Turns pdf.js text items (runs of glyphs in PDF user space, in content-stream order) into words and
+// lines placed as page fractions from the top-left corner.
+
+/** The fields of a pdf.js TextItem this module needs. */
+export interface PdfTextItem {
+  str: string;
+  /** Text rendering matrix [a, b, c, d, e, f]: text space (1 unit = font size) to user space. */
+  transform: number[];
+  /** Advance width of the run in user space units. */
+  width: number;
+}
+
+/** The fields of a pdf.js PageViewport this module needs (scale 1: one unit is one PDF point). */
+export interface PdfViewport {
+  /** User space to viewport space (origin top-left, y down), including the page's /Rotate. */
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+/** Fraction of the font size below the baseline and above it that a line box covers. */
+const descentEm = 0.22;
+const ascentEm = 0.78;
+/** Runs closer than this (in em) with no space between them are one word (kerned or split runs). */
+const wordJoinGapEm = 0.15;
+/**
+ * A horizontal gap wider than this (in em) ends a line. Side-by-side blocks (two address columns,
+ * a label far from its value) then become separate lines in the same row, the way Textract splits
+ * LINEs; the shared row keeps them adjacent in reading order.
+ */
+const lineBreakGapEm = 3;
+
+interface Fragment {
+  text: string;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+  em: number;
+  /** True when whitespace separated this fragment from the one before it in the same run. */
+  followsSpace: boolean;
+}
+
+type Matrix = [number, number, number, number, number, number];
+
+function multiply(outer: number[], inner: number[]): Matrix {
+  const [a1 = 0, b1 = 0, c1 = 0, d1 = 0, e1 = 0, f1 = 0] = outer;
+  const [a2 = 0, b2 = 0, c2 = 0, d2 = 0, e2 = 0, f2 = 0] = inner;
+  return [
+    a2 * a1 + b2 * c1,
+    a2 * b1 + b2 * d1,
+    c2 * a1 + d2 * c1,
+    c2 * b1 + d2 * d1,
+    e2 * a1 + f2 * c1 + e1,
+    e2 * b1 + f2 * d1 + f1,
+  ];
+}
+
+function apply(matrix: Matrix, x: number, y: number): [number, number] {
+  return [matrix[0] * x + matrix[2] * y + matrix[4], matrix[1] * x + matrix[3] * y + matrix[5]];
+}
+
+/** Splits one text item into whitespace-separated fragments with viewport-space boxes. */
+function fragmentsOfItem(item: PdfTextItem, viewport: PdfViewport): Fragment[] {
+  if (item.str.trim() === '' || item.transform.length < 6) return [];
+  const fontSize = Math.hypot(item.transform[0] ?? 0, item.transform[1] ?? 0);
+  if (fontSize === 0 || !Number.isFinite(fontSize)) return [];
+  const toViewport = multiply(viewport.transform, item.transform);
+  const em = Math.hypot(toViewport[2], toViewport[3]) || Math.hypot(toViewport[0], toViewport[1]);
+  // Glyph advances are not available per character; spread the run's width evenly over its characters.
+  const characters = [...item.str];
+  const runWidth = item.width / fontSize;
+  const characterWidth = runWidth / characters.length;
+
+  const fragments: Fragment[] = [];
+  let followsSpace = false;
+  let start = 0;
+  while (start < characters.length) {
+    if (/\s/u.test(characters[start]!)) {
+      followsSpace = true;
+      start += 1;
+      continue;
+    }
+    let end = start;
+    while (end < characters.length && !/\s/u.test(characters[end]!)) end += 1;
+    const corners = [
+      apply(toViewport, start * characterWidth, -descentEm),
+      apply(toViewport, end * characterWidth, -descentEm),
+      apply(toViewport, start * characterWidth, ascentEm),
+      apply(toViewport, end * characterWidth, ascentEm),
+    ];
+    const xs = corners.map(([x]) => x);
+    const ys = corners.map(([, y]) => y);
+    fragments.push({
+      text: characters.slice(start, end).join(''),
+      left: Math.min(...xs),
+      right: Math.max(...xs),
+      top: Math.min(...ys),
+      bottom: Math.max(...ys),
+      em,
+      followsSpace,
+    });
+    followsSpace = false;
+    start = end;
+  }
+  return fragments;
+}
+
+/** Groups fragments whose vertical centres fall within one another's span into rows, left to right. */
+function groupIntoRows(fragments: Fragment[]): Fragment[][] {
+  const byCentre = [...fragments].sort((first, second) => first.top + first.bottom - (second.top + second.bottom));
+  const rows: { top: number; bottom: number; fragments: Fragment[] }[] = [];
+  for (const fragment of byCentre) {
+    const centre = (fragment.top + fragment.bottom) / 2;
+    const row = rows.at(-1);
+    if (row && centre >= row.top && centre <= row.bottom) {
+      row.fragments.push(fragment);
+    } else {
+      rows.push({ top: fragment.top, bottom: fragment.bottom, fragments: [fragment] });
+    }
+  }
+  return rows.map((row) => row.fragments.sort((first, second) => first.left - second.left));
+}
+
+/** Joins touching fragments into words and splits a row into lines at wide gaps. */
+function linesOfRow(row: Fragment[], viewport: PdfViewport): TextLine[] {
+  const lines: Fragment[][][] = [];
+  let currentLine: Fragment[][] = [];
+  let previous: Fragment | undefined;
+  for (const fragment of row) {
+    const gap = previous ? fragment.left - previous.right : 0;
+    const em = Math.max(fragment.em, previous?.em ?? 0);
+    if (previous && gap > lineBreakGapEm * em) {
+      lines.push(currentLine);
+      currentLine = [];
+    }
+    const currentWord = currentLine.at(-1);
+    const joinsPreviousWord = previous !== undefined && currentLine.length > 0 && !fragment.followsSpace && gap < wordJoinGapEm * em;
+    if (joinsPreviousWord && currentWord) currentWord.push(fragment);
+    else currentLine.push([fragment]);
+    previous = fragment;
+  }
+  if (currentLine.length > 0) lines.push(currentLine);
+
+  return lines.map((lineWords) => {
+    const words: PositionedWord[] = lineWords.map((wordFragments) => ({
+      text: wordFragments.map((fragment) => fragment.text).join(''),
+      placement: clampToPage({
+        x: Math.min(...wordFragments.map((fragment) => fragment.left)) / viewport.width,
+        y: Math.min(...wordFragments.map((fragment) => fragment.top)) / viewport.height,
+        width: (Math.max(...wordFragments.map((fragment) => fragment.right)) - Math.min(...wordFragments.map((fragment) => fragment.left))) / viewport.width,
+        height: (Math.max(...wordFragments.map((fragment) => fragment.bottom)) - Math.min(...wordFragments.map((fragment) => fragment.top))) / viewport.height,
+      }),
+    }));
+    return {
+      text: words.map((word) => word.text).join(' '),
+      words,
+      placement: clampToPage(unitePlacements(words.map((word) => word.placement!))),
+    };
+  });
+}
+
+/** Lines of one page's text layer, in reading order, placed as page fractions. */
+export function linesFromTextItems(items: PdfTextItem[], viewport: PdfViewport): TextLine[] {
+  const fragments = items.flatMap((item) => fragmentsOfItem(item, viewport));
+  const lines = groupIntoRows(fragments).flatMap((row) => linesOfRow(row, viewport));
+  return sortInReadingOrder(lines);
+}

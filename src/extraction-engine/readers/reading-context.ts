@@ -1,0 +1,16 @@
+import type { OcrPool } from './ocr-pool.ts';
+import { remainingMs } from './time-budget.ts';
+
+/** What every reader gets besides the bytes: OCR access and the budgets it must respect. */
+export interface ReadingContext {
+  /** Obtains the OCR pool on first use, so documents that need no OCR never start a worker. */
+  ocr: () => Promise<OcrPool>;
+  pageTimeBudgetMs: number;
+  /** Epoch milliseconds after which no further page is started. */
+  deadline: number;
+}
+
+/** The budget for the next step: the page budget, or less when the document's deadline is closer. */
+export function nextStepBudgetMs(context: ReadingContext): number {
+  return Math.min(context.pageTimeBudgetMs, remainingMs(context.deadline));
+}
