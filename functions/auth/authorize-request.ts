@@ -1,8 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { lowerCaseHeaders } from '../../src/http/headers.ts';
-import { routes } from '../../src/http/routes.ts';
 import { principalToAuthorizerContext } from '../../src/auth/principal.ts';
-import { policyForScopes } from '../../src/auth/route-policy.ts';
+import { policyForAuthenticatedKey } from '../../src/auth/route-policy.ts';
 import { apiKeyService } from '../../src/auth/wiring.ts';
 import { UnauthorizedError } from '../../src/http/errors.ts';
 
@@ -12,7 +11,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     const { principal, rateLimit, usageIdentifierKey } = await apiKeyService().authenticate(lowerCaseHeaders(event.headers)['authorization']);
     return {
       principalId: principal.keyId,
-      policyDocument: policyForScopes(event.methodArn, principal.scopes, routes),
+      policyDocument: policyForAuthenticatedKey(event.methodArn),
       // Deployed, the REST API takes the API key from here (apiKeySourceType AUTHORIZER): the request
       // counts against that key's usage plan. Keys without one are refused by API Gateway (403).
       ...(usageIdentifierKey ? { usageIdentifierKey } : {}),

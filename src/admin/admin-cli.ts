@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiKeyService, apiKeyServiceWithEdgeLimits, workspaceStore } from '../auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { usagePlanRegistryFromEnvironment } from '../auth/usage-plan-registry.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
@@ -55,7 +55,7 @@ const commands: Record<string, Command> = {
     if (!values.workspace || !values.name || !values.scopes) return fail(output, '--workspace, --name and --scopes are required.');
     const rateLimit = parseRateLimit(values.rate, values.burst);
     if (rateLimit === 'invalid') return fail(output, '--rate and --burst go together, as positive whole numbers.');
-    const { secret, record } = await apiKeyServiceWithEdgeLimits(usagePlanRegistryFromEnvironment()).create({
+    const { secret, record } = await apiKeyService(usagePlanRegistryFromEnvironment()).create({
       workspaceId: values.workspace,
       name: values.name,
       scopes: values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean),

@@ -4,20 +4,10 @@ import { WorkspaceStore } from '../workspaces/workspace-store.ts';
 import { ApiKeyStore } from './api-key-store.ts';
 import { ApiKeyService, type EdgeRateLimitRegistry } from './api-keys.ts';
 
-// Built once per process from the environment the stack (deployed or local) sets.
-let service: ApiKeyService | undefined;
+// Built from the environment the stack (deployed or local) sets. The services are thin and cheap;
+// the SDK clients underneath are the long-lived, shared part.
 
-export function apiKeyService(): ApiKeyService {
-  if (!service) {
-    const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
-    const client = dynamoDocumentClient();
-    service = new ApiKeyService(new ApiKeyStore(client, tableName), new WorkspaceStore(client, tableName));
-  }
-  return service;
-}
-
-/** For operator tools: key creation also registers the key with the edge's rate limits, if any. */
-export function apiKeyServiceWithEdgeLimits(edgeRateLimits: EdgeRateLimitRegistry | undefined): ApiKeyService {
+export function apiKeyService(edgeRateLimits?: EdgeRateLimitRegistry): ApiKeyService {
   const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
   const client = dynamoDocumentClient();
   return new ApiKeyService(new ApiKeyStore(client, tableName), new WorkspaceStore(client, tableName), () => new Date(), edgeRateLimits);

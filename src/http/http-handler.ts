@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { ZodType } from 'zod';
 import {
   ApiError,
+  ForbiddenError,
   InvalidRequestError,
   NotAcceptableError,
   UnauthorizedError,
@@ -17,6 +18,7 @@ import { resolveRequestId } from './request-id.ts';
 import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteDefinition } from './route-table.ts';
 import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
+import { scopeAllows } from '../auth/scopes.ts';
 
 export interface HttpRequest<TBody = unknown, TQuery = unknown> {
   requestId: string;
@@ -46,7 +48,8 @@ interface RequestState {
 
 /**
  * The shared HTTP behaviour of every operation, as one middy chain: request id, content negotiation,
- * principal, content type, body and query parsing, and one error renderer placed last.
+ * principal and the route's scope (403), content type, body and query parsing, and one error
+ * renderer placed last. `route` is the operation's own row of the route table.
  */
 export function httpHandler<TBody = unknown, TQuery = unknown>(
   route: RouteContract,
@@ -60,6 +63,9 @@ export function httpHandler<TBody = unknown, TQuery = unknown>(
       const requestId = state.get(event)!.requestId;
       const headers = lowerCaseHeaders(event.headers);
       const principal = route.scope === 'public' ? anonymousPrincipal : requirePrincipal(event);
+      if (!scopeAllows(principal.scopes, route.scope)) {
+        throw new ForbiddenError(`This API key lacks the scope "${route.scope}" this operation needs.`);
+      }
       const contentType = mediaTypeOf(headers['content-type']);
       const body = parseBody(route, event, contentType) as TBody;
       const query = parseQuery(route, event) as TQuery;

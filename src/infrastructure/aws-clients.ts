@@ -6,24 +6,28 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 // Clients are created once per module (reused across invocations). Endpoints come from the SDK's own
 // configuration: AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> point them at LocalStack or the
 // embedded emulators, so local runs need no code path of their own. S3 emulators serve buckets by
-// path rather than by virtual host, which PAPERFLOW_S3_FORCE_PATH_STYLE switches on.
-let documentClient: DynamoDBDocumentClient | undefined;
-let s3: S3Client | undefined;
-let sqs: SQSClient | undefined;
+// path rather than by virtual host, which PAPERFLOW_S3_FORCE_PATH_STYLE switches on. A client is
+// rebuilt only when that configuration changes, as when a local stack restarts on new ports.
 
-export function dynamoDocumentClient(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  return documentClient;
+function cachedPerConfiguration<T>(configurationOf: () => string, create: () => T): () => T {
+  let cached: { configuration: string; client: T } | undefined;
+  return () => {
+    const configuration = configurationOf();
+    if (cached?.configuration !== configuration) cached = { configuration, client: create() };
+    return cached.client;
+  };
 }
 
-export function s3Client(): S3Client {
-  s3 ??= new S3Client({ forcePathStyle: process.env.PAPERFLOW_S3_FORCE_PATH_STYLE === 'true' });
-  return s3;
-}
+const endpointConfiguration = (service: string) => () =>
+  [process.env.AWS_ENDPOINT_URL, process.env[`AWS_ENDPOINT_URL_${service}`], process.env.PAPERFLOW_S3_FORCE_PATH_STYLE].join('|');
 
-export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({});
-  return sqs;
-}
+export const dynamoDocumentClient = cachedPerConfiguration(endpointConfiguration('DYNAMODB'), () =>
+  DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
+);
+
+export const s3Client = cachedPerConfiguration(
+  endpointConfiguration('S3'),
+  () => new S3Client({ forcePathStyle: process.env.PAPERFLOW_S3_FORCE_PATH_STYLE === 'true' }),
+);
+
+export const sqsClient = cachedPerConfiguration(endpointConfiguration('SQS'), () => new SQSClient({}));

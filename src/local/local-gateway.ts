@@ -46,8 +46,8 @@ const lambdaTimeoutMilliseconds = 29_000;
 
 /**
  * A local stand-in for the deployed REST API, built from the same route table: route matching (404,
- * 405), the REQUEST authorizer and its policy (401, 403), per-key token buckets (429), then the
- * route's Lambda handler invoked with an API Gateway proxy event.
+ * 405), the REQUEST authorizer and its policy (401), per-key token buckets (429), then the route's
+ * Lambda handler, invoked with an API Gateway proxy event, which checks the route's scope (403).
  */
 export async function startLocalGateway(options: LocalGatewayOptions): Promise<RunningGateway> {
   const matcher = new RouteMatcher(options.routes);
@@ -101,9 +101,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
         stageVariables: {},
         requestContext: {} as APIGatewayRequestAuthorizerEvent['requestContext'],
       });
-      if (!policyAllows(authorization, methodArn)) {
-        throw new ForbiddenError(`This API key lacks the scope "${route.scope}" that ${route.operationId} needs.`);
-      }
+      if (!policyAllows(authorization, methodArn)) throw new ForbiddenError('The authorizer denied this request.');
       authorizerContext = { ...authorization.context, principalId: authorization.principalId };
       const decision = limiter.take(String(authorization.principalId), rateLimitOf(authorization.context));
       if (!decision.allowed) {

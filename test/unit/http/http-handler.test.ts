@@ -138,3 +138,19 @@ describe('Accept negotiation', () => {
     expect(acceptsJson(accept)).toBe(expected);
   });
 });
+
+describe('scopes', () => {
+  it('answers 403 FORBIDDEN when the key lacks the route scope, and lets * through', async () => {
+    const readEvents = httpHandler({ scope: 'events:read' }, async () => ({ status: 200, body: {} }));
+
+    const forbidden = await readEvents(event({ httpMethod: 'GET' }), context);
+    const allowed = await readEvents(
+      event({ httpMethod: 'GET', requestContext: { authorizer: { ...principalContext, scopes: '*' } } as unknown as APIGatewayProxyEvent['requestContext'] }),
+      context,
+    );
+
+    expect(forbidden.statusCode).toBe(403);
+    expect(JSON.parse(forbidden.body).error.code).toBe('FORBIDDEN');
+    expect(allowed.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { routes } from '../src/http/routes.ts';
+import { describeMachine, percentile } from './support/machine.ts';
+
+// Each API handler bundled as the CDK stack bundles it (esbuild, ESM, minified, node22, AWS SDK
+// included), then imported cold in a fresh Node process: the bundle's share of a Lambda cold start.
+const run = promisify(execFile);
+const projectRoot = resolve(import.meta.dirname, '..');
+const outputDir = await mkdtemp(join(tmpdir(), 'paperflow-bundles-'));
+const createRequireBanner =
+  "import { createRequire as paperflowCreateRequire } from 'node:module'; const require = paperflowCreateRequire(import.meta.url);";
+const handlers = [...new Set(['functions/auth/authorize-request.ts', ...routes.map((route) => route.handler)])];
+const importSamples = Number(process.env.BENCH_IMPORT_SAMPLES ?? 5);
+
+console.log(`handler bundles (${describeMachine()}; cold import = median of ${importSamples} fresh processes)`);
+try {
+  for (const handler of handlers) {
+    const outfile = join(outputDir, `${handler.replace(/[/.]/g, '_')}.mjs`);
+    await build({
+      entryPoints: [join(projectRoot, handler)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      mainFields: ['module', 'main'],
+      minify: true,
+      banner: { js: createRequireBanner },
+      logLevel: 'silent',
+    });
+    const sizeKb = (await stat(outfile)).size / 1024;
+    const samples: number[] = [];
+    for (let sample = 0; sample < importSamples; sample += 1) {
+      const { stdout } = await run(process.execPath, [
+        '--input-type=module',
+        '-e',
+        `const t = performance.now(); await import(${JSON.stringify(outfile)}); console.log(performance.now() - t);`,
+      ]);
+      samples.push(Number(stdout.trim()));
+    }
+    const medianMs = percentile(samples.sort((a, b) => a - b), 0.5);
+    const verdict = sizeKb <= 600 && medianMs <= 80 ? 'ok' : 'OVER TARGET';
+    console.log(`  ${handler.padEnd(58)} ${sizeKb.toFixed(0).padStart(5)} KB  ${medianMs.toFixed(1).padStart(6)} ms  ${verdict}`);
+  }
+  console.log('  targets: ≤ 600 KB minified, ≤ 80 ms cold import');
+} finally {
+  await rm(outputDir, { recursive: true, force: true });
+}
