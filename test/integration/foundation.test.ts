@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
-import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 
 // The conventions every operation shares, driven over real HTTP against the embedded stack.
 // `GET /files/{fileId}` stands in for "an authenticated operation".
@@ -26,7 +26,7 @@ async function keyWith(scopes: string[], workspaceId = 'ws_default', rateLimit?:
 describe('OpenAPI document', () => {
   it('is served without a key as a valid OpenAPI 3.1 document', async () => {
     const response = await stack.api('/openapi.json', { apiKey: null });
-    const document = await response.json();
+    const document = await jsonOf(response);
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -42,7 +42,7 @@ describe('authentication', () => {
     ['unknown', 'api-key pf_live_unknownunknownunknown00'],
   ])('answers 401 with the envelope and a request id for a %s key', async (_case, authorization) => {
     const response = await stack.api(someFile, { apiKey: null, headers: authorization ? { authorization } : {} });
-    const body = await response.json();
+    const body = await jsonOf(response);
 
     expect(response.status).toBe(401);
     expect(body.error).toMatchObject({ code: 'UNAUTHORIZED', retryable: false });
@@ -64,7 +64,7 @@ describe('authentication', () => {
     const response = await stack.api(someFile, { apiKey: secret });
 
     expect(response.status).toBe(403);
-    expect((await response.json()).error.code).toBe('FORBIDDEN');
+    expect((await jsonOf(response)).error.code).toBe('FORBIDDEN');
   });
 });
 
@@ -103,7 +103,7 @@ describe('routing and negotiation', () => {
     for (const url of [`${stack.baseUrl}/nothing-here`, stack.baseUrl.replace('/api/public/v1', '/elsewhere')]) {
       const response = await fetch(url);
       expect(response.status).toBe(404);
-      expect((await response.json()).error.code).toBe('NOT_FOUND');
+      expect((await jsonOf(response)).error.code).toBe('NOT_FOUND');
     }
   });
 
@@ -112,14 +112,14 @@ describe('routing and negotiation', () => {
 
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
-    expect((await response.json()).error.code).toBe('METHOD_NOT_ALLOWED');
+    expect((await jsonOf(response)).error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('answers 406 when Accept excludes JSON', async () => {
     const response = await stack.api(someFile, { headers: { accept: 'application/xml' } });
 
     expect(response.status).toBe(406);
-    expect((await response.json()).error.code).toBe('NOT_ACCEPTABLE');
+    expect((await jsonOf(response)).error.code).toBe('NOT_ACCEPTABLE');
   });
 
   it('echoes a client X-Request-Id on success and error responses, and replaces an unusable one', async () => {
@@ -129,7 +129,7 @@ describe('routing and negotiation', () => {
 
     expect(ok.headers.get('x-request-id')).toBe('client-abc-1');
     expect(notFound.headers.get('x-request-id')).toBe('client-abc-2');
-    expect((await notFound.json()).error.requestId).toBe('client-abc-2');
+    expect((await jsonOf(notFound)).error.requestId).toBe('client-abc-2');
     expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
   });
 });

@@ -30,3 +30,9 @@ export async function startStackUnderTest(options: Partial<LocalStackOptions> = 
     },
   };
 }
+
+/** A response body as loosely typed JSON, for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function jsonOf(response: Response): Promise<any> {
+  return response.json();
+}
