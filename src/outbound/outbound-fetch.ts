@@ -1,0 +1,199 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { ipLiteralOf, isAddressAllowed } from './address-policy.ts';
+import { checkOutboundUrl, type OutboundUrlRules } from './outbound-url.ts';
+import type { OutboundUrlPolicy } from './outbound-settings.ts';
+
+export type OutboundFailureKind =
+  | 'refused-url'
+  | 'refused-address'
+  | 'dns'
+  | 'connection'
+  | 'tls'
+  | 'timeout'
+  | 'too-large'
+  | 'too-many-redirects';
+
+/** Why an outbound request did not produce a response. `transient` failures may succeed on retry. */
+export class OutboundRequestError extends Error {
+  constructor(
+    readonly kind: OutboundFailureKind,
+    message: string,
+    readonly transient: boolean,
+  ) {
+    super(message);
+    this.name = 'OutboundRequestError';
+  }
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface OutboundRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export interface OutboundOptions {
+  policy: OutboundUrlPolicy;
+  urlRules: OutboundUrlRules;
+  /** The whole exchange, redirects and body included. */
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** 0 returns a 3xx response as it is (webhooks); otherwise each hop is checked like the first. */
+  maxRedirects: number;
+  resolveHost?: HostResolver;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+const systemResolver: HostResolver = async (hostname) => {
+  const addresses = await dnsLookup(hostname, { all: true, verbatim: true });
+  return addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+};
+
+/**
+ * An HTTP(S) request to a caller-supplied URL that cannot be turned against the service: the host is
+ * resolved once, every address it resolves to must be public, and the connection goes to the address
+ * that was checked (a second DNS answer cannot rebind it). Redirects are checked the same way, the
+ * response body is capped while it streams, and one deadline covers the whole exchange.
+ */
+export async function fetchOutbound(request: OutboundRequest, options: OutboundOptions): Promise<OutboundResponse> {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const resolveHost = options.resolveHost ?? systemResolver;
+  let current = request;
+  for (let hop = 0; ; hop += 1) {
+    const response = await exchange(current, options, resolveHost, deadline);
+    const location = response.message.headers.location;
+    if (!redirectStatuses.has(response.message.statusCode ?? 0) || location === undefined || options.maxRedirects === 0) {
+      return { status: response.message.statusCode ?? 0, headers: headersOf(response.message), body: await readCapped(response.message, options.maxResponseBytes, deadline), url: current.url };
+    }
+    response.message.resume();
+    if (hop >= options.maxRedirects) throw new OutboundRequestError('too-many-redirects', `More than ${options.maxRedirects} redirects.`, false);
+    const next = new URL(location, current.url);
+    next.hash = ''; // a fragment in Location is for the client, never sent
+    const keepsMethod = response.message.statusCode === 307 || response.message.statusCode === 308;
+    current = keepsMethod
+      ? { ...current, url: next.href }
+      : { url: next.href, method: current.method === 'HEAD' ? 'HEAD' : 'GET', headers: withoutBodyHeaders(current.headers) };
+  }
+}
+
+async function exchange(
+  request: OutboundRequest,
+  options: OutboundOptions,
+  resolveHost: HostResolver,
+  deadline: AbortSignal,
+): Promise<{ message: IncomingMessage }> {
+  const checked = checkOutboundUrl(request.url, options.urlRules, options.policy);
+  if (!checked.ok) throw new OutboundRequestError('refused-url', `The URL ${checked.issue}.`, false);
+  const url = checked.url;
+  const target = await resolveChecked(url.hostname, options, resolveHost);
+  const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all) (callback as (error: null, addresses: ResolvedAddress[]) => void)(null, [target]);
+    else callback(null, target.address, target.family);
+  };
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const requestOptions: RequestOptions = {
+    method: request.method ?? 'GET',
+    host: hostname,
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    headers: request.headers,
+    lookup: pinnedLookup,
+    signal: deadline,
+    agent: false,
+    // TLS still verifies the certificate for the name in the URL, not for the pinned address.
+    ...(isIP(hostname) === 0 ? { servername: hostname } : {}),
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolvePromise, reject) => {
+    const outgoing = send(requestOptions, (message) => resolvePromise({ message }));
+    outgoing.on('error', (error) => reject(classifyTransportError(error, deadline)));
+    outgoing.end(request.body);
+  });
+}
+
+async function resolveChecked(hostname: string, options: OutboundOptions, resolveHost: HostResolver): Promise<ResolvedAddress> {
+  const literal = ipLiteralOf(hostname);
+  let addresses: ResolvedAddress[];
+  if (literal !== undefined) {
+    addresses = [{ address: literal, family: isIP(literal) === 6 ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await resolveHost(hostname);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new OutboundRequestError('dns', `The host ${hostname} could not be resolved (${code ?? 'error'}).`, code !== 'ENOTFOUND');
+    }
+  }
+  if (addresses.length === 0) throw new OutboundRequestError('dns', `The host ${hostname} has no addresses.`, false);
+  // One bad address is enough to refuse: otherwise the connection could be steered to it.
+  if (addresses.some(({ address }) => !isAddressAllowed(address, options.policy))) {
+    throw new OutboundRequestError('refused-address', `The host ${hostname} resolves to a private, loopback or reserved address.`, false);
+  }
+  return addresses[0]!;
+}
+
+async function readCapped(message: IncomingMessage, maxBytes: number, deadline: AbortSignal): Promise<Buffer> {
+  const declared = Number(message.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    message.destroy();
+    throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of message) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) {
+        message.destroy();
+        throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof OutboundRequestError) throw error;
+    throw classifyTransportError(error as Error, deadline);
+  }
+  return Buffer.concat(chunks);
+}
+
+function classifyTransportError(error: Error, deadline: AbortSignal): OutboundRequestError {
+  if (deadline.aborted) return new OutboundRequestError('timeout', 'The request timed out.', true);
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i.test(code) || /certificate|ssl|tls/i.test(error.message)) {
+    return new OutboundRequestError('tls', `TLS failed: ${error.message}`, false);
+  }
+  return new OutboundRequestError('connection', `The connection failed: ${code || error.message}`, true);
+}
+
+function headersOf(message: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(message.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function withoutBodyHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers) return undefined;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^(content-type|content-length|transfer-encoding)$/i.test(name)));
+}

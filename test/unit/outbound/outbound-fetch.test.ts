@@ -1,0 +1,223 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
+
+type Route = (request: IncomingMessage, response: ServerResponse) => void;
+
+let server: Server;
+let port: number;
+let routes: Record<string, Route> = {};
+let received: IncomingMessage[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    received.push(request);
+    const route = routes[new URL(request.url ?? '/', 'http://x').pathname];
+    if (route) route(request, response);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterEach(() => {
+  routes = {};
+  received = [];
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const local = { allowHttp: true, allowLoopback: true };
+const strict = { allowHttp: false, allowLoopback: false };
+
+function options(overrides: Partial<OutboundOptions> = {}): OutboundOptions {
+  return { policy: local, urlRules: { refuseFragment: true }, timeoutMs: 2_000, maxResponseBytes: 1_000, maxRedirects: 3, ...overrides };
+}
+
+function resolverOf(table: Record<string, string[]>): HostResolver & { calls: string[] } {
+  const calls: string[] = [];
+  const resolver = async (hostname: string) => {
+    calls.push(hostname);
+    const addresses = table[hostname];
+    if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
+  };
+  return Object.assign(resolver, { calls });
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<OutboundRequestError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(OutboundRequestError);
+  return error as OutboundRequestError;
+}
+
+describe('fetchOutbound', () => {
+  it('connects to the checked address while sending the original host name', async () => {
+    routes['/doc.pdf'] = (_request, response) => response.end('%PDF-1.7 hello');
+    const resolver = resolverOf({ 'docs.example.test': ['127.0.0.1'] });
+
+    const response = await fetchOutbound({ url: `http://docs.example.test:${port}/doc.pdf` }, options({ resolveHost: resolver }));
+
+    expect(response.status).toBe(200);
+    expect(response.body.toString()).toBe('%PDF-1.7 hello');
+    expect(received[0]!.headers.host).toBe(`docs.example.test:${port}`);
+    expect(resolver.calls).toEqual(['docs.example.test']);
+  });
+
+  it('refuses a host that resolves to a private address without connecting', async () => {
+    const resolver = resolverOf({ 'internal.example.test': ['10.0.0.8'] });
+
+    const failure = await failureOf(fetchOutbound({ url: `http://internal.example.test:${port}/doc.pdf` }, options({ resolveHost: resolver })));
+
+    expect(failure.kind).toBe('refused-address');
+    expect(failure.transient).toBe(false);
+    expect(received).toHaveLength(0);
+  });
+
+  it('refuses a host when any of its addresses is private', async () => {
+    const resolver = resolverOf({ 'mixed.example.test': ['93.184.216.34', '169.254.169.254'] });
+
+    const failure = await failureOf(fetchOutbound({ url: 'https://mixed.example.test/doc.pdf' }, options({ policy: strict, resolveHost: resolver })));
+
+    expect(failure.kind).toBe('refused-address');
+  });
+
+  it('refuses loopback and plain http without the local setting', async () => {
+    const resolver = resolverOf({ 'docs.example.test': ['127.0.0.1'] });
+
+    const viaName = await failureOf(fetchOutbound({ url: `https://docs.example.test:${port}/doc.pdf` }, options({ policy: strict, resolveHost: resolver })));
+    const viaHttp = await failureOf(fetchOutbound({ url: `http://docs.example.test:${port}/doc.pdf` }, options({ policy: strict, resolveHost: resolver })));
+    const viaLiteral = await failureOf(fetchOutbound({ url: `https://0x7f.1:${port}/doc.pdf` }, options({ policy: strict })));
+
+    expect(viaName.kind).toBe('refused-address');
+    expect(viaHttp.kind).toBe('refused-url');
+    expect(viaLiteral.kind).toBe('refused-url');
+    expect(received).toHaveLength(0);
+  });
+
+  it('reports an unknown host as a permanent DNS failure', async () => {
+    const failure = await failureOf(fetchOutbound({ url: 'http://nowhere.example.test/doc.pdf' }, options({ resolveHost: resolverOf({}) })));
+
+    expect(failure.kind).toBe('dns');
+    expect(failure.transient).toBe(false);
+  });
+
+  it('follows redirects, checking and resolving each hop', async () => {
+    routes['/start'] = (_request, response) => response.writeHead(302, { location: `http://second.example.test:${port}/doc.pdf#frag` }).end();
+    routes['/doc.pdf'] = (_request, response) => response.end('content');
+    const resolver = resolverOf({ 'first.example.test': ['127.0.0.1'], 'second.example.test': ['127.0.0.1'] });
+
+    const response = await fetchOutbound({ url: `http://first.example.test:${port}/start` }, options({ resolveHost: resolver }));
+
+    expect(response.body.toString()).toBe('content');
+    expect(response.url).toBe(`http://second.example.test:${port}/doc.pdf`);
+    expect(resolver.calls).toEqual(['first.example.test', 'second.example.test']);
+  });
+
+  it('refuses a redirect to a private literal address', async () => {
+    routes['/start'] = (_request, response) => response.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+
+    const failure = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${port}/start` }, options()));
+
+    expect(failure.kind).toBe('refused-url');
+  });
+
+  it('refuses a redirect to a name that resolves to a private address', async () => {
+    routes['/start'] = (_request, response) => response.writeHead(307, { location: `http://rebound.example.test:${port}/x` }).end();
+    const resolver = resolverOf({ 'rebound.example.test': ['192.168.0.1'] });
+
+    const failure = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${port}/start` }, options({ resolveHost: resolver })));
+
+    expect(failure.kind).toBe('refused-address');
+    expect(received).toHaveLength(1);
+  });
+
+  it('stops after the allowed number of redirects', async () => {
+    routes['/loop'] = (_request, response) => response.writeHead(302, { location: '/loop' }).end();
+
+    const failure = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${port}/loop` }, options({ maxRedirects: 2 })));
+
+    expect(failure.kind).toBe('too-many-redirects');
+    expect(received).toHaveLength(3);
+  });
+
+  it('returns a redirect as it is when redirects are not followed', async () => {
+    routes['/moved'] = (_request, response) => response.writeHead(302, { location: '/elsewhere' }).end();
+
+    const response = await fetchOutbound({ url: `http://127.0.0.1:${port}/moved`, method: 'POST', body: '{}' }, options({ maxRedirects: 0 }));
+
+    expect(response.status).toBe(302);
+    expect(received).toHaveLength(1);
+  });
+
+  it('turns a POST into a GET on 303', async () => {
+    routes['/submit'] = (_request, response) => response.writeHead(303, { location: '/result' }).end();
+    routes['/result'] = (request, response) => response.end(request.method);
+
+    const response = await fetchOutbound({ url: `http://127.0.0.1:${port}/submit`, method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } }, options());
+
+    expect(response.body.toString()).toBe('GET');
+  });
+
+  it('refuses a body over the cap, declared or streamed', async () => {
+    routes['/declared'] = (_request, response) => response.writeHead(200, { 'content-length': '5000' }).end(Buffer.alloc(5000));
+    routes['/streamed'] = (_request, response) => {
+      response.writeHead(200);
+      for (let chunk = 0; chunk < 5; chunk += 1) response.write(Buffer.alloc(400));
+      response.end();
+    };
+
+    const declared = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${port}/declared` }, options()));
+    const streamed = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${port}/streamed` }, options()));
+
+    expect(declared.kind).toBe('too-large');
+    expect(streamed.kind).toBe('too-large');
+  });
+
+  it('accepts a body exactly at the cap', async () => {
+    routes['/exact'] = (_request, response) => response.end(Buffer.alloc(1_000));
+
+    const response = await fetchOutbound({ url: `http://127.0.0.1:${port}/exact` }, options());
+
+    expect(response.body).toHaveLength(1_000);
+  });
+
+  it('times out a server that never answers, as a transient failure', async () => {
+    routes['/hang'] = () => undefined;
+
+    const failure = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${port}/hang` }, options({ timeoutMs: 200 })));
+
+    expect(failure.kind).toBe('timeout');
+    expect(failure.transient).toBe(true);
+  });
+
+  it('times out a body that stalls half way', async () => {
+    routes['/stall'] = (_request, response) => {
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('partial');
+    };
+
+    const failure = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${port}/stall` }, options({ timeoutMs: 200 })));
+
+    expect(failure.kind).toBe('timeout');
+  });
+
+  it('reports a refused connection as transient', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+
+    const failure = await failureOf(fetchOutbound({ url: `http://127.0.0.1:${closedPort}/x` }, options()));
+
+    expect(failure.kind).toBe('connection');
+    expect(failure.transient).toBe(true);
+  });
+});
