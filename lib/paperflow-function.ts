@@ -1,0 +1,97 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { resourceEnvironment } from '../src/infrastructure/resource-definitions.ts';
+
+/** The repository root: handler paths in the route table are relative to it. */
+export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface PaperflowFunctionProps {
+  /** Module exporting `handler`, relative to the repository root (as in the route table). */
+  handlerModule: string;
+  description?: string;
+  memorySize?: number;
+  timeout?: Duration;
+  /** Packages that must stay `node_modules` (native addons, data files esbuild cannot inline). */
+  nodeModules?: string[];
+}
+
+// ESM bundles have no `require`; some CommonJS dependencies still call it (for Node built-ins).
+const createRequireBanner =
+  "import { createRequire as paperflowCreateRequire } from 'node:module'; const require = paperflowCreateRequire(import.meta.url);";
+
+/**
+ * Every Paperflow Lambda function, with the defaults in one place: Node 22 on Graviton, X-Ray tracing,
+ * a log group with a retention, and an esbuild ESM bundle built on this machine (no Docker). The AWS
+ * SDK is bundled rather than taken from the runtime, so deployed code runs the versions tests ran.
+ */
+export class PaperflowFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: PaperflowFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const functionProps: NodejsFunctionProps = {
+      entry: path.join(repositoryRoot, props.handlerModule),
+      handler: 'handler',
+      projectRoot: repositoryRoot,
+      depsLockFilePath: path.join(repositoryRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // API Gateway gives up after 29 s, so an API function running longer only wastes money.
+      timeout: props.timeout ?? Duration.seconds(29),
+      memorySize: props.memorySize ?? 1024,
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      // Stack traces in the logs point at the TypeScript sources, not the minified bundle.
+      environment: { NODE_OPTIONS: '--enable-source-maps' },
+      description: props.description ?? props.handlerModule,
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: createRequireBanner,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+        ...(props.nodeModules ? { nodeModules: props.nodeModules } : {}),
+      },
+    };
+    super(scope, id, functionProps);
+  }
+}
+
+export type TableAccess = 'read' | 'readWrite';
+export type BucketAccess = 'read' | 'readWrite';
+
+/** Tells the function where the records table is and grants exactly the access asked for. */
+export function bindRecordsTable(fn: NodejsFunction, table: ITable, access: TableAccess): void {
+  fn.addEnvironment(resourceEnvironment.recordsTableName, table.tableName);
+  if (access === 'read') table.grantReadData(fn);
+  else table.grantReadWriteData(fn);
+}
+
+/**
+ * Tells the function where the files bucket is. `readWrite` adds object writes (and pre-signed POST
+ * uploads signed by the function) but never deletes: the lifecycle rule removes staged files.
+ */
+export function bindFilesBucket(fn: NodejsFunction, bucket: IBucket, access: BucketAccess): void {
+  fn.addEnvironment(resourceEnvironment.filesBucketName, bucket.bucketName);
+  bucket.grantRead(fn);
+  if (access === 'readWrite') bucket.grantPut(fn);
+}
+
+/** Lets the function schedule webhook delivery attempts; consumers get an event source instead. */
+export function bindDeliveryQueue(fn: NodejsFunction, queue: IQueue): void {
+  fn.addEnvironment(resourceEnvironment.webhookDeliveryQueueUrl, queue.queueUrl);
+  queue.grantSendMessages(fn);
+}

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DefinitionBody, LogLevel, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import { routes as publicRoutes } from '../src/http/routes.ts';
+import { apiBasePath, type RouteDefinition } from '../src/http/route-table.ts';
+import { repositoryRoot } from './paperflow-function.ts';
+import { PaperflowStorage } from './paperflow-storage.ts';
+import { PublicApi } from './public-api.ts';
+
+export interface PaperflowStackProps extends StackProps {
+  /** The operations to deploy; the route table unless a test narrows it. */
+  routes?: readonly RouteDefinition[];
+  stageName?: string;
+  authorizerCacheTtl?: Duration;
+}
+
+export interface DefinitionFileStateMachineProps {
+  /** The ASL file, relative to the repository root, e.g. `statemachines/workflow-run.asl.json`. */
+  definitionFile: string;
+  /** Values for the file's `${Placeholders}`: function ARNs, table names, queue URLs. */
+  substitutions: Record<string, string>;
+  /** Task functions the machine calls; each gets invoke permission for it. */
+  invokedFunctions: IFunction[];
+}
+
+/** The outputs the admin CLI and operators read after a deploy (docs/deployment.md). */
+export const stackOutputNames = [
+  'ApiUrl',
+  'RestApiId',
+  'StageName',
+  'UsagePlanId',
+  'TableName',
+  'BucketName',
+  'DeliveryQueueUrl',
+] as const;
+
+export class PaperflowStack extends Stack {
+  readonly storage: PaperflowStorage;
+  readonly publicApi: PublicApi;
+
+  constructor(scope: Construct, id: string, props: PaperflowStackProps = {}) {
+    super(scope, id, { description: 'Paperflow: document extraction, workflows and webhooks', ...props });
+
+    this.storage = new PaperflowStorage(this, 'Storage');
+    this.publicApi = new PublicApi(this, 'PublicApi', {
+      routes: props.routes ?? publicRoutes,
+      storage: this.storage,
+      stageName: props.stageName ?? 'prod',
+      authorizerCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(60),
+    });
+
+    // State machines (extraction pipeline, workflow runs) arrive with later issues, each through
+    // `addStateMachineFromDefinitionFile` below, after the functions they call, for example:
+    //   this.addStateMachineFromDefinitionFile('WorkflowRuns', { definitionFile: 'statemachines/workflow-run.asl.json',
+    //     substitutions: { RunStepFunctionArn: runStep.functionArn }, invokedFunctions: [runStep] });
+
+    const { restApi, defaultUsagePlan } = this.publicApi;
+    const outputs: Record<(typeof stackOutputNames)[number], { value: string; description: string }> = {
+      ApiUrl: { value: restApi.urlForPath(apiBasePath), description: 'Base URL of the public API v1' },
+      RestApiId: { value: restApi.restApiId, description: 'PAPERFLOW_REST_API_ID for the admin CLI' },
+      StageName: { value: restApi.deploymentStage.stageName, description: 'PAPERFLOW_API_STAGE for the admin CLI' },
+      UsagePlanId: { value: defaultUsagePlan.usagePlanId, description: 'PAPERFLOW_USAGE_PLAN_ID for the admin CLI' },
+      TableName: { value: this.storage.recordsTable.tableName, description: 'PAPERFLOW_TABLE_NAME' },
+      BucketName: { value: this.storage.filesBucket.bucketName, description: 'PAPERFLOW_BUCKET_NAME' },
+      DeliveryQueueUrl: { value: this.storage.deliveryQueue.queueUrl, description: 'PAPERFLOW_DELIVERY_QUEUE_URL' },
+    };
+    for (const [name, output] of Object.entries(outputs)) new CfnOutput(this, name, output);
+  }
+
+  /**
+   * A state machine whose ASL file in `statemachines/` is the source of truth: CDK only fills the
+   * file's `${Placeholders}` through definition substitutions and grants invoke on its functions.
+   */
+  addStateMachineFromDefinitionFile(id: string, props: DefinitionFileStateMachineProps): StateMachine {
+    const stateMachine = new StateMachine(this, id, {
+      definitionBody: DefinitionBody.fromFile(path.resolve(repositoryRoot, props.definitionFile)),
+      definitionSubstitutions: props.substitutions,
+      tracingEnabled: true,
+      logs: {
+        destination: new LogGroup(this, `${id}Logs`, {
+          retention: RetentionDays.ONE_MONTH,
+          removalPolicy: RemovalPolicy.DESTROY,
+        }),
+        level: LogLevel.ERROR,
+      },
+    });
+    for (const fn of props.invokedFunctions) fn.grantInvoke(stateMachine);
+    return stateMachine;
+  }
+}

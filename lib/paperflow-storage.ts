@@ -1,0 +1,75 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { filesBucket, recordsTable, webhookDeliveryQueue } from '../src/infrastructure/resource-definitions.ts';
+
+/**
+ * The stateful resources, created from the same definitions the embedded local stack uses, so both
+ * have the same keys, indexes, TTL attribute, expiration and redrive settings.
+ */
+export class PaperflowStorage extends Construct {
+  readonly recordsTable: Table;
+  readonly filesBucket: Bucket;
+  readonly deliveryQueue: Queue;
+  readonly deliveryDeadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    this.recordsTable = new Table(this, recordsTable.id, {
+      partitionKey: { name: recordsTable.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: recordsTable.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: recordsTable.timeToLiveAttribute,
+      // Workspaces' records outlive a stack: deleting the stack leaves the table to be removed by hand.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of recordsTable.globalSecondaryIndexes) {
+      this.recordsTable.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    this.filesBucket = new Bucket(this, filesBucket.id, {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      lifecycleRules: [
+        {
+          id: 'ExpireStagedFiles',
+          expiration: Duration.days(filesBucket.stagedObjectExpirationDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      // Browsers upload files larger than API Gateway's 10 MB straight to S3 with a pre-signed POST.
+      cors: [
+        {
+          allowedMethods: [HttpMethods.POST],
+          allowedOrigins: ['*'],
+          allowedHeaders: ['*'],
+          exposedHeaders: ['ETag'],
+          maxAge: 3000,
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.deliveryDeadLetterQueue = new Queue(this, webhookDeliveryQueue.deadLetterQueueId, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.deliveryQueue = new Queue(this, webhookDeliveryQueue.id, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(webhookDeliveryQueue.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount },
+    });
+  }
+}

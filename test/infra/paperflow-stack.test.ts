@@ -1,0 +1,351 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gatewayErrorResponses } from '../../lib/gateway-error-responses.ts';
+import { repositoryRoot } from '../../lib/paperflow-function.ts';
+import { PaperflowStack, stackOutputNames } from '../../lib/paperflow-stack.ts';
+import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../../lib/public-api.ts';
+import { routeResourceAccess } from '../../lib/route-resource-access.ts';
+import { apiBasePath, type RouteDefinition } from '../../src/http/route-table.ts';
+import { routes } from '../../src/http/routes.ts';
+import { filesBucket, recordsTable, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
+
+// The app's own feature flags, so the test synthesizes what `cdk synth` does.
+const cdkContext = JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
+
+/** Authenticated rows only this test deploys, so the authorizer path is covered whatever the table holds. */
+function anAuthenticatedRoute(overrides: Partial<RouteDefinition>): RouteDefinition {
+  return {
+    operationId: 'infraTestGetThing',
+    method: 'GET',
+    path: '/infra-test/things/{thingId}',
+    handler: 'functions/platform/get-openapi-document.ts',
+    scope: 'files:read',
+    summary: 'Infra test route',
+    tag: 'InfraTest',
+    responses: { 200: { description: 'ok' } },
+    ...overrides,
+  };
+}
+
+const readRoute = anAuthenticatedRoute({});
+const writeRoute = anAuthenticatedRoute({ operationId: 'infraTestCreateThing', method: 'POST', path: '/infra-test/things', scope: 'files:write' });
+const deployedRoutes = [...routes, readRoute, writeRoute];
+
+let stack: PaperflowStack;
+let template: Template;
+let resources: Resources;
+
+beforeAll(() => {
+  stack = new PaperflowStack(new App({ context: cdkContext }), 'PaperflowTest', { routes: deployedRoutes });
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources as Resources;
+});
+
+function logicalIdOf(construct: LambdaFunction): string {
+  return stack.getLogicalId(construct.node.defaultChild as never);
+}
+
+function routeFunction(route: RouteDefinition) {
+  const fn = stack.publicApi.routeFunctions.get(route.operationId);
+  if (!fn) throw new Error(`No function for ${route.operationId}`);
+  return { logicalId: logicalIdOf(fn), properties: resources[logicalIdOf(fn)]!.Properties };
+}
+
+/** Every IAM action granted to a function's role, across its policies. */
+function actionsGrantedTo(functionLogicalId: string): string[] {
+  const roleLogicalId = resources[functionLogicalId]!.Properties.Role['Fn::GetAtt'][0] as string;
+  return Object.values(resources)
+    .filter((resource) => resource.Type === 'AWS::IAM::Policy')
+    .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleLogicalId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+    .flatMap((statement) => [statement.Action].flat());
+}
+
+function methodsOnPath(routePath: string) {
+  const resourceId = stack.publicApi.restApi.root.resourceForPath(`${apiBasePath}${routePath}`);
+  const resourceLogicalId = stack.getLogicalId(resourceId.node.defaultChild as never);
+  return Object.values(resources).filter(
+    (resource) => resource.Type === 'AWS::ApiGateway::Method' && resource.Properties.ResourceId.Ref === resourceLogicalId,
+  );
+}
+
+describe('functions', () => {
+  it('deploys one function per route row, plus the authorizer and the 404/405 answerer, on Node 22 arm64', () => {
+    const functions = Object.values(resources).filter((resource) => resource.Type === 'AWS::Lambda::Function');
+
+    expect(functions).toHaveLength(deployedRoutes.length + 2);
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+        Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
+      });
+    }
+    for (const route of deployedRoutes) {
+      expect(routeFunction(route).properties.Description).toBe(`${route.method} ${apiBasePath}${route.path} (${route.operationId})`);
+    }
+  });
+
+  it('gives every function a log group with a retention', () => {
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2);
+  });
+
+  it('bundles each handler locally with esbuild into an ESM module that can still require', () => {
+    const assembly = (stack.node.root as App).synth();
+    const manifest = JSON.parse(readFileSync(path.join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+    const bundles = Object.values(manifest.files as Record<string, { source: { path: string; packaging?: string } }>)
+      .filter((asset) => asset.source.packaging === 'zip')
+      .map((asset) => readFileSync(path.join(assembly.directory, asset.source.path, 'index.mjs'), 'utf8'));
+    const distinctHandlers = new Set([...deployedRoutes.map((route) => route.handler), authorizerHandlerModule, unmatchedRouteHandlerModule]);
+
+    expect(bundles).toHaveLength(distinctHandlers.size);
+    for (const bundle of bundles) {
+      expect(bundle.startsWith('import { createRequire as paperflowCreateRequire }')).toBe(true);
+      expect(bundle).toMatch(/export\s*\{[^}]*as handler/);
+    }
+  });
+
+  it('lists resource access only for operations that exist', () => {
+    const operationIds = new Set(routes.map((route) => route.operationId));
+    expect(Object.keys(routeResourceAccess).filter((operationId) => !operationIds.has(operationId))).toEqual([]);
+  });
+});
+
+describe('least privilege', () => {
+  it('gives the public OpenAPI function no table, bucket or queue', () => {
+    const openApi = routeFunction(routes.find((route) => route.operationId === 'getOpenApiDocument')!);
+
+    expect(openApi.properties.Environment?.Variables ?? {}).not.toHaveProperty('PAPERFLOW_TABLE_NAME');
+    expect(actionsGrantedTo(openApi.logicalId).filter((action) => !action.startsWith('xray:'))).toEqual([]);
+  });
+
+  it('lets the authorizer read the records table and nothing more', () => {
+    const authorizerLogicalId = logicalIdOf(stack.publicApi.authorizerFunction!);
+    const actions = actionsGrantedTo(authorizerLogicalId);
+
+    expect(resources[authorizerLogicalId]!.Properties.Environment.Variables).toMatchObject({
+      PAPERFLOW_TABLE_NAME: { Ref: stack.getLogicalId(stack.storage.recordsTable.node.defaultChild as never) },
+    });
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+    expect(actions.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action))).toEqual([]);
+    expect(actions.filter((action) => /^(s3|sqs):/.test(action))).toEqual([]);
+  });
+
+  it('lets authenticated reads read the table and writes write it, by default', () => {
+    const readActions = actionsGrantedTo(routeFunction(readRoute).logicalId);
+    const writeActions = actionsGrantedTo(routeFunction(writeRoute).logicalId);
+
+    expect(readActions).not.toContain('dynamodb:PutItem');
+    expect(writeActions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
+  });
+});
+
+describe('REST API', () => {
+  it('takes API keys from the authorizer and passes binary uploads through', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      ApiKeySourceType: 'AUTHORIZER',
+      BinaryMediaTypes: ['multipart/form-data', 'application/octet-stream'],
+    });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'prod', TracingEnabled: true });
+  });
+
+  it('guards authenticated routes with the cached REQUEST authorizer and an API key', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 60,
+    });
+    for (const route of [readRoute, writeRoute]) {
+      expect(methodsOnPath(route.path).find((method) => method.Properties.HttpMethod === route.method)!.Properties).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: expect.any(String) },
+        ApiKeyRequired: true,
+      });
+    }
+  });
+
+  it('serves public routes without authorizer or API key', () => {
+    const openApiMethod = methodsOnPath('/openapi.json').find((method) => method.Properties.HttpMethod === 'GET')!;
+
+    expect(openApiMethod.Properties.AuthorizationType).toBe('NONE');
+    expect(openApiMethod.Properties.ApiKeyRequired).toBeFalsy();
+  });
+
+  it('answers every other method of a route path, and unknown paths, from the unmatched-route function', () => {
+    const unmatchedLogicalId = logicalIdOf(stack.publicApi.unmatchedRouteFunction);
+    const integratedWithUnmatched = Match.objectLike({
+      AuthorizationType: 'NONE',
+      Integration: Match.objectLike({
+        Type: 'AWS_PROXY',
+        Uri: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([{ 'Fn::GetAtt': [unmatchedLogicalId, 'Arn'] }])]) }),
+      }),
+    });
+    for (const route of deployedRoutes) {
+      const anyMethod = methodsOnPath(route.path).find((method) => method.Properties.HttpMethod === 'ANY');
+      expect(anyMethod, route.path).toBeDefined();
+      expect(integratedWithUnmatched.test(anyMethod!.Properties).isSuccess, route.path).toBe(true);
+    }
+    const proxy = methodsOnPath('/{proxy+}').find((method) => method.Properties.HttpMethod === 'ANY');
+    expect(integratedWithUnmatched.test(proxy!.Properties).isSuccess).toBe(true);
+  });
+
+  it('attaches the default usage plan (25 rps, burst 50) to the stage', () => {
+    template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
+      Throttle: { RateLimit: 25, BurstLimit: 50 },
+      ApiStages: [Match.objectLike({ ApiId: { Ref: Match.anyValue() }, Stage: { Ref: Match.anyValue() } })],
+    });
+  });
+
+  it.each(gatewayErrorResponses.map((response) => [response.type.responseType, response] as const))(
+    'renders %s as the error envelope',
+    (responseType, response) => {
+      const [gatewayResponse] = Object.values(template.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: responseType } }));
+      const properties = gatewayResponse!.Properties as Record<string, any>;
+      const body = JSON.parse(
+        (properties.ResponseTemplates['application/json'] as string).replace('$context.error.messageString', '"Gateway says no"'),
+      );
+
+      expect(body).toEqual({
+        error: { code: response.error.code, message: expect.any(String), requestId: '$context.requestId', retryable: response.error.retryable },
+      });
+      expect(properties.ResponseParameters).toMatchObject({
+        'gatewayresponse.header.Content-Type': "'application/json'",
+        'gatewayresponse.header.X-Request-Id': 'method.request.header.X-Request-Id',
+      });
+      expect(properties.StatusCode).toBe(response.statusCode === undefined ? undefined : String(response.statusCode));
+    },
+  );
+
+  it('covers the spec codes API Gateway itself can answer with', () => {
+    const rendered = Object.fromEntries(
+      Object.values(template.findResources('AWS::ApiGateway::GatewayResponse')).map((resource) => [
+        resource.Properties.ResponseType,
+        { status: resource.Properties.StatusCode, code: JSON.parse(resource.Properties.ResponseTemplates['application/json'].replace('$context.error.messageString', '""')).error.code },
+      ]),
+    );
+
+    expect(rendered).toMatchObject({
+      UNAUTHORIZED: { status: '401', code: 'UNAUTHORIZED' },
+      ACCESS_DENIED: { status: '403', code: 'FORBIDDEN' },
+      THROTTLED: { status: '429', code: 'RATE_LIMITED' },
+      MISSING_AUTHENTICATION_TOKEN: { status: '404', code: 'NOT_FOUND' },
+      REQUEST_TOO_LARGE: { status: '413', code: 'PAYLOAD_TOO_LARGE' },
+      DEFAULT_4XX: { code: 'INVALID_REQUEST' },
+      DEFAULT_5XX: { code: 'INTERNAL_ERROR' },
+    });
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+    });
+  });
+});
+
+describe('storage', () => {
+  it('creates the records table from the shared definition', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: recordsTable.partitionKey, KeyType: 'HASH' },
+        { AttributeName: recordsTable.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: recordsTable.globalSecondaryIndexes.map((index) =>
+        Match.objectLike({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        }),
+      ),
+      TimeToLiveSpecification: { AttributeName: recordsTable.timeToLiveAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  it('keeps the files bucket private, encrypted, TLS-only and expiring staged files', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LifecycleConfiguration: {
+        Rules: [Match.objectLike({ ExpirationInDays: filesBucket.stagedObjectExpirationDays, Status: 'Enabled' })],
+      },
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['POST'] })] },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('redrives webhook deliveries to an encrypted dead-letter queue', () => {
+    const deadLetterLogicalId = stack.getLogicalId(stack.storage.deliveryDeadLetterQueue.node.defaultChild as never);
+
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: webhookDeliveryQueue.visibilityTimeoutSeconds,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterLogicalId, 'Arn'] },
+        maxReceiveCount: webhookDeliveryQueue.maxReceiveCount,
+      },
+    });
+    expect(resources[deadLetterLogicalId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1_209_600 });
+  });
+});
+
+describe('outputs', () => {
+  it('exports what the admin CLI and operators need', () => {
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+
+    expect(Object.keys(outputs).sort()).toEqual([...stackOutputNames].sort());
+  });
+});
+
+describe('state machines from definition files', () => {
+  it('fills the ASL placeholders and lets the machine invoke its functions', () => {
+    const definitionFolder = mkdtempSync(path.join(tmpdir(), 'paperflow-asl-'));
+    const definitionFile = path.join(definitionFolder, 'example.asl.json');
+    writeFileSync(
+      definitionFile,
+      JSON.stringify({ StartAt: 'Run', States: { Run: { Type: 'Task', Resource: '${RunFunctionArn}', End: true } } }),
+    );
+    const machineStack = new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'StateMachineTest', {
+      routes: [],
+    });
+    const runFunction = machineStack.publicApi.unmatchedRouteFunction;
+
+    machineStack.addStateMachineFromDefinitionFile('Example', {
+      definitionFile,
+      substitutions: { RunFunctionArn: runFunction.functionArn },
+      invokedFunctions: [runFunction],
+    });
+
+    const machineTemplate = Template.fromStack(machineStack);
+    machineTemplate.hasResourceProperties('AWS::StepFunctions::StateMachine', {
+      DefinitionSubstitutions: { RunFunctionArn: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } },
+      TracingConfiguration: { Enabled: true },
+    });
+    machineTemplate.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'lambda:InvokeFunction' })]) },
+    });
+  });
+});
