@@ -1,0 +1,74 @@
+// The contract between the readers (bytes -> positioned text) and the field extractor
+// (positioned text -> typed fields). Plain TypeScript: no Lambda or AWS types anywhere in the engine.
+
+/** A box as fractions of the page, origin at the top-left corner (Textract convention). All in [0, 1]. */
+export interface Placement {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PositionedWord {
+  text: string;
+  /** Omitted for formats without page geometry (DOCX, XLSX, CSV, HTML, plain text). */
+  placement?: Placement;
+  /** OCR confidence in [0, 1]; omitted for text layers, which are exact. */
+  confidence?: number;
+}
+
+export interface TextLine {
+  text: string;
+  words: PositionedWord[];
+  placement?: Placement;
+  confidence?: number;
+}
+
+export type PageTextSource = 'text-layer' | 'ocr' | 'structured';
+
+export interface DocumentPage {
+  /** 1-based. */
+  pageNumber: number;
+  source: PageTextSource;
+  /** Lines in reading order (top to bottom, then left to right). */
+  lines: TextLine[];
+}
+
+/** Values read from an embedded or standalone e-invoice (Factur-X/ZUGFeRD/XRechnung CII, or UBL). */
+export interface EmbeddedInvoice {
+  syntax: 'CII' | 'UBL';
+  /** Field name (the corpus/prebuilt names: invoice_number, issue_date, total_amount, ...) to normalized value. */
+  values: Record<string, string | number>;
+}
+
+export interface ReadDocument {
+  /** Sniffed media type the reader used. */
+  mediaType: string;
+  pageCount: number;
+  pages: DocumentPage[];
+  /** True when words carry placements (PDF text layer, OCR). */
+  hasGeometry: boolean;
+  embeddedInvoice?: EmbeddedInvoice;
+  /** ISO 639-1 code of the dominant language when it could be detected. */
+  language?: string;
+}
+
+export type RejectionReason =
+  | 'empty'
+  | 'encrypted'
+  | 'broken'
+  | 'no-text'
+  | 'unsupported-format'
+  | 'language-not-accepted'
+  | 'duplicate';
+
+/** A document-level problem: the extraction ends REJECTED with DOCUMENT_REJECTED and this message. */
+export class DocumentRejectedError extends Error {
+  constructor(
+    readonly reason: RejectionReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DocumentRejectedError';
+  }
+}
