@@ -21,6 +21,11 @@ export const recordsTable: TableDefinition = {
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     { indexName: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    // Extraction lists sorted by updatedAt per status, by completedAt, and the sparse "needs attention"
+    // index of the extraction sweeper (src/extractions/extraction-keys.ts).
+    { indexName: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    { indexName: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+    { indexName: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
   ],
   timeToLiveAttribute: 'expiresAt',
 };
