@@ -143,14 +143,21 @@ async function readPage(
 
   try {
     const visibleCharacters = textLines.reduce((count, line) => count + line.text.replace(/\s/gu, '').length, 0);
-    if (visibleCharacters < minimumTextLayerCharacters) {
-      if (ocrState.ocrPagesLeft <= 0) return { pageNumber, source: 'text-layer', lines: textLines };
+    const isSparse = visibleCharacters < minimumTextLayerCharacters;
+    if (ocrState.ocrPagesLeft <= 0 || (!isSparse && !options.ocrImagesOnTextPages)) return { pageNumber, source: 'text-layer', lines: textLines };
+    const viewport = page.getViewport({ scale: 1 });
+    const operatorList = await withinTimeBudget(`Listing the images of page ${pageNumber}`, nextStepBudgetMs(context), page.getOperatorList());
+    const largeImages = imageRegionsWorthOcr(paintedImageRegions(operatorList, pdfjs.OPS, viewport), viewport.width, viewport.height);
+    // A scan: an image and (almost) no text. A page with no text layer and no image may still show
+    // text drawn as vector outlines; a sparse page without images is just a short page.
+    if (isSparse && (largeImages.length > 0 || visibleCharacters === 0)) {
       ocrState.ocrPagesLeft -= 1;
       const ocrLines = await ocrWholePage(page, canvasFactoryOf(document), context);
       return ocrLines.length > 0 ? { pageNumber, source: 'ocr', lines: ocrLines } : { pageNumber, source: 'text-layer', lines: textLines };
     }
-    if (options.ocrImagesOnTextPages && ocrState.ocrPagesLeft > 0) {
-      const imageLines = await ocrLargeImages(page, canvasFactoryOf(document), textLines, context, ocrState);
+    if (!isSparse && largeImages.length > 0) {
+      ocrState.ocrPagesLeft -= 1;
+      const imageLines = await ocrImageRegions(page, canvasFactoryOf(document), largeImages, textLines, context);
       if (imageLines.length > 0) return { pageNumber, source: 'text-layer', lines: sortInReadingOrder([...textLines, ...imageLines]) };
     }
     return { pageNumber, source: 'text-layer', lines: textLines };
@@ -231,19 +238,13 @@ function imageRegionsWorthOcr(regions: PaintedImageRegion[], pageWidth: number, 
  * OCRs the large images of a page that has a text layer and returns the lines found in them that the
  * text layer does not already cover (text printed over a background image is not read twice).
  */
-async function ocrLargeImages(
+async function ocrImageRegions(
   page: pdfjs.PDFPageProxy,
   canvasFactory: NodeCanvasFactory,
+  regions: PaintedImageRegion[],
   textLines: TextLine[],
   context: ReadingContext,
-  ocrState: { ocrPagesLeft: number },
 ): Promise<TextLine[]> {
-  const viewport = page.getViewport({ scale: 1 });
-  const operatorList = await withinTimeBudget(`Listing the images of page ${page.pageNumber}`, nextStepBudgetMs(context), page.getOperatorList());
-  const regions = imageRegionsWorthOcr(paintedImageRegions(operatorList, pdfjs.OPS, viewport), viewport.width, viewport.height);
-  if (regions.length === 0) return [];
-  ocrState.ocrPagesLeft -= 1;
-
   const rendered = await renderPage(page, canvasFactory, context);
   const ocr = await context.ocr();
   const lines: TextLine[] = [];
@@ -254,8 +255,7 @@ async function ocrLargeImages(
       width: Math.max(1, Math.min(rendered.width, Math.ceil(region.right * rendered.scale)) - Math.floor(region.left * rendered.scale)),
       height: Math.max(1, Math.min(rendered.height, Math.ceil(region.bottom * rendered.scale)) - Math.floor(region.top * rendered.scale)),
     };
-    const cropped = cropRaw(rendered, crop);
-    const raster = await prepareOcrRaster({ input: cropped, raw: { width: crop.width, height: crop.height, channels: 4 } });
+    const raster = await prepareOcrRaster({ input: cropRaw(rendered, crop), raw: { width: crop.width, height: crop.height, channels: 4 } });
     const regionLines = await ocr.recognize(raster, { timeoutMs: nextStepBudgetMs(context) });
     lines.push(...regionLines.map((line) => toPageFractions(line, crop, rendered)));
   }

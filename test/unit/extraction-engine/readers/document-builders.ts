@@ -1,0 +1,173 @@
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { AFRelationship, PDFDocument, StandardFonts, degrees } from 'pdf-lib';
+import sharp from 'sharp';
+
+// Builders for the documents the reader tests need, generated in the test so every expectation can be
+// derived from how the document was made.
+
+/** The shared corpus of real documents, beside the repository. */
+export const corpusDirectory = path.resolve(process.cwd(), '../shared/corpus');
+
+export function corpusFile(relativePath: string): string {
+  return path.join(corpusDirectory, relativePath);
+}
+
+export interface PlacedText {
+  text: string;
+  /** PDF user space: points from the bottom-left corner, baseline position. */
+  x: number;
+  y: number;
+  size: number;
+}
+
+/** A text PDF (Helvetica) with the given texts on one page per entry of `pages`. */
+export async function textPdf(
+  pages: PlacedText[][],
+  options: { width?: number; height?: number; rotation?: number; attachments?: { fileName: string; content: string | Uint8Array }[] } = {},
+): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  for (const texts of pages) {
+    const page = document.addPage([options.width ?? 612, options.height ?? 792]);
+    if (options.rotation) page.setRotation(degrees(options.rotation));
+    for (const placed of texts) page.drawText(placed.text, { x: placed.x, y: placed.y, size: placed.size, font });
+  }
+  for (const attachment of options.attachments ?? []) {
+    const content = typeof attachment.content === 'string' ? new TextEncoder().encode(attachment.content) : attachment.content;
+    await document.attach(content, attachment.fileName, { mimeType: 'text/xml', description: 'e-invoice', afRelationship: AFRelationship.Alternative });
+  }
+  return document.save();
+}
+
+/** A PDF whose only page content is the given PNG, drawn over the whole page (a scan). */
+export async function scannedPdf(png: Uint8Array, page: { width: number; height: number } = { width: 595, height: 842 }): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const image = await document.embedPng(png);
+  document.addPage([page.width, page.height]).drawImage(image, { x: 0, y: 0, width: page.width, height: page.height });
+  return document.save();
+}
+
+/** A PDF with text and a PNG drawn at a known box (PDF user space, bottom-left origin). */
+export async function pdfWithImage(
+  png: Uint8Array,
+  box: { x: number; y: number; width: number; height: number },
+  texts: PlacedText[],
+): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const page = document.addPage([612, 792]);
+  page.drawImage(await document.embedPng(png), box);
+  for (const placed of texts) page.drawText(placed.text, { x: placed.x, y: placed.y, size: placed.size, font });
+  return document.save();
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
+}
+
+/** Black sans-serif text lines on white, rasterised by sharp (librsvg), as a PNG. */
+export async function textPng(lines: string[], options: { width?: number; fontSize?: number } = {}): Promise<Buffer> {
+  const fontSize = options.fontSize ?? 40;
+  const width = options.width ?? 1400;
+  const lineHeight = Math.round(fontSize * 2);
+  const height = lineHeight * (lines.length + 1);
+  const texts = lines
+    .map((line, index) => `<text x="${fontSize}" y="${lineHeight * (index + 1)}" font-family="DejaVu Sans, sans-serif" font-size="${fontSize}" fill="black">${escapeXml(line)}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** A blank white PNG (nothing to recognise). */
+export async function blankPng(width = 800, height = 600): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer();
+}
+
+export interface ZipEntry {
+  name: string;
+  content: string | Uint8Array;
+  /** Uncompressed size written into the central directory; defaults to the real size. */
+  declaredSize?: number;
+}
+
+/** A ZIP archive with stored (uncompressed) entries, enough for minimal DOCX files and zip-bomb headers. */
+export function zipArchive(entries: ZipEntry[]): Uint8Array {
+  const localParts: Buffer[] = [];
+  const centralParts: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, 'utf8');
+    const content = typeof entry.content === 'string' ? Buffer.from(entry.content, 'utf8') : Buffer.from(entry.content);
+    const checksum = crc32(content);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(checksum, 14);
+    local.writeUInt32LE(content.length, 18);
+    local.writeUInt32LE(content.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(checksum, 16);
+    central.writeUInt32LE(content.length, 20);
+    central.writeUInt32LE(entry.declaredSize ?? content.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    localParts.push(local, name, content);
+    centralParts.push(central, name);
+    offset += local.length + name.length + content.length;
+  }
+  const centralDirectory = Buffer.concat(centralParts);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(centralDirectory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...localParts, centralDirectory, end]));
+}
+
+/** A minimal Word document: paragraphs, then one table. */
+export function docxFile(paragraphs: string[], tableRows: string[][] = []): Uint8Array {
+  const run = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
+  const table =
+    tableRows.length === 0
+      ? ''
+      : `<w:tbl>${tableRows.map((cells) => `<w:tr>${cells.map((cell) => `<w:tc>${run(cell)}</w:tc>`).join('')}</w:tr>`).join('')}</w:tbl>`;
+  const body = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.map(run).join('')}${table}</w:body></w:document>`;
+  return zipArchive([
+    {
+      name: '[Content_Types].xml',
+      content:
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    },
+    {
+      name: '_rels/.rels',
+      content:
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    },
+    { name: 'word/document.xml', content: body },
+  ]);
+}
+
+/** A PNG header declaring a huge image; decoding it would need gigabytes. */
+export function pngDeclaringSize(width: number, height: number): Uint8Array {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const checksum = Buffer.alloc(4);
+    checksum.writeUInt32BE(crc32(typeAndData));
+    return Buffer.concat([length, typeAndData, checksum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8);
+  header.writeUInt8(2, 9);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return new Uint8Array(Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk('IEND', Buffer.alloc(0))]));
+}
