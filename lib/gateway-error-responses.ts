@@ -34,7 +34,7 @@ export const gatewayErrorResponses: GatewayErrorResponse[] = [
   // The cached policy lists only the routes the key's scopes allow.
   {
     type: ResponseType.ACCESS_DENIED,
-    error: new ForbiddenError('This API key lacks the scope this operation needs.'),
+    error: new ForbiddenError('This API key may not perform this operation: its scopes do not include it.'),
     statusCode: 403,
   },
   // apiKeyRequired with no (or an unknown) usageIdentifierKey: the key was issued without the usage-plan

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ beforeAll(() => {
 });
 
 function logicalIdOf(construct: LambdaFunction): string {
-  return stack.getLogicalId(construct.node.defaultChild as never);
+  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
 }
 
 function routeFunction(route: RouteDefinition) {
@@ -69,8 +69,8 @@ function actionsGrantedTo(functionLogicalId: string): string[] {
 }
 
 function methodsOnPath(routePath: string) {
-  const resourceId = stack.publicApi.restApi.root.resourceForPath(`${apiBasePath}${routePath}`);
-  const resourceLogicalId = stack.getLogicalId(resourceId.node.defaultChild as never);
+  const apiResource = stack.publicApi.restApi.root.resourceForPath(`${apiBasePath}${routePath}`);
+  const resourceLogicalId = stack.getLogicalId(apiResource.node.defaultChild as CfnElement);
   return Object.values(resources).filter(
     (resource) => resource.Type === 'AWS::ApiGateway::Method' && resource.Properties.ResourceId.Ref === resourceLogicalId,
   );
@@ -135,7 +135,7 @@ describe('least privilege', () => {
     const actions = actionsGrantedTo(authorizerLogicalId);
 
     expect(resources[authorizerLogicalId]!.Properties.Environment.Variables).toMatchObject({
-      PAPERFLOW_TABLE_NAME: { Ref: stack.getLogicalId(stack.storage.recordsTable.node.defaultChild as never) },
+      PAPERFLOW_TABLE_NAME: { Ref: stack.getLogicalId(stack.storage.recordsTable.node.defaultChild as CfnElement) },
     });
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
     expect(actions.filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action))).toEqual([]);
@@ -298,7 +298,7 @@ describe('storage', () => {
   });
 
   it('redrives webhook deliveries to an encrypted dead-letter queue', () => {
-    const deadLetterLogicalId = stack.getLogicalId(stack.storage.deliveryDeadLetterQueue.node.defaultChild as never);
+    const deadLetterLogicalId = stack.getLogicalId(stack.storage.deliveryDeadLetterQueue.node.defaultChild as CfnElement);
 
     template.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: webhookDeliveryQueue.visibilityTimeoutSeconds,
