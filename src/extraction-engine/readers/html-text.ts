@@ -46,14 +46,24 @@ export function htmlToTextLines(html: string): string[] {
   const tagPattern = /<\/?([a-z][a-z0-9-]*)\b[^>]*>|<[!?][^>]*>/giu;
   let position = 0;
   let insidePre = false;
+  let insideCell = false;
   for (const match of visible.matchAll(tagPattern)) {
     pieces.push(collapseText(visible.slice(position, match.index), insidePre));
     position = match.index + match[0].length;
     const name = match[1]?.toLowerCase();
     if (!name) continue;
-    if (name === 'pre') insidePre = !match[0].startsWith('</');
-    if (blockElements.has(name)) pieces.push('\n');
-    else if (cellElements.has(name) && !match[0].startsWith('</')) pieces.push('\t');
+    const isClosing = match[0].startsWith('</');
+    if (name === 'pre') insidePre = !isClosing;
+    if (name === 'tr' || name === 'table') {
+      insideCell = false;
+      pieces.push('\n');
+    } else if (cellElements.has(name)) {
+      insideCell = !isClosing;
+      if (!isClosing) pieces.push('\t');
+    } else if (blockElements.has(name)) {
+      // Paragraphs inside a cell (Word tables always have them) must not break the row apart.
+      pieces.push(insideCell ? ' ' : '\n');
+    }
   }
   pieces.push(collapseText(visible.slice(position), insidePre));
   return pieces

@@ -132,13 +132,18 @@ export function zipArchive(entries: ZipEntry[]): Uint8Array {
 
 /** A minimal Word document: paragraphs, then one table. */
 export function docxFile(paragraphs: string[], tableRows: string[][] = []): Uint8Array {
+  return zipArchive(docxEntries(paragraphs, tableRows));
+}
+
+/** The ZIP entries of a minimal Word document, for tests that tamper with them. */
+export function docxEntries(paragraphs: string[], tableRows: string[][] = []): ZipEntry[] {
   const run = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`;
   const table =
     tableRows.length === 0
       ? ''
       : `<w:tbl>${tableRows.map((cells) => `<w:tr>${cells.map((cell) => `<w:tc>${run(cell)}</w:tc>`).join('')}</w:tr>`).join('')}</w:tbl>`;
   const body = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.map(run).join('')}${table}</w:body></w:document>`;
-  return zipArchive([
+  return [
     {
       name: '[Content_Types].xml',
       content:
@@ -150,7 +155,7 @@ export function docxFile(paragraphs: string[], tableRows: string[][] = []): Uint
         '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
     },
     { name: 'word/document.xml', content: body },
-  ]);
+  ];
 }
 
 /** A PNG header declaring a huge image; decoding it would need gigabytes. */

@@ -1,0 +1,71 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DocumentRejectedError } from '../../../../src/extraction-engine/document.ts';
+import { OcrPool, readDocument } from '../../../../src/extraction-engine/read-document.ts';
+import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
+import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
+import { blankPng, pngDeclaringSize, scannedPdf, textPng } from './document-builders.ts';
+
+// OCR costs about a second per page on two cores: these tests share one pool and few images.
+
+const ocr = new OcrPool({ size: 1, languages: ['eng', 'deu'] });
+afterAll(() => ocr.terminate());
+
+describe('OCR of images and scanned PDFs', () => {
+  it('reads a PNG with OCR, placing lines and words on the image with confidences', async () => {
+    const png = await textPng(['Rechnung Nr 4711', 'Gesamtbetrag 123,45 EUR']);
+
+    const read = await readDocument(png, { ocr });
+
+    expect(read.mediaType).toBe('image/png');
+    expect(read.hasGeometry).toBe(true);
+    expect(read.pages[0]!.source).toBe('ocr');
+    const lines = read.pages[0]!.lines;
+    expect(lines.map((line) => line.text)).toEqual(['Rechnung Nr 4711', 'Gesamtbetrag 123,45 EUR']);
+    // The builder draws the baselines at 1/3 and 2/3 of the image height.
+    expect(lines[0]!.placement!.y).toBeLessThan(1 / 3);
+    expect(lines[1]!.placement!.y).toBeGreaterThan(1 / 3);
+    expect(lines[1]!.placement!.y).toBeLessThan(2 / 3);
+    expect(lines[0]!.words[0]!.confidence).toBeGreaterThan(0.8);
+    expect(read.language).toBeUndefined(); // too few words to tell
+  });
+
+  it('OCRs a scanned PDF page (an image and no text layer)', async () => {
+    const pdf = await scannedPdf(await textPng(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order'], { width: 1240, fontSize: 36 }), {
+      width: 595,
+      height: 264,
+    });
+
+    const read = await readDocument(pdf, { ocr });
+
+    expect(read.pages[0]!.source).toBe('ocr');
+    expect(read.pages[0]!.lines.map((line) => line.text)).toEqual(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order']);
+  });
+
+  it('rejects an image without any text as no-text', async () => {
+    const rejection = await readDocument(await blankPng(), { ocr }).catch((error: unknown) => error);
+
+    expect(rejection).toBeInstanceOf(DocumentRejectedError);
+    expect(rejection).toMatchObject({ reason: 'no-text' });
+  });
+
+  it('abandons a page that exceeds its time budget, then keeps working with a fresh worker', async () => {
+    const png = await textPng(['Budget test line']);
+    const raster = await prepareOcrRaster({ input: png });
+
+    const overBudget = await ocr.recognize(raster, { timeoutMs: 1 }).catch((error: unknown) => error);
+    const afterRecycling = await ocr.recognize(raster, { timeoutMs: 30_000 });
+
+    expect(overBudget).toBeInstanceOf(TimeBudgetExceededError);
+    expect(afterRecycling.map((line) => line.text)).toEqual(['Budget test line']);
+  });
+
+  it('refuses an image that declares more pixels than any scan, without decoding it', async () => {
+    const started = Date.now();
+
+    const rejection = await readDocument(pngDeclaringSize(60_000, 60_000), { ocr }).catch((error: unknown) => error);
+
+    expect(rejection).toMatchObject({ reason: 'broken' });
+    expect((rejection as Error).message).toMatch(/more pixels/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
