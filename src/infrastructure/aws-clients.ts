@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { SFNClient } from '@aws-sdk/client-sfn';
 
 // Clients are created once per module (reused across invocations). Endpoints come from the SDK's own
 // configuration: AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_<SERVICE> point them at LocalStack or the
@@ -31,3 +32,5 @@ export const s3Client = cachedPerConfiguration(
 );
 
 export const sqsClient = cachedPerConfiguration(endpointConfiguration('SQS'), () => new SQSClient({}));
+
+export const sfnClient = cachedPerConfiguration(endpointConfiguration('SFN'), () => new SFNClient({}));

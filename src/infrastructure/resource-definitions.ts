@@ -50,6 +50,7 @@ export const resourceEnvironment = {
   recordsTableName: 'PAPERFLOW_TABLE_NAME',
   filesBucketName: 'PAPERFLOW_BUCKET_NAME',
   webhookDeliveryQueueUrl: 'PAPERFLOW_DELIVERY_QUEUE_URL',
+  extractionStateMachineArn: 'PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN',
 } as const;
 
 export function requiredEnvironment(name: string): string {
