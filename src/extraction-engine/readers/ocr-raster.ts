@@ -41,6 +41,7 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
     .rotate() // applies EXIF orientation, so phone photos are upright
     .flatten({ background: '#ffffff' })
     .greyscale()
+    .toColourspace('b-w') // one channel: a third of the bytes for tesseract to read
     .resize(targetWidth, targetHeight, { fit: 'fill', kernel: scale > 1 ? 'lanczos3' : 'lanczos2' })
     .png({ compressionLevel: 1 })
     .toBuffer({ resolveWithObject: true });

@@ -132,3 +132,18 @@ describe('corpus documents with a text layer', () => {
     expect(ibanLine.placement!.y).toBeGreaterThan(0.85);
   });
 });
+
+describe('corpus rasters', () => {
+  it('OCRs the scanned invoice SammyMaystoneLinesTest.png in its language', async () => {
+    const expected = expectedOf('invoice2data/SammyMaystoneLinesTest.png.expected.json');
+
+    const read = await readDocument(readFileSync(corpusFile('invoice2data/SammyMaystoneLinesTest.png')), { ocr });
+
+    const text = visibleText(read);
+    expect(read.pages[0]!.source).toBe('ocr');
+    expect(text).toContain(String(expected.fields.invoice_number));
+    expect(text).toContain(String(expected.fields.order_reference));
+    expect(text).toContain(String(expected.fields.buyer_name));
+    expect(read.language).toBe(expected.language);
+  });
+});

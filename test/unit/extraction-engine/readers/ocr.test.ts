@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocumentRejectedError } from '../../../../src/extraction-engine/document.ts';
 import { OcrPool, readDocument } from '../../../../src/extraction-engine/read-document.ts';
@@ -41,8 +42,8 @@ describe('OCR of images and scanned PDFs', () => {
     expect(read.pages[0]!.lines.map((line) => line.text)).toEqual(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order']);
   });
 
-  it('rejects an image without any text as no-text', async () => {
-    const rejection = await readDocument(await blankPng(), { ocr }).catch((error: unknown) => error);
+  it('rejects an image without any text as no-text, starting and stopping its own OCR worker when given none', async () => {
+    const rejection = await readDocument(await blankPng()).catch((error: unknown) => error);
 
     expect(rejection).toBeInstanceOf(DocumentRejectedError);
     expect(rejection).toMatchObject({ reason: 'no-text' });
@@ -57,6 +58,18 @@ describe('OCR of images and scanned PDFs', () => {
 
     expect(overBudget).toBeInstanceOf(TimeBudgetExceededError);
     expect(afterRecycling.map((line) => line.text)).toEqual(['Budget test line']);
+  });
+
+  it.each(['tiff', 'webp', 'jpeg'] as const)('prepares a %s image for OCR as a greyscale PNG scaled up towards 300 dpi', async (format) => {
+    const image = await sharp(await textPng(['Scan'], { width: 500, fontSize: 30 })).toFormat(format).toBuffer();
+
+    const raster = await prepareOcrRaster({ input: image });
+    const metadata = await sharp(raster.bytes).metadata();
+
+    expect(metadata.format).toBe('png');
+    expect(metadata.channels).toBe(1);
+    expect(Math.max(raster.width, raster.height)).toBeGreaterThan(500);
+    expect(raster.width).toBe(metadata.width);
   });
 
   it('refuses an image that declares more pixels than any scan, without decoding it', async () => {

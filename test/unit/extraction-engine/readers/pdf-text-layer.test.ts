@@ -104,6 +104,18 @@ describe('PDF text layer', () => {
   });
 });
 
+describe('PDF page limit', () => {
+  it('reads at most 50 pages of a longer PDF but reports its real page count', async () => {
+    const pages = Array.from({ length: 60 }, (_, index) => [{ text: `Page ${index + 1} of the statement`, x: 72, y: 700, size: 12 }]);
+
+    const read = await readDocument(await textPdf(pages));
+
+    expect(read.pageCount).toBe(60);
+    expect(read.pages).toHaveLength(50);
+    expect(read.pages.at(-1)!.lines[0]!.text).toBe('Page 50 of the statement');
+  });
+});
+
 describe('paintedImageRegions', () => {
   it('finds where an image is painted, in page points from the top-left', async () => {
     const pdf = await pdfWithImage(await blankPng(400, 100), { x: 100, y: 50, width: 300, height: 75 }, []);
