@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyService } from '../src/auth/wiring.ts';
-import { dynamoDocumentClient } from '../src/infrastructure/aws-clients.ts';
+import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { describeMachine, measureThroughput } from './support/machine.ts';
 

@@ -1,19 +1,19 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { createRequireBanner } from '../lib/paperflow-function.ts';
 import { routes } from '../src/http/routes.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // Each API handler bundled as the CDK stack bundles it (esbuild, ESM, minified, node22, AWS SDK
 // included), then imported cold in a fresh Node process: the bundle's share of a Lambda cold start.
+// Bundles are written inside the project so anything left external still resolves.
 const run = promisify(execFile);
 const projectRoot = resolve(import.meta.dirname, '..');
-const outputDir = await mkdtemp(join(tmpdir(), 'paperflow-bundles-'));
-const createRequireBanner =
-  "import { createRequire as paperflowCreateRequire } from 'node:module'; const require = paperflowCreateRequire(import.meta.url);";
+await mkdir(join(projectRoot, 'node_modules/.cache'), { recursive: true });
+const outputDir = await mkdtemp(join(projectRoot, 'node_modules/.cache/paperflow-bundles-'));
 const handlers = [...new Set(['functions/auth/authorize-request.ts', ...routes.map((route) => route.handler)])];
 const importSamples = Number(process.env.BENCH_IMPORT_SAMPLES ?? 5);
 

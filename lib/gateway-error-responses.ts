@@ -15,8 +15,9 @@ import {
 // Answers API Gateway gives itself, before any Lambda runs (no key, wrong scope, throttled, unknown
 // path, body over 10 MB), rendered as the spec's error envelope by the same `errorEnvelope` the
 // handlers use. Gateway response templates are not VTL: they only substitute `$context` and
-// `$stageVariables` values, so `requestId` is API Gateway's own `$context.requestId` (also sent as
-// `x-amzn-RequestId`); the X-Request-Id header echoes the client's value when it sent one.
+// `$stageVariables` values, so `requestId` is API Gateway's own `$context.requestId`. The
+// X-Request-Id header carries the same value: every response has one, and header and body agree,
+// at the price of not echoing a client's own id on these edge answers (the handlers echo it).
 
 /** Stands in for `$context.error.messageString`, which API Gateway renders already JSON-quoted. */
 const gatewayMessage = '__GATEWAY_MESSAGE__';
@@ -85,7 +86,7 @@ export function addGatewayErrorResponses(api: RestApi): void {
       ...(statusCode !== undefined ? { statusCode: String(statusCode) } : {}),
       responseHeaders: {
         'Content-Type': "'application/json'",
-        'X-Request-Id': 'method.request.header.X-Request-Id',
+        'X-Request-Id': 'context.requestId',
         ...Object.fromEntries(Object.entries(error.headers).map(([name, value]) => [name, `'${value}'`])),
       },
       templates: { 'application/json': gatewayErrorTemplate(error) },

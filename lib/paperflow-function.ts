@@ -24,13 +24,14 @@ export interface PaperflowFunctionProps {
 }
 
 // ESM bundles have no `require`; some CommonJS dependencies still call it (for Node built-ins).
-const createRequireBanner =
+export const createRequireBanner =
   "import { createRequire as paperflowCreateRequire } from 'node:module'; const require = paperflowCreateRequire(import.meta.url);";
 
 /**
  * Every Paperflow Lambda function, with the defaults in one place: Node 22 on Graviton, X-Ray tracing,
  * a log group with a retention, and an esbuild ESM bundle built on this machine (no Docker). The AWS
- * SDK is bundled rather than taken from the runtime, so deployed code runs the versions tests ran.
+ * SDK is bundled rather than taken from the runtime: deployed code runs the versions the tests ran,
+ * and one minified module loads several times faster than the runtime's hundreds of SDK files.
  */
 export class PaperflowFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: PaperflowFunctionProps) {

@@ -8,20 +8,12 @@ export interface RouteResourceAccess {
   deliveryQueue?: boolean;
 }
 
-/**
- * Operations that need more (or less) than the default below, by operationId. A row added to the
- * route table without an entry here gets the default; the infra tests fail on entries that name no
- * route, so this list cannot silently drift from the route table.
- */
-export const routeResourceAccess: Record<string, RouteResourceAccess> = {};
-
-/**
- * Public operations touch nothing; authenticated reads read the records table; authenticated writes
- * read and write it. Files and webhook deliveries are granted only where listed above.
- */
+/** The route row declares what its handler uses (`access`); nothing declared, nothing granted. */
 export function resourceAccessFor(route: RouteDefinition): RouteResourceAccess {
-  const listed = routeResourceAccess[route.operationId];
-  if (listed) return listed;
-  if (route.scope === 'public') return {};
-  return { table: route.method === 'GET' ? 'read' : 'readWrite' };
+  const access = route.access ?? {};
+  return {
+    ...(access.recordsTable ? { table: access.recordsTable } : {}),
+    ...(access.filesBucket ? { filesBucket: access.filesBucket } : {}),
+    ...(access.webhookDeliveryQueue === 'send' ? { deliveryQueue: true } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import { dynamoDocumentClient } from '../infrastructure/aws-clients.ts';
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { WorkspaceStore } from '../workspaces/workspace-store.ts';
 import { ApiKeyStore } from './api-key-store.ts';

@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { ZodType } from 'zod';
+import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import {
   ApiError,
   ForbiddenError,
@@ -202,7 +202,7 @@ export function queryObject(event: APIGatewayProxyEvent): Record<string, unknown
 }
 
 export function validateWith<T>(schema: ZodType<T>, input: unknown, toError: (issues: ValidationIssue[]) => Error): T {
-  const parsed = schema.safeParse(input);
+  const parsed = safeParse(schema, input);
   if (parsed.success) return parsed.data;
   throw toError(
     parsed.error.issues.map((issue) => ({ field: jsonPathOf(issue.path), issue: issue.message })),

@@ -1,4 +1,5 @@
-import { z, type ZodType } from 'zod';
+import { z } from 'zod/mini';
+import { toJSONSchema, type $ZodType as ZodType } from 'zod/v4/core';
 import { apiBasePath, type RouteDefinition } from './route-table.ts';
 
 // The OpenAPI 3.1 document is generated from the route table and its zod schemas, so it cannot drift
@@ -6,14 +7,20 @@ import { apiBasePath, type RouteDefinition } from './route-table.ts';
 
 const errorEnvelopeSchema = z.object({
   error: z.object({
-    code: z.string().describe('Stable machine-readable code; branch on it, never on message.'),
+    code: z.string().register(z.globalRegistry, { description: 'Stable machine-readable code; branch on it, never on message.' }),
     message: z.string(),
-    requestId: z.string().describe('Also sent in the X-Request-Id response header.'),
+    requestId: z.string().register(z.globalRegistry, { description: 'Also sent in the X-Request-Id response header.' }),
     retryable: z.boolean(),
     details: z
-      .array(z.object({ field: z.string().describe('JSON path exactly as sent, e.g. document.url'), issue: z.string() }))
-      .optional()
-      .describe('Only for VALIDATION_FAILED.'),
+      .optional(
+        z.array(
+          z.object({
+            field: z.string().register(z.globalRegistry, { description: 'JSON path exactly as sent, e.g. document.url' }),
+            issue: z.string(),
+          }),
+        ),
+      )
+      .register(z.globalRegistry, { description: 'Only for VALIDATION_FAILED.' }),
   }),
 });
 
@@ -122,6 +129,6 @@ function describeRequestBody(bodies: NonNullable<RouteDefinition['requestBody']>
 }
 
 function toJsonSchema(schema: ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...jsonSchema } = toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return jsonSchema;
 }

@@ -1,4 +1,6 @@
-import type { ZodType } from 'zod';
+// Schemas are typed by zod's core so rows may use zod/mini, whose tree-shaking keeps Lambda bundles
+// small; classic zod schemas satisfy the same type.
+import type { $ZodType as ZodType } from 'zod/v4/core';
 import type { Scope } from '../auth/scopes.ts';
 
 // One typed table drives the deployed REST API (one Lambda per row), the local gateway, the 404/405

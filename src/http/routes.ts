@@ -1,9 +1,12 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { RouteDefinition } from './route-table.ts';
+import { fileRoutes } from '../files/routes.ts';
 
-export const openApiDocumentSchema = z
-  .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
-  .loose();
+export const openApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.object({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
 
 /** Every implemented operation of the public API. Only what works is listed: no placeholders. */
 export const routes: RouteDefinition[] = [
@@ -17,4 +20,5 @@ export const routes: RouteDefinition[] = [
     tag: 'Platform',
     responses: { 200: { description: 'The OpenAPI document.', schema: openApiDocumentSchema } },
   },
+  ...fileRoutes,
 ];

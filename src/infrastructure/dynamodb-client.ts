@@ -1,0 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { cachedPerEndpoint } from './client-cache.ts';
+
+export const dynamoDocumentClient = cachedPerEndpoint('DYNAMODB', () =>
+  DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } }),
+);
