@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
+import type { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { S3Event } from 'aws-lambda';
 import { join } from 'node:path';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
@@ -12,6 +14,11 @@ export interface EmulatorEndpoints {
   sqs: string;
 }
 
+export interface EmulatorHooks {
+  /** s3rver emits an S3 notification event for every object it stores; S3 would invoke a Lambda with it. */
+  onObjectCreated?: (event: S3Event) => void;
+}
+
 export interface RunningEmulators {
   endpoints: EmulatorEndpoints;
   stop(): Promise<void>;
@@ -21,7 +28,7 @@ export interface RunningEmulators {
  * In-process emulators for the AWS services the stack uses, with their data on disk under `dataDir`
  * so a restart keeps it: dynalite (DynamoDB on LevelDB), s3rver (S3) and fauxqs (SQS).
  */
-export async function startEmulators(dataDir: string): Promise<RunningEmulators> {
+export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {}): Promise<RunningEmulators> {
   await mkdir(join(dataDir, 's3'), { recursive: true });
   await mkdir(join(dataDir, 'sqs'), { recursive: true });
 
@@ -32,6 +39,10 @@ export async function startEmulators(dataDir: string): Promise<RunningEmulators>
   });
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dataDir, 's3') });
   const s3Address = (await s3.run()) as AddressInfo;
+  // S3rver is a Koa application, hence an EventEmitter; its typings leave that out.
+  (s3 as unknown as EventEmitter).on('event', (event: S3Event) => {
+    if (event.Records.every((record) => record.eventName.startsWith('ObjectCreated:'))) hooks.onObjectCreated?.(event);
+  });
   const sqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, dataDir: join(dataDir, 'sqs') });
 
   return {

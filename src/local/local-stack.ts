@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { S3Event } from 'aws-lambda';
 import { resolve } from 'node:path';
 import { routes } from '../http/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
@@ -7,6 +8,7 @@ import { startEmulators, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
+import { uploadedFileFinalizer } from '../files/routes.ts';
 import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStackConnection } from './local-stack-connection.ts';
 
 export interface LocalStackOptions {
@@ -40,6 +42,7 @@ const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<RunningLocalStack> {
   let emulators: RunningEmulators | undefined;
+  const objectCreated = objectCreatedNotifications();
   await mkdir(options.dataDir, { recursive: true });
   process.env.AWS_REGION ??= 'us-east-1';
   if (options.externalEndpoint) {
@@ -52,7 +55,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
-    emulators = await startEmulators(options.dataDir);
+    emulators = await startEmulators(options.dataDir, { onObjectCreated: (event) => objectCreated.deliver(event) });
     process.env.AWS_ENDPOINT_URL_DYNAMODB = emulators.endpoints.dynamodb;
     process.env.AWS_ENDPOINT_URL_S3 = emulators.endpoints.s3;
     process.env.AWS_ENDPOINT_URL_SQS = emulators.endpoints.sqs;
@@ -95,6 +98,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       async stop() {
         await removeLocalStackConnection(options.dataDir);
         await running.close();
+        await objectCreated.settled();
         await emulators?.stop();
       },
     };
@@ -103,4 +107,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     await emulators?.stop();
     throw error;
   }
+}
+
+/**
+ * The bucket notification of the deployed stack, locally: each ObjectCreated event of the S3 emulator
+ * under the finalizer's prefix invokes the same handler module S3 invokes deployed, in the background
+ * as S3 does. `settled()` waits for invocations in flight so stopping never cuts one off.
+ */
+function objectCreatedNotifications() {
+  const inFlight = new Set<Promise<void>>();
+  return {
+    deliver(event: S3Event) {
+      const records = event.Records.filter((record) => record.s3.object.key.startsWith(uploadedFileFinalizer.objectKeyPrefix));
+      if (records.length === 0) return;
+      const invocation = import(pathToFileURL(resolve(projectRoot, uploadedFileFinalizer.handler)).href)
+        .then((module: { handler: (event: S3Event) => Promise<void> }) => module.handler({ Records: records }))
+        .catch((error: unknown) => console.error(JSON.stringify({ level: 'error', message: 'object-created handler failed', error: String(error) })))
+        .finally(() => inFlight.delete(invocation));
+      inFlight.add(invocation);
+    },
+    async settled() {
+      await Promise.allSettled([...inFlight]);
+    },
+  };
 }

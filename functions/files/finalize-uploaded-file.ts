@@ -1,0 +1,17 @@
+import type { S3Event } from 'aws-lambda';
+import { z } from 'zod';
+import { fileService } from '../../src/files/wiring.ts';
+
+// S3 URL-encodes object keys in event records (spaces as "+").
+const objectCreatedEvent = z.object({
+  Records: z.array(z.object({ eventName: z.string(), s3: z.object({ object: z.object({ key: z.string() }) }) })),
+});
+
+/** S3 ObjectCreated notification: finalizes (or blocks) the upload sessions whose bytes arrived. */
+export const handler = async (event: S3Event): Promise<void> => {
+  for (const record of objectCreatedEvent.parse(event).Records.filter((entry) => entry.eventName.startsWith('ObjectCreated:'))) {
+    const objectKey = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+    const outcome = await fileService().finalizeUploadedObject(objectKey);
+    if (outcome === 'ready' || outcome === 'blocked') console.log(JSON.stringify({ level: 'info', message: 'upload session finalized', objectKey, outcome }));
+  }
+};

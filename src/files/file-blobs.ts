@@ -1,0 +1,118 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { callDownstream } from './downstream-calls.ts';
+
+export interface SignedUrl {
+  url: string;
+  expiresAt: string;
+}
+
+export interface UploadForm extends SignedUrl {
+  /** Form fields to send, in this order, before the `file` field. */
+  fields: Record<string, string>;
+}
+
+/** Blobs live under a per-workspace prefix, so a bucket policy or an export can work per workspace. */
+export function fileObjectKey(workspaceId: string, fileId: string): string {
+  return `workspaces/${workspaceId}/files/${fileId}`;
+}
+
+/** Parses an object key back into its workspace and file, or undefined for keys we do not own. */
+export function parseFileObjectKey(objectKey: string): { workspaceId: string; fileId: string } | undefined {
+  const match = /^workspaces\/(ws_[A-Za-z0-9_-]+)\/files\/(file_[A-Za-z0-9]+)$/.exec(objectKey);
+  return match ? { workspaceId: match[1]!, fileId: match[2]! } : undefined;
+}
+
+/** The files bucket: content of uploaded files, and the pre-signed URLs that move it past the API. */
+export class FileBlobStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucketName: string,
+  ) {}
+
+  /**
+   * Stores a spooled file. The SHA-256 we computed while receiving goes along as the object's
+   * checksum, so S3 verifies the bytes it stored are the bytes we hashed.
+   */
+  async putFile(objectKey: string, path: string, content: { size: number; sha256: string; mimeType: string }): Promise<void> {
+    await callDownstream('S3 PutObject', () =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucketName,
+          Key: objectKey,
+          Body: createReadStream(path),
+          ContentLength: content.size,
+          ContentType: content.mimeType,
+          ChecksumSHA256: Buffer.from(content.sha256, 'hex').toString('base64'),
+        }),
+      ),
+    );
+  }
+
+  /** The object's size, or undefined when there is no such object. */
+  async size(objectKey: string): Promise<number | undefined> {
+    return callDownstream('S3 HeadObject', async () => {
+      try {
+        const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucketName, Key: objectKey }));
+        return head.ContentLength ?? 0;
+      } catch (error) {
+        if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        throw error;
+      }
+    });
+  }
+
+  async read(objectKey: string): Promise<Readable> {
+    const object = await callDownstream('S3 GetObject', () => this.client.send(new GetObjectCommand({ Bucket: this.bucketName, Key: objectKey })));
+    return object.Body as Readable;
+  }
+
+  async delete(objectKey: string): Promise<void> {
+    await callDownstream('S3 DeleteObject', () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucketName, Key: objectKey })));
+  }
+
+  /**
+   * A pre-signed GET, minted per request. It names the file for the browser (as an attachment, so
+   * uploaded HTML never renders on the bucket's origin) and carries the sniffed media type.
+   */
+  async contentUrl(objectKey: string, download: { fileName: string; mimeType: string }, lifetimeSeconds: number, now = new Date()): Promise<SignedUrl> {
+    const signingDate = wholeSecond(now);
+    const url = await getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucketName,
+        Key: objectKey,
+        ResponseContentDisposition: attachmentDisposition(download.fileName),
+        ResponseContentType: download.mimeType,
+      }),
+      { expiresIn: lifetimeSeconds, signingDate },
+    );
+    return { url, expiresAt: new Date(signingDate.getTime() + lifetimeSeconds * 1000).toISOString() };
+  }
+
+  /** A pre-signed POST for exactly this key, whose policy limits the size to 1..maximumBytes. */
+  async uploadForm(objectKey: string, maximumBytes: number, lifetimeSeconds: number, now = new Date()): Promise<UploadForm> {
+    const { url, fields } = await createPresignedPost(this.client, {
+      Bucket: this.bucketName,
+      Key: objectKey,
+      Conditions: [['content-length-range', 1, maximumBytes]],
+      Expires: lifetimeSeconds,
+    });
+    return { url, fields, expiresAt: new Date(wholeSecond(now).getTime() + lifetimeSeconds * 1000).toISOString() };
+  }
+}
+
+/** SigV4 dates have whole seconds; signing at one keeps `expiresAt` exactly what S3 enforces. */
+function wholeSecond(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
+
+/** RFC 6266: an ASCII fallback name plus the exact UTF-8 name (RFC 5987 encoding). */
+export function attachmentDisposition(fileName: string): string {
+  const asciiFallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${asciiFallback}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,30 @@
+// The spec's Limits for files, and the lifetimes DESIGN.md leaves to configuration.
+
+/** 50 MB, counted in binary megabytes: 52,428,800 bytes is accepted, one byte more is 413. */
+export const maximumFileBytes = 50 * 1024 * 1024;
+
+/**
+ * How much of the start of a file the sniffer reads. Magic numbers need a few bytes; the rest is for
+ * text heuristics and for ZIP-based formats, whose entry names (`[Content_Types].xml`, `word/`,
+ * `META-INF/MANIFEST.MF`) tell DOCX from XLSX from JAR and usually sit in the first entries.
+ */
+export const sniffedHeadBytes = 256 * 1024;
+
+const defaultContentUrlLifetimeSeconds = 15 * 60;
+const defaultUploadUrlLifetimeSeconds = 15 * 60;
+
+/** `contentUrl` lifetime: 15 minutes unless PAPERFLOW_CONTENT_URL_TTL_SECONDS says otherwise (tests). */
+export function contentUrlLifetimeSeconds(): number {
+  return positiveSecondsFrom('PAPERFLOW_CONTENT_URL_TTL_SECONDS', defaultContentUrlLifetimeSeconds);
+}
+
+/** Lifetime of the pre-signed POST of an upload session (PAPERFLOW_UPLOAD_URL_TTL_SECONDS). */
+export function uploadUrlLifetimeSeconds(): number {
+  return positiveSecondsFrom('PAPERFLOW_UPLOAD_URL_TTL_SECONDS', defaultUploadUrlLifetimeSeconds);
+}
+
+function positiveSecondsFrom(variable: string, fallback: number): number {
+  const configured = Number(process.env[variable]);
+  // A pre-signed URL may live at most 7 days (SigV4); anything else falls back to the default.
+  return Number.isInteger(configured) && configured > 0 && configured <= 604_800 ? configured : fallback;
+}

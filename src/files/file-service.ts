@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../http/errors.ts';
+import { newIdentifier } from '../infrastructure/identifiers.ts';
+import { sniffContent } from './content-sniffing.ts';
+import { fileObjectKey, parseFileObjectKey, type FileBlobStore, type UploadForm } from './file-blobs.ts';
+import { cleanFileName } from './file-names.ts';
+import { contentUrlLifetimeSeconds, maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
+import type { BlockedReason, FileRecord, FileRecordStore, FileStatus } from './file-records.ts';
+import { HeadCollector, receiveMultipartUpload } from './multipart-upload.ts';
+
+/** What the API shows of a file. `contentUrl` is only minted for ready files, on reads. */
+export interface FileView {
+  fileId: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+  sha256?: string;
+  createdAt: string;
+  status: FileStatus;
+  blockedReason?: BlockedReason;
+  contentUrl?: string;
+  contentUrlExpiresAt?: string;
+}
+
+export interface UploadSession {
+  fileId: string;
+  fileName: string;
+  status: 'pending_upload';
+  createdAt: string;
+  upload: UploadForm;
+}
+
+export interface DeclaredUpload {
+  fileName: string;
+  size: number;
+  mimeType: string;
+}
+
+export type FinalizeOutcome = 'ready' | 'blocked' | 'not_pending' | 'not_ours';
+
+export class FileService {
+  constructor(
+    private readonly records: FileRecordStore,
+    private readonly blobs: FileBlobStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** `POST /files` with multipart/form-data: streams, checks, stores, and records a ready file. */
+  async uploadFile(workspaceId: string, body: Readable, contentType: string): Promise<FileView> {
+    const received = await receiveMultipartUpload(body, contentType);
+    try {
+      const fileId = newIdentifier('file');
+      const record: FileRecord = {
+        fileId,
+        workspaceId,
+        fileName: displayName(received.fileName, received.verdict.extension),
+        mimeType: received.verdict.mimeType,
+        size: received.size,
+        sha256: received.sha256,
+        status: 'ready',
+        createdAt: this.now().toISOString(),
+        objectKey: fileObjectKey(workspaceId, fileId),
+      };
+      await this.blobs.putFile(record.objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
+      // The record is written after the object, so an object-created notification for this key finds
+      // either nothing or a ready file, and the finalizer leaves it alone.
+      await this.records.create(record).catch(async (error: unknown) => {
+        await this.blobs.delete(record.objectKey).catch(() => undefined); // the lifecycle rule is the backstop
+        throw error;
+      });
+      return toView(record);
+    } finally {
+      await received.discard();
+    }
+  }
+
+  /** `POST /files` with JSON: a pending record and a pre-signed POST for the bytes (deployed path). */
+  async createUploadSession(workspaceId: string, declared: DeclaredUpload): Promise<UploadSession> {
+    if (declared.size > maximumFileBytes) throw new PayloadTooLargeError();
+    const fileName = cleanFileName(declared.fileName);
+    if (!fileName) throw new ValidationError([{ field: 'fileName', issue: 'The file name has no readable characters.' }]);
+    const fileId = newIdentifier('file');
+    const createdAt = this.now();
+    const objectKey = fileObjectKey(workspaceId, fileId);
+    const upload = await this.blobs.uploadForm(objectKey, maximumFileBytes, uploadUrlLifetimeSeconds(), createdAt);
+    await this.records.create({
+      fileId,
+      workspaceId,
+      fileName,
+      mimeType: declared.mimeType,
+      size: declared.size,
+      status: 'pending_upload',
+      createdAt: createdAt.toISOString(),
+      objectKey,
+    });
+    return { fileId, fileName, status: 'pending_upload', createdAt: createdAt.toISOString(), upload };
+  }
+
+  /** `GET /files/{fileId}`: the record, plus a freshly signed `contentUrl` when the file is ready. */
+  async getFile(workspaceId: string, fileId: string): Promise<FileView> {
+    const record = await this.records.get(workspaceId, fileId);
+    if (!record) throw new NotFoundError(`File ${fileId} does not exist.`);
+    if (record.status !== 'ready') return toView(record);
+    const content = await this.blobs.contentUrl(record.objectKey, record, contentUrlLifetimeSeconds(), this.now());
+    return { ...toView(record), contentUrl: content.url, contentUrlExpiresAt: content.expiresAt };
+  }
+
+  /**
+   * Runs when an object lands in the bucket. The policy of the pre-signed POST is S3's to enforce,
+   * and emulators do not, so the size is enforced again here; then the content is sniffed like a
+   * direct upload. A refused object is deleted and its record says why.
+   */
+  async finalizeUploadedObject(objectKey: string): Promise<FinalizeOutcome> {
+    const owner = parseFileObjectKey(objectKey);
+    if (!owner) return 'not_ours';
+    const record = await this.records.get(owner.workspaceId, owner.fileId);
+    // Direct uploads store their object before their record, and redelivered events repeat: only
+    // a pending upload session is ours to finalize.
+    if (record?.status !== 'pending_upload') return 'not_pending';
+
+    const size = await this.blobs.size(objectKey);
+    if (size === undefined) return 'not_pending'; // deleted in the meantime; nothing to finalize
+    if (size > maximumFileBytes) return this.block(record, size, { code: 'PAYLOAD_TOO_LARGE', message: `The file is ${size} bytes; the limit is ${maximumFileBytes} bytes (50 MB).` });
+    if (size === 0) return this.block(record, size, { code: 'VALIDATION_FAILED', message: 'The file is empty (0 bytes).' });
+
+    const content = await this.inspectStoredObject(objectKey);
+    if (!content.verdict.accepted) return this.block(record, size, { code: 'UNSUPPORTED_MEDIA_TYPE', message: content.verdict.reason });
+    const marked = await this.records.markReady(owner.workspaceId, owner.fileId, { mimeType: content.verdict.mimeType, size, sha256: content.sha256 });
+    return marked ? 'ready' : 'not_pending';
+  }
+
+  private async block(record: FileRecord, size: number, reason: BlockedReason): Promise<FinalizeOutcome> {
+    await this.blobs.delete(record.objectKey);
+    await this.records.markBlocked(record.workspaceId, record.fileId, reason, size);
+    return 'blocked';
+  }
+
+  /** Reads the object once: the head for sniffing, every byte for the SHA-256; stops early if blocked. */
+  private async inspectStoredObject(objectKey: string) {
+    const body = await this.blobs.read(objectKey);
+    const hash = createHash('sha256');
+    const head = new HeadCollector(sniffedHeadBytes);
+    let verdict: Awaited<ReturnType<typeof sniffContent>> | undefined;
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        if (!verdict && head.add(chunk)) {
+          verdict = await sniffContent(head.bytes(), false);
+          if (!verdict.accepted) break;
+        }
+      }
+    } finally {
+      body.destroy();
+    }
+    verdict ??= await sniffContent(head.bytes(), true);
+    return { verdict, sha256: hash.digest('hex') };
+  }
+}
+
+/** The cleaned client name; a readable default named after the sniffed type when none is usable. */
+function displayName(sent: string | undefined, extension: string): string {
+  return (sent !== undefined ? cleanFileName(sent) : undefined) ?? `upload.${extension}`;
+}
+
+function toView(record: FileRecord): FileView {
+  return {
+    fileId: record.fileId,
+    fileName: record.fileName,
+    mimeType: record.mimeType,
+    size: record.size,
+    ...(record.sha256 ? { sha256: record.sha256 } : {}),
+    createdAt: record.createdAt,
+    status: record.status,
+    ...(record.blockedReason ? { blockedReason: record.blockedReason } : {}),
+  };
+}

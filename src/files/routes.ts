@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
+import { maximumFileBytes } from './file-limits.ts';
+
+const blockedReasonSchema = z
+  .object({
+    code: z.enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'VALIDATION_FAILED']),
+    message: z.string(),
+  })
+  .describe('Why an uploaded object was refused: the code a direct upload would have answered.');
+
+const fileFields = {
+  fileId: z.string().describe('Identifier, prefixed "file_".'),
+  fileName: z.string().describe('The client\'s name, cleaned: no control characters or path separators, at most 255 characters.'),
+  mimeType: z.string().describe('Sniffed from the content, never taken from the client (declared value while pending_upload).'),
+  size: z.number().int().describe('Bytes (declared value while pending_upload).'),
+  sha256: z.string().optional().describe('Hex SHA-256 of the content; present once ready.'),
+  createdAt: z.string().describe('UTC ISO 8601.'),
+  status: z
+    .enum(['ready', 'pending_upload', 'blocked'])
+    .describe('ready: stored and checked. pending_upload: upload session created, bytes not yet received or checked. blocked: refused and deleted, see blockedReason.'),
+  blockedReason: blockedReasonSchema.optional(),
+};
+
+export const uploadedFileSchema = z.object(fileFields);
+
+export const fileSchema = z.object({
+  ...fileFields,
+  contentUrl: z.string().optional().describe('Pre-signed download URL, minted for this response; only when ready.'),
+  contentUrlExpiresAt: z.string().optional().describe('When contentUrl stops working (default 15 minutes after the request).'),
+});
+
+export const uploadSessionRequestSchema = z.object({
+  fileName: z.string().min(1).max(1024),
+  size: z.number().int().positive().describe(`Bytes; more than ${maximumFileBytes} (50 MB) is 413.`),
+  mimeType: z
+    .string()
+    .max(255)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as application/pdf.')
+    .describe('Informational; the stored type is sniffed from the content once uploaded.'),
+});
+
+export const uploadSessionSchema = z.object({
+  fileId: z.string(),
+  fileName: z.string(),
+  status: z.literal('pending_upload'),
+  createdAt: z.string(),
+  upload: z
+    .object({
+      url: z.string(),
+      fields: z.record(z.string(), z.string()).describe('Send these form fields first, then the file as the field "file".'),
+      expiresAt: z.string(),
+    })
+    .describe('A pre-signed S3 POST for files too large for API Gateway (10 MB); its policy allows 1 byte to 50 MB.'),
+});
+
+const multipartUploadSchema = z.object({
+  file: z.string().meta({ format: 'binary' }).describe('The file content: exactly one part named "file", at most 50 MB.'),
+  fileName: z.string().optional().describe('Optional name; defaults to the file part\'s filename.'),
+});
+
+const fileAccess: Record<'write' | 'read', ResourceAccess> = {
+  write: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
+  read: { recordsTable: 'read', filesBucket: 'read' },
+};
+
+export const fileRoutes: RouteDefinition[] = [
+  {
+    operationId: 'createFile',
+    method: 'POST',
+    path: '/files',
+    handler: 'functions/files/create-file.ts',
+    scope: 'files:write',
+    access: fileAccess.write,
+    summary: 'Upload a file (multipart/form-data), or start an upload session for a pre-signed S3 POST (JSON).',
+    tag: 'Files',
+    requestBody: { 'multipart/form-data': multipartUploadSchema, 'application/json': uploadSessionRequestSchema },
+    responses: {
+      201: {
+        description: 'multipart/form-data: the stored file. application/json: the upload session; the file becomes ready once uploaded and checked.',
+        schema: z.union([uploadedFileSchema, uploadSessionSchema]),
+      },
+    },
+    errorStatuses: [400, 413, 415, 422, 502],
+  },
+  {
+    operationId: 'getFile',
+    method: 'GET',
+    path: '/files/{fileId}',
+    handler: 'functions/files/get-file.ts',
+    scope: 'files:read',
+    access: fileAccess.read,
+    summary: 'File metadata with a freshly signed contentUrl.',
+    tag: 'Files',
+    responses: { 200: { description: 'The file.', schema: fileSchema } },
+    errorStatuses: [404, 502],
+  },
+];
+
+/**
+ * Not a route: the function S3 invokes when an object is created in the files bucket (deployed: an
+ * `s3:ObjectCreated:*` notification on the `workspaces/` prefix; locally: the S3 emulator's events).
+ */
+export const uploadedFileFinalizer = {
+  handler: 'functions/files/finalize-uploaded-file.ts',
+  objectKeyPrefix: 'workspaces/',
+  access: { recordsTable: 'readWrite', filesBucket: 'readWrite' } satisfies ResourceAccess,
+} as const;
