@@ -80,6 +80,8 @@ export async function sniffContent(head: Uint8Array, isWholeFile: boolean): Prom
   const executable = detectExecutable(head);
   if (executable) return blocked(executable.description);
 
+  if (isCompoundFile(head)) return notAccepted('a legacy Office (OLE2 compound) file');
+
   const detected = await detectWithFileType(head);
   if (detected) {
     const program = programsByExtension[detected.ext];
@@ -88,7 +90,6 @@ export async function sniffContent(head: Uint8Array, isWholeFile: boolean): Prom
     if (kind) return { accepted: true, mimeType: detected.mime, kind, extension: detected.ext };
     if (detected.ext !== 'xml') return notAccepted(`${detected.mime} content`);
   }
-  if (isCompoundFile(head)) return notAccepted('a legacy Office (OLE2 compound) file');
 
   const text = decodeText(head, isWholeFile);
   if (text === undefined) return notAccepted('binary content of an unrecognised format');
@@ -101,7 +102,10 @@ export async function sniffContent(head: Uint8Array, isWholeFile: boolean): Prom
 
 async function detectWithFileType(head: Uint8Array): Promise<{ ext: string; mime: string } | undefined> {
   try {
-    return await fileTypeFromBuffer(head);
+    const detected = await fileTypeFromBuffer(head);
+    // file-type calls anything starting with "MZ" a Windows executable; detectExecutable has already
+    // judged those bytes more strictly, and text such as "MZ Logistics…" must stay text.
+    return detected?.ext === 'exe' ? undefined : detected;
   } catch {
     // A head that ends inside a container's structure can make a detector give up; treat as unknown.
     return undefined;

@@ -92,6 +92,10 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
         return;
       }
       activeFileStream = stream;
+      // busboy stops feeding a part at its size limit and then skips the rest at full speed, without
+      // backpressure; stop reading the request at that moment rather than when the spool catches up
+      // (once busboy has returned from the chunk it is parsing: it does not expect to be destroyed).
+      stream.on('limit', () => queueMicrotask(() => fail(new PayloadTooLargeError())));
       filePart = spoolFilePart(stream, spoolPath, info.filename);
       filePart.catch(fail);
     });

@@ -1,0 +1,218 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, S3Event } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { principalToAuthorizerContext } from '../../../src/auth/principal.ts';
+import { maximumFileBytes } from '../../../src/files/file-limits.ts';
+import { sampleCsv } from '../../support/sample-files.ts';
+
+// The handlers as Lambda runs them (a buffered, base64 multipart body; no local gateway), with the AWS
+// clients mocked to fail the way S3 and DynamoDB fail, to pin down the envelopes a client then sees.
+
+const s3 = mockClient(S3Client);
+const dynamo = mockClient(DynamoDBDocumentClient);
+const workspaceId = 'ws_unit';
+const fileId = 'file_01J9ZQ3V7M8N2P4R6T8V0X2Z4B';
+const objectKey = `workspaces/${workspaceId}/files/${fileId}`;
+const environment = {
+  PAPERFLOW_TABLE_NAME: 'unit-records',
+  PAPERFLOW_BUCKET_NAME: 'unit-files',
+  AWS_REGION: 'eu-central-1',
+  AWS_ACCESS_KEY_ID: 'AKIDUNITTEST',
+  AWS_SECRET_ACCESS_KEY: 'unit-test-secret',
+};
+
+let createFile: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+let getFile: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+let finalizeUploadedFile: (event: S3Event) => Promise<void>;
+
+beforeAll(async () => {
+  for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  createFile = (await import('../../../functions/files/create-file.ts')).handler;
+  getFile = (await import('../../../functions/files/get-file.ts')).handler;
+  finalizeUploadedFile = (await import('../../../functions/files/finalize-uploaded-file.ts')).handler;
+});
+
+afterAll(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+beforeEach(() => {
+  s3.reset();
+  dynamo.reset();
+});
+
+const boundary = 'handler-boundary';
+
+function apiEvent(overrides: Partial<APIGatewayProxyEvent>): APIGatewayProxyEvent {
+  return {
+    resource: '/api/public/v1/files',
+    path: '/api/public/v1/files',
+    httpMethod: 'POST',
+    headers: {},
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: 'req-unit',
+      authorizer: principalToAuthorizerContext({ workspaceId, keyId: 'key_unit', scopes: ['*'] }),
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+    ...overrides,
+  };
+}
+
+function csvUploadEvent(): APIGatewayProxyEvent {
+  const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ledger.csv"\r\nContent-Type: text/csv\r\n\r\n${sampleCsv}\r\n--${boundary}--\r\n`;
+  return apiEvent({
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    body: Buffer.from(body).toString('base64'),
+    isBase64Encoded: true,
+  });
+}
+
+function getFileEvent(): APIGatewayProxyEvent {
+  return apiEvent({ httpMethod: 'GET', path: `/api/public/v1/files/${fileId}`, resource: '/api/public/v1/files/{fileId}', pathParameters: { fileId } });
+}
+
+function storedRecord(status: 'ready' | 'pending_upload') {
+  return {
+    pk: `WS#${workspaceId}#FILE#${fileId}`,
+    sk: 'FILE',
+    fileId,
+    workspaceId,
+    fileName: 'ledger.csv',
+    mimeType: 'text/csv',
+    size: sampleCsv.length,
+    ...(status === 'ready' ? { sha256: 'ab'.repeat(32) } : {}),
+    status,
+    createdAt: '2026-11-21T08:00:00.000Z',
+    objectKey,
+  };
+}
+
+const context = {} as Context;
+const bodyOf = (result: APIGatewayProxyResult) => JSON.parse(result.body) as { error: { code: string; message: string; retryable: boolean } } & Record<string, unknown>;
+
+describe('create-file handler', () => {
+  it('stores a buffered (deployed) multipart upload and records it', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    dynamo.on(PutCommand).resolves({});
+
+    const result = await createFile(csvUploadEvent(), context);
+
+    expect(result.statusCode).toBe(201);
+    expect(bodyOf(result)).toMatchObject({ fileName: 'ledger.csv', mimeType: 'text/csv', size: sampleCsv.length, status: 'ready' });
+    const put = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
+    expect(put.Key).toMatch(/^workspaces\/ws_unit\/files\/file_[0-9A-Z]{26}$/);
+    expect(put.ContentLength).toBe(sampleCsv.length);
+  });
+
+  it('answers 502 DOWNSTREAM_ERROR without S3\'s message when storing fails', async () => {
+    s3.on(PutObjectCommand).rejects(
+      new S3ServiceException({ name: 'InternalError', $fault: 'server', $metadata: { httpStatusCode: 500 }, message: 'disk /dev/sdb3 failed on host s3-17' }),
+    );
+
+    const result = await createFile(csvUploadEvent(), context);
+
+    expect(result.statusCode).toBe(502);
+    expect(bodyOf(result).error).toMatchObject({ code: 'DOWNSTREAM_ERROR', retryable: true });
+    expect(result.body).not.toContain('sdb3');
+    expect(dynamo.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('answers 502 and removes the stored object when the record cannot be written', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    s3.on(DeleteObjectCommand).resolves({});
+    dynamo.on(PutCommand).rejects(new ProvisionedThroughputExceededException({ message: 'table unit-records throttled', $metadata: {} }));
+
+    const result = await createFile(csvUploadEvent(), context);
+
+    expect(result.statusCode).toBe(502);
+    expect(result.body).not.toContain('unit-records');
+    const stored = s3.commandCalls(PutObjectCommand)[0]!.args[0].input.Key;
+    expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input.Key).toBe(stored);
+  });
+});
+
+describe('get-file handler', () => {
+  it('mints a contentUrl of 15 minutes for a ready file', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedRecord('ready') });
+
+    const result = await getFile(getFileEvent(), context);
+
+    expect(result.statusCode).toBe(200);
+    const file = bodyOf(result) as unknown as { contentUrl: string; contentUrlExpiresAt: string };
+    const url = new URL(file.contentUrl);
+    expect(url.pathname).toContain(objectKey);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(url.searchParams.get('response-content-disposition')).toContain('attachment; filename="ledger.csv"');
+    const signedAt = url.searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z');
+    expect(Date.parse(file.contentUrlExpiresAt) - Date.parse(signedAt)).toBe(900_000);
+  });
+
+  it('shows a pending upload without a contentUrl', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedRecord('pending_upload') });
+    const result = await getFile(getFileEvent(), context);
+    expect(bodyOf(result)).toMatchObject({ status: 'pending_upload' });
+    expect(bodyOf(result).contentUrl).toBeUndefined();
+  });
+
+  it('answers 404 when the workspace has no such file', async () => {
+    dynamo.on(GetCommand).resolves({});
+    const result = await getFile(getFileEvent(), context);
+    expect(result.statusCode).toBe(404);
+    expect(dynamo.commandCalls(GetCommand)[0]!.args[0].input.Key).toEqual({ pk: `WS#${workspaceId}#FILE#${fileId}`, sk: 'FILE' });
+  });
+
+  it('answers 502 when DynamoDB fails and a generic 500 for a bug, leaking neither', async () => {
+    dynamo.on(GetCommand).rejectsOnce(new ProvisionedThroughputExceededException({ message: 'throttled on partition 7', $metadata: {} }));
+    const throttled = await getFile(getFileEvent(), context);
+    expect(throttled.statusCode).toBe(502);
+    expect(throttled.body).not.toContain('partition 7');
+
+    dynamo.on(GetCommand).rejectsOnce(new TypeError("Cannot read properties of undefined (reading 'status') at file-records.ts:12"));
+    const bug = await getFile(getFileEvent(), context);
+    expect(bug.statusCode).toBe(500);
+    expect(bodyOf(bug).error).toMatchObject({ code: 'INTERNAL_ERROR', retryable: true });
+    expect(bug.body).not.toContain('file-records');
+  });
+});
+
+describe('finalize-uploaded-file handler', () => {
+  function objectCreated(key: string): S3Event {
+    return { Records: [{ eventName: 'ObjectCreated:Post', s3: { bucket: { name: 'unit-files' }, object: { key, size: 1 } } }] } as unknown as S3Event;
+  }
+
+  it('blocks and deletes an object over 50 MB whatever the POST policy said', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedRecord('pending_upload') });
+    dynamo.on(UpdateCommand).resolves({});
+    s3.on(HeadObjectCommand).resolves({ ContentLength: maximumFileBytes + 1 });
+    s3.on(DeleteObjectCommand).resolves({});
+
+    await finalizeUploadedFile(objectCreated(objectKey));
+
+    expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input.Key).toBe(objectKey);
+    expect(s3.commandCalls(GetObjectCommand)).toHaveLength(0);
+    const update = dynamo.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':blocked': 'blocked', ':reason': { code: 'PAYLOAD_TOO_LARGE' }, ':pending': 'pending_upload' });
+  });
+
+  it('leaves objects alone that are not pending upload sessions or not ours', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedRecord('ready') });
+
+    await finalizeUploadedFile(objectCreated(objectKey));
+    await finalizeUploadedFile(objectCreated('exports/report+2024.csv'));
+
+    expect(dynamo.commandCalls(GetCommand)).toHaveLength(1);
+    expect(s3.calls()).toHaveLength(0);
+  });
+});
