@@ -49,7 +49,7 @@ const SYMBOL_RULES: SymbolRule[] = [
   { pattern: /R\$/gu, code: () => 'BRL', unambiguous: true },
   { pattern: /€|\beuros?\b/giu, code: () => 'EUR', unambiguous: true },
   { pattern: /£|\bpounds? sterling\b/giu, code: () => 'GBP', unambiguous: true },
-  { pattern: /₹|\bRs\.?(?=\s?\d|\s*$)|\brupees?\b/giu, code: () => 'INR', unambiguous: true },
+  { pattern: /₹|\bRs\.?(?=\s?[-−]?\d|\s*$)|\brupees?\b/giu, code: () => 'INR', unambiguous: true },
   { pattern: /\bzł|\bzl\b|\bzłotych\b|\bzłoty\b/giu, code: () => 'PLN', unambiguous: true },
   { pattern: /(?<!\p{L})Kč(?!\p{L})|\bKc\b(?=\s?\d)/gu, code: () => 'CZK', unambiguous: true },
   { pattern: /\bFt\b(?=\s|$)/gu, code: () => 'HUF', unambiguous: false },
@@ -69,7 +69,7 @@ const SYMBOL_RULES: SymbolRule[] = [
   { pattern: /\$/gu, code: () => 'USD', unambiguous: false },
 ];
 
-const CODE_PATTERN = /(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])/gu;
+const CODE_PATTERN = /(?<![A-Za-z0-9])([A-Z]{3})(?![A-Za-z0-9])/gu;
 
 /** Every currency mention in the text, in reading order, codes and symbols alike. */
 export function findCurrencyMentions(text: string, context: CurrencyContext = {}): CurrencyMention[] {

@@ -73,7 +73,8 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
   switch (type) {
     case 'amount':
     case 'number': {
-      const amounts = findAmounts(text, context).filter((amount) => !amount.isPercentage);
+      // Long whole numbers after an amount label are account or reference numbers, not money.
+      const amounts = findAmounts(text, context).filter((amount) => !amount.isPercentage && !(amount.decimals === 0 && Math.abs(amount.value) >= 1e7));
       return amounts.map((amount, position) => ({
         value: amount.value,
         index: amount.index,

@@ -4,7 +4,7 @@
 const LEGAL_FORMS = [
   'GmbH & Co\\. KG', 'GmbH & Co KG', 'GmbH', 'gGmbH', 'mbH', 'AG', 'KGaA', 'KG', 'OHG', 'GbR', 'UG(?: \\(haftungsbeschränkt\\))?', 'e\\.K\\.', 'e\\.V\\.', 'a\\.G\\.', 'SE',
   'B\\.V\\.', 'BV', 'N\\.V\\.', 'NV', 'V\\.O\\.F\\.', 'VOF',
-  'S\\.A\\.S\\.?', 'SAS', 'SASU', 'S\\.A\\.R\\.L\\.?', 'SARL', 'EURL', 'S\\.A\\.', 'SA', 'SNC', 'S\\.à r\\.l\\.',
+  'S\\.A\\.S\\.?', 'SAS', 'Sarl', 'SASU', 'S\\.A\\.R\\.L\\.?', 'SARL', 'EURL', 'S\\.A\\.', 'SA', 'SNC', 'S\\.à r\\.l\\.',
   'Sp\\. ?z ?o\\.o\\.', 'sp\\. ?z ?o\\.o\\.', 'S\\.K\\.A\\.', 'Sp\\. ?k\\.', 'Sp\\. j\\.',
   'S\\.L\\.U?\\.?', 'S\\.L\\.', 'SL', 'S\\.p\\.A\\.', 'SpA', 'S\\.r\\.l\\.', 'Srl', 'S\\.n\\.c\\.', 'S\\.a\\.s\\.',
   'GMBH', 'LTD\\.?', 'INC\\.?', 'LIMITED', 'Pvt\\.? Ltd\\.?', 'PVT\\.? LTD\\.?', 'Private Limited', 'Pty\\.? Ltd\\.?', 'Ltd\\.?', 'Limited', 'PLC', 'plc', 'LLP', 'LLC', 'L\\.L\\.C\\.', 'Inc\\.?', 'Corp\\.?', 'Corporation', 'Co\\.', 'Company',
@@ -82,5 +82,13 @@ export function cleanPartyName(text: string): string | undefined {
   if (SALUTATIONS.test(`${name} `)) return undefined;
   if (name.length < 2 || name.length > 80 || !/\p{L}{2}/u.test(name)) return undefined;
   if (/^\d/.test(name) && !hasLegalForm(name)) return undefined;
+  // Names do not carry long numbers; "GLN 4304171000002" or "Kto 12345678" are identifiers.
+  if (/\d{5,}/.test(name) || name.endsWith(':')) return undefined;
   return name;
+}
+
+/** "Globale Nummer: 4000001123452" is a key and its value, not a name heading a party block. */
+export function looksLikeKeyAndValue(text: string): boolean {
+  const withoutSalutation = text.trim().replace(SALUTATIONS, '');
+  return /^[^:]{1,30}\s?:(?:\s*\S|\s*$)/.test(withoutSalutation);
 }

@@ -1,0 +1,219 @@
+// Field accuracy of the extraction engine over the development corpus (../shared/corpus, or
+// PAPERFLOW_CORPUS_DIR): per field and per source (text PDFs, OCR, plain text, ZUGFeRD with and
+// without the embedded XML), the calibration of confidences, and the outcome of each bad/ file.
+// Usage: npm run eval:corpus [-- --verbose]
+
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultExtractionConfiguration } from '../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { DocumentRejectedError, type ReadDocument } from '../src/extraction-engine/document.ts';
+import { extractDocument, type ExtractionOutcome } from '../src/extraction-engine/extract-document.ts';
+import { OcrPool, readDocument } from '../src/extraction-engine/read-document.ts';
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const corpusDirectory = process.env.PAPERFLOW_CORPUS_DIR ?? resolve(repositoryRoot, '../shared/corpus');
+const verbose = process.argv.includes('--verbose');
+
+type ExpectedValue = string | number;
+
+interface ExpectedFile {
+  document: string;
+  category?: string;
+  expected_behaviour?: string;
+  fields?: Record<string, ExpectedValue> & { visible?: Record<string, ExpectedValue>; embedded_xml?: Record<string, ExpectedValue> };
+}
+
+interface Comparison {
+  source: string;
+  file: string;
+  field: string;
+  expected: ExpectedValue;
+  actual: ExpectedValue | boolean | null | undefined;
+  correct: boolean;
+  confidence?: number;
+}
+
+const TARGET_FIELDS = ['invoice_number', 'issue_date', 'total_amount', 'currency', 'seller_name'];
+const comparedFieldNames = new Set([
+  'doc_type', 'invoice_number', 'issue_date', 'due_date', 'delivery_date', 'currency', 'net_amount', 'tax_amount', 'total_amount', 'amount_due',
+  'seller_name', 'seller_vat_id', 'buyer_name', 'buyer_vat_id', 'buyer_reference', 'order_reference', 'customer_number', 'iban', 'line_item_count',
+]);
+
+function sameValue(expected: ExpectedValue, actual: unknown): boolean {
+  if (actual === null || actual === undefined) return false;
+  if (typeof expected === 'number') return typeof actual === 'number' && Math.abs(actual - expected) <= 0.01 + 1e-9;
+  const normalize = (value: string): string => value.toLowerCase().replace(/\s+/g, '');
+  return normalize(String(actual)) === normalize(expected);
+}
+
+function expectedDocType(value: ExpectedValue): string {
+  return String(value).includes('receipt') ? 'receipt' : 'invoice';
+}
+
+async function findExpectedFiles(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.expected.json'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function sourceOf(document: ReadDocument): string {
+  if (document.mediaType.startsWith('image/')) return 'image (OCR)';
+  if (document.mediaType === 'application/pdf') {
+    const sources = new Set(document.pages.map((page) => page.source));
+    return sources.has('text-layer') ? 'text PDF' : 'scanned PDF (OCR)';
+  }
+  return document.mediaType === 'text/plain' ? 'plain text' : document.mediaType;
+}
+
+function compare(source: string, file: string, outcome: ExtractionOutcome, expectedFields: Record<string, ExpectedValue>): Comparison[] {
+  const comparisons: Comparison[] = [];
+  for (const [field, expected] of Object.entries(expectedFields)) {
+    if (!comparedFieldNames.has(field) || typeof expected === 'object') continue;
+    if (field === 'doc_type') {
+      const actual = outcome.status === 'COMPLETED' ? outcome.docType : null;
+      comparisons.push({ source, file, field, expected: expectedDocType(expected), actual, correct: actual === expectedDocType(expected) });
+      continue;
+    }
+    const extracted = outcome.status === 'COMPLETED' ? outcome.fields.find((candidate) => candidate.name === field) : undefined;
+    if (outcome.status === 'COMPLETED' && !extracted) continue; // the routed type does not define this field
+    const actual = extracted?.value;
+    comparisons.push({
+      source,
+      file,
+      field,
+      expected,
+      actual,
+      correct: sameValue(expected, actual),
+      ...(extracted?.metadata.confidence !== undefined ? { confidence: extracted.metadata.confidence } : {}),
+    });
+  }
+  return comparisons;
+}
+
+function percentage(correct: number, total: number): string {
+  return total === 0 ? '   -  ' : `${((100 * correct) / total).toFixed(1).padStart(5)}%`;
+}
+
+function printTable(title: string, header: string[], rows: string[][]): void {
+  console.log(`\n${title}`);
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const format = (row: string[]): string => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  console.log(format(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows) console.log(format(row));
+}
+
+async function main(): Promise<void> {
+  const expectedFiles = await findExpectedFiles(corpusDirectory);
+  const comparisons: Comparison[] = [];
+  const badResults: string[][] = [];
+  const ocr = new OcrPool({ size: 2 });
+  const started = Date.now();
+  try {
+    for (const expectedPath of expectedFiles) {
+      const expected = JSON.parse(await readFile(expectedPath, 'utf8')) as ExpectedFile;
+      const documentPath = join(dirname(expectedPath), expected.document);
+      const relative = documentPath.slice(corpusDirectory.length + 1);
+      const isBad = relative.startsWith('bad/');
+      const bytes = new Uint8Array(await readFile(documentPath));
+      let document: ReadDocument | undefined;
+      let rejection: DocumentRejectedError | undefined;
+      const readStarted = Date.now();
+      try {
+        document = await readDocument(bytes, { fileName: basename(documentPath), ocr });
+      } catch (error) {
+        if (!(error instanceof DocumentRejectedError)) throw error;
+        rejection = error;
+      }
+      const seconds = ((Date.now() - readStarted) / 1000).toFixed(1);
+
+      if (isBad) {
+        const outcomes: string[] = [];
+        let matchesExpectation: boolean;
+        if (rejection || !document) {
+          outcomes.push(`REJECTED ${rejection?.reason}: ${rejection?.message}`);
+          matchesExpectation = ['empty', 'encrypted', 'truncated'].includes(expected.category ?? '');
+        } else {
+          const visible = expected.fields?.visible ?? {};
+          const withXml = extractDocument(document, { configuration: defaultExtractionConfiguration });
+          const pageOnly = extractDocument(document, { configuration: defaultExtractionConfiguration, useEmbeddedInvoice: false });
+          const visibleComparisons = compare('bad/ visible page (no XML)', relative, pageOnly, visible);
+          comparisons.push(...visibleComparisons);
+          const visibleCorrect = visibleComparisons.filter((comparison) => comparison.correct).length;
+          outcomes.push(`${pageOnly.status}; visible-page fields ${visibleCorrect}/${visibleComparisons.length} right`);
+          if (document.embeddedInvoice) {
+            const embeddedTruth = expected.fields?.embedded_xml ?? {};
+            const embeddedComparisons = compare('bad/ embedded XML', relative, withXml, embeddedTruth);
+            outcomes.push(`embedded XML read (${Object.keys(document.embeddedInvoice.values).length} values; with XML on, ${embeddedComparisons.filter((comparison) => comparison.correct).length}/${embeddedComparisons.length} match the XML truth)`);
+          } else {
+            outcomes.push('no embedded XML used');
+          }
+          matchesExpectation =
+            (expected.category === 'truncated' && pageOnly.status !== 'COMPLETED') ||
+            (['malformed embedded data', 'conflicting embedded data'].includes(expected.category ?? '') && pageOnly.status === 'COMPLETED' && visibleCorrect >= visibleComparisons.length * 0.6) ||
+            (expected.category === 'truncated' && pageOnly.status === 'COMPLETED');
+          if (expected.category === 'malformed embedded data') matchesExpectation &&= !document.embeddedInvoice;
+        }
+        badResults.push([relative, expected.category ?? '', matchesExpectation ? 'yes' : 'NO', `${seconds}s`, outcomes.join(' | ')]);
+        continue;
+      }
+      if (!document) {
+        console.log(`! ${relative}: rejected (${rejection?.reason}): ${rejection?.message}`);
+        for (const field of Object.keys(expected.fields ?? {})) {
+          if (comparedFieldNames.has(field)) comparisons.push({ source: 'rejected', file: relative, field, expected: expected.fields?.[field] as ExpectedValue, actual: null, correct: false });
+        }
+        continue;
+      }
+      const fields = expected.fields ?? {};
+      // ZUGFeRD files are reported apart from the other text PDFs: they are one generator's layouts.
+      const source = `${sourceOf(document)}${relative.startsWith('zugferd/') ? ' (ZUGFeRD)' : ''}`;
+      comparisons.push(...compare(`${source}, page only`, relative, extractDocument(document, { configuration: defaultExtractionConfiguration, useEmbeddedInvoice: false }), fields));
+      if (document.embeddedInvoice) {
+        comparisons.push(...compare(`${source}, with embedded XML`, relative, extractDocument(document, { configuration: defaultExtractionConfiguration }), fields));
+      }
+      if (verbose) console.log(`  read ${relative} in ${seconds}s (${source}, language ${document.language ?? '?'})`);
+    }
+  } finally {
+    await ocr.terminate();
+  }
+
+  const sources = [...new Set(comparisons.map((comparison) => comparison.source))].sort();
+  const fieldNames = [...comparedFieldNames].filter((field) => comparisons.some((comparison) => comparison.field === field));
+  const cell = (field: string | undefined, source: string | undefined): string => {
+    const selected = comparisons.filter((comparison) => (field === undefined || comparison.field === field) && (source === undefined || comparison.source === source));
+    const correct = selected.filter((comparison) => comparison.correct).length;
+    return selected.length === 0 ? '-' : `${percentage(correct, selected.length)} ${String(correct).padStart(2)}/${String(selected.length).padEnd(2)}`;
+  };
+  printTable('Accuracy per field and source (right / expected)', ['field', ...sources, 'all'], fieldNames.map((field) => [field, ...sources.map((source) => cell(field, source)), cell(field, undefined)]));
+  const targetCell = (source: string): string => {
+    const selected = comparisons.filter((comparison) => comparison.source === source && TARGET_FIELDS.includes(comparison.field));
+    return percentage(selected.filter((comparison) => comparison.correct).length, selected.length);
+  };
+  printTable('Per source', ['source', 'all fields', `target fields (${TARGET_FIELDS.join(', ')})`], sources.map((source) => [source, cell(undefined, source), targetCell(source)]));
+
+  const buckets: [number, number][] = [[0, 0.5], [0.5, 0.7], [0.7, 0.9], [0.9, 1.01]];
+  const withConfidence = comparisons.filter((comparison) => comparison.confidence !== undefined && !comparison.source.includes('embedded XML'));
+  printTable(
+    'Calibration of metadata.confidence (extracted values compared with ground truth, embedded-XML runs excluded)',
+    ['confidence', 'values', 'right', 'precision'],
+    buckets.map(([low, high]) => {
+      const selected = withConfidence.filter((comparison) => (comparison.confidence ?? 0) >= low && (comparison.confidence ?? 0) < high);
+      const right = selected.filter((comparison) => comparison.correct).length;
+      return [`[${low.toFixed(1)}, ${Math.min(1, high).toFixed(1)}${high > 1 ? ']' : ')'}`, String(selected.length), String(right), percentage(right, selected.length)];
+    }),
+  );
+  printTable('bad/ files', ['file', 'category', 'as expected', 'read', 'outcome'], badResults);
+
+  if (verbose) {
+    console.log('\nWrong or missing values:');
+    for (const comparison of comparisons.filter((candidate) => !candidate.correct)) {
+      console.log(`  ${comparison.source.padEnd(40)} ${comparison.file.padEnd(52)} ${comparison.field.padEnd(16)} expected ${JSON.stringify(comparison.expected)} got ${JSON.stringify(comparison.actual)}${comparison.confidence !== undefined ? ` (${comparison.confidence})` : ''}`);
+    }
+  }
+  console.log(`\n${expectedFiles.length} expected files, ${comparisons.length} field comparisons, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+await main();

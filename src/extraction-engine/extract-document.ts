@@ -1,0 +1,183 @@
+// From a read document to the extraction outcome: route to a document type, check the language,
+// extract the fields, prefer embedded e-invoice values, and decide COMPLETED, FAILED or REJECTED.
+
+import { ulid } from 'ulidx';
+import type { ExtractionConfiguration } from './configuration/extraction-configuration-schema.ts';
+import type { Placement, ReadDocument, RejectionReason } from './document.ts';
+import { documentTypeSpecifications } from './document-types.ts';
+import { buildDocumentLayout, boxOfRange, type DocumentLayout } from './fields/document-layout.ts';
+import { embeddedValueFor, extractFields, type FieldResult } from './fields/extract-fields.ts';
+import type { DocumentTypeSpecification, FieldSpecification } from './fields/field-specification.ts';
+import { routeDocument } from './route-document.ts';
+import { findAmounts } from './values/amount.ts';
+import { findDates } from './values/date.ts';
+import type { FieldType, FieldValue } from './values/field-value.ts';
+import { findIbans } from './values/iban.ts';
+import { normalizeWithOffsets } from './values/text-normalization.ts';
+
+export { duplicatePolicyOf } from './configuration/parse-extraction-configuration.ts';
+
+export interface ExtractedField {
+  id: string;
+  name: string;
+  type: FieldType;
+  /** Normalized per type; null when the field was not found. */
+  value: FieldValue | null;
+  metadata: {
+    extracted: boolean;
+    /** In [0, 1]: how often a value with this confidence is right (see README, Extraction). */
+    confidence?: number;
+    /** 1-based. */
+    page?: number;
+    placement?: Placement;
+  };
+}
+
+export type ExtractionOutcome =
+  | { status: 'COMPLETED'; docType: string; fields: ExtractedField[]; pageCount: number }
+  | { status: 'FAILED'; code: 'DOCUMENT_NOT_ROUTED' | 'DOCUMENT_EXTRACTION_FAILED'; message: string }
+  | { status: 'REJECTED'; reason: RejectionReason; message: string };
+
+export interface ExtractDocumentOptions {
+  configuration: ExtractionConfiguration;
+  /** Caller labels; `docType` forces the document type. */
+  labels?: Record<string, string>;
+  /** Take values from an embedded e-invoice (Factur-X, ZUGFeRD, XRechnung, UBL) when present. Default true. */
+  useEmbeddedInvoice?: boolean;
+  /** Field id factory; defaults to "fld_" + ULID. Tests pass a deterministic one. */
+  createFieldId?: () => string;
+}
+
+const LANGUAGE_NAMES: Record<string, string> = { en: 'English', de: 'German', fr: 'French', nl: 'Dutch', pl: 'Polish', es: 'Spanish', it: 'Italian' };
+
+function chooseDocumentType(
+  document: ReadDocument,
+  layout: DocumentLayout,
+  specifications: DocumentTypeSpecification[],
+  forcedDocType: string | undefined,
+): { specification: DocumentTypeSpecification } | { failure: string } {
+  if (forcedDocType !== undefined) {
+    const forced = specifications.find((specification) => specification.docType === forcedDocType);
+    if (forced) return { specification: forced };
+    const known = specifications.map((specification) => specification.docType).join(', ');
+    return { failure: `labels.docType "${forcedDocType}" is not a document type of this workspace (configured: ${known}).` };
+  }
+  const routed = routeDocument(document, layout, specifications);
+  const specification = routed && specifications.find((candidate) => candidate.docType === routed.docType);
+  if (!specification) {
+    const known = specifications.map((candidate) => candidate.docType).join(', ');
+    return { failure: `The document does not match any configured document type (${known}); pass labels.docType to choose one.` };
+  }
+  return { specification };
+}
+
+/** Where an embedded value is printed on the page, so that it still gets a page and placement. */
+function locatePrintedValue(layout: DocumentLayout, type: FieldType, value: FieldValue): { pageNumber: number; box: Placement } | undefined {
+  for (const segment of layout.segments) {
+    if (typeof value === 'number') {
+      const amount = findAmounts(segment.text).find((found) => !found.isPercentage && Math.abs(found.value - value) < 0.005);
+      if (amount) return { pageNumber: segment.pageNumber, box: boxOfRange(segment, amount.index, amount.index + amount.length) };
+      continue;
+    }
+    if (typeof value !== 'string') continue;
+    if (type === 'date') {
+      const date = findDates(segment.text).find((found) => found.iso === value);
+      if (date) return { pageNumber: segment.pageNumber, box: boxOfRange(segment, date.index, date.index + date.length) };
+      continue;
+    }
+    if (type === 'iban') {
+      const iban = findIbans(segment.text).find((found) => found.iban === value);
+      if (iban) return { pageNumber: segment.pageNumber, box: boxOfRange(segment, iban.index, iban.index + iban.length) };
+      continue;
+    }
+    if (value.length < 2) continue;
+    const haystack = normalizeWithOffsets(segment.text);
+    const needle = normalizeWithOffsets(value).text;
+    const at = haystack.text.indexOf(needle);
+    if (at >= 0 && needle.length > 0) {
+      const start = haystack.originalOffsets[at] ?? 0;
+      const end = (haystack.originalOffsets[at + needle.length - 1] ?? start) + 1;
+      return { pageNumber: segment.pageNumber, box: boxOfRange(segment, start, end) };
+    }
+  }
+  return undefined;
+}
+
+function withEmbeddedValues(fields: FieldResult[], specification: DocumentTypeSpecification, document: ReadDocument, layout: DocumentLayout): FieldResult[] {
+  const embedded = document.embeddedInvoice?.values ?? {};
+  return fields.map((result) => {
+    const field = specification.fields.find((candidate) => candidate.name === result.name) as FieldSpecification;
+    const raw = embedded[result.name];
+    if (raw === undefined) return result;
+    const value = embeddedValueFor(field, raw);
+    if (value === undefined) return result;
+    const sameAsPage = result.value !== undefined && String(result.value).toLowerCase() === String(value).toLowerCase();
+    const located = sameAsPage && result.pageNumber !== undefined ? undefined : locatePrintedValue(layout, field.type, value);
+    const pageNumber = sameAsPage ? result.pageNumber : located?.pageNumber;
+    const placement = sameAsPage ? result.placement : located && layout.hasGeometry ? located.box : undefined;
+    return {
+      name: result.name,
+      value,
+      confidence: 1,
+      ...(pageNumber !== undefined ? { pageNumber } : {}),
+      ...(placement ? { placement } : {}),
+      evidence: 'embedded e-invoice',
+    };
+  });
+}
+
+export function extractDocument(document: ReadDocument, options: ExtractDocumentOptions): ExtractionOutcome {
+  const specifications = documentTypeSpecifications(options.configuration);
+  const layout = buildDocumentLayout(document);
+  const chosen = chooseDocumentType(document, layout, specifications, options.labels?.docType);
+  if ('failure' in chosen) return { status: 'FAILED', code: 'DOCUMENT_NOT_ROUTED', message: chosen.failure };
+  const { specification } = chosen;
+
+  if (document.language && specification.languages && !specification.languages.includes(document.language)) {
+    const name = LANGUAGE_NAMES[document.language] ?? document.language;
+    return {
+      status: 'REJECTED',
+      reason: 'language-not-accepted',
+      message: `The document is in ${name} (${document.language}), which is not accepted for document type ${specification.docType} (accepted: ${specification.languages.join(', ')}).`,
+    };
+  }
+
+  const extraction = extractFields(document, specification, { layout });
+  const useEmbedded = options.useEmbeddedInvoice ?? true;
+  const results = useEmbedded && document.embeddedInvoice ? withEmbeddedValues(extraction.fields, specification, document, layout) : extraction.fields;
+
+  const missing = specification.fields.filter((field) => field.required && results.find((result) => result.name === field.name)?.value === undefined);
+  if (missing.length > 0) {
+    const names = missing.map((field) => field.name).join(', ');
+    return {
+      status: 'FAILED',
+      code: 'DOCUMENT_EXTRACTION_FAILED',
+      message: `Required field${missing.length > 1 ? 's' : ''} ${names} ${missing.length > 1 ? 'were' : 'was'} not found as a valid ${missing.map((field) => field.type).join('/')} value.`,
+    };
+  }
+  const requiredNames = new Set(specification.fields.filter((field) => field.required).map((field) => field.name));
+  const brokenRule = extraction.validationProblems.find((problem) => problem.fields.some((name) => requiredNames.has(name)));
+  if (brokenRule) {
+    const names = brokenRule.fields.filter((name) => requiredNames.has(name)).join(', ');
+    return { status: 'FAILED', code: 'DOCUMENT_EXTRACTION_FAILED', message: `Required field ${names} failed validation: ${brokenRule.message}.` };
+  }
+
+  const createFieldId = options.createFieldId ?? (() => `fld_${ulid()}`);
+  const fields = specification.fields.map((field): ExtractedField => {
+    const result = results.find((candidate) => candidate.name === field.name);
+    const extracted = result?.value !== undefined;
+    return {
+      id: createFieldId(),
+      name: field.name,
+      type: field.type,
+      value: extracted ? (result?.value as FieldValue) : null,
+      metadata: {
+        extracted,
+        ...(extracted && result?.confidence !== undefined ? { confidence: result.confidence } : {}),
+        ...(extracted && result?.pageNumber !== undefined ? { page: result.pageNumber } : {}),
+        ...(extracted && result?.placement ? { placement: result.placement } : {}),
+      },
+    };
+  });
+  return { status: 'COMPLETED', docType: specification.docType, fields, pageCount: document.pageCount };
+}

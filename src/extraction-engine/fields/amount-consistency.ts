@@ -1,0 +1,110 @@
+// Invoices print several amounts near "total"-like labels (subtotals, tax bases, payments). The
+// triple where net + tax = total is almost certainly the right one, so the selection searches for it
+// and trusts it more than any single label. Tax printed per rate (7 % and 19 %) is added up.
+
+import type { FieldCandidate } from './field-candidate.ts';
+import { calibrateConfidence, groupByValue } from './candidate-selection.ts';
+
+export interface AmountCandidates {
+  net: FieldCandidate[];
+  tax: FieldCandidate[];
+  total: FieldCandidate[];
+  due: FieldCandidate[];
+}
+
+export interface AmountChoice {
+  candidate: FieldCandidate;
+  confidence: number;
+}
+
+export type AmountSelection = Partial<Record<keyof AmountCandidates, AmountChoice>>;
+
+const CONSISTENCY_TOLERANCE = 0.015;
+const MISSING_SCORE = 0.2;
+const TOP = 6;
+
+interface Scored {
+  candidate: FieldCandidate;
+  score: number;
+}
+
+function top(candidates: FieldCandidate[]): Scored[] {
+  return groupByValue(candidates)
+    .slice(0, TOP)
+    .map((group) => ({ candidate: { ...group.best, value: group.value }, score: group.score }));
+}
+
+const round = (value: number): number => Math.round(value * 100) / 100;
+
+/** Sums of two or three different per-rate tax amounts, as extra tax candidates. */
+function perRateTaxSums(taxes: Scored[]): Scored[] {
+  const sums: Scored[] = [];
+  const values = taxes.filter((tax) => typeof tax.candidate.value === 'number' && (tax.candidate.value as number) > 0);
+  for (let first = 0; first < values.length; first += 1) {
+    for (let second = first + 1; second < values.length; second += 1) {
+      const left = values[first] as Scored;
+      const right = values[second] as Scored;
+      sums.push({
+        candidate: { ...left.candidate, value: round((left.candidate.value as number) + (right.candidate.value as number)), evidence: 'sum of tax per rate' },
+        score: Math.min(left.score, right.score) * 0.8,
+      });
+    }
+  }
+  return sums;
+}
+
+export function selectAmounts(amounts: AmountCandidates): AmountSelection {
+  const totals = top(amounts.total.length > 0 ? amounts.total : amounts.due.map((candidate) => ({ ...candidate, score: candidate.score * 0.9 })));
+  const nets = top(amounts.net);
+  const printedTaxes = top(amounts.tax);
+  const taxes = [...printedTaxes, ...perRateTaxSums(printedTaxes)];
+  const selection: AmountSelection = {};
+
+  let best: { total?: Scored; net?: Scored; tax?: Scored; score: number; consistent: boolean } = { score: -Infinity, consistent: false };
+  for (const total of totals.length > 0 ? totals : [undefined]) {
+    for (const net of [...nets, undefined]) {
+      for (const tax of [...taxes, undefined]) {
+        const totalValue = total?.candidate.value as number | undefined;
+        const netValue = net?.candidate.value as number | undefined;
+        const taxValue = tax?.candidate.value as number | undefined;
+        let score = (total?.score ?? 0) + (net?.score ?? MISSING_SCORE) + (tax?.score ?? MISSING_SCORE);
+        let consistent = false;
+        if (totalValue !== undefined && netValue !== undefined && taxValue !== undefined) {
+          consistent = Math.abs(netValue + taxValue - totalValue) <= CONSISTENCY_TOLERANCE;
+          if (consistent) score += 1.2;
+        }
+        if (totalValue !== undefined && totalValue >= 0) {
+          if (netValue !== undefined && netValue > totalValue + CONSISTENCY_TOLERANCE) score -= 0.6;
+          if (taxValue !== undefined && taxValue > totalValue) score -= 0.6;
+          if (netValue !== undefined && taxValue !== undefined && taxValue > netValue && netValue > 0) score -= 0.4;
+        }
+        if (score > best.score) best = { ...(total ? { total } : {}), ...(net ? { net } : {}), ...(tax ? { tax } : {}), score, consistent };
+      }
+    }
+  }
+
+  const confidenceOf = (choice: Scored, pool: Scored[]): number => {
+    if (best.consistent) return Math.round(Math.min(0.99, 0.88 + 0.11 * Math.min(1, choice.score)) * 1000) / 1000;
+    const runnerUp = pool.find((entry) => entry.candidate.value !== choice.candidate.value);
+    return calibrateConfidence(choice.score, runnerUp?.score);
+  };
+  if (best.total) selection.total = { candidate: best.total.candidate, confidence: confidenceOf(best.total, totals) };
+  if (best.net) selection.net = { candidate: best.net.candidate, confidence: confidenceOf(best.net, nets) };
+  if (best.tax) selection.tax = { candidate: best.tax.candidate, confidence: confidenceOf(best.tax, taxes) };
+
+  // Net = total - tax when only the net is not printed (no tax: "Tax $0.00"; or gross-only rows).
+  if (!selection.net && selection.total && selection.tax) {
+    const derived = round((selection.total.candidate.value as number) - (selection.tax.candidate.value as number));
+    if (derived >= 0 || (selection.total.candidate.value as number) < 0) {
+      selection.net = {
+        candidate: { ...selection.total.candidate, value: derived, evidence: 'total minus tax' },
+        confidence: Math.round(Math.min(selection.total.confidence, selection.tax.confidence) * 0.8 * 1000) / 1000,
+      };
+    }
+  }
+
+  const dues = top(amounts.due);
+  const due = dues[0];
+  if (due) selection.due = { candidate: due.candidate, confidence: calibrateConfidence(due.score, dues[1]?.score) };
+  return selection;
+}

@@ -1,0 +1,253 @@
+// Evidence that is not tied to one label: currency signs anywhere, valid IBANs and VAT ids in
+// footers, company names recognised by their legal form, the letterhead, the sender line above an
+// envelope window, and whose block (seller's or buyer's) a piece of text sits in.
+
+import { findAmounts } from '../values/amount.ts';
+import { findCurrencyMentions } from '../values/currency.ts';
+import { findIbans } from '../values/iban.ts';
+import { cleanPartyName, findCompanyNames, hasLegalForm } from '../values/party-name.ts';
+import { findVatIds } from '../values/vat-id.ts';
+import { normalizeForMatching } from '../values/text-normalization.ts';
+import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
+import type { FieldCandidate } from './field-candidate.ts';
+import type { LabelMatch } from './label-anchors.ts';
+
+export type Party = 'seller' | 'buyer';
+
+interface PartyBlock {
+  party: Party;
+  pageNumber: number;
+  firstRow: number;
+  lastRow: number;
+  left: number;
+  right: number;
+}
+
+/** Which party's address block each segment belongs to, from party labels and the sender line. */
+export class PartyBlocks {
+  private readonly blocks: PartyBlock[] = [];
+
+  constructor(
+    private readonly layout: DocumentLayout,
+    partyLabels: { label: LabelMatch; party: Party }[],
+    returnAddressSegments: LayoutSegment[],
+  ) {
+    const starts = [
+      ...partyLabels.map(({ label, party }) => ({ segment: label.segment, party, left: label.box.x, belowOnly: false })),
+      ...returnAddressSegments.map((segment) => ({ segment, party: 'buyer' as Party, left: segment.box.x, belowOnly: true })),
+    ];
+    for (const start of starts) {
+      const page = layout.pages.find((candidate) => candidate.pageNumber === start.segment.pageNumber);
+      if (!page) continue;
+      const left = start.left - 0.03;
+      const right = start.left + Math.min(0.45, Math.max(0.3, start.segment.box.width));
+      let lastRow = Math.min(page.rows.length - 1, start.segment.rowIndex + 8);
+      for (const other of starts) {
+        if (other === start || other.segment.pageNumber !== start.segment.pageNumber) continue;
+        if (other.segment.rowIndex > start.segment.rowIndex && other.left >= left && other.left < right) {
+          lastRow = Math.min(lastRow, other.segment.rowIndex - 1);
+        }
+      }
+      // The sender line itself belongs to the seller; the window block starts below it.
+      const firstRow = start.segment.rowIndex + (start.belowOnly ? 1 : 0);
+      this.blocks.push({ party: start.party, pageNumber: page.pageNumber, firstRow, lastRow, left, right });
+    }
+  }
+
+  partyOf(segmentId: number): Party | undefined {
+    const segment = this.layout.segments[segmentId];
+    if (!segment) return undefined;
+    const block = this.blocks.find(
+      (candidate) =>
+        candidate.pageNumber === segment.pageNumber &&
+        segment.rowIndex >= candidate.firstRow &&
+        segment.rowIndex <= candidate.lastRow &&
+        segment.box.x >= candidate.left &&
+        segment.box.x < candidate.right,
+    );
+    return block?.party;
+  }
+}
+
+const POSTCODE = /(?<![\d])(?:[A-Z]{1,2}-)?\d{4,5}(?![\d])|\b\d{2}-\d{3}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b\d{4} ?[A-Z]{2}\b/;
+
+/**
+ * The small sender line printed above an envelope window ("Acme GmbH | Europa-Allee 1 | 60486
+ * Frankfurt"): a name, separators and a postcode near the top of the first page.
+ */
+export function findReturnAddressSegments(layout: DocumentLayout): LayoutSegment[] {
+  const firstPage = layout.pages[0];
+  if (!firstPage || !layout.hasGeometry) return [];
+  return firstPage.rows
+    .filter((row) => row.top < 0.35)
+    .flatMap((row) => row.segments)
+    .filter((segment) => {
+      const separators = segment.text.match(/\s[|●•·–-]\s|[|●•·]/g) ?? [];
+      return separators.length >= 2 && POSTCODE.test(segment.text) && segment.box.height <= firstPage.typicalLineHeight * 1.05 && /^\D/.test(segment.text.trim());
+    });
+}
+
+/** Currency candidates from every code and sign in the document; amounts' own signs count more. */
+export function currencyCandidates(layout: DocumentLayout, language: string | undefined): FieldCandidate[] {
+  const weights = new Map<string, { weight: number; count: number; first: { segment: LayoutSegment; index: number; length: number } }>();
+  for (const segment of layout.segments) {
+    const attached = new Set(findAmounts(segment.text, { ...(language ? { language } : {}) }).flatMap((amount) => (amount.currency ? [amount.index] : [])));
+    for (const mention of findCurrencyMentions(segment.text, { ...(language ? { language } : {}) })) {
+      const nearAmount = [...attached].some((index) => Math.abs(index - mention.index) <= 3);
+      const weight = (mention.unambiguous ? 1 : 0.6) + (nearAmount ? 0.5 : 0);
+      const entry = weights.get(mention.code);
+      if (entry) {
+        entry.weight += weight;
+        entry.count += 1;
+      } else {
+        weights.set(mention.code, { weight, count: 1, first: { segment, index: mention.index, length: mention.length } });
+      }
+    }
+  }
+  const total = [...weights.values()].reduce((sum, entry) => sum + entry.weight, 0);
+  return [...weights.entries()].map(([code, entry]) => ({
+    fieldName: 'currency',
+    value: code,
+    score: 0.45 + 0.35 * (entry.weight / total) + 0.15 * Math.min(1, entry.count / 4),
+    pageNumber: entry.first.segment.pageNumber,
+    box: boxOfRange(entry.first.segment, entry.first.index, entry.first.index + entry.first.length),
+    segmentId: entry.first.segment.id,
+    evidence: `${entry.count} currency mention(s)`,
+  }));
+}
+
+/** Valid IBANs anywhere; an invoice's IBAN is nearly always the seller's account for payment. */
+export function ibanCandidates(layout: DocumentLayout, fieldName: string, parties: PartyBlocks): FieldCandidate[] {
+  return layout.segments.flatMap((segment) =>
+    findIbans(segment.text).map((found) => ({
+      fieldName,
+      value: found.iban,
+      score: parties.partyOf(segment.id) === 'buyer' ? 0.3 : 0.7,
+      pageNumber: segment.pageNumber,
+      box: boxOfRange(segment, found.index, found.index + found.length),
+      segmentId: segment.id,
+      evidence: 'valid IBAN in text',
+    })),
+  );
+}
+
+/** Prefixed VAT ids anywhere, given to the party whose block they sit in (seller by default). */
+export function vatIdCandidates(layout: DocumentLayout, fieldName: string, party: Party, parties: PartyBlocks): FieldCandidate[] {
+  return layout.segments.flatMap((segment) =>
+    findVatIds(segment.text).flatMap((found) => {
+      const owner = parties.partyOf(segment.id) ?? 'seller';
+      if (owner !== party) return [];
+      return [{
+        fieldName,
+        value: found.vatId,
+        score: party === 'seller' ? 0.5 : 0.45,
+        pageNumber: segment.pageNumber,
+        box: boxOfRange(segment, found.index, found.index + found.length),
+        segmentId: segment.id,
+        evidence: 'VAT id in text',
+      }];
+    }),
+  );
+}
+
+/** Company names found by their legal form, scored by where a seller's name is usually printed. */
+export function companyNameCandidates(layout: DocumentLayout, fieldName: string, party: Party, parties: PartyBlocks): FieldCandidate[] {
+  const found: FieldCandidate[] = [];
+  const occurrences = new Map<string, number>();
+  for (const segment of layout.segments) {
+    for (const company of findCompanyNames(segment.text)) {
+      const key = normalizeForMatching(company.name);
+      occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
+    }
+  }
+  for (const page of layout.pages) {
+    for (const row of page.rows) {
+      for (const segment of row.segments) {
+        for (const company of findCompanyNames(segment.text)) {
+          const owner = parties.partyOf(segment.id);
+          let score: number;
+          if (party === 'seller') {
+            score = page.pageNumber === 1 && row.top < 0.3 ? 0.62 : row.top > 0.7 ? 0.55 : 0.42;
+            if (page.pageNumber > 1) score *= 0.9;
+            if (owner === 'buyer') score *= 0.3;
+            if (owner === 'seller') score *= 1.3;
+          } else {
+            if (owner !== 'buyer') continue;
+            score = 0.55;
+          }
+          if (/copyright|©|\(c\)/i.test(segment.text)) score *= 0.4;
+          if (segment.box.height > page.typicalLineHeight * 1.3) score *= 1.12;
+          score += 0.08 * Math.min(2, (occurrences.get(normalizeForMatching(company.name)) ?? 1) - 1);
+          found.push({
+            fieldName,
+            value: company.name,
+            score,
+            pageNumber: page.pageNumber,
+            box: boxOfRange(segment, company.index, company.index + company.length),
+            segmentId: segment.id,
+            evidence: 'company legal form',
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The letterhead: a prominent short line at the top of the first page, or the first line of an
+ * address block there (a name line followed by a street or postcode line in the same column).
+ */
+export function letterheadCandidates(layout: DocumentLayout, fieldName: string, titleWords: Set<string>, parties: PartyBlocks): FieldCandidate[] {
+  const page = layout.pages[0];
+  if (!page || !layout.hasGeometry) return [];
+  const found: FieldCandidate[] = [];
+  const topRows = page.rows.filter((row) => row.top < 0.2);
+  for (const row of topRows) {
+    for (const segment of row.segments) {
+      if (parties.partyOf(segment.id) === 'buyer') continue;
+      const words = segment.text.split(/\s+/).filter((word) => !titleWords.has(normalizeForMatching(word).replace(/[.:]$/, '')));
+      const text = cleanPartyName(words.join(' '));
+      if (!text || /\d/.test(text) || !/\p{L}{3}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
+      const prominent = segment.box.height >= page.typicalLineHeight * 1.25;
+      const nextRow = page.rows[row.index + 1];
+      const addressBelow = nextRow?.segments.some(
+        (below) => Math.abs(below.box.x - segment.box.x) < 0.02 && /\d/.test(below.text) && /\p{L}{3}/u.test(below.text),
+      );
+      if (!prominent && !addressBelow) continue;
+      found.push({
+        fieldName,
+        value: text,
+        score: (prominent ? 0.5 : 0.4) * (row.top < 0.1 ? 1 : 0.9),
+        pageNumber: page.pageNumber,
+        box: segment.box,
+        segmentId: segment.id,
+        evidence: prominent ? 'prominent letterhead line' : 'first line of a top address block',
+      });
+    }
+  }
+  return found;
+}
+
+/** Seller from the sender line, buyer from the first name line under it in the window. */
+export function returnAddressCandidates(layout: DocumentLayout, returnAddress: LayoutSegment[], sellerField: string, buyerField: string): FieldCandidate[] {
+  const found: FieldCandidate[] = [];
+  for (const segment of returnAddress) {
+    const company = findCompanyNames(segment.text)[0];
+    const senderName = company?.name ?? cleanPartyName(segment.text.split(/\s[|●•·–-]\s|[|●•·]/)[0] ?? '');
+    if (senderName) {
+      found.push({ fieldName: sellerField, value: senderName, score: company ? 0.72 : 0.55, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: 'sender line above the address window' });
+    }
+    const page = layout.pages.find((candidate) => candidate.pageNumber === segment.pageNumber);
+    if (!page) continue;
+    for (let rowIndex = segment.rowIndex + 1; rowIndex <= segment.rowIndex + 3; rowIndex += 1) {
+      const below = page.rows[rowIndex]?.segments.find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.03);
+      if (!below) continue;
+      const name = cleanPartyName(below.text);
+      if (!name || /\d/.test(name)) continue;
+      found.push({ fieldName: buyerField, value: name, score: 0.6, pageNumber: below.pageNumber, box: below.box, segmentId: below.id, evidence: 'first name in the address window' });
+      break;
+    }
+  }
+  return found;
+}

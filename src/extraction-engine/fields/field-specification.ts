@@ -1,0 +1,52 @@
+// What the field finder needs to know about a field, whether it comes from a prebuilt type or from a
+// workspace's configuration: one shape for both, so both are extracted by the same code.
+
+import type { DuplicatePolicy, FieldValidation } from '../configuration/extraction-configuration-schema.ts';
+import type { FieldType, StringShape } from '../values/field-value.ts';
+
+/**
+ * Prebuilt fields whose values are also looked for with document-wide evidence beyond their labels
+ * (company legal forms, valid IBANs anywhere, the net + tax = total relation, item table rows).
+ */
+export type FieldRole =
+  | 'seller-name'
+  | 'buyer-name'
+  | 'seller-vat-id'
+  | 'buyer-vat-id'
+  | 'issue-date'
+  | 'net-amount'
+  | 'tax-amount'
+  | 'total-amount'
+  | 'amount-due'
+  | 'currency'
+  | 'iban'
+  | 'document-number'
+  | 'line-item-count';
+
+export interface FieldSpecification {
+  name: string;
+  type: FieldType;
+  required: boolean;
+  /** Label phrases per ISO 639-1 language. */
+  labels: Record<string, string[]>;
+  patterns: RegExp[];
+  allowedValues?: string[];
+  shape?: StringShape;
+  role?: FieldRole;
+}
+
+export interface DocumentTypeSpecification {
+  docType: string;
+  keywords: Record<string, string[]>;
+  mediaTypes?: string[];
+  /** Accepted document languages; undefined accepts any. */
+  languages?: string[];
+  fields: FieldSpecification[];
+  validations: FieldValidation[];
+  duplicatePolicy: DuplicatePolicy;
+  /**
+   * Phrases that are labels of things this type does not extract ("Order Date", "Steuernummer"):
+   * they claim their words so that a shorter field label inside them ("Date") does not match there.
+   */
+  distractorLabels: Record<string, string[]>;
+}

@@ -1,0 +1,134 @@
+// Finds the label phrases of every field in the document's segments. All fields' labels are matched
+// together so that a longer label claims its words: "Invoice Date" is an issue-date label and not
+// also an invoice-number label "Invoice" followed by the value "Date".
+
+import { normalizeWithOffsets } from '../values/text-normalization.ts';
+import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
+import type { Placement } from '../document.ts';
+
+export interface LabelMatch {
+  /** The field the label belongs to; undefined for a distractor label, which only claims its words. */
+  fieldName: string | undefined;
+  segment: LayoutSegment;
+  /** Character range of the label in the segment's text. */
+  start: number;
+  end: number;
+  language: string;
+  /** How sure the words are a label for this field, in [0, 1]. */
+  strength: number;
+  box: Placement;
+  /** The label is followed by ":" (or is the whole segment): it is a key, not part of a sentence. */
+  isKey: boolean;
+  /** Inside parentheses: a qualifier of the label before it, never the start of a new value. */
+  insideParentheses: boolean;
+}
+
+export interface LabelSource {
+  fieldName: string | undefined;
+  labels: Record<string, string[]>;
+}
+
+// Languages that glue words into compounds: "Handelsrechnung Nr." ends with the label "Rechnung Nr.".
+const COMPOUNDING_LANGUAGES = new Set(['de', 'nl']);
+const CURRENCY_BETWEEN_WORDS = String.raw`(?:(?:eur|usd|gbp|chf|pln|inr|€|\$|£|zl|in eur|en eur|w pln)\s+)?`;
+
+interface CompiledLabel {
+  fieldName: string | undefined;
+  language: string;
+  phrase: string;
+  pattern: RegExp;
+  compounding: boolean;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function compileLabel(fieldName: string | undefined, language: string, phrase: string): CompiledLabel | undefined {
+  const normalized = normalizeWithOffsets(phrase).text;
+  if (normalized.length === 0) return undefined;
+  const words = normalized.split(' ').map(escapeRegExp);
+  const compounding = COMPOUNDING_LANGUAGES.has(language) && normalized.length >= 8;
+  const leftBoundary = compounding ? '' : String.raw`(?<![\p{L}\p{N}_])`;
+  const rightBoundary = /[\p{L}\p{N}]$/u.test(normalized) ? String.raw`(?![\p{L}_])` : '';
+  const body = words.join(String.raw`\)?\s*${CURRENCY_BETWEEN_WORDS}`);
+  return { fieldName, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
+}
+
+export function compileLabelSources(sources: LabelSource[]): CompiledLabel[] {
+  const compiled: CompiledLabel[] = [];
+  for (const source of sources) {
+    for (const [language, phrases] of Object.entries(source.labels)) {
+      for (const phrase of phrases) {
+        const label = compileLabel(source.fieldName, language, phrase);
+        if (label) compiled.push(label);
+      }
+    }
+  }
+  return compiled;
+}
+
+function labelStrength(phraseLength: number, options: { compoundPart: boolean; atStart: boolean; isKey: boolean; proseSegment: boolean }): number {
+  let strength = 0.6 + 0.4 * Math.min(1, phraseLength / 14);
+  if (options.compoundPart) strength *= 0.85;
+  if (!options.atStart) strength *= 0.88;
+  if (options.proseSegment && !options.atStart) strength *= 0.7;
+  if (options.isKey) strength = Math.min(1, strength * 1.08);
+  return strength;
+}
+
+/** Every label occurrence in the document, with shorter labels inside longer ones removed. */
+export function findLabelMatches(layout: DocumentLayout, labels: CompiledLabel[]): LabelMatch[] {
+  const matches: LabelMatch[] = [];
+  for (const segment of layout.segments) {
+    const page = layout.pages.find((candidate) => candidate.pageNumber === segment.pageNumber);
+    // The title line ("Rechnung Nr. 4711 vom ...") names the document itself; its labels outrank
+    // the same words in a reference table further down.
+    const isTitle = layout.hasGeometry && segment.pageNumber === 1 && segment.box.y < 0.35 && segment.box.height >= (page?.typicalLineHeight ?? 1) * 1.3;
+    const normalized = normalizeWithOffsets(segment.text);
+    const found: (LabelMatch & { normalizedStart: number; normalizedEnd: number })[] = [];
+    for (const label of labels) {
+      for (const match of normalized.text.matchAll(label.pattern)) {
+        const normalizedStart = match.index;
+        const normalizedEnd = match.index + match[0].length;
+        const start = normalized.originalOffsets[normalizedStart] ?? 0;
+        const end = (normalized.originalOffsets[normalizedEnd - 1] ?? start) + 1;
+        const compoundPart = label.compounding && normalizedStart > 0 && /\p{L}/u.test(normalized.text[normalizedStart - 1] ?? '');
+        // A compound only counts when the label ends the compound's first word ("handelsrechnung nr").
+        if (compoundPart && /\p{L}/u.test(normalized.text[normalizedEnd] ?? '')) continue;
+        const after = segment.text.slice(end);
+        const isKey = /^\s*[:：]/.test(after) || after.trim().length === 0;
+        const atStart = segment.text.slice(0, start).trim().length === 0 || /[:|]\s*$/.test(segment.text.slice(0, start));
+        const proseSegment = segment.text.split(/\s+/).length > 10;
+        // "Rechnungssumme Netto (excl. USt.) 473,00": a label in parentheses qualifies another one.
+        const insideParentheses = (segment.text.slice(0, start).match(/\(/g) ?? []).length > (segment.text.slice(0, start).match(/\)/g) ?? []).length;
+        found.push({
+          fieldName: label.fieldName,
+          segment,
+          start,
+          end,
+          language: label.language,
+          strength: Math.min(1.1, labelStrength(label.phrase.length, { compoundPart, atStart, isKey, proseSegment }) * (insideParentheses ? 0.5 : 1) * (isTitle ? 1.2 : 1)),
+          insideParentheses,
+          box: boxOfRange(segment, start, end),
+          isKey,
+          normalizedStart,
+          normalizedEnd,
+        });
+      }
+    }
+    found.sort((left, right) => right.end - right.start - (left.end - left.start));
+    const kept: typeof found = [];
+    for (const candidate of found) {
+      const swallowed = kept.some(
+        (longer) =>
+          candidate.start >= longer.start &&
+          candidate.end <= longer.end &&
+          (longer.end - longer.start > candidate.end - candidate.start || longer.fieldName === candidate.fieldName),
+      );
+      if (!swallowed) kept.push(candidate);
+    }
+    for (const { normalizedStart: _start, normalizedEnd: _end, ...match } of kept) matches.push(match);
+  }
+  return matches.sort((left, right) => left.segment.id - right.segment.id || left.start - right.start);
+}

@@ -1,0 +1,176 @@
+// Values next to labels: on the same line to the right (in the label's segment or the following
+// columns of the row), or below the label in the rows underneath, overlapping it horizontally.
+
+import { findValuesAfterLabel, type FoundValue, type ValueContext } from '../values/field-value.ts';
+import { hasLegalForm, looksLikeKeyAndValue } from '../values/party-name.ts';
+import { boxOfRange, confidenceOfRange, unitePlacements, type DocumentLayout, type LayoutRow, type LayoutSegment } from './document-layout.ts';
+import type { FieldCandidate } from './field-candidate.ts';
+import type { FieldSpecification } from './field-specification.ts';
+import type { LabelMatch } from './label-anchors.ts';
+
+interface TextPiece {
+  segment: LayoutSegment;
+  /** Offset of the piece in the virtual text and in its segment. */
+  virtualStart: number;
+  segmentStart: number;
+  length: number;
+}
+
+/** Several segment slices joined with a column gap, mapping offsets back to their segments. */
+class VirtualText {
+  text = '';
+  readonly pieces: TextPiece[] = [];
+
+  append(segment: LayoutSegment, segmentStart: number, segmentEnd: number): void {
+    if (this.text.length > 0) this.text += '   ';
+    this.pieces.push({ segment, virtualStart: this.text.length, segmentStart, length: segmentEnd - segmentStart });
+    this.text += segment.text.slice(segmentStart, segmentEnd);
+  }
+
+  locate(virtualIndex: number): { piece: TextPiece; offset: number; pieceIndex: number } | undefined {
+    for (let pieceIndex = this.pieces.length - 1; pieceIndex >= 0; pieceIndex -= 1) {
+      const piece = this.pieces[pieceIndex];
+      if (piece && virtualIndex >= piece.virtualStart) return { piece, offset: virtualIndex - piece.virtualStart, pieceIndex };
+    }
+    return undefined;
+  }
+}
+
+export interface LabelCandidateContext {
+  layout: DocumentLayout;
+  labelsBySegment: Map<number, LabelMatch[]>;
+  valueContext: ValueContext;
+}
+
+function nextLabelStart(context: LabelCandidateContext, segment: LayoutSegment, after: number): number {
+  const labels = context.labelsBySegment.get(segment.id) ?? [];
+  const next = labels.filter((label) => label.start >= after && !label.insideParentheses).sort((left, right) => left.start - right.start)[0];
+  return next ? next.start : segment.text.length;
+}
+
+function startsWithLabel(context: LabelCandidateContext, segment: LayoutSegment, from = 0): boolean {
+  const labels = context.labelsBySegment.get(segment.id) ?? [];
+  return labels.some((label) => label.start >= from && segment.text.slice(from, label.start).trim().length === 0);
+}
+
+function rowOf(context: LabelCandidateContext, segment: LayoutSegment): LayoutRow | undefined {
+  return context.layout.pages.find((page) => page.pageNumber === segment.pageNumber)?.rows[segment.rowIndex];
+}
+
+function toCandidate(field: FieldSpecification, found: FoundValue, virtual: VirtualText, score: number, evidence: string): FieldCandidate | undefined {
+  const location = virtual.locate(found.index);
+  if (!location) return undefined;
+  const start = location.piece.segmentStart + location.offset;
+  const end = start + Math.min(found.length, location.piece.length - location.offset);
+  const ocrConfidence = confidenceOfRange(location.piece.segment, start, end);
+  return {
+    fieldName: field.name,
+    value: found.value,
+    score: score * found.quality * (0.4 + 0.6 * ocrConfidence),
+    pageNumber: location.piece.segment.pageNumber,
+    box: boxOfRange(location.piece.segment, start, end),
+    segmentId: location.piece.segment.id,
+    evidence: `${evidence}${location.pieceIndex > 0 ? ' (next column)' : ''}`,
+  };
+}
+
+/**
+ * Company names wrap: "MVM Musterhafter" above "Versicherungsverein Musterstadt a.G.". When the
+ * next line in the column ends with a legal form and the name does not, the name continues there.
+ */
+function withWrappedNameLine(candidate: FieldCandidate, nextRow: LayoutRow | undefined, columnX: number): FieldCandidate {
+  if (typeof candidate.value !== 'string' || hasLegalForm(candidate.value) || !nextRow) return candidate;
+  const continuation = nextRow.segments.find((segment) => Math.abs(segment.box.x - columnX) < 0.01);
+  if (!continuation || /\d/.test(continuation.text) || !hasLegalForm(continuation.text)) return candidate;
+  if (continuation.box.y - (candidate.box.y + candidate.box.height) > candidate.box.height * 1.2) return candidate;
+  return {
+    ...candidate,
+    value: `${candidate.value} ${continuation.text.trim()}`,
+    box: unitePlacements([candidate.box, continuation.box]),
+    evidence: `${candidate.evidence} + wrapped line`,
+  };
+}
+
+const PARTY_SHAPES = new Set(['party-name']);
+
+/** Candidates to the right of the label on its row, then in up to three rows below it. */
+export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch, context: LabelCandidateContext): FieldCandidate[] {
+  const candidates: FieldCandidate[] = [];
+  const isPartyName = field.shape !== undefined && PARTY_SHAPES.has(field.shape);
+  // A party label must be a key ("Seller:", or alone on its line); "Lieferant GmbH" is a name.
+  if (isPartyName && !label.isKey) return [];
+  const labelText = label.segment.text.slice(label.start, label.end);
+
+  // Right: rest of the label's segment, then the next columns of the row until another label.
+  const right = new VirtualText();
+  const ownEnd = nextLabelStart(context, label.segment, label.end);
+  right.append(label.segment, label.end, ownEnd);
+  const row = rowOf(context, label.segment);
+  if (ownEnd === label.segment.text.length && row) {
+    for (const segment of row.segments) {
+      if (segment.box.x <= label.segment.box.x + label.segment.box.width - 0.001 || segment.id === label.segment.id) continue;
+      if (startsWithLabel(context, segment)) break;
+      const end = nextLabelStart(context, segment, 0);
+      right.append(segment, 0, end);
+      if (end < segment.text.length || right.pieces.length >= 4) break;
+    }
+  }
+  const rightValues = findValuesAfterLabel(field.type, right.text, context.valueContext);
+  for (const found of rightValues) {
+    const location = right.locate(found.index);
+    const direction = location && location.pieceIndex > 0 ? 0.93 : 1;
+    const candidate = toCandidate(field, found, right, label.strength * direction, `right of "${labelText}"`);
+    if (candidate) candidates.push(candidate);
+  }
+
+  // Below: only for header-like labels (nothing usable to their right).
+  const restOfSegment = label.segment.text.slice(label.end, ownEnd).replace(/^[\s:#.]+/, '');
+  if (restOfSegment.length > 0 && rightValues.length > 0) return candidates;
+  const page = context.layout.pages.find((candidatePage) => candidatePage.pageNumber === label.segment.pageNumber);
+  if (!page || !row) return candidates;
+  const maxDistance = page.typicalLineHeight * 5.5;
+  const tolerance = 0.008;
+  const directionFactors = [0.9, 0.78, 0.65, 0.55];
+  let rowsSearched = 0;
+  for (let rowIndex = row.index + 1; rowIndex < page.rows.length && rowsSearched < (isPartyName ? 4 : 3); rowIndex += 1) {
+    const below = page.rows[rowIndex];
+    if (!below) break;
+    if (below.top - label.box.y - label.box.height > maxDistance * (rowsSearched + 1) * 0.6 + maxDistance * 0.4) break;
+    const overlapping = below.segments.flatMap((segment) =>
+      segment.words
+        .filter((word) => word.box.x < label.box.x + label.box.width + tolerance && word.box.x + word.box.width > label.box.x - tolerance)
+        .map((word) => ({ segment, word })),
+    );
+    if (overlapping.length === 0) continue;
+    rowsSearched += 1;
+    const numeric = field.type === 'amount' || field.type === 'number' || field.type === 'integer';
+    // Amount columns are right-aligned under their header: take the number most under the label.
+    const chosen = numeric
+      ? overlapping
+          .map((entry) => ({
+            ...entry,
+            overlap: Math.min(entry.word.box.x + entry.word.box.width, label.box.x + label.box.width) - Math.max(entry.word.box.x, label.box.x),
+          }))
+          .filter((entry) => /\d/.test(entry.word.text))
+          .sort((left, right) => right.overlap - left.overlap)[0]
+      : overlapping[0];
+    if (!chosen) continue;
+    if (startsWithLabel(context, chosen.segment, chosen.word.start)) break;
+    const belowText = new VirtualText();
+    belowText.append(chosen.segment, chosen.word.start, nextLabelStart(context, chosen.segment, chosen.word.start + 1));
+    const restOfRow = [chosen.segment.text.slice(chosen.word.start), ...below.segments.filter((segment) => segment.box.x > chosen.segment.box.x).map((segment) => segment.text)].join(' ');
+    if (isPartyName && looksLikeKeyAndValue(restOfRow)) continue;
+    const values = findValuesAfterLabel(field.type, belowText.text, context.valueContext);
+    const first = numeric ? values.find((value) => value.index === 0 || belowText.text.slice(0, value.index).trim().length <= 3) : values[0];
+    const direction = directionFactors[rowsSearched - 1] ?? 0.5;
+    if (first) {
+      const candidate = toCandidate(field, first, belowText, label.strength * direction, `below "${labelText}"`);
+      if (candidate && isPartyName) candidates.push(withWrappedNameLine(candidate, page.rows[rowIndex + 1], chosen.word.box.x));
+      else if (candidate) candidates.push(candidate);
+      break;
+    }
+    // A party block may start with a line that is not the name ("GLN 4000001123452").
+    if (!isPartyName) break;
+  }
+  return candidates;
+}

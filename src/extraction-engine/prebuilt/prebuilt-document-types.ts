@@ -1,0 +1,99 @@
+// The prebuilt invoice and receipt types: field names as in the corpus ground truth and in the
+// e-invoice readers' output, so embedded Factur-X/ZUGFeRD/UBL values map one to one.
+
+import type { PrebuiltDocumentType, PrebuiltDocumentTypeConfiguration } from '../configuration/extraction-configuration-schema.ts';
+import type { DocumentTypeSpecification, FieldSpecification } from '../fields/field-specification.ts';
+import * as labels from './invoice-labels.ts';
+
+/** Languages the prebuilt labels cover; documents in others are rejected unless configured. */
+export const PREBUILT_LANGUAGES = ['en', 'de', 'fr', 'nl', 'pl', 'es', 'it'] as const;
+
+function field(specification: Omit<FieldSpecification, 'required' | 'patterns'> & Partial<Pick<FieldSpecification, 'required' | 'patterns'>>): FieldSpecification {
+  return { required: false, patterns: [], ...specification };
+}
+
+const partyAndPaymentFields: FieldSpecification[] = [
+  field({ name: 'seller_name', type: 'string', shape: 'party-name', role: 'seller-name', labels: labels.sellerNameLabels }),
+  field({ name: 'seller_vat_id', type: 'string', shape: 'vat-id', role: 'seller-vat-id', labels: labels.vatIdLabels }),
+  field({ name: 'buyer_name', type: 'string', shape: 'party-name', role: 'buyer-name', labels: labels.buyerNameLabels }),
+  field({
+    name: 'buyer_vat_id',
+    type: 'string',
+    shape: 'vat-id',
+    role: 'buyer-vat-id',
+    labels: mergeLabels(labels.buyerVatIdLabels, labels.vatIdLabels),
+  }),
+];
+
+function mergeLabels(...sources: labels.LabelsByLanguage[]): labels.LabelsByLanguage {
+  const merged: labels.LabelsByLanguage = {};
+  for (const source of sources) {
+    for (const [language, phrases] of Object.entries(source)) merged[language] = [...(merged[language] ?? []), ...phrases];
+  }
+  return merged;
+}
+
+const amountFields: FieldSpecification[] = [
+  field({ name: 'currency', type: 'currency', role: 'currency', labels: labels.currencyLabels }),
+  field({ name: 'net_amount', type: 'amount', role: 'net-amount', labels: labels.netAmountLabels }),
+  field({ name: 'tax_amount', type: 'amount', role: 'tax-amount', labels: labels.taxAmountLabels }),
+  field({ name: 'total_amount', type: 'amount', role: 'total-amount', labels: labels.totalAmountLabels }),
+  field({ name: 'amount_due', type: 'amount', role: 'amount-due', labels: labels.amountDueLabels }),
+];
+
+export const invoiceSpecification: DocumentTypeSpecification = {
+  docType: 'invoice',
+  keywords: labels.invoiceKeywords,
+  languages: [...PREBUILT_LANGUAGES],
+  duplicatePolicy: 'allow',
+  distractorLabels: labels.invoiceDistractorLabels,
+  validations: [
+    { rule: 'sum', fields: ['net_amount', 'tax_amount'], equals: 'total_amount', tolerance: 0.02 },
+    { rule: 'before', field: 'issue_date', other: 'due_date', allowEqual: true },
+  ],
+  fields: [
+    field({ name: 'invoice_number', type: 'string', shape: 'identifier', role: 'document-number', labels: labels.invoiceNumberLabels }),
+    field({ name: 'issue_date', type: 'date', role: 'issue-date', labels: labels.issueDateLabels }),
+    field({ name: 'due_date', type: 'date', labels: labels.dueDateLabels }),
+    field({ name: 'delivery_date', type: 'date', labels: labels.deliveryDateLabels }),
+    ...amountFields,
+    ...partyAndPaymentFields,
+    field({ name: 'buyer_reference', type: 'string', shape: 'identifier', labels: labels.buyerReferenceLabels }),
+    field({ name: 'order_reference', type: 'string', shape: 'identifier', labels: labels.orderReferenceLabels }),
+    field({ name: 'customer_number', type: 'string', shape: 'identifier', labels: labels.customerNumberLabels }),
+    field({ name: 'iban', type: 'iban', role: 'iban', labels: labels.ibanLabels }),
+    field({ name: 'line_item_count', type: 'integer', role: 'line-item-count', labels: {} }),
+  ],
+};
+
+export const receiptSpecification: DocumentTypeSpecification = {
+  docType: 'receipt',
+  keywords: labels.receiptKeywords,
+  languages: [...PREBUILT_LANGUAGES],
+  duplicatePolicy: 'allow',
+  distractorLabels: labels.invoiceDistractorLabels,
+  validations: [{ rule: 'sum', fields: ['net_amount', 'tax_amount'], equals: 'total_amount', tolerance: 0.02 }],
+  fields: [
+    field({ name: 'invoice_number', type: 'string', shape: 'identifier', role: 'document-number', labels: mergeLabels(labels.receiptNumberLabels, labels.invoiceNumberLabels) }),
+    field({ name: 'issue_date', type: 'date', role: 'issue-date', labels: labels.issueDateLabels }),
+    ...amountFields,
+    ...partyAndPaymentFields,
+    field({ name: 'order_reference', type: 'string', shape: 'identifier', labels: labels.orderReferenceLabels }),
+    field({ name: 'line_item_count', type: 'integer', role: 'line-item-count', labels: {} }),
+  ],
+};
+
+const PREBUILT_SPECIFICATIONS: Record<PrebuiltDocumentType, DocumentTypeSpecification> = {
+  invoice: invoiceSpecification,
+  receipt: receiptSpecification,
+};
+
+/** The prebuilt type with the workspace's overrides (accepted languages, duplicate policy) applied. */
+export function prebuiltSpecification(configuration: PrebuiltDocumentTypeConfiguration): DocumentTypeSpecification {
+  const base = PREBUILT_SPECIFICATIONS[configuration.prebuilt];
+  return {
+    ...base,
+    duplicatePolicy: configuration.duplicatePolicy,
+    ...(configuration.languages ? { languages: configuration.languages } : {}),
+  };
+}
