@@ -35,12 +35,22 @@ const minimumWordConfidence = 0.2;
 /** The language models ship in @tesseract.js-data/<code>; this variant is the one for LSTM-only OCR. */
 const traineddataVariant = '4.0.0_best_int';
 
+/** The pool was terminated before or while this recognition ran. */
+export class OcrPoolTerminatedError extends Error {
+  constructor() {
+    super('The OCR pool has been terminated');
+    this.name = 'OcrPoolTerminatedError';
+  }
+}
+
 export class OcrPool {
   readonly size: number;
   readonly languages: readonly OcrLanguage[];
   readonly #idleWorkers: Worker[] = [];
   readonly #busyWorkers = new Set<Worker>();
-  readonly #waiting: ((worker: Worker) => void)[] = [];
+  /** Rejects the recognitions in progress: a terminated worker never answers them. */
+  readonly #abortRunningJobs = new Set<(error: Error) => void>();
+  readonly #waiting: { resolve: (worker: Worker) => void; reject: (error: Error) => void }[] = [];
   #startingWorkers = 0;
   #terminated = false;
 
@@ -54,8 +64,14 @@ export class OcrPool {
     const timeoutMs = options.timeoutMs ?? readingLimits.pageTimeBudgetMs;
     const worker = await this.#acquireWorker();
     let abandoned = false;
+    let abortJob: (error: Error) => void = () => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      abortJob = reject;
+    });
+    this.#abortRunningJobs.add(abortJob);
     try {
-      const result = await withinTimeBudget('OCR of one page', timeoutMs, worker.recognize(image.bytes, {}, { blocks: true, text: false }), () => {
+      const recognition = Promise.race([worker.recognize(image.bytes, {}, { blocks: true, text: false }), aborted]);
+      const result = await withinTimeBudget('OCR of one page', timeoutMs, recognition, () => {
         abandoned = true;
         return this.#discardWorker(worker);
       });
@@ -66,16 +82,19 @@ export class OcrPool {
         abandoned = true;
         await this.#discardWorker(worker);
       }
-      if (error instanceof TimeBudgetExceededError) throw error;
+      if (error instanceof TimeBudgetExceededError || error instanceof OcrPoolTerminatedError) throw error;
       throw new Error(`OCR failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
+      this.#abortRunningJobs.delete(abortJob);
       if (!abandoned) this.#releaseWorker(worker);
     }
   }
 
-  /** Stops every worker. Pending and later recognize() calls reject. */
+  /** Stops every worker. Queued and later recognize() calls reject; running ones end at their time budget. */
   async terminate(): Promise<void> {
     this.#terminated = true;
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(new OcrPoolTerminatedError());
+    for (const abortJob of this.#abortRunningJobs) abortJob(new OcrPoolTerminatedError());
     const workers = [...this.#idleWorkers, ...this.#busyWorkers];
     this.#idleWorkers.length = 0;
     this.#busyWorkers.clear();
@@ -83,7 +102,7 @@ export class OcrPool {
   }
 
   async #acquireWorker(): Promise<Worker> {
-    if (this.#terminated) throw new Error('The OCR pool has been terminated');
+    if (this.#terminated) throw new OcrPoolTerminatedError();
     const idle = this.#idleWorkers.pop();
     if (idle) {
       this.#busyWorkers.add(idle);
@@ -95,7 +114,7 @@ export class OcrPool {
         const worker = await startWorker(this.languages);
         if (this.#terminated) {
           await worker.terminate();
-          throw new Error('The OCR pool has been terminated');
+          throw new OcrPoolTerminatedError();
         }
         this.#busyWorkers.add(worker);
         return worker;
@@ -103,13 +122,13 @@ export class OcrPool {
         this.#startingWorkers -= 1;
       }
     }
-    return new Promise<Worker>((resolve) => this.#waiting.push(resolve));
+    return new Promise<Worker>((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
 
   #releaseWorker(worker: Worker): void {
     const next = this.#waiting.shift();
     if (next) {
-      next(worker);
+      next.resolve(worker);
       return;
     }
     this.#busyWorkers.delete(worker);
@@ -128,9 +147,9 @@ export class OcrPool {
     try {
       const replacement = await startWorker(this.languages);
       this.#busyWorkers.add(replacement);
-      next(replacement);
-    } catch {
-      this.#waiting.unshift(next);
+      next.resolve(replacement);
+    } catch (error) {
+      next.reject(error instanceof Error ? error : new Error(String(error)));
     } finally {
       this.#startingWorkers -= 1;
     }

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DocumentRejectedError } from '../../../../src/extraction-engine/document.ts';
 import { OcrPool, readDocument } from '../../../../src/extraction-engine/read-document.ts';
+import { OcrPoolTerminatedError } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
 import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
 import { blankPng, pngDeclaringSize, scannedPdf, textPng } from './document-builders.ts';
@@ -58,6 +59,32 @@ describe('OCR of images and scanned PDFs', () => {
 
     expect(overBudget).toBeInstanceOf(TimeBudgetExceededError);
     expect(afterRecycling.map((line) => line.text)).toEqual(['Budget test line']);
+  });
+
+  it('queues recognitions beyond the pool size', async () => {
+    const raster = await prepareOcrRaster({ input: await textPng(['Queued page']) });
+    const singleWorkerPool = new OcrPool({ size: 1, languages: ['eng'] });
+    try {
+      const results = await Promise.all([singleWorkerPool.recognize(raster), singleWorkerPool.recognize(raster)]);
+
+      expect(results.map((lines) => lines.map((line) => line.text))).toEqual([['Queued page'], ['Queued page']]);
+    } finally {
+      await singleWorkerPool.terminate();
+    }
+  });
+
+  it('rejects running and queued recognitions at once when the pool is terminated', async () => {
+    const raster = await prepareOcrRaster({ input: await textPng(['Never read']) });
+    const singleWorkerPool = new OcrPool({ size: 1, languages: ['eng'] });
+    const started = Date.now();
+
+    const running = singleWorkerPool.recognize(raster).catch((error: unknown) => error);
+    const queued = singleWorkerPool.recognize(raster).catch((error: unknown) => error);
+    await singleWorkerPool.terminate();
+
+    expect(await running).toBeInstanceOf(OcrPoolTerminatedError);
+    expect(await queued).toBeInstanceOf(OcrPoolTerminatedError);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it.each(['tiff', 'webp', 'jpeg'] as const)('prepares a %s image for OCR as a greyscale PNG scaled up towards 300 dpi', async (format) => {
