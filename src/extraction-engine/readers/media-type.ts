@@ -58,7 +58,7 @@ export async function sniffMediaType(
   const detected = await fileTypeFromBuffer(bytes);
   if (detected && detected.mime !== 'application/xml') {
     if (supportedMediaTypes.has(detected.mime)) return { supported: true, mediaType: detected.mime as SupportedMediaType };
-    return { supported: false, description: `${detected.mime} (.${detected.ext})` };
+    return { supported: false, description: describeUnsupportedFormat(detected.mime, detected.ext) };
   }
   if (!looksLikeText(bytes)) return { supported: false, description: 'an unrecognised binary format' };
 
@@ -104,4 +104,37 @@ function countOutsideQuotes(row: string, delimiter: string): number {
     else if (character === delimiter && !inQuotes) count += 1;
   }
   return count;
+}
+
+const archiveMediaTypes = new Set([
+  'application/zip',
+  'application/gzip',
+  'application/x-tar',
+  'application/x-7z-compressed',
+  'application/x-rar-compressed',
+  'application/x-bzip2',
+  'application/x-xz',
+  'application/zstd',
+]);
+
+const executableMediaTypes = new Set([
+  'application/x-elf',
+  'application/x-msdownload',
+  'application/x-mach-binary',
+  'application/vnd.microsoft.portable-executable',
+  'application/x-executable',
+  'application/wasm',
+  'application/java-archive',
+  'application/vnd.android.package-archive',
+]);
+
+/** What the uploader is told the file is, in words, with the technical type for support. */
+function describeUnsupportedFormat(mime: string, extension: string): string {
+  const technical = `${mime}, .${extension}`;
+  if (executableMediaTypes.has(mime)) return `a program (${technical})`;
+  if (archiveMediaTypes.has(mime)) return `an archive (${technical})`;
+  if (mime.startsWith('audio/')) return `an audio file (${technical})`;
+  if (mime.startsWith('video/')) return `a video (${technical})`;
+  if (mime.startsWith('image/')) return `an image format that cannot be read (${technical})`;
+  return `a file of type ${mime} (.${extension})`;
 }

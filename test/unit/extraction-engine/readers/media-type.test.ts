@@ -15,7 +15,9 @@ const windowsExecutable = (() => {
   bytes.set([0x50, 0x45, 0x00, 0x00], 0x80);
   return bytes;
 })();
-const mp3Audio = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, ...new Array<number>(64).fill(0xff)]);
+const ascii = (text: string) => [...text].map((character) => character.charCodeAt(0));
+const wavAudio = new Uint8Array([...ascii('RIFF'), 0x24, 0, 0, 0, ...ascii('WAVEfmt '), 16, 0, 0, 0, 1, 0, 1, 0, ...new Array<number>(40).fill(0)]);
+const mp4Video = new Uint8Array([0, 0, 0, 0x18, ...ascii('ftypisom'), 0, 0, 2, 0, ...ascii('isomiso2'), ...new Array<number>(40).fill(0)]);
 const randomBinary = new Uint8Array(Array.from({ length: 4096 }, (_, index) => (index * 7919 + 13) % 256));
 
 describe('sniffMediaType', () => {
@@ -25,13 +27,17 @@ describe('sniffMediaType', () => {
   });
 
   it.each([
-    ['a Linux executable', elfExecutable],
-    ['a Windows executable', windowsExecutable],
-    ['MP3 audio', mp3Audio],
-    ['a plain ZIP archive', zipArchive([{ name: 'a.txt', content: 'hello' }])],
-    ['unrecognised binary data', randomBinary],
-  ])('refuses %s', async (_, bytes) => {
-    expect((await sniffMediaType(bytes, { fileName: 'invoice.pdf' })).supported).toBe(false);
+    ['a Linux executable', elfExecutable, /^a program/],
+    ['a Windows executable', windowsExecutable, /^a program/],
+    ['WAV audio', wavAudio, /^an audio file/],
+    ['MP4 video', mp4Video, /^a video/],
+    ['a plain ZIP archive', zipArchive([{ name: 'a.txt', content: 'hello' }]), /^an archive/],
+    ['unrecognised binary data', randomBinary, /^an unrecognised binary format$/],
+  ])('refuses %s, saying what it is', async (_, bytes, description) => {
+    const sniffed = await sniffMediaType(bytes, { fileName: 'invoice.pdf' });
+
+    expect(sniffed.supported).toBe(false);
+    expect(!sniffed.supported && sniffed.description).toMatch(description);
   });
 
   it('tells text formats apart by content when no hint is given', async () => {
@@ -54,7 +60,7 @@ describe('readDocument rejections by format', () => {
     const rejection = await readDocument(elfExecutable, { fileName: 'invoice.pdf', mediaType: 'application/pdf' }).catch((error: unknown) => error);
 
     expect(rejection).toBeInstanceOf(DocumentRejectedError);
-    expect(rejection).toMatchObject({ reason: 'unsupported-format', message: expect.stringContaining('application/x-elf') });
+    expect(rejection).toMatchObject({ reason: 'unsupported-format', message: expect.stringMatching(/^The file is a program \(application\/x-elf, \.elf\)/) });
   });
 
   it('rejects bytes that start like a PDF but are garbage as broken', async () => {
