@@ -10,6 +10,7 @@ import { provisionResources, type ProvisionedResources } from './provision-resou
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { uploadedFileFinalizer } from '../files/routes.ts';
 import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStackConnection } from './local-stack-connection.ts';
+import { startLocalOrchestration, type RunningLocalOrchestration } from './local-extraction-orchestration.ts';
 
 export interface LocalStackOptions {
   /** Where the emulators keep their data; a restart with the same folder keeps it. */
@@ -63,11 +64,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
   process.env.PAPERFLOW_S3_FORCE_PATH_STYLE = 'true';
 
   let gateway: RunningGateway | undefined;
+  let orchestration: RunningLocalOrchestration | undefined;
   try {
     const resources = await provisionResources({ prefix: 'paperflow-local' });
     process.env[resourceEnvironment.recordsTableName] = resources.recordsTableName;
     process.env[resourceEnvironment.filesBucketName] = resources.filesBucketName;
     process.env[resourceEnvironment.webhookDeliveryQueueUrl] = resources.webhookDeliveryQueueUrl;
+    orchestration = await startLocalOrchestration(projectRoot);
 
     if (options.bootstrapApiKey) {
       await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
@@ -83,6 +86,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       authorizerCacheSeconds: options.authorizerCacheSeconds ?? 0,
     });
     const running = gateway;
+    const runningOrchestration = orchestration;
     await writeLocalStackConnection(options.dataDir, {
       baseUrl: running.url,
       endpoints: { ...emulators?.endpoints },
@@ -98,12 +102,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       async stop() {
         await removeLocalStackConnection(options.dataDir);
         await running.close();
+        await runningOrchestration.close();
         await objectCreated.settled();
         await emulators?.stop();
       },
     };
   } catch (error) {
     await gateway?.close();
+    await orchestration?.close();
     await emulators?.stop();
     throw error;
   }

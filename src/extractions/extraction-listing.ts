@@ -1,0 +1,290 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { ExtractionRecord, ExtractionStatus } from './extraction.ts';
+import { isTerminal } from './extraction.ts';
+import {
+  labelKeyPartition,
+  labelValuePartition,
+  sortValueOf,
+  statusPartition,
+  workspacePartition,
+  type SortAttribute,
+} from './extraction-keys.ts';
+import { recordOf, type ExtractionStore, type StoredExtraction } from './extraction-store.ts';
+
+export interface ExtractionListQuery {
+  page: number;
+  size: number;
+  status?: ExtractionStatus;
+  /** Normalised ISO 8601 (toISOString), inclusive bounds on createdAt. */
+  from?: string;
+  to?: string;
+  sortBy: SortAttribute;
+  sort: 'asc' | 'desc';
+  /** An empty value means "has the label"; several combine with AND. */
+  labels: Record<string, string>;
+}
+
+export interface IndexQueryPlan {
+  kind: 'index';
+  indexName: string;
+  partitionKeyName: string;
+  partitionKey: string;
+  sortKeyName: string;
+  /** Bounds on the index sort key (createdAt sorts only). */
+  sortKeyFrom?: string;
+  sortKeyTo?: string;
+  /** Bounds on createdAt applied as a filter (other sorts). */
+  createdAtFrom?: string;
+  createdAtTo?: string;
+  ascending: boolean;
+  /** Where the exact total comes from: a counter when the whole partition matches, else a COUNT query. */
+  total: { source: 'counter'; counter: ExtractionStatus | 'total' } | { source: 'count-query' };
+}
+
+export interface LabelQueryPlan {
+  kind: 'labels';
+  /** One partition per label filter; the smallest is read and checked against the rest in memory. */
+  labelPartitions: string[];
+}
+
+export type ExtractionListPlan = IndexQueryPlan | LabelQueryPlan;
+
+// Sorts past "#<id>" for any id, so an inclusive `to` bound keeps every id at that instant.
+const upperBoundSuffix = '#~';
+
+/** Which index answers a list request (the layout is described in extraction-keys.ts). */
+export function planExtractionList(workspaceId: string, query: ExtractionListQuery): ExtractionListPlan {
+  const labelFilters = Object.entries(query.labels);
+  if (labelFilters.length > 0) {
+    return {
+      kind: 'labels',
+      labelPartitions: labelFilters.map(([key, value]) =>
+        value === '' ? labelKeyPartition(workspaceId, key) : labelValuePartition(workspaceId, key, value),
+      ),
+    };
+  }
+  const { status } = query;
+  const partitionKey = status ? statusPartition(workspaceId, status) : workspacePartition(workspaceId);
+  const index = indexFor(query.sortBy, status);
+  const hasRange = query.from !== undefined || query.to !== undefined;
+  const keyRange = query.sortBy === 'createdAt';
+  return {
+    kind: 'index',
+    indexName: index,
+    partitionKeyName: `${index}pk`,
+    partitionKey,
+    sortKeyName: `${index}sk`,
+    ...(keyRange && query.from ? { sortKeyFrom: query.from } : {}),
+    ...(keyRange && query.to ? { sortKeyTo: `${query.to}${upperBoundSuffix}` } : {}),
+    ...(!keyRange && query.from ? { createdAtFrom: query.from } : {}),
+    ...(!keyRange && query.to ? { createdAtTo: query.to } : {}),
+    ascending: query.sort === 'asc',
+    total: hasRange ? { source: 'count-query' } : { source: 'counter', counter: status ?? 'total' },
+  };
+}
+
+function indexFor(sortBy: SortAttribute, status: ExtractionStatus | undefined): string {
+  if (sortBy === 'createdAt') return status ? 'gsi2' : 'gsi1';
+  if (sortBy === 'updatedAt') return status ? 'gsi4' : 'gsi3';
+  if (!status) return 'gsi5';
+  // Within one status: a terminal record's completedAt equals its updatedAt (both set by the terminal
+  // transition, nothing changes updatedAt afterwards); records in flight have none and tie, by id.
+  return isTerminal(status) ? 'gsi4' : 'gsi2';
+}
+
+export interface ExtractionListResult {
+  records: StoredExtraction[];
+  totalItems: number;
+}
+
+/** Runs a plan: DynamoDB Query only, exact totals, a page read as close to its position as possible. */
+export class ExtractionLister {
+  constructor(private readonly store: ExtractionStore) {}
+
+  async list(workspaceId: string, query: ExtractionListQuery): Promise<ExtractionListResult> {
+    const plan = planExtractionList(workspaceId, query);
+    return plan.kind === 'labels' ? this.listByLabels(workspaceId, plan, query) : this.listByIndex(workspaceId, plan, query);
+  }
+
+  private async listByIndex(workspaceId: string, plan: IndexQueryPlan, query: ExtractionListQuery): Promise<ExtractionListResult> {
+    const totalItems =
+      plan.total.source === 'counter' ? (await this.store.counts(workspaceId))[plan.total.counter] : await this.countMatching(plan);
+    const offset = query.page * query.size;
+    if (offset >= totalItems) return { records: [], totalItems };
+    const wanted = Math.min(query.size, totalItems - offset);
+    // A page in the second half is read from the other end: cost follows the distance to the nearer end.
+    const fromOtherEnd = offset > totalItems - offset - wanted;
+    const skip = fromOtherEnd ? totalItems - offset - wanted : offset;
+    const direction = fromOtherEnd ? !plan.ascending : plan.ascending;
+    const startKey = skip > 0 ? await this.positionAfter(plan, direction, skip) : undefined;
+    if (skip > 0 && startKey === undefined) return { records: [], totalItems };
+    const records = await this.readItems(plan, direction, wanted, startKey);
+    return { records: fromOtherEnd ? records.reverse() : records, totalItems };
+  }
+
+  private baseQuery(plan: IndexQueryPlan, ascending: boolean): QueryCommandInput {
+    const names: Record<string, string> = { '#pk': plan.partitionKeyName };
+    const values: Record<string, unknown> = { ':pk': plan.partitionKey };
+    let keyCondition = '#pk = :pk';
+    if (plan.sortKeyFrom !== undefined || plan.sortKeyTo !== undefined) {
+      names['#sk'] = plan.sortKeyName;
+      if (plan.sortKeyFrom !== undefined && plan.sortKeyTo !== undefined) {
+        keyCondition += ' AND #sk BETWEEN :from AND :to';
+        values[':from'] = plan.sortKeyFrom;
+        values[':to'] = plan.sortKeyTo;
+      } else if (plan.sortKeyFrom !== undefined) {
+        keyCondition += ' AND #sk >= :from';
+        values[':from'] = plan.sortKeyFrom;
+      } else {
+        keyCondition += ' AND #sk <= :to';
+        values[':to'] = plan.sortKeyTo;
+      }
+    }
+    const filters: string[] = [];
+    if (plan.createdAtFrom !== undefined) {
+      filters.push('createdAt >= :createdFrom');
+      values[':createdFrom'] = plan.createdAtFrom;
+    }
+    if (plan.createdAtTo !== undefined) {
+      filters.push('createdAt <= :createdTo');
+      values[':createdTo'] = plan.createdAtTo;
+    }
+    return {
+      TableName: this.store.tableName,
+      IndexName: plan.indexName,
+      KeyConditionExpression: keyCondition,
+      ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: ascending,
+    };
+  }
+
+  private async countMatching(plan: IndexQueryPlan): Promise<number> {
+    let total = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.store.client.send(new QueryCommand({ ...this.baseQuery(plan, true), Select: 'COUNT', ExclusiveStartKey: startKey }));
+      total += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return total;
+  }
+
+  /** The key to continue after `skip` matching items, reading only key attributes to get there. */
+  private async positionAfter(plan: IndexQueryPlan, ascending: boolean, skip: number): Promise<Record<string, unknown> | undefined> {
+    const base = this.baseQuery(plan, ascending);
+    const projected = ['pk', 'sk', plan.partitionKeyName, plan.sortKeyName, 'createdAt'];
+    const names = { ...base.ExpressionAttributeNames, ...Object.fromEntries(projected.map((name, index) => [`#p${index}`, name])) };
+    let seen = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.store.client.send(
+        new QueryCommand({
+          ...base,
+          ExpressionAttributeNames: names,
+          ProjectionExpression: projected.map((_, index) => `#p${index}`).join(', '),
+          ExclusiveStartKey: startKey,
+          ...(base.FilterExpression ? {} : { Limit: Math.min(1_000, skip - seen) }),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        seen += 1;
+        if (seen === skip) {
+          return { pk: item.pk, sk: item.sk, [plan.partitionKeyName]: item[plan.partitionKeyName], [plan.sortKeyName]: item[plan.sortKeyName] };
+        }
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return undefined;
+  }
+
+  private async readItems(plan: IndexQueryPlan, ascending: boolean, wanted: number, startKey: Record<string, unknown> | undefined): Promise<StoredExtraction[]> {
+    const records: StoredExtraction[] = [];
+    let exclusiveStartKey = startKey;
+    do {
+      const base = this.baseQuery(plan, ascending);
+      const page = await this.store.client.send(
+        new QueryCommand({
+          ...base,
+          ExclusiveStartKey: exclusiveStartKey,
+          ...(base.FilterExpression ? {} : { Limit: wanted - records.length }),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        if (records.length < wanted) records.push(recordOf(item));
+      }
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey && records.length < wanted);
+    return records;
+  }
+
+  private async listByLabels(workspaceId: string, plan: LabelQueryPlan, query: ExtractionListQuery): Promise<ExtractionListResult> {
+    const sizes = await Promise.all(plan.labelPartitions.map((partition) => this.countPartition(partition)));
+    const smallest = plan.labelPartitions[sizes.indexOf(Math.min(...sizes))]!;
+    const candidateIds = await this.idsIn(smallest);
+    const candidates = await this.store.getMany(candidateIds);
+    const matching = candidates.filter((record) => record.workspaceId === workspaceId && !record.deleting && matchesFilters(record, query));
+    matching.sort(comparatorFor(query));
+    const offset = query.page * query.size;
+    return { records: matching.slice(offset, offset + query.size), totalItems: matching.length };
+  }
+
+  private async countPartition(partition: string): Promise<number> {
+    let total = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.store.client.send(
+        new QueryCommand({
+          TableName: this.store.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': partition },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      total += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return total;
+  }
+
+  private async idsIn(partition: string): Promise<string[]> {
+    const ids: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.store.client.send(
+        new QueryCommand({
+          TableName: this.store.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': partition },
+          ProjectionExpression: 'sk',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      ids.push(...(page.Items ?? []).map((item) => item.sk as string));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return ids;
+  }
+}
+
+/** The in-memory equivalent of the index path's filters, for candidates read through a label. */
+export function matchesFilters(record: ExtractionRecord, query: ExtractionListQuery): boolean {
+  if (query.status && record.status !== query.status) return false;
+  if (query.from && record.createdAt < query.from) return false;
+  if (query.to && record.createdAt > query.to) return false;
+  return Object.entries(query.labels).every(([key, value]) =>
+    value === '' ? Object.hasOwn(record.labels, key) : record.labels[key] === value,
+  );
+}
+
+/** The index order: sort value, then id, in the requested direction. */
+export function comparatorFor(query: Pick<ExtractionListQuery, 'sortBy' | 'sort'>): (a: ExtractionRecord, b: ExtractionRecord) => number {
+  const sign = query.sort === 'asc' ? 1 : -1;
+  return (a, b) => {
+    const left = `${sortValueOf(a, query.sortBy)}#${a.id}`;
+    const right = `${sortValueOf(b, query.sortBy)}#${b.id}`;
+    return left < right ? -sign : left > right ? sign : 0;
+  };
+}

@@ -1,0 +1,192 @@
+import { decodeTime } from 'ulidx';
+import { ConflictError, DownstreamError, NotFoundError, ValidationError, type ValidationIssue } from '../http/errors.ts';
+import { newIdentifier } from '../infrastructure/identifiers.ts';
+import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import {
+  extractionSummary,
+  isTerminal,
+  type ExtractionOutput,
+  type ExtractionRecord,
+  type ExtractionView,
+  type Feedback,
+  type FeedbackType,
+} from './extraction.ts';
+import type { ExtractionDocuments } from './extraction-documents.ts';
+import type { ExtractionExecutions } from './extraction-executions.ts';
+import { ExtractionLister, type ExtractionListQuery } from './extraction-listing.ts';
+import type { ExtractionOutputStore } from './extraction-output-store.ts';
+import { documentReferenceIssues, labelIssues, type DocumentReference } from './extraction-requests.ts';
+import type { ExtractionSettlement } from './extraction-settlement.ts';
+import type { ExtractionStore, StoredExtraction } from './extraction-store.ts';
+
+export interface CreateExtractionRequest {
+  document: DocumentReference;
+  labels?: Record<string, string>;
+}
+
+export interface FeedbackRequest {
+  message: string;
+  type?: FeedbackType;
+  fieldId?: string;
+}
+
+export interface ExtractionServiceDependencies {
+  store: ExtractionStore;
+  outputs: ExtractionOutputStore;
+  documents: ExtractionDocuments;
+  executions: ExtractionExecutions;
+  settlement: ExtractionSettlement;
+  urlPolicy: () => OutboundUrlPolicy;
+  now?: () => Date;
+}
+
+/** The public API's extraction operations, free of HTTP and Lambda types. */
+export class ExtractionService {
+  private readonly now: () => Date;
+  private readonly lister: ExtractionLister;
+
+  constructor(private readonly dependencies: ExtractionServiceDependencies) {
+    this.now = dependencies.now ?? (() => new Date());
+    this.lister = new ExtractionLister(dependencies.store);
+  }
+
+  /**
+   * Validates, stores the QUEUED extraction and starts its execution. An unknown (or not yet ready)
+   * `fileId` is a 422 on `document.fileId`: the request body names it, the path does not.
+   */
+  async createExtraction(workspaceId: string, request: CreateExtractionRequest): Promise<ExtractionView> {
+    const issues: ValidationIssue[] = [
+      ...documentReferenceIssues(request.document, this.dependencies.urlPolicy()),
+      ...labelIssues(request.labels),
+    ];
+    if (issues.length > 0) throw new ValidationError(issues);
+    let document: ExtractionRecord['document'] = {};
+    if (request.document.fileId !== undefined) {
+      const file = await this.dependencies.documents.find(workspaceId, request.document.fileId);
+      if (!file || file.status !== 'ready') {
+        const issue = file ? `File ${file.fileId} is not ready (${file.status}).` : 'No such file in this workspace.';
+        throw new ValidationError([{ field: 'document.fileId', issue }]);
+      }
+      document = { fileId: file.fileId, fileName: file.fileName, mimeType: file.mimeType, size: file.size };
+    }
+    return extractionSummary(
+      await this.accept(workspaceId, {
+        document,
+        labels: request.labels ?? {},
+        ...(request.document.url !== undefined
+          ? { source: { url: request.document.url, ...(request.document.fileName !== undefined ? { fileName: request.document.fileName } : {}) } }
+          : {}),
+      }),
+    );
+  }
+
+  /** `POST …/upload`: the file is already stored by the files domain; labels were checked by the caller. */
+  async createExtractionForFile(
+    workspaceId: string,
+    file: { fileId: string; fileName: string; mimeType: string; size: number },
+    labels: Record<string, string>,
+  ): Promise<ExtractionView> {
+    const issues = labelIssues(labels);
+    if (issues.length > 0) throw new ValidationError(issues);
+    const document = { fileId: file.fileId, fileName: file.fileName, mimeType: file.mimeType, size: file.size };
+    return extractionSummary(await this.accept(workspaceId, { document, labels }));
+  }
+
+  private async accept(
+    workspaceId: string,
+    content: Pick<ExtractionRecord, 'document' | 'labels' | 'source'>,
+  ): Promise<StoredExtraction> {
+    const id = newIdentifier('ext');
+    // createdAt is the identifier's own time, so id order and createdAt order never disagree.
+    const createdAt = new Date(decodeTime(id.slice('ext_'.length))).toISOString();
+    const record = await this.dependencies.store.create({
+      id,
+      workspaceId,
+      status: 'QUEUED',
+      generation: 1,
+      createdAt,
+      updatedAt: createdAt,
+      outputAvailable: false,
+      ...content,
+    });
+    await this.startOrFail(record);
+    return record;
+  }
+
+  /** A generation whose execution cannot start ends FAILED at once (with its event), never stuck. */
+  private async startOrFail(record: StoredExtraction): Promise<void> {
+    try {
+      await this.dependencies.executions.start(record);
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', extractionId: record.id, operation: 'StartExecution', error: String(error) }));
+      await this.dependencies.settlement.finish(record.id, record.generation, {
+        status: 'FAILED',
+        error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'Processing could not be started; submit the document again.' },
+      });
+      throw new DownstreamError('Processing could not be started; the extraction was recorded as FAILED. Retry with backoff.');
+    }
+  }
+
+  async getExtraction(workspaceId: string, extractionId: string): Promise<ExtractionView> {
+    const record = await this.existing(workspaceId, extractionId);
+    const view = extractionSummary(record);
+    const [output, contentUrl] = await Promise.all([
+      record.outputAvailable ? this.dependencies.outputs.get(record.id) : Promise.resolve(undefined),
+      record.document.fileId ? this.dependencies.documents.contentUrl(workspaceId, record.document.fileId) : Promise.resolve(undefined),
+    ]);
+    if (contentUrl) view.document.contentUrl = contentUrl;
+    if (output) view.output = output;
+    return view;
+  }
+
+  async listExtractions(workspaceId: string, query: ExtractionListQuery): Promise<{ data: ExtractionView[]; totalItems: number }> {
+    const { records, totalItems } = await this.lister.list(workspaceId, query);
+    return { data: records.map(extractionSummary), totalItems };
+  }
+
+  /** Feedback of type ERROR (the default) marks the extraction for review. */
+  async addFeedback(workspaceId: string, extractionId: string, request: FeedbackRequest): Promise<Feedback> {
+    const record = await this.existing(workspaceId, extractionId);
+    if (request.fieldId !== undefined) {
+      const output: ExtractionOutput | undefined = record.outputAvailable ? await this.dependencies.outputs.get(record.id) : undefined;
+      if (!output?.fields.some((field) => field.id === request.fieldId)) {
+        throw new ValidationError([{ field: 'fieldId', issue: 'is not the id of a field in this extraction\'s output.' }]);
+      }
+    }
+    const feedback: Feedback = {
+      id: newIdentifier('fb'),
+      extractionId,
+      message: request.message,
+      type: request.type ?? 'ERROR',
+      fieldId: request.fieldId ?? null,
+      createdAt: this.now().toISOString(),
+    };
+    await this.dependencies.store.putFeedback(feedback);
+    if (feedback.type === 'ERROR' && !record.reviewRequired) {
+      await this.dependencies.store.mutate(extractionId, (current) => ({ ...current, reviewRequired: true }));
+    }
+    return feedback;
+  }
+
+  /** Terminal extractions only (409 while QUEUED or PROCESSING); removes output, feedback and objects. */
+  async deleteExtraction(workspaceId: string, extractionId: string): Promise<void> {
+    const record = await this.existing(workspaceId, extractionId);
+    if (!isTerminal(record.status)) {
+      throw new ConflictError(`Extraction ${extractionId} is ${record.status}; it can be deleted once it is COMPLETED, FAILED or REJECTED.`);
+    }
+    const marked = await this.dependencies.store.mutate(extractionId, (current) =>
+      current.workspaceId === workspaceId && isTerminal(current.status) ? { ...current, deleting: true } : undefined,
+    );
+    if (!marked.applied) {
+      if (!marked.record || marked.record.deleting || marked.record.workspaceId !== workspaceId) throw new NotFoundError(`Extraction ${extractionId} does not exist.`);
+      throw new ConflictError(`Extraction ${extractionId} is ${marked.record.status}; it can be deleted once it is terminal.`);
+    }
+    await this.dependencies.settlement.completeDeletion(marked.record!);
+  }
+
+  private async existing(workspaceId: string, extractionId: string): Promise<StoredExtraction> {
+    const record = await this.dependencies.store.getInWorkspace(workspaceId, extractionId);
+    if (!record) throw new NotFoundError(`Extraction ${extractionId} does not exist.`);
+    return record;
+  }
+}

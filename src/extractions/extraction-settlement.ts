@@ -1,0 +1,133 @@
+import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { inFlightStatuses, isTerminal, type ExtractionStatus, type RunError } from './extraction.ts';
+import { extractionEventOf, type EventRecorder } from './extraction-events.ts';
+import type { ExtractionExecutions } from './extraction-executions.ts';
+import type { ExtractionOutputStore } from './extraction-output-store.ts';
+import type { ExtractionStore, StoredExtraction } from './extraction-store.ts';
+
+export interface TerminalOutcome {
+  status: Extract<ExtractionStatus, 'COMPLETED' | 'FAILED' | 'REJECTED'>;
+  error?: RunError;
+  pageCount?: number;
+}
+
+export interface SweepReport {
+  failedStuck: number;
+  settled: number;
+  deleted: number;
+  counted: number;
+}
+
+/**
+ * How extractions end: the terminal transition of one generation, its one event, the counters, and
+ * the cleanup after a delete. Used by the state machine's last task, by the API (a start that failed,
+ * deletes, reprocessing) and by the sweeper, which finishes whatever an interrupted caller left.
+ */
+export class ExtractionSettlement {
+  constructor(
+    private readonly store: ExtractionStore,
+    private readonly outputs: ExtractionOutputStore,
+    private readonly events: EventRecorder,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Moves the generation to its terminal state, if it is still in flight, and records its event.
+   * Repeating it (a retried task) records nothing new; a generation that was already ended (by the
+   * sweeper) or superseded (reprocessed) is left alone. Returns the record as it now stands.
+   */
+  async finish(extractionId: string, generation: number, outcome: TerminalOutcome): Promise<StoredExtraction | undefined> {
+    const at = this.now().toISOString();
+    const result = await this.store.mutate(extractionId, (current) => {
+      if (current.generation !== generation || !inFlightStatuses.includes(current.status)) return undefined;
+      const { error: _previousError, ...rest } = current;
+      return {
+        ...rest,
+        status: outcome.status,
+        updatedAt: at,
+        completedAt: at,
+        outputAvailable: outcome.status === 'COMPLETED',
+        ...(outcome.error ? { error: outcome.error } : {}),
+        document: { ...current.document, ...(outcome.pageCount !== undefined ? { pageCount: outcome.pageCount } : {}) },
+      };
+    });
+    const record = result.record;
+    if (!record || record.deleting || record.generation !== generation || !isTerminal(record.status)) return record;
+    await this.settle(record);
+    return record;
+  }
+
+  /** Records the terminal event (idempotent id), then syncs counters, which ends the attention. */
+  async settle(record: StoredExtraction): Promise<void> {
+    const output = record.status === 'COMPLETED' ? await this.outputs.get(record.id) : undefined;
+    await this.events.record(record.workspaceId, extractionEventOf(record, output));
+    await this.store.syncCounters(record);
+  }
+
+  async completeDeletion(record: StoredExtraction): Promise<void> {
+    await this.outputs.deleteObject(record.id);
+    await this.store.syncCounters(record);
+    await this.store.removeItems(record);
+  }
+
+  /**
+   * Operators only (`paperflow-admin extractions reprocess <id>`): a terminal extraction starts a new
+   * generation, goes through QUEUED and PROCESSING again and ends with a new event. Without a
+   * workspace the id alone finds it.
+   */
+  async reprocess(executions: ExtractionExecutions, workspaceId: string | undefined, extractionId: string): Promise<StoredExtraction> {
+    const at = this.now().toISOString();
+    const result = await this.store.mutate(extractionId, (current) => {
+      if (workspaceId !== undefined && current.workspaceId !== workspaceId) return undefined;
+      if (!isTerminal(current.status)) return undefined;
+      const { completedAt: _completedAt, error: _error, ...rest } = current;
+      return { ...rest, status: 'QUEUED', generation: current.generation + 1, updatedAt: at, outputAvailable: false };
+    });
+    const record = result.record;
+    if (!record || record.deleting || (workspaceId !== undefined && record.workspaceId !== workspaceId)) {
+      throw new NotFoundError(`Extraction ${extractionId} does not exist.`);
+    }
+    if (!result.applied) throw new ConflictError(`Extraction ${extractionId} is ${record.status}; only a terminal extraction can be reprocessed.`);
+    await this.outputs.deleteObject(record.id);
+    try {
+      await executions.start(record);
+    } catch (error) {
+      await this.finish(record.id, record.generation, {
+        status: 'FAILED',
+        error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'Reprocessing could not be started.' },
+      });
+      throw error;
+    }
+    return record;
+  }
+
+  /**
+   * The safety net: extractions in flight for longer than `stuckAfterMs` (an execution that died or
+   * never started) end FAILED with their event; terminal ones whose event or counters were left
+   * unrecorded are settled; interrupted deletes are finished. Reads the sparse attention index only.
+   */
+  async sweep(stuckAfterMs: number): Promise<SweepReport> {
+    const report: SweepReport = { failedStuck: 0, settled: 0, deleted: 0, counted: 0 };
+    const deadline = new Date(this.now().getTime() - stuckAfterMs).toISOString();
+    for await (const record of this.store.needingAttention()) {
+      if (record.deleting) {
+        await this.completeDeletion(record);
+        report.deleted += 1;
+      } else if (isTerminal(record.status)) {
+        await this.settle(record);
+        report.settled += 1;
+      } else if (record.updatedAt < deadline) {
+        const ended = await this.finish(record.id, record.generation, {
+          status: 'FAILED',
+          error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'Processing did not finish in time; submit the document again.' },
+        });
+        if (ended && isTerminal(ended.status)) report.failedStuck += 1;
+      } else if (record.countedAs !== record.status) {
+        await this.store.syncCounters(record);
+        report.counted += 1;
+      }
+    }
+    return report;
+  }
+}
+

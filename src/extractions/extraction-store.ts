@@ -1,0 +1,382 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { extractionStatuses, inFlightStatuses, isTerminal, type ExtractionRecord, type ExtractionStatus, type Feedback } from './extraction.ts';
+import {
+  attentionPartition,
+  attentionShardCount,
+  contentHashPartition,
+  countersKey,
+  extractionKey,
+  feedbackKey,
+  indexAttributesOf,
+  labelKeyPartition,
+  labelValuePartition,
+  recordSortKey,
+} from './extraction-keys.ts';
+
+/** The record as stored: the resource plus bookkeeping for optimistic locking and counters. */
+export interface StoredExtraction extends ExtractionRecord {
+  /** Increments on every write of the record; writes are conditional on it (optimistic locking). */
+  revision: number;
+  /** The status the workspace counters currently count this record under; absent: not counted. */
+  countedAs?: ExtractionStatus;
+  /** Set while a delete is under way: the record has left every list and GET answers 404. */
+  deleting?: boolean;
+}
+
+export type ExtractionCounts = Record<ExtractionStatus | 'total', number>;
+
+export interface MutationResult {
+  applied: boolean;
+  record: StoredExtraction | undefined;
+}
+
+const maximumBatchWriteItems = 25;
+const maximumBatchGetItems = 100;
+const optimisticRetries = 10;
+
+/**
+ * DynamoDB storage of extractions (key layout: extraction-keys.ts). DynamoDB Local emulators have no
+ * transactions, so multi-item changes are ordered to be safe when interrupted, and every write of the
+ * record is a conditional put on its revision.
+ */
+export class ExtractionStore {
+  constructor(
+    readonly client: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  /** Label items first: an interrupted create leaves at most orphan label items, which lists ignore. */
+  async create(record: ExtractionRecord): Promise<StoredExtraction> {
+    await this.batchWrite(
+      labelItemKeys(record).map((key) => ({ PutRequest: { Item: { ...key, extractionId: record.id } } })),
+    );
+    const stored: StoredExtraction = { ...record, revision: 1 };
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: itemOf(stored),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    await this.syncCounters(stored);
+    return stored;
+  }
+
+  async get(extractionId: string): Promise<StoredExtraction | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: extractionKey(extractionId), ConsistentRead: true }),
+    );
+    return Item ? recordOf(Item) : undefined;
+  }
+
+  /** The extraction as the workspace sees it: another workspace's or a deleted one does not exist. */
+  async getInWorkspace(workspaceId: string, extractionId: string): Promise<StoredExtraction | undefined> {
+    const record = await this.get(extractionId);
+    return record && record.workspaceId === workspaceId && !record.deleting ? record : undefined;
+  }
+
+  async getMany(extractionIds: string[]): Promise<StoredExtraction[]> {
+    const found = new Map<string, StoredExtraction>();
+    for (let start = 0; start < extractionIds.length; start += maximumBatchGetItems) {
+      let keys: Record<string, unknown>[] = extractionIds.slice(start, start + maximumBatchGetItems).map(extractionKey);
+      for (let attempt = 0; keys.length > 0; attempt += 1) {
+        const response = await this.client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys } } }));
+        for (const item of response.Responses?.[this.tableName] ?? []) {
+          const record = recordOf(item);
+          found.set(record.id, record);
+        }
+        keys = (response.UnprocessedKeys?.[this.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+        if (keys.length > 0) await backOff(attempt);
+      }
+    }
+    return extractionIds.map((id) => found.get(id)).filter((record): record is StoredExtraction => record !== undefined);
+  }
+
+  /**
+   * Read-decide-write with optimistic locking: `decide` sees the current record and returns the next
+   * one, or undefined when the change no longer applies. Counters follow every applied change.
+   */
+  async mutate(
+    extractionId: string,
+    decide: (current: StoredExtraction) => ExtractionRecord | StoredExtraction | undefined,
+  ): Promise<MutationResult> {
+    for (let attempt = 0; attempt < optimisticRetries; attempt += 1) {
+      const current = await this.get(extractionId);
+      if (!current || current.deleting) return { applied: false, record: current };
+      const decided = decide(current);
+      if (!decided) return { applied: false, record: current };
+      const next: StoredExtraction = {
+        ...decided,
+        revision: current.revision + 1,
+        ...(current.countedAs ? { countedAs: current.countedAs } : {}),
+      };
+      try {
+        await this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: itemOf(next),
+            ConditionExpression: 'revision = :revision',
+            ExpressionAttributeValues: { ':revision': current.revision },
+          }),
+        );
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) continue;
+        throw error;
+      }
+      await this.syncCounters(next);
+      return { applied: true, record: next };
+    }
+    throw new Error(`Extraction ${extractionId} kept changing; gave up after ${optimisticRetries} attempts.`);
+  }
+
+  /**
+   * Brings the workspace counters in line with the record, exactly once per record revision even when
+   * interrupted and repeated: the counter update is guarded by a token `<id>#<revision>` kept on the
+   * counters item until the record says it is counted. The record stays in the attention index until
+   * its counters are synced, so the sweeper finishes what an interrupted caller left.
+   */
+  async syncCounters(record: StoredExtraction): Promise<void> {
+    const target = record.deleting ? undefined : record.status;
+    if (record.countedAs !== target) {
+      const token = `${record.id}#${record.revision}`;
+      const deltas = new Map<string, number>();
+      if (record.countedAs) deltas.set(record.countedAs, -1);
+      if (target) deltas.set(target, (deltas.get(target) ?? 0) + 1);
+      if (!record.countedAs && target) deltas.set('total', 1);
+      if (record.countedAs && !target) deltas.set('total', -1);
+      const names: Record<string, string> = { '#tokens': 'tokens' };
+      const values: Record<string, unknown> = { ':token': token, ':tokens': new Set([token]) };
+      const additions = [...deltas].map(([name, delta], index) => {
+        names[`#c${index}`] = name;
+        values[`:d${index}`] = delta;
+        return `#c${index} :d${index}`;
+      });
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: countersKey(record.workspaceId),
+            UpdateExpression: `ADD ${[...additions, '#tokens :tokens'].join(', ')}`,
+            ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error; // already applied
+      }
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: extractionKey(record.id),
+            UpdateExpression: target ? 'SET countedAs = :target' : 'REMOVE countedAs',
+            ConditionExpression: record.countedAs ? 'countedAs = :from' : 'attribute_not_exists(countedAs)',
+            ExpressionAttributeValues: { ...(target ? { ':target': target } : {}), ...(record.countedAs ? { ':from': record.countedAs } : {}) },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error; // synced by someone else
+      }
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: countersKey(record.workspaceId),
+          UpdateExpression: 'DELETE #tokens :tokens',
+          ExpressionAttributeNames: { '#tokens': 'tokens' },
+          ExpressionAttributeValues: { ':tokens': new Set([token]) },
+        }),
+      );
+    }
+    if (isTerminal(record.status) && !record.deleting) await this.leaveAttentionIndex(record);
+  }
+
+  private async leaveAttentionIndex(record: StoredExtraction): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: extractionKey(record.id),
+          UpdateExpression: 'REMOVE gsi6pk, gsi6sk',
+          ConditionExpression: 'revision = :revision AND attribute_exists(gsi6pk)',
+          ExpressionAttributeValues: { ':revision': record.revision },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error; // changed since, or already out
+    }
+  }
+
+  async counts(workspaceId: string): Promise<ExtractionCounts> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: countersKey(workspaceId), ConsistentRead: true }),
+    );
+    const counts = { total: Number(Item?.total ?? 0) } as ExtractionCounts;
+    for (const status of extractionStatuses) counts[status] = Number(Item?.[status] ?? 0);
+    return counts;
+  }
+
+  /** Records that are in flight, not yet counted or being deleted: what the sweeper looks at. */
+  async *needingAttention(): AsyncGenerator<StoredExtraction> {
+    for (let shard = 0; shard < attentionShardCount; shard += 1) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: 'gsi6',
+            KeyConditionExpression: 'gsi6pk = :shard',
+            ExpressionAttributeValues: { ':shard': attentionPartition(shard) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) yield recordOf(item);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+  }
+
+  // Content hashes, for the duplicate policy.
+
+  async rememberContentHash(record: Pick<ExtractionRecord, 'workspaceId' | 'id'>, sha256: string): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: contentHashPartition(record.workspaceId, sha256), sk: record.id, extractionId: record.id },
+      }),
+    );
+  }
+
+  /** Identifiers are time-sortable, so "earlier" is a key range below the extraction's own id. */
+  async hasEarlierWithContentHash(record: Pick<ExtractionRecord, 'workspaceId' | 'id'>, sha256: string): Promise<boolean> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :hash AND sk < :own',
+        ExpressionAttributeValues: { ':hash': contentHashPartition(record.workspaceId, sha256), ':own': record.id },
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    return (Items ?? []).length > 0;
+  }
+
+  // Feedback.
+
+  async putFeedback(feedback: Feedback): Promise<void> {
+    await this.client.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...feedbackKey(feedback.extractionId, feedback.id), ...feedback } }),
+    );
+  }
+
+  // Deletion.
+
+  /** Every item under the extraction's partition (record, output, feedback), plus label and hash items. */
+  async removeItems(record: StoredExtraction): Promise<void> {
+    const owned: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': extractionKey(record.id).pk },
+          ProjectionExpression: 'pk, sk',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      owned.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    const children = owned.filter((key) => key.sk !== recordSortKey);
+    const indexItems = [
+      ...labelItemKeys(record),
+      ...(record.sha256 ? [{ pk: contentHashPartition(record.workspaceId, record.sha256), sk: record.id }] : []),
+    ];
+    await this.batchWrite([...children, ...indexItems].map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })));
+    // The record goes last: until then it says what remains to be removed.
+    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: extractionKey(record.id) }));
+  }
+
+  private async batchWrite(requests: Record<string, unknown>[]): Promise<void> {
+    for (let start = 0; start < requests.length; start += maximumBatchWriteItems) {
+      let pending = requests.slice(start, start + maximumBatchWriteItems);
+      for (let attempt = 0; pending.length > 0; attempt += 1) {
+        const response = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+        pending = (response.UnprocessedItems?.[this.tableName] as Record<string, unknown>[] | undefined) ?? [];
+        if (pending.length > 0) await backOff(attempt);
+      }
+    }
+  }
+
+  /** Writes many records at once, bypassing counters and label items: benchmarks seed with it. */
+  async seedRecords(records: ExtractionRecord[]): Promise<void> {
+    await this.batchWrite(
+      records.flatMap((record) => [
+        ...labelItemKeys(record).map((key) => ({ PutRequest: { Item: { ...key, extractionId: record.id } } })),
+        { PutRequest: { Item: itemOf({ ...record, revision: 1, countedAs: record.status }, { needsAttention: false }) } },
+      ]),
+    );
+  }
+
+  async addToCounts(workspaceId: string, deltas: Partial<ExtractionCounts>): Promise<void> {
+    const entries = Object.entries(deltas).filter(([, delta]) => delta);
+    if (entries.length === 0) return;
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: countersKey(workspaceId),
+        UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :d${index}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], index) => [`:d${index}`, delta])),
+      }),
+    );
+  }
+}
+
+function labelItemKeys(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'labels'>): { pk: string; sk: string }[] {
+  return Object.entries(record.labels).flatMap(([key, value]) => [
+    { pk: labelValuePartition(record.workspaceId, key, value), sk: record.id },
+    { pk: labelKeyPartition(record.workspaceId, key), sk: record.id },
+  ]);
+}
+
+function itemOf(record: StoredExtraction, options?: { needsAttention: boolean }): Record<string, unknown> {
+  const needsAttention = options?.needsAttention ?? (record.countedAs !== record.status || record.deleting === true);
+  const indexes = indexAttributesOf(record, { needsAttention });
+  const item: Record<string, unknown> = { ...extractionKey(record.id), ...record };
+  for (const [name, value] of Object.entries(indexes)) {
+    // A record being deleted is in no list, only in the attention index that finishes the delete.
+    if (record.deleting && !name.startsWith('gsi6')) continue;
+    if (value !== undefined) item[name] = value;
+  }
+  return item;
+}
+
+const internalAttributes = new Set([
+  'pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk',
+]);
+
+export function recordOf(item: Record<string, unknown>): StoredExtraction {
+  const record: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) if (!internalAttributes.has(name)) record[name] = value;
+  return record as unknown as StoredExtraction;
+}
+
+export function isInFlight(status: ExtractionStatus): boolean {
+  return inFlightStatuses.includes(status);
+}
+
+async function backOff(attempt: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 25 * 2 ** attempt)));
+}

@@ -1,0 +1,89 @@
+import { fileService } from '../files/wiring.ts';
+import { FileBlobStore } from '../files/file-blobs.ts';
+import { FileRecordStore } from '../files/file-records.ts';
+import { extractDocument } from '../extraction-engine/extract-document.ts';
+import { readDocument } from '../extraction-engine/read-document.ts';
+import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
+import { dynamoDocumentClient, s3Client, sfnClient } from '../infrastructure/aws-clients.ts';
+import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
+import { ExtractionDocuments } from './extraction-documents.ts';
+import { EventRecorder } from './extraction-events.ts';
+import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
+import { ExtractionOutputStore } from './extraction-output-store.ts';
+import { ExtractionProcessor } from './extraction-processing.ts';
+import { ExtractionService } from './extraction-service.ts';
+import { ExtractionSettlement } from './extraction-settlement.ts';
+import { ExtractionStore } from './extraction-store.ts';
+
+// Built from the environment the stack (deployed or local) sets; clients are shared per process.
+
+export function extractionStore(): ExtractionStore {
+  return new ExtractionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+}
+
+function outputStore(): ExtractionOutputStore {
+  return new ExtractionOutputStore(
+    dynamoDocumentClient(),
+    requiredEnvironment(resourceEnvironment.recordsTableName),
+    s3Client(),
+    requiredEnvironment(resourceEnvironment.filesBucketName),
+  );
+}
+
+function documents(): ExtractionDocuments {
+  const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
+  const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
+  return new ExtractionDocuments(new FileRecordStore(dynamoDocumentClient(), tableName), new FileBlobStore(s3Client(), bucketName), fileService());
+}
+
+export function extractionSettlement(): ExtractionSettlement {
+  const store = extractionStore();
+  return new ExtractionSettlement(store, outputStore(), new EventRecorder(store.client, store.tableName));
+}
+
+export function extractionExecutions(): ExtractionExecutions {
+  return new StepFunctionsExtractionExecutions(sfnClient(), requiredEnvironment(resourceEnvironment.extractionStateMachineArn));
+}
+
+export function extractionService(): ExtractionService {
+  return new ExtractionService({
+    store: extractionStore(),
+    outputs: outputStore(),
+    documents: documents(),
+    executions: extractionExecutions(),
+    settlement: extractionSettlement(),
+    urlPolicy: outboundUrlPolicyFromEnvironment,
+  });
+}
+
+export function extractionProcessor(): ExtractionProcessor {
+  return new ExtractionProcessor(
+    extractionStore(),
+    outputStore(),
+    documents(),
+    extractionSettlement(),
+    { read: readDocument, extract: extractDocument },
+    async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
+    {
+      urlPolicy: outboundUrlPolicyFromEnvironment,
+      downloadTimeoutMs: secondsFromEnvironment('PAPERFLOW_DOCUMENT_DOWNLOAD_TIMEOUT_SECONDS', 60) * 1000,
+      maximumRedirects: 3,
+    },
+  );
+}
+
+/** Extractions in flight longer than this are ended FAILED by the sweeper (default 20 minutes). */
+export function stuckExtractionAfterMs(): number {
+  return secondsFromEnvironment('PAPERFLOW_EXTRACTION_STUCK_AFTER_SECONDS', 20 * 60) * 1000;
+}
+
+/** `paperflow-admin extractions reprocess <id>`: a terminal extraction runs again as a new generation. */
+export async function reprocessExtraction(workspaceId: string | undefined, extractionId: string) {
+  return extractionSettlement().reprocess(extractionExecutions(), workspaceId, extractionId);
+}
+
+function secondsFromEnvironment(variable: string, fallback: number): number {
+  const configured = Number(process.env[variable]);
+  return Number.isFinite(configured) && configured > 0 ? configured : fallback;
+}
