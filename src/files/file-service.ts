@@ -48,7 +48,14 @@ export class FileService {
 
   /** `POST /files` with multipart/form-data: streams, checks, stores, and records a ready file. */
   async uploadFile(workspaceId: string, body: Readable, contentType: string): Promise<FileView> {
+    return (await this.uploadFileWithTextParts(workspaceId, body, contentType)).file;
+  }
+
+  /** The same upload, also returning the form's other text parts (the extraction upload's `labels`). */
+  async uploadFileWithTextParts(workspaceId: string, body: Readable, contentType: string): Promise<{ file: FileView; textParts: Record<string, string> }> {
+    const t0 = performance.now();
     const received = await receiveMultipartUpload(body, contentType);
+    const t1 = performance.now();
     try {
       const fileId = newIdentifier('file');
       const record: FileRecord = {
@@ -65,11 +72,13 @@ export class FileService {
       await this.blobs.putFile(record.objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
       // The record is written after the object, so an object-created notification for this key finds
       // either nothing or a ready file, and the finalizer leaves it alone.
+      const t2 = performance.now();
       await this.records.create(record).catch(async (error: unknown) => {
         await this.blobs.delete(record.objectKey).catch(() => undefined); // the lifecycle rule is the backstop
         throw error;
       });
-      return toView(record);
+      console.log('PHASES', (t1 - t0).toFixed(0), (t2 - t1).toFixed(0), (performance.now() - t2).toFixed(0));
+      return { file: toView(record), textParts: received.textParts };
     } finally {
       await received.discard();
     }

@@ -23,24 +23,29 @@ export interface ReceivedFile {
   verdict: AcceptedContent;
   /** The `fileName` text part, else the file part's own filename, as sent (not yet cleaned). */
   fileName?: string;
+  /** Other text parts of the form, by name, as sent (the extraction upload reads `labels` here). */
+  textParts: Record<string, string>;
   discard(): Promise<void>;
 }
 
 type AcceptedContent = Extract<ContentVerdict, { accepted: true }>;
-type SpooledFile = Omit<ReceivedFile, 'path' | 'fileName' | 'discard'> & { partFileName?: string };
+type SpooledFile = Omit<ReceivedFile, 'path' | 'fileName' | 'textParts' | 'discard'> & { partFileName?: string };
 
 export async function receiveMultipartUpload(body: Readable, contentType: string): Promise<ReceivedFile> {
   const spoolDirectory = await mkdtemp(join(tmpdir(), 'paperflow-upload-'));
   const path = join(spoolDirectory, 'content');
   const discard = () => rm(spoolDirectory, { recursive: true, force: true });
   try {
-    const { partFileName, fileName, ...spooled } = await readForm(body, contentType, path);
-    return { ...spooled, path, fileName: fileName ?? partFileName, discard };
+    const { partFileName, fileName, textParts, ...spooled } = await readForm(body, contentType, path);
+    return { ...spooled, path, fileName: fileName ?? partFileName, textParts, discard };
   } catch (error) {
     await discard();
     throw error;
   }
 }
+
+/** Text parts are small (a name, a labels object of up to 50 × 576 characters); the file is the big part. */
+const maximumTextPartBytes = 128 * 1024;
 
 const onlyOneFilePart = new ValidationError([{ field: 'file', issue: 'Send exactly one part named "file"; this form has more than one.' }]);
 const missingFilePart = new ValidationError([{ field: 'file', issue: 'A part named "file" carrying the file content is required.' }]);
@@ -48,7 +53,7 @@ const filePartWithoutFileName = new ValidationError([
   { field: 'file', issue: 'Send "file" as a file part: its Content-Disposition needs a filename parameter.' },
 ]);
 
-function readForm(body: Readable, contentType: string, spoolPath: string): Promise<SpooledFile & { fileName?: string }> {
+function readForm(body: Readable, contentType: string, spoolPath: string): Promise<SpooledFile & { fileName?: string; textParts: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -58,7 +63,7 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
         // name sources; UTF-8 is what browsers and curl send in filename parameters.
         preservePath: true,
         defParamCharset: 'utf8',
-        limits: { fileSize: maximumFileBytes + 1, files: 4, fields: 16, parts: 20, fieldSize: 4096, headerPairs: 16 },
+        limits: { fileSize: maximumFileBytes + 1, files: 4, fields: 16, parts: 20, fieldSize: maximumTextPartBytes, headerPairs: 16 },
       });
     } catch (error) {
       reject(new InvalidRequestError(`The multipart body cannot be read: ${(error as Error).message}.`));
@@ -99,9 +104,12 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
       filePart = spoolFilePart(stream, spoolPath, info.filename);
       filePart.catch(fail);
     });
-    parser.on('field', (name, value) => {
-      if (name === 'fileName') fileName = value;
+    const textParts: Record<string, string> = {};
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(new InvalidRequestError(`The text part "${name}" exceeds ${maximumTextPartBytes} bytes.`));
+      else if (name === 'fileName') fileName = value;
       else if (name === 'file') fail(filePartWithoutFileName);
+      else textParts[name] = value;
     });
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
       parser.on(limit, () => fail(new InvalidRequestError('The multipart body has too many parts; send "file" and optionally "fileName".')));
@@ -116,7 +124,7 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
       filePart.then((spooled) => {
         if (settled) return;
         settled = true;
-        resolve({ ...spooled, fileName });
+        resolve({ ...spooled, fileName, textParts });
       }, fail);
     });
     body.on('error', () => fail(new InvalidRequestError('The upload was interrupted before the multipart body ended.')));
