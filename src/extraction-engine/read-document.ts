@@ -9,7 +9,7 @@ import type { ReadingContext } from './readers/reading-context.ts';
 import { readingLimits } from './readers/reading-limits.ts';
 import { readCsv, readDocx, readHtml, readPlainText, readXlsx, readXml } from './readers/structured-readers.ts';
 
-export { OcrPool, OcrPoolTerminatedError, ocrLanguages, type OcrLanguage, type OcrPoolOptions } from './readers/ocr-pool.ts';
+export { OcrPool, OcrPoolTerminatedError, OcrUnavailableError, ocrLanguages, type OcrLanguage, type OcrPoolOptions } from './readers/ocr-pool.ts';
 export { TimeBudgetExceededError } from './readers/time-budget.ts';
 
 export interface ReadDocumentOptions {

@@ -43,6 +43,14 @@ export class OcrPoolTerminatedError extends Error {
   }
 }
 
+/** OCR workers could not be started (language data or WebAssembly missing): a fault of the service, not the document. */
+export class OcrUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`OCR is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'OcrUnavailableError';
+  }
+}
+
 export class OcrPool {
   readonly size: number;
   readonly languages: readonly OcrLanguage[];
@@ -111,7 +119,9 @@ export class OcrPool {
     if (this.#busyWorkers.size + this.#startingWorkers < this.size) {
       this.#startingWorkers += 1;
       try {
-        const worker = await startWorker(this.languages);
+        const worker = await startWorker(this.languages).catch((error: unknown) => {
+          throw new OcrUnavailableError(error);
+        });
         if (this.#terminated) {
           await worker.terminate();
           throw new OcrPoolTerminatedError();

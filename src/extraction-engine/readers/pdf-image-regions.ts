@@ -13,6 +13,7 @@ export interface PdfOperatorCodes {
   paintFormXObjectEnd: number;
   paintImageXObject: number;
   paintInlineImageXObject: number;
+  paintImageMaskXObject: number;
 }
 
 /** A painted image in viewport space (points, origin top-left) and its own pixel size. */
@@ -68,7 +69,8 @@ export function paintedImageRegions(
         current = stack.pop() ?? identity;
         break;
       case codes.paintImageXObject:
-      case codes.paintInlineImageXObject: {
+      case codes.paintInlineImageXObject:
+      case codes.paintImageMaskXObject: {
         const region = regionOfUnitSquare(multiply(viewport.transform, current), args);
         if (region) regions.push(region);
         break;
@@ -94,7 +96,7 @@ function regionOfUnitSquare(toViewport: Matrix, args: unknown): PaintedImageRegi
   return Number.isFinite(region.left + region.right + region.top + region.bottom) ? region : undefined;
 }
 
-/** paintImageXObject carries [objectId, width, height]; inline images carry the image data object. */
+/** paintImageXObject carries [objectId, width, height]; inline images and masks carry the image data object. */
 function imagePixelSize(args: unknown): [number, number] {
   if (!Array.isArray(args)) return [0, 0];
   if (typeof args[1] === 'number' && typeof args[2] === 'number') return [args[1], args[2]];

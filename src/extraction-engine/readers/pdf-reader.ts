@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
+import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
 import { linesFromTextItems, type PdfTextItem } from './pdf-text-layer.ts';
@@ -72,7 +73,7 @@ export async function readPdf(bytes: Uint8Array, context: ReadingContext, option
     const pageCount = document.numPages;
     const xmlAttachments = await readXmlAttachments(document, context);
     const pages: DocumentPage[] = [];
-    const ocrState = { ocrPagesLeft: readingLimits.maxOcrPages };
+    const ocrState: OcrAllowance = { ocrPagesLeft: readingLimits.maxOcrPages, imageOcrTextPagesLeft: readingLimits.maxTextPagesWithImageOcr };
     for (let pageNumber = 1; pageNumber <= Math.min(pageCount, readingLimits.maxPages); pageNumber += 1) {
       if (nextStepBudgetMs(context) <= 0) break;
       pages.push(await readPage(document, pageNumber, context, options, ocrState));
@@ -126,7 +127,7 @@ async function readPage(
   pageNumber: number,
   context: ReadingContext,
   options: PdfReadingOptions,
-  ocrState: { ocrPagesLeft: number },
+  ocrState: OcrAllowance,
 ): Promise<DocumentPage> {
   let page: pdfjs.PDFPageProxy;
   let textLines: TextLine[];
@@ -144,7 +145,8 @@ async function readPage(
   try {
     const visibleCharacters = textLines.reduce((count, line) => count + line.text.replace(/\s/gu, '').length, 0);
     const isSparse = visibleCharacters < minimumTextLayerCharacters;
-    if (ocrState.ocrPagesLeft <= 0 || (!isSparse && !options.ocrImagesOnTextPages)) return { pageNumber, source: 'text-layer', lines: textLines };
+    const mayOcr = isSparse ? ocrState.ocrPagesLeft > 0 : options.ocrImagesOnTextPages && ocrState.imageOcrTextPagesLeft > 0;
+    if (!mayOcr) return { pageNumber, source: 'text-layer', lines: textLines };
     const viewport = page.getViewport({ scale: 1 });
     const operatorList = await withinTimeBudget(`Listing the images of page ${pageNumber}`, nextStepBudgetMs(context), page.getOperatorList());
     const largeImages = imageRegionsWorthOcr(paintedImageRegions(operatorList, pdfjs.OPS, viewport), viewport.width, viewport.height);
@@ -156,18 +158,25 @@ async function readPage(
       return ocrLines.length > 0 ? { pageNumber, source: 'ocr', lines: ocrLines } : { pageNumber, source: 'text-layer', lines: textLines };
     }
     if (!isSparse && largeImages.length > 0) {
-      ocrState.ocrPagesLeft -= 1;
+      ocrState.imageOcrTextPagesLeft -= 1;
       const imageLines = await ocrImageRegions(page, canvasFactoryOf(document), largeImages, textLines, context);
       if (imageLines.length > 0) return { pageNumber, source: 'text-layer', lines: sortInReadingOrder([...textLines, ...imageLines]) };
     }
     return { pageNumber, source: 'text-layer', lines: textLines };
   } catch (error) {
-    if (error instanceof DocumentRejectedError) throw error;
-    // OCR trouble (time budget, rendering failure) keeps what the text layer had.
+    // The service's own faults must not pass for a document without text.
+    if (error instanceof DocumentRejectedError || error instanceof OcrUnavailableError || error instanceof OcrPoolTerminatedError) throw error;
+    // The page's trouble (OCR over its time budget, a rendering failure) keeps what the text layer had.
     return { pageNumber, source: 'text-layer', lines: textLines };
   } finally {
     page.cleanup();
   }
+}
+
+/** OCR still allowed for this document: whole scanned pages, and text pages with large images. */
+interface OcrAllowance {
+  ocrPagesLeft: number;
+  imageOcrTextPagesLeft: number;
 }
 
 interface RenderedPage {

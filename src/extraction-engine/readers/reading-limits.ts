@@ -9,6 +9,11 @@ export const readingLimits = {
   maxPages: 50,
   /** Pages without a text layer that are sent to OCR; OCR costs seconds per page. */
   maxOcrPages: 10,
+  /**
+   * Text pages whose large images are OCRed too (letterhead and footer blocks). Sender details sit on
+   * the first pages; later pages usually repeat the same letterhead.
+   */
+  maxTextPagesWithImageOcr: 3,
   /** Wall-clock cap for reading one document, all pages together. */
   documentTimeBudgetMs: 180_000,
   /** Default cap for one pdf.js step (open, one page's text) and for one page's OCR. */
@@ -23,7 +28,7 @@ export const readingLimits = {
   /** Spreadsheet cells read, across all sheets. */
   maxSpreadsheetCells: 200_000,
   /** Uncompressed size of all entries of a ZIP container (DOCX, XLSX): guards against zip bombs. */
-  maxUnzippedBytes: 200 * 1024 * 1024,
+  maxUnzippedBytes: 100 * 1024 * 1024,
   /** Embedded XML attachments larger than this are ignored. */
   maxEmbeddedXmlBytes: 10 * 1024 * 1024,
 } as const;
