@@ -43,7 +43,8 @@ export class FileBlobStore {
         new PutObjectCommand({
           Bucket: this.bucketName,
           Key: objectKey,
-          Body: createReadStream(path),
+          // 1 MiB reads: a 50 MB file in 50 chunks rather than 800 through the SDK's HTTP stream.
+          Body: createReadStream(path, { highWaterMark: 1024 * 1024 }),
           ContentLength: content.size,
           ContentType: content.mimeType,
           ChecksumSHA256: Buffer.from(content.sha256, 'hex').toString('base64'),
