@@ -54,7 +54,9 @@ function perRateTaxSums(taxes: Scored[]): Scored[] {
 }
 
 export function selectAmounts(amounts: AmountCandidates): AmountSelection {
-  const totals = top(amounts.total.length > 0 ? amounts.total : amounts.due.map((candidate) => ({ ...candidate, score: candidate.score * 0.9 })));
+  // The amount due equals the total unless something was prepaid, so it is a weaker total candidate.
+  const totals = top([...amounts.total, ...amounts.due.map((candidate) => ({ ...candidate, score: candidate.score * (amounts.total.length > 0 ? 0.75 : 0.9) }))]);
+  const largestTotal = Math.max(0, ...totals.map((total) => Math.abs(total.candidate.value as number)));
   const nets = top(amounts.net);
   const printedTaxes = top(amounts.tax);
   const taxes = [...printedTaxes, ...perRateTaxSums(printedTaxes)];
@@ -71,7 +73,8 @@ export function selectAmounts(amounts: AmountCandidates): AmountSelection {
         let consistent = false;
         if (totalValue !== undefined && netValue !== undefined && taxValue !== undefined) {
           consistent = Math.abs(netValue + taxValue - totalValue) <= CONSISTENCY_TOLERANCE;
-          if (consistent) score += 1.2;
+          // Of several consistent rows (per tax rate, then their sum), the document total is the largest.
+          if (consistent) score += 1.2 + (largestTotal > 0 ? 0.3 * (Math.abs(totalValue) / largestTotal) : 0);
         }
         if (totalValue !== undefined && totalValue >= 0) {
           if (netValue !== undefined && netValue > totalValue + CONSISTENCY_TOLERANCE) score -= 0.6;

@@ -70,6 +70,7 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
 
   const compiled = compileLabelSources([
     ...specification.fields.map((field) => ({ fieldName: field.name, labels: field.labels })),
+    ...specification.fields.flatMap((field) => (field.weakLabels ? [{ fieldName: field.name, labels: field.weakLabels, strengthFactor: 0.55 }] : [])),
     { fieldName: undefined, labels: specification.distractorLabels },
   ]);
   const labelMatches = findLabelMatches(layout, compiled);

@@ -29,6 +29,8 @@ export interface FieldSpecification {
   required: boolean;
   /** Label phrases per ISO 639-1 language. */
   labels: Record<string, string[]>;
+  /** Phrases that hint at the field but often label something else ("Account holder" for the seller). */
+  weakLabels?: Record<string, string[]>;
   patterns: RegExp[];
   allowedValues?: string[];
   shape?: StringShape;

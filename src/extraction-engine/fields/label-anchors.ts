@@ -21,19 +21,25 @@ export interface LabelMatch {
   isKey: boolean;
   /** Inside parentheses: a qualifier of the label before it, never the start of a new value. */
   insideParentheses: boolean;
+  /** Nothing but a key separator before it in its segment. */
+  atSegmentStart: boolean;
 }
 
 export interface LabelSource {
   fieldName: string | undefined;
   labels: Record<string, string[]>;
+  /** Multiplies the strength of these labels: weak hints such as "Account holder" for the seller. */
+  strengthFactor?: number;
 }
 
 // Languages that glue words into compounds: "Handelsrechnung Nr." ends with the label "Rechnung Nr.".
 const COMPOUNDING_LANGUAGES = new Set(['de', 'nl']);
+const ARTICLES = '(?:des|der|dem|den|vom|von|of|the|de|du|la|le|les|van|het|del|della|dello)';
 const CURRENCY_BETWEEN_WORDS = String.raw`(?:(?:eur|usd|gbp|chf|pln|inr|€|\$|£|zl|in eur|en eur|w pln)\s+)?`;
 
 interface CompiledLabel {
   fieldName: string | undefined;
+  strengthFactor: number;
   language: string;
   phrase: string;
   pattern: RegExp;
@@ -44,15 +50,22 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function compileLabel(fieldName: string | undefined, language: string, phrase: string): CompiledLabel | undefined {
+function compileLabel(fieldName: string | undefined, language: string, phrase: string, strengthFactor: number): CompiledLabel | undefined {
   const normalized = normalizeWithOffsets(phrase).text;
   if (normalized.length === 0) return undefined;
-  const words = normalized.split(' ').map(escapeRegExp);
+  // "..." in a label stands for an article and up to two words: "Rechnung ... Nr." matches
+  // "Rechnung des Versicherers Nr." but not "Rechnung gemäß Bestellung Nr." (another document's number).
+  const words = normalized.split(' ').map((word) => (word === '...' ? String.raw`(?:${ARTICLES}\s+(?:\S+\s+){1,2}?)?` : escapeRegExp(word)));
   const compounding = COMPOUNDING_LANGUAGES.has(language) && normalized.length >= 8;
-  const leftBoundary = compounding ? '' : String.raw`(?<![\p{L}\p{N}_])`;
+  // A hyphen before a word makes it part of a compound ("MUSTER-KUNDE"): only compound labels match there.
+  const leftBoundary = compounding ? '' : String.raw`(?<![\p{L}\p{N}_-])`;
   const rightBoundary = /[\p{L}\p{N}]$/u.test(normalized) ? String.raw`(?![\p{L}_])` : '';
-  const body = words.join(String.raw`\)?\s*${CURRENCY_BETWEEN_WORDS}`);
-  return { fieldName, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
+  const body = words.reduce((pattern, word, index) => {
+    if (index === 0) return word;
+    const previousIsWildcard = normalized.split(' ')[index - 1] === '...';
+    return previousIsWildcard ? `${pattern}${word}` : `${pattern}${String.raw`\)?\s*${CURRENCY_BETWEEN_WORDS}`}${word}`;
+  }, '');
+  return { fieldName, strengthFactor, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
 }
 
 export function compileLabelSources(sources: LabelSource[]): CompiledLabel[] {
@@ -60,7 +73,7 @@ export function compileLabelSources(sources: LabelSource[]): CompiledLabel[] {
   for (const source of sources) {
     for (const [language, phrases] of Object.entries(source.labels)) {
       for (const phrase of phrases) {
-        const label = compileLabel(source.fieldName, language, phrase);
+        const label = compileLabel(source.fieldName, language, phrase, source.strengthFactor ?? 1);
         if (label) compiled.push(label);
       }
     }
@@ -108,7 +121,8 @@ export function findLabelMatches(layout: DocumentLayout, labels: CompiledLabel[]
           start,
           end,
           language: label.language,
-          strength: Math.min(1.1, labelStrength(label.phrase.length, { compoundPart, atStart, isKey, proseSegment }) * (insideParentheses ? 0.5 : 1) * (isTitle ? 1.2 : 1)),
+          strength: Math.min(1.1, labelStrength(label.phrase.replace(/\.\.\. /g, '').length, { compoundPart, atStart, isKey, proseSegment }) * (insideParentheses ? 0.5 : 1) * (isTitle ? 1.2 : 1) * label.strengthFactor),
+          atSegmentStart: atStart,
           insideParentheses,
           box: boxOfRange(segment, start, end),
           isKey,

@@ -98,7 +98,7 @@ export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch
   const candidates: FieldCandidate[] = [];
   const isPartyName = field.shape !== undefined && PARTY_SHAPES.has(field.shape);
   // A party label must be a key ("Seller:", or alone on its line); "Lieferant GmbH" is a name.
-  if (isPartyName && !label.isKey) return [];
+  if (isPartyName && (!label.isKey || !label.atSegmentStart)) return [];
   const labelText = label.segment.text.slice(label.start, label.end);
 
   // Right: rest of the label's segment, then the next columns of the row until another label.
@@ -167,6 +167,8 @@ export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch
       const candidate = toCandidate(field, first, belowText, label.strength * direction, `below "${labelText}"`);
       if (candidate && isPartyName) candidates.push(withWrappedNameLine(candidate, page.rows[rowIndex + 1], chosen.word.box.x));
       else if (candidate) candidates.push(candidate);
+      // A column of amounts under a header lists per-rate rows, then their sum: keep looking.
+      if (numeric) continue;
       break;
     }
     // A party block may start with a line that is not the name ("GLN 4000001123452").

@@ -5,11 +5,11 @@
 export type LabelsByLanguage = Record<string, string[]>;
 
 export const invoiceNumberLabels: LabelsByLanguage = {
-  en: ['invoice number', 'invoice no', 'invoice no.', 'invoice #', 'invoice nr', 'invoice id', 'inv no', 'inv. no.', 'bill no', 'bill number', 'document number', 'document no', 'tax invoice no', 'credit note number', 'credit note no', 'invoice'],
-  de: ['rechnungsnummer', 'rechnungsnr', 'rechnungsnr.', 'rechnung nr', 'rechnung nr.', 'rechnungs-nr', 'rechnungs-nr.', 're-nr', 're.-nr.', 'belegnummer', 'beleg-nr', 'belegnr', 'gutschriftsnummer', 'gutschrift nr', 'dokumentnummer', 'rechnung'],
-  fr: ['numero de facture', 'n° de facture', 'no de facture', 'facture n°', 'facture no', 'facture numero', 'n° facture', 'avoir n°', "numero d'avoir", 'facture'],
+  en: ['invoice ... no', 'invoice ... number', 'invoice number', 'invoice no', 'invoice no.', 'invoice #', 'invoice nr', 'invoice id', 'inv no', 'inv. no.', 'bill no', 'bill number', 'document number', 'document no', 'tax invoice no', 'credit note number', 'credit note no', 'invoice'],
+  de: ['rechnung ... nr', 'rechnung ... nr.', 'korrektur nr', 'rechnungskorrektur nr', 'stornorechnung nr', 'rechnungsnummer', 'rechnungsnr', 'rechnungsnr.', 'rechnung nr', 'rechnung nr.', 'rechnungs-nr', 'rechnungs-nr.', 're-nr', 're.-nr.', 'belegnummer', 'beleg-nr', 'belegnr', 'gutschriftsnummer', 'gutschrift nr', 'dokumentnummer', 'rechnung'],
+  fr: ['facture ... n°', 'numero de facture', 'n° de facture', 'no de facture', 'facture n°', 'facture no', 'facture numero', 'n° facture', 'avoir n°', "numero d'avoir", 'facture'],
   nl: ['factuurnummer', 'factuurnr', 'factuurnr.', 'factuur nr', 'factuur nummer', 'creditnotanummer', 'notanummer', 'factuur'],
-  pl: ['numer faktury', 'nr faktury', 'faktura nr', 'faktura vat nr', 'faktura numer', 'faktura vat', 'faktura'],
+  pl: ['faktura ... nr', 'numer faktury', 'nr faktury', 'faktura nr', 'faktura vat nr', 'faktura numer', 'faktura vat', 'faktura'],
   es: ['numero de factura', 'n° de factura', 'nº factura', 'factura n°', 'factura nº', 'factura no', 'factura'],
   it: ['numero fattura', 'numero documento', 'fattura n.', 'fattura n°', 'fattura nr', 'fattura numero', 'fattura'],
 };
@@ -213,4 +213,15 @@ export const receiptNumberLabels: LabelsByLanguage = {
   pl: ['nr paragonu', 'paragon nr', 'numer paragonu', 'nr transakcji'],
   es: ['numero de recibo', 'recibo n°', 'ticket n°'],
   it: ['numero ricevuta', 'scontrino n.', 'numero scontrino'],
+};
+
+/** Weak seller hints: the account holder or payee is usually, not always, the seller. */
+export const sellerNameWeakLabels: LabelsByLanguage = {
+  en: ['account holder', 'account name', 'payable to', 'in favor of', 'in favour of', 'beneficiary'],
+  de: ['kontoinhaber', 'empfänger der zahlung', 'zahlungsempfänger'],
+  fr: ['titulaire du compte', 'beneficiaire', "a l'ordre de"],
+  nl: ['rekeninghouder', 'ten name van', 'begunstigde'],
+  pl: ['wlasciciel rachunku', 'odbiorca przelewu'],
+  es: ['titular de la cuenta', 'beneficiario'],
+  it: ['intestatario', 'beneficiario'],
 };

@@ -13,7 +13,7 @@ function field(specification: Omit<FieldSpecification, 'required' | 'patterns'> 
 }
 
 const partyAndPaymentFields: FieldSpecification[] = [
-  field({ name: 'seller_name', type: 'string', shape: 'party-name', role: 'seller-name', labels: labels.sellerNameLabels }),
+  field({ name: 'seller_name', type: 'string', shape: 'party-name', role: 'seller-name', labels: labels.sellerNameLabels, weakLabels: labels.sellerNameWeakLabels }),
   field({ name: 'seller_vat_id', type: 'string', shape: 'vat-id', role: 'seller-vat-id', labels: labels.vatIdLabels }),
   field({ name: 'buyer_name', type: 'string', shape: 'party-name', role: 'buyer-name', labels: labels.buyerNameLabels }),
   field({

@@ -56,6 +56,7 @@ export function findCompanyNames(text: string): FoundCompanyName[] {
       if (/^\d/.test(word) && kept.length > 0) break;
       if (/^\p{Ll}+$/u.test(word) && !NAME_PARTICLES.has(word)) break;
       if (WHOLE_LEGAL_FORM.test(word)) break;
+      if (/\)$/.test(word) || /^\(/.test(word)) break;
       if (kept.length >= 6) break;
       kept.unshift(word);
     }
