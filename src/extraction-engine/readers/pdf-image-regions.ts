@@ -1,4 +1,5 @@
 import type { PdfViewport } from './pdf-text-layer.ts';
+import { identityTransform, multiplyTransforms, transformedBounds, type Transform } from './pdf-transform.ts';
 
 // Finds where a page paints raster images, from the page's pdf.js operator list. Only the current
 // transformation matrix needs tracking: an image fills the unit square of the matrix in force when
@@ -26,16 +27,7 @@ export interface PaintedImageRegion {
   pixelHeight: number;
 }
 
-type Matrix = [number, number, number, number, number, number];
-const identity: Matrix = [1, 0, 0, 1, 0, 0];
-
-function multiply(outer: readonly number[], inner: readonly number[]): Matrix {
-  const [a1 = 0, b1 = 0, c1 = 0, d1 = 0, e1 = 0, f1 = 0] = outer;
-  const [a2 = 0, b2 = 0, c2 = 0, d2 = 0, e2 = 0, f2 = 0] = inner;
-  return [a2 * a1 + b2 * c1, a2 * b1 + b2 * d1, c2 * a1 + d2 * c1, c2 * b1 + d2 * d1, e2 * a1 + f2 * c1 + e1, e2 * b1 + f2 * d1 + f1];
-}
-
-function isMatrix(value: unknown): value is number[] {
+function isTransform(value: unknown): value is number[] {
   return Array.isArray(value) && value.length >= 6 && value.slice(0, 6).every((entry) => typeof entry === 'number');
 }
 
@@ -45,8 +37,8 @@ export function paintedImageRegions(
   viewport: PdfViewport,
 ): PaintedImageRegion[] {
   const regions: PaintedImageRegion[] = [];
-  const stack: Matrix[] = [];
-  let current: Matrix = identity;
+  const stack: Transform[] = [];
+  let current: Transform = identityTransform;
   operatorList.fnArray.forEach((operator, index) => {
     const args = operatorList.argsArray[index];
     switch (operator) {
@@ -54,24 +46,24 @@ export function paintedImageRegions(
         stack.push(current);
         break;
       case codes.restore:
-        current = stack.pop() ?? identity;
+        current = stack.pop() ?? identityTransform;
         break;
       case codes.transform:
-        if (isMatrix(args)) current = multiply(current, args);
+        if (isTransform(args)) current = multiplyTransforms(current, args);
         break;
       case codes.paintFormXObjectBegin: {
         stack.push(current);
         const formMatrix = Array.isArray(args) ? args[0] : undefined;
-        if (isMatrix(formMatrix)) current = multiply(current, formMatrix);
+        if (isTransform(formMatrix)) current = multiplyTransforms(current, formMatrix);
         break;
       }
       case codes.paintFormXObjectEnd:
-        current = stack.pop() ?? identity;
+        current = stack.pop() ?? identityTransform;
         break;
       case codes.paintImageXObject:
       case codes.paintInlineImageXObject:
       case codes.paintImageMaskXObject: {
-        const region = regionOfUnitSquare(multiply(viewport.transform, current), args);
+        const region = regionOfUnitSquare(multiplyTransforms(viewport.transform, current), args);
         if (region) regions.push(region);
         break;
       }
@@ -82,18 +74,10 @@ export function paintedImageRegions(
   return regions;
 }
 
-function regionOfUnitSquare(toViewport: Matrix, args: unknown): PaintedImageRegion | undefined {
-  const corners = [
-    [0, 0],
-    [1, 0],
-    [0, 1],
-    [1, 1],
-  ].map(([x = 0, y = 0]) => [toViewport[0] * x + toViewport[2] * y + toViewport[4], toViewport[1] * x + toViewport[3] * y + toViewport[5]] as const);
-  const xs = corners.map(([x]) => x);
-  const ys = corners.map(([, y]) => y);
+function regionOfUnitSquare(toViewport: Transform, args: unknown): PaintedImageRegion | undefined {
+  const bounds = transformedBounds(toViewport, 0, 0, 1, 1);
   const [pixelWidth, pixelHeight] = imagePixelSize(args);
-  const region = { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys), pixelWidth, pixelHeight };
-  return Number.isFinite(region.left + region.right + region.top + region.bottom) ? region : undefined;
+  return Number.isFinite(bounds.left + bounds.right + bounds.top + bounds.bottom) ? { ...bounds, pixelWidth, pixelHeight } : undefined;
 }
 
 /** paintImageXObject carries [objectId, width, height]; inline images and masks carry the image data object. */

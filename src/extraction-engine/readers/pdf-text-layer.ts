@@ -1,4 +1,5 @@
 import type { PositionedWord, TextLine } from '../document.ts';
+import { multiplyTransforms, transformedBounds } from './pdf-transform.ts';
 import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
 
 // Turns pdf.js text items (runs of glyphs in PDF user space, in content-stream order) into words and
@@ -44,31 +45,12 @@ interface Fragment {
   followsSpace: boolean;
 }
 
-type Matrix = [number, number, number, number, number, number];
-
-function multiply(outer: number[], inner: number[]): Matrix {
-  const [a1 = 0, b1 = 0, c1 = 0, d1 = 0, e1 = 0, f1 = 0] = outer;
-  const [a2 = 0, b2 = 0, c2 = 0, d2 = 0, e2 = 0, f2 = 0] = inner;
-  return [
-    a2 * a1 + b2 * c1,
-    a2 * b1 + b2 * d1,
-    c2 * a1 + d2 * c1,
-    c2 * b1 + d2 * d1,
-    e2 * a1 + f2 * c1 + e1,
-    e2 * b1 + f2 * d1 + f1,
-  ];
-}
-
-function apply(matrix: Matrix, x: number, y: number): [number, number] {
-  return [matrix[0] * x + matrix[2] * y + matrix[4], matrix[1] * x + matrix[3] * y + matrix[5]];
-}
-
 /** Splits one text item into whitespace-separated fragments with viewport-space boxes. */
 function fragmentsOfItem(item: PdfTextItem, viewport: PdfViewport): Fragment[] {
   if (item.str.trim() === '' || item.transform.length < 6) return [];
   const fontSize = Math.hypot(item.transform[0] ?? 0, item.transform[1] ?? 0);
   if (fontSize === 0 || !Number.isFinite(fontSize)) return [];
-  const toViewport = multiply(viewport.transform, item.transform);
+  const toViewport = multiplyTransforms(viewport.transform, item.transform);
   const em = Math.hypot(toViewport[2], toViewport[3]) || Math.hypot(toViewport[0], toViewport[1]);
   // Glyph advances are not available per character; spread the run's width evenly over its characters.
   const characters = [...item.str];
@@ -86,20 +68,9 @@ function fragmentsOfItem(item: PdfTextItem, viewport: PdfViewport): Fragment[] {
     }
     let end = start;
     while (end < characters.length && !/\s/u.test(characters[end]!)) end += 1;
-    const corners = [
-      apply(toViewport, start * characterWidth, -descentEm),
-      apply(toViewport, end * characterWidth, -descentEm),
-      apply(toViewport, start * characterWidth, ascentEm),
-      apply(toViewport, end * characterWidth, ascentEm),
-    ];
-    const xs = corners.map(([x]) => x);
-    const ys = corners.map(([, y]) => y);
     fragments.push({
       text: characters.slice(start, end).join(''),
-      left: Math.min(...xs),
-      right: Math.max(...xs),
-      top: Math.min(...ys),
-      bottom: Math.max(...ys),
+      ...transformedBounds(toViewport, start * characterWidth, -descentEm, end * characterWidth, ascentEm),
       em,
       followsSpace,
     });
