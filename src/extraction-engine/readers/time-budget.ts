@@ -23,11 +23,14 @@ export async function withinTimeBudget<T>(
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
+      // Releasing is best effort: a failure to release must not escape a timer callback (that would
+      // crash the process), and the caller learns about the timeout either way.
       try {
         void Promise.resolve(onTimeout?.()).catch(() => undefined);
-      } finally {
-        reject(new TimeBudgetExceededError(step, budgetMs));
+      } catch {
+        // already abandoned; nothing more to release
       }
+      reject(new TimeBudgetExceededError(step, budgetMs));
     }, budgetMs);
   });
   try {
