@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { DocumentRejectedError } from '../extraction-engine/document.ts';
 import { sniffContent } from '../files/content-sniffing.ts';
 import { fileObjectKey, type FileBlobStore } from '../files/file-blobs.ts';
@@ -19,6 +20,11 @@ export class ExtractionDocuments {
     private readonly files: FileService,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** The files domain's streamed multipart upload (same limits, 413 and 415), with the other text parts. */
+  upload(workspaceId: string, body: Readable, contentType: string) {
+    return this.files.uploadFileWithTextParts(workspaceId, body, contentType);
+  }
 
   find(workspaceId: string, fileId: string): Promise<FileRecord | undefined> {
     return this.records.get(workspaceId, fileId);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { decodeTime } from 'ulidx';
 import { ConflictError, DownstreamError, NotFoundError, ValidationError, type ValidationIssue } from '../http/errors.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
@@ -80,12 +81,13 @@ export class ExtractionService {
     );
   }
 
-  /** `POST …/upload`: the file is already stored by the files domain; labels were checked by the caller. */
-  async createExtractionForFile(
-    workspaceId: string,
-    file: { fileId: string; fileName: string; mimeType: string; size: number },
-    labels: Record<string, string>,
-  ): Promise<ExtractionView> {
+  /**
+   * `POST …/upload`: the `file` part streams into the files store (the files API's limits, 413 and
+   * 415); the optional `labels` part is a JSON object (as a JSON part or a text part holding JSON).
+   */
+  async uploadExtraction(workspaceId: string, body: Readable, contentType: string): Promise<ExtractionView> {
+    const { file, textParts } = await this.dependencies.documents.upload(workspaceId, body, contentType);
+    const labels = parseLabelsPart(textParts.labels);
     const issues = labelIssues(labels);
     if (issues.length > 0) throw new ValidationError(issues);
     const document = { fileId: file.fileId, fileName: file.fileName, mimeType: file.mimeType, size: file.size };
@@ -189,4 +191,20 @@ export class ExtractionService {
     if (!record) throw new NotFoundError(`Extraction ${extractionId} does not exist.`);
     return record;
   }
+}
+
+function parseLabelsPart(text: string | undefined): Record<string, string> {
+  if (text === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError([{ field: 'labels', issue: 'must be a JSON object of string values.' }]);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ValidationError([{ field: 'labels', issue: 'must be a JSON object of string values.' }]);
+  }
+  const notStrings = Object.entries(parsed).filter(([, value]) => typeof value !== 'string');
+  if (notStrings.length > 0) throw new ValidationError(notStrings.map(([key]) => ({ field: `labels.${key}`, issue: 'must be a string.' })));
+  return parsed as Record<string, string>;
 }

@@ -19,6 +19,8 @@ export interface ResourceAccess {
   recordsTable?: 'read' | 'readWrite';
   filesBucket?: 'read' | 'readWrite';
   webhookDeliveryQueue?: 'send';
+  /** Starts executions of the extraction state machine (statemachines/extraction.asl.json). */
+  extractionStateMachine?: 'start';
 }
 
 export interface RouteDefinition {

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import type { RouteDefinition } from './route-table.ts';
 import { fileRoutes } from '../files/routes.ts';
+import { extractionRoutes } from '../extractions/routes.ts';
 
 export const openApiDocumentSchema = z.looseObject({
   openapi: z.string(),
@@ -21,4 +22,5 @@ export const routes: RouteDefinition[] = [
     responses: { 200: { description: 'The OpenAPI document.', schema: openApiDocumentSchema } },
   },
   ...fileRoutes,
+  ...extractionRoutes,
 ];

@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
+import { extractionStatuses } from './extraction.ts';
+import { maximumFeedbackMessageLength, maximumLabelKeyLength, maximumLabels, maximumLabelValueLength } from './extraction-requests.ts';
+
+const labelsSchema = z
+  .record(z.string(), z.string())
+  .describe(
+    `Up to ${maximumLabels} labels (docType counts as one); keys 1-${maximumLabelKeyLength} and values 1-${maximumLabelValueLength} characters, not blank. ` +
+      'Returned unchanged; the reserved key docType selects the document type instead of default routing.',
+  );
+
+const runErrorSchema = z.object({
+  code: z.enum(['DOCUMENT_NOT_ROUTED', 'DOCUMENT_EXTRACTION_FAILED', 'DOCUMENT_REJECTED']),
+  message: z.string(),
+});
+
+const documentSummarySchema = z.object({
+  fileId: z.string().optional().describe('The source file; for a URL document, the stored download (once fetched).'),
+  fileName: z.string().optional(),
+  mimeType: z.string().optional(),
+  size: z.number().int().optional(),
+  pageCount: z.number().int().optional(),
+});
+
+const placementSchema = z
+  .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .describe('Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1].');
+
+const outputSchema = z.object({
+  docType: z.string().optional().describe('The document type the extraction was routed to.'),
+  fieldCount: z.number().int(),
+  fields: z.array(
+    z.object({
+      id: z.string().describe('Use as fieldId in feedback.'),
+      name: z.string(),
+      type: z.string(),
+      value: z.unknown(),
+      metadata: z.object({
+        extracted: z.boolean(),
+        confidence: z.number().optional().describe('In [0, 1].'),
+        page: z.number().int().optional().describe('1-based.'),
+        placement: placementSchema.optional(),
+      }),
+    }),
+  ),
+});
+
+const extractionFields = {
+  id: z.string(),
+  status: z.enum(extractionStatuses),
+  outputAvailable: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().optional(),
+  error: runErrorSchema.optional(),
+  labels: z.record(z.string(), z.string()),
+  reviewRequired: z.boolean().optional().describe('True once feedback of type ERROR was given.'),
+};
+
+export const extractionSummarySchema = z.object({ ...extractionFields, document: documentSummarySchema });
+
+export const extractionSchema = z.object({
+  ...extractionFields,
+  document: documentSummarySchema.extend({
+    contentUrl: z.string().optional().describe('Pre-signed download URL minted for this response; omitted when the file is gone.'),
+  }),
+  output: outputSchema.optional().describe('Only once outputAvailable is true.'),
+});
+
+export const createExtractionRequestSchema = z.object({
+  document: z
+    .object({
+      fileId: z.string().optional().describe('An uploaded file of this workspace (a fileId that does not exist is 422 on document.fileId).'),
+      url: z.string().optional().describe('A public HTTPS URL; no user info, no fragment, no private or loopback host.'),
+      fileName: z.string().min(1).max(255).optional().describe('Names the stored download; only with url.'),
+    })
+    .describe('Exactly one of fileId and url: both or neither is 422 on document.'),
+  labels: labelsSchema.optional(),
+});
+
+const uploadExtractionRequestSchema = z.object({
+  file: z.string().meta({ format: 'binary' }).describe('The document: exactly one part named "file", at most 50 MB.'),
+  labels: z.string().optional().describe('A JSON object of labels, as a JSON part or a text part holding JSON.'),
+});
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+export const listExtractionsQuerySchema = z.object({
+  page: z.string().optional().describe('Zero-based page index, default 0.'),
+  size: z.string().optional().describe('Page size 1-100, default 50.'),
+  status: z.enum(extractionStatuses).optional(),
+  from: isoDateTime.optional().describe('Created at or after (ISO 8601).'),
+  to: isoDateTime.optional().describe('Created at or before (ISO 8601).'),
+  sortBy: z.enum(['createdAt', 'updatedAt', 'completedAt']).optional().describe('Default createdAt. By completedAt, extractions still in flight sort as latest.'),
+  sort: z.enum(['asc', 'desc']).optional().describe('Default desc.'),
+  labels: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Deep object, labels[key]=value; an empty value matches extractions that have the label; several combine with AND.'),
+});
+
+export const feedbackRequestSchema = z.object({
+  message: z.string().min(1).max(maximumFeedbackMessageLength),
+  type: z.enum(['ERROR', 'INFO']).optional().describe('Default ERROR, which sets reviewRequired on the extraction.'),
+  fieldId: z.string().optional().describe('An id from output.fields; omit for feedback on the whole extraction.'),
+});
+
+const feedbackSchema = z.object({
+  id: z.string(),
+  extractionId: z.string(),
+  message: z.string(),
+  type: z.enum(['ERROR', 'INFO']),
+  fieldId: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const pageInfoSchema = z.object({ page: z.number().int(), size: z.number().int(), totalItems: z.number().int(), totalPages: z.number().int() });
+
+const access: Record<'start' | 'read' | 'write', ResourceAccess> = {
+  start: { recordsTable: 'readWrite', filesBucket: 'readWrite', extractionStateMachine: 'start' },
+  read: { recordsTable: 'read', filesBucket: 'read' },
+  write: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
+};
+
+const tag = 'Extraction';
+
+export const extractionRoutes: RouteDefinition[] = [
+  {
+    operationId: 'createExtraction',
+    method: 'POST',
+    path: '/document-insights/extractions',
+    handler: 'functions/extractions/create-extraction.ts',
+    scope: 'extractions:write',
+    access: access.start,
+    summary: 'Extract an uploaded file (document.fileId) or a public HTTPS document (document.url).',
+    tag,
+    requestBody: { 'application/json': createExtractionRequestSchema },
+    responses: { 202: { description: 'Accepted: the QUEUED extraction.', schema: extractionSummarySchema } },
+    errorStatuses: [400, 409, 415, 422, 502],
+  },
+  {
+    operationId: 'uploadExtraction',
+    method: 'POST',
+    path: '/document-insights/extractions/upload',
+    handler: 'functions/extractions/upload-extraction.ts',
+    scope: 'extractions:write',
+    access: access.start,
+    summary: 'Upload a document and extract it in one request (multipart: file, optional labels).',
+    tag,
+    requestBody: { 'multipart/form-data': uploadExtractionRequestSchema },
+    responses: { 202: { description: 'Accepted: the QUEUED extraction.', schema: extractionSummarySchema } },
+    errorStatuses: [400, 409, 413, 415, 422, 502],
+  },
+  {
+    operationId: 'listExtractions',
+    method: 'GET',
+    path: '/document-insights/extractions',
+    handler: 'functions/extractions/list-extractions.ts',
+    scope: 'extractions:read',
+    access: access.read,
+    summary: 'Extraction summaries (never output or contentUrl), filtered, sorted and paged with exact totals.',
+    tag,
+    query: listExtractionsQuerySchema,
+    responses: { 200: { description: 'A page of summaries.', schema: z.object({ data: z.array(extractionSummarySchema), pageInfo: pageInfoSchema }) } },
+    errorStatuses: [400, 409, 502],
+  },
+  {
+    operationId: 'getExtraction',
+    method: 'GET',
+    path: '/document-insights/extractions/{extractionId}',
+    handler: 'functions/extractions/get-extraction.ts',
+    scope: 'extractions:read',
+    access: access.read,
+    summary: 'The extraction, with output once outputAvailable and a freshly minted document.contentUrl.',
+    tag,
+    responses: { 200: { description: 'The extraction.', schema: extractionSchema } },
+    errorStatuses: [404, 502],
+  },
+  {
+    operationId: 'createExtractionFeedback',
+    method: 'POST',
+    path: '/document-insights/extractions/{extractionId}/feedback',
+    handler: 'functions/extractions/create-extraction-feedback.ts',
+    scope: 'extractions:write',
+    access: access.write,
+    summary: 'Feedback on an extraction or one of its fields; ERROR (the default) marks it for review.',
+    tag,
+    requestBody: { 'application/json': feedbackRequestSchema },
+    responses: { 201: { description: 'The recorded feedback.', schema: feedbackSchema } },
+    errorStatuses: [400, 404, 409, 415, 422, 502],
+  },
+  {
+    operationId: 'deleteExtraction',
+    method: 'DELETE',
+    path: '/document-insights/extractions/{extractionId}',
+    handler: 'functions/extractions/delete-extraction.ts',
+    scope: 'extractions:write',
+    access: access.write,
+    summary: 'Permanently delete a terminal extraction with its output and feedback (409 while QUEUED or PROCESSING).',
+    tag,
+    responses: { 204: { description: 'Deleted.' } },
+    errorStatuses: [400, 404, 409, 502],
+  },
+];

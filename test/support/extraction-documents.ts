@@ -1,0 +1,33 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+
+/** A one-page PDF with a text layer: one line of text per entry, top to bottom. */
+export async function textPdf(lines: string[]): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  // A fixed date keeps the bytes of equal documents equal (the duplicate policy compares SHA-256).
+  document.setCreationDate(new Date('2024-01-01T00:00:00Z'));
+  document.setModificationDate(new Date('2024-01-01T00:00:00Z'));
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const page = document.addPage([595, 842]);
+  lines.forEach((line, index) => page.drawText(line, { x: 50, y: 780 - index * 22, size: 12, font }));
+  return Buffer.from(await document.save());
+}
+
+/** A one-page English invoice whose fields the prebuilt invoice type finds. */
+export function invoicePdf(overrides: { invoiceNumber?: string; note?: string } = {}): Promise<Buffer> {
+  return textPdf([
+    'ACME Supplies Ltd',
+    '12 Harbour Road, Bristol BS1 4DJ, United Kingdom',
+    'INVOICE',
+    `Invoice number: ${overrides.invoiceNumber ?? 'INV-2024-0042'}`,
+    'Invoice date: 15/03/2024',
+    'Due date: 14/04/2024',
+    'Bill to: Northwind Traders GmbH',
+    'Description                         Amount',
+    'Consulting services                 1,000.00',
+    'Net amount: 1,000.00 EUR',
+    'VAT 19%: 190.00 EUR',
+    'Total amount: 1,190.00 EUR',
+    'IBAN: DE89 3704 0044 0532 0130 00',
+    ...(overrides.note ? [overrides.note] : []),
+  ]);
+}
