@@ -53,15 +53,13 @@ export class FileService {
 
   /** The same upload, also returning the form's other text parts (the extraction upload's `labels`). */
   async uploadFileWithTextParts(workspaceId: string, body: Readable, contentType: string): Promise<{ file: FileView; textParts: Record<string, string> }> {
-    const t0 = performance.now();
     const received = await receiveMultipartUpload(body, contentType);
-    const t1 = performance.now();
     try {
       const fileId = newIdentifier('file');
       const record: FileRecord = {
         fileId,
         workspaceId,
-        fileName: displayName(received.fileName, received.verdict.extension),
+        fileName: displayName([received.fileNameField, received.partFileName], received.verdict.extension),
         mimeType: received.verdict.mimeType,
         size: received.size,
         sha256: received.sha256,
@@ -72,12 +70,10 @@ export class FileService {
       await this.blobs.putFile(record.objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
       // The record is written after the object, so an object-created notification for this key finds
       // either nothing or a ready file, and the finalizer leaves it alone.
-      const t2 = performance.now();
       await this.records.create(record).catch(async (error: unknown) => {
         await this.blobs.delete(record.objectKey).catch(() => undefined); // the lifecycle rule is the backstop
         throw error;
       });
-      console.log('PHASES', (t1 - t0).toFixed(0), (t2 - t1).toFixed(0), (performance.now() - t2).toFixed(0));
       return { file: toView(record), textParts: received.textParts };
     } finally {
       await received.discard();
@@ -167,9 +163,13 @@ export class FileService {
   }
 }
 
-/** The cleaned client name; a readable default named after the sniffed type when none is usable. */
-function displayName(sent: string | undefined, extension: string): string {
-  return (sent !== undefined ? cleanFileName(sent) : undefined) ?? `upload.${extension}`;
+/** The first sent name that survives cleaning; a default named after the sniffed type otherwise. */
+function displayName(sentNames: (string | undefined)[], extension: string): string {
+  for (const sent of sentNames) {
+    const cleaned = sent === undefined ? undefined : cleanFileName(sent);
+    if (cleaned) return cleaned;
+  }
+  return `upload.${extension}`;
 }
 
 function toView(record: FileRecord): FileView {

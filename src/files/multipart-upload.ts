@@ -21,23 +21,23 @@ export interface ReceivedFile {
   size: number;
   sha256: string;
   verdict: AcceptedContent;
-  /** The `fileName` text part, else the file part's own filename, as sent (not yet cleaned). */
-  fileName?: string;
+  /** Names as sent (not yet cleaned): the `fileName` text part, and the file part's own filename. */
+  fileNameField?: string;
+  partFileName?: string;
   /** Other text parts of the form, by name, as sent (the extraction upload reads `labels` here). */
   textParts: Record<string, string>;
   discard(): Promise<void>;
 }
 
 type AcceptedContent = Extract<ContentVerdict, { accepted: true }>;
-type SpooledFile = Omit<ReceivedFile, 'path' | 'fileName' | 'textParts' | 'discard'> & { partFileName?: string };
+type SpooledFile = Omit<ReceivedFile, 'path' | 'fileNameField' | 'textParts' | 'discard'>;
 
 export async function receiveMultipartUpload(body: Readable, contentType: string): Promise<ReceivedFile> {
   const spoolDirectory = await mkdtemp(join(tmpdir(), 'paperflow-upload-'));
   const path = join(spoolDirectory, 'content');
   const discard = () => rm(spoolDirectory, { recursive: true, force: true });
   try {
-    const { partFileName, fileName, textParts, ...spooled } = await readForm(body, contentType, path);
-    return { ...spooled, path, fileName: fileName ?? partFileName, textParts, discard };
+    return { ...(await readForm(body, contentType, path)), path, discard };
   } catch (error) {
     await discard();
     throw error;
@@ -53,7 +53,7 @@ const filePartWithoutFileName = new ValidationError([
   { field: 'file', issue: 'Send "file" as a file part: its Content-Disposition needs a filename parameter.' },
 ]);
 
-function readForm(body: Readable, contentType: string, spoolPath: string): Promise<SpooledFile & { fileName?: string; textParts: Record<string, string> }> {
+function readForm(body: Readable, contentType: string, spoolPath: string): Promise<SpooledFile & { fileNameField?: string; textParts: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -104,7 +104,8 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
       filePart = spoolFilePart(stream, spoolPath, info.filename);
       filePart.catch(fail);
     });
-    const textParts: Record<string, string> = {};
+    // No prototype: a part named "__proto__" must stay a plain entry.
+    const textParts: Record<string, string> = Object.create(null);
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(new InvalidRequestError(`The text part "${name}" exceeds ${maximumTextPartBytes} bytes.`));
       else if (name === 'fileName') fileName = value;
@@ -124,7 +125,7 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
       filePart.then((spooled) => {
         if (settled) return;
         settled = true;
-        resolve({ ...spooled, fileName, textParts });
+        resolve({ ...spooled, fileNameField: fileName, textParts });
       }, fail);
     });
     body.on('error', () => fail(new InvalidRequestError('The upload was interrupted before the multipart body ended.')));

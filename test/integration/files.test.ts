@@ -5,6 +5,7 @@ import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
 import { maximumFileBytes } from '../../src/files/file-limits.ts';
+import { fileSchema, uploadedFileSchema } from '../../src/files/routes.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { elfExecutable, officeDocument, sampleCsv, samplePdf, samplePng, zipArchive } from '../support/sample-files.ts';
 
@@ -59,9 +60,12 @@ describe('POST /files (multipart) and GET /files/{fileId}', () => {
     expect(file).toMatchObject({ fileName, mimeType, size: content.length, sha256: sha256(content), status: 'ready' });
     expect(file.fileId).toMatch(/^file_[0-9A-Z]{26}$/);
 
+    expect(uploadedFileSchema.safeParse(file).success).toBe(true);
+
     const read = await stack.api(`/files/${file.fileId}`);
     expect(read.status).toBe(200);
     const view = (await read.json()) as { contentUrl: string; contentUrlExpiresAt: string };
+    expect(fileSchema.safeParse(view).success).toBe(true);
     const expiresInSeconds = (Date.parse(view.contentUrlExpiresAt) - Date.now()) / 1000;
     expect(expiresInSeconds).toBeGreaterThan(14 * 60);
     expect(expiresInSeconds).toBeLessThanOrEqual(15 * 60);
@@ -135,6 +139,14 @@ describe('POST /files (multipart) and GET /files/{fileId}', () => {
     const response = await upload(form);
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ fileName: '_reports_2024_q1 totals .csv' });
+  });
+
+  it('falls back to the part\'s filename, then to a name after the sniffed type, when a name cleans to nothing', async () => {
+    const withPartName = uploadForm(sampleCsv, 'exports/ledger.csv');
+    withPartName.append('fileName', '\u0000///');
+    expect(await (await upload(withPartName)).json()).toMatchObject({ fileName: 'exports_ledger.csv' });
+    const withoutUsableNames = uploadForm(sampleCsv, ' ... ');
+    expect(await (await upload(withoutUsableNames)).json()).toMatchObject({ fileName: 'upload.csv' });
   });
 
   it('answers 422 for a missing file part, with details', async () => {

@@ -54,7 +54,7 @@ describe('receiveMultipartUpload', () => {
       contentType,
     );
     try {
-      expect(received).toMatchObject({ size: pdf.length, fileName: 'Invoice March.pdf', verdict: { mimeType: 'application/pdf' } });
+      expect(received).toMatchObject({ size: pdf.length, fileNameField: 'Invoice March.pdf', partFileName: 'scan.bin', verdict: { mimeType: 'application/pdf' } });
       expect(received.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
       expect((await readFile(received.path)).equals(pdf)).toBe(true);
     } finally {
@@ -63,10 +63,10 @@ describe('receiveMultipartUpload', () => {
     await expect(stat(received.path)).rejects.toThrow();
   });
 
-  it('falls back to the file part\'s filename', async () => {
-    const received = await receiveMultipartUpload(Readable.from(formBody([{ name: 'file', fileName: 'ledger.csv', content: sampleCsv }])), contentType);
+  it('keeps the file part\'s filename with its path, for the one cleaning rule', async () => {
+    const received = await receiveMultipartUpload(Readable.from(formBody([{ name: 'file', fileName: 'exports/ledger.csv', content: sampleCsv }])), contentType);
     await received.discard();
-    expect(received.fileName).toBe('ledger.csv');
+    expect(received).toMatchObject({ partFileName: 'exports/ledger.csv', fileNameField: undefined });
   });
 
   it('stops reading at the first byte over 50 MB with 413', async () => {
