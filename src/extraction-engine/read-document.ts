@@ -105,8 +105,7 @@ async function readContent(
     case mediaTypes.tiff:
     case mediaTypes.webp:
     case mediaTypes.gif: {
-      const pages = await readImage(bytes, context);
-      return { pages, pageCount: pages.length };
+      return readImage(bytes, context);
     }
     case mediaTypes.xml: {
       const xml = readXml(bytes);

@@ -5,13 +5,14 @@ import { readingLimits } from './reading-limits.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
 /**
- * Reads an image (PNG, JPEG, TIFF, WebP, GIF) by OCR, one page per TIFF page. A page whose OCR runs
- * out of time is kept empty so the page numbers still match the document.
+ * Reads an image (PNG, JPEG, TIFF, WebP, GIF) by OCR, one page per TIFF page (at most
+ * readingLimits.maxOcrPages; `pageCount` says how many there are). A page whose OCR runs out of time is
+ * kept empty so the page numbers still match the document.
  */
-export async function readImage(bytes: Uint8Array, context: ReadingContext): Promise<DocumentPage[]> {
-  const pageCount = Math.min(await decodingImage(() => imagePageCount(bytes)), readingLimits.maxOcrPages);
+export async function readImage(bytes: Uint8Array, context: ReadingContext): Promise<{ pages: DocumentPage[]; pageCount: number }> {
+  const pageCount = await decodingImage(() => imagePageCount(bytes));
   const pages: DocumentPage[] = [];
-  for (let index = 0; index < pageCount; index += 1) {
+  for (let index = 0; index < Math.min(pageCount, readingLimits.maxOcrPages); index += 1) {
     const budgetMs = nextStepBudgetMs(context);
     if (budgetMs <= 0) break;
     const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index }));
@@ -23,7 +24,7 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
       pages.push({ pageNumber: index + 1, source: 'ocr', lines: [] });
     }
   }
-  return pages;
+  return { pages, pageCount };
 }
 
 /** Decoder errors (truncated data, pixel limit exceeded) are the image's fault, not the service's. */

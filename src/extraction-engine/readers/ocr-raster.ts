@@ -15,10 +15,13 @@ export interface RasterSource {
   page?: number;
 }
 
-/** Number of pages (frames) in an encoded image; 1 for single-page formats. */
+/**
+ * Number of document pages in an encoded image: the pages of a multi-page TIFF (fax, scanner output).
+ * Frames of an animated GIF or WebP are not pages; only the first is read.
+ */
 export async function imagePageCount(input: Uint8Array): Promise<number> {
   const metadata = await sharp(input, { limitInputPixels: readingLimits.maxDecodedImagePixels }).metadata();
-  return metadata.pages ?? 1;
+  return metadata.format === 'tiff' ? (metadata.pages ?? 1) : 1;
 }
 
 /** Converts one image (or one page of it) into the PNG handed to tesseract. */

@@ -43,6 +43,20 @@ describe('OCR of images and scanned PDFs', () => {
     expect(read.pages[0]!.lines.map((line) => line.text)).toEqual(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order']);
   });
 
+  it('reads every page of a multi-page TIFF', async () => {
+    const pages = await Promise.all([textPng(['First page of the fax']), textPng(['Second page of the fax'])]);
+    const tiff = await sharp(pages, { join: { animated: true } }).tiff().toBuffer();
+
+    const read = await readDocument(tiff, { ocr });
+
+    expect(read.mediaType).toBe('image/tiff');
+    expect(read.pageCount).toBe(2);
+    expect(read.pages.map((page) => [page.pageNumber, page.lines.map((line) => line.text)])).toEqual([
+      [1, ['First page of the fax']],
+      [2, ['Second page of the fax']],
+    ]);
+  });
+
   it('rejects an image without any text as no-text, starting and stopping its own OCR worker when given none', async () => {
     const rejection = await readDocument(await blankPng()).catch((error: unknown) => error);
 
