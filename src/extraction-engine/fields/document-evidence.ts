@@ -5,7 +5,7 @@
 import { findAmounts } from '../values/amount.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
 import { findIbans } from '../values/iban.ts';
-import { cleanPartyName, findCompanyNames, hasLegalForm } from '../values/party-name.ts';
+import { cleanPartyName, findCompanyNames, hasLegalForm, looksLikeKeyAndValue } from '../values/party-name.ts';
 import { findVatIds } from '../values/vat-id.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
@@ -42,6 +42,15 @@ export class PartyBlocks {
       const left = start.left - 0.03;
       const right = start.left + Math.min(0.45, Math.max(0.3, start.segment.box.width));
       let lastRow = Math.min(page.rows.length - 1, start.segment.rowIndex + 8);
+      // An address block is compact: a gap of a few blank lines ends it.
+      for (let rowIndex = start.segment.rowIndex + 1; rowIndex <= lastRow; rowIndex += 1) {
+        const row = page.rows[rowIndex];
+        const previous = page.rows[rowIndex - 1];
+        if (row && previous && row.top - previous.bottom > page.typicalLineHeight * 2.5) {
+          lastRow = rowIndex - 1;
+          break;
+        }
+      }
       for (const other of starts) {
         if (other === start || other.segment.pageNumber !== start.segment.pageNumber) continue;
         if (other.segment.rowIndex > start.segment.rowIndex && other.left >= left && other.left < right) {
@@ -198,7 +207,7 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
  * The letterhead: a prominent short line at the top of the first page, or the first line of an
  * address block there (a name line followed by a street or postcode line in the same column).
  */
-export function letterheadCandidates(layout: DocumentLayout, fieldName: string, titleWords: Set<string>, parties: PartyBlocks): FieldCandidate[] {
+export function letterheadCandidates(layout: DocumentLayout, fieldName: string, titleWords: Set<string>, parties: PartyBlocks, labelledSegments: Set<number>): FieldCandidate[] {
   const page = layout.pages[0];
   if (!page || !layout.hasGeometry) return [];
   const found: FieldCandidate[] = [];
@@ -207,6 +216,7 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
     for (const segment of row.segments) {
       if (parties.partyOf(segment.id) === 'buyer') continue;
       const words = segment.text.split(/\s+/).filter((word) => !titleWords.has(normalizeForMatching(word).replace(/[.:]$/, '')));
+      if (looksLikeKeyAndValue(segment.text) || labelledSegments.has(segment.id)) continue;
       const text = cleanPartyName(words.join(' '));
       if (!text || /\d/.test(text) || !/\p{L}{3}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
       const prominent = segment.box.height >= page.typicalLineHeight * 1.25;

@@ -145,6 +145,12 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
     }
   }
 
+  // Configured patterns of a field without labels are searched in the whole document.
+  for (const field of specification.fields) {
+    if (field.patterns.length === 0 || Object.keys(field.labels).length > 0) continue;
+    add(patternCandidates(layout, field, { dateOrder, ...(language ? { language } : {}), patterns: field.patterns, ...(field.allowedValues ? { allowedValues: field.allowedValues } : {}) }));
+  }
+
   // Document-wide evidence for the prebuilt roles.
   for (const field of specification.fields) {
     switch (field.role) {
@@ -162,7 +168,7 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
         break;
       case 'seller-name':
         add(companyNameCandidates(layout, field.name, 'seller', parties));
-        add(letterheadCandidates(layout, field.name, TITLE_WORDS, parties));
+        add(letterheadCandidates(layout, field.name, TITLE_WORDS, parties, new Set(labelMatches.filter((label) => label.atSegmentStart).map((label) => label.segment.id))));
         break;
       case 'buyer-name':
         add(companyNameCandidates(layout, field.name, 'buyer', parties));
@@ -213,6 +219,23 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
 
   const validationProblems = applyValidations(specification, chosen);
   return { fields: specification.fields.map((field) => chosen.get(field.name) ?? { name: field.name, value: undefined }), validationProblems };
+}
+
+function patternCandidates(layout: DocumentLayout, field: FieldSpecification, valueContext: ValueContext): FieldCandidate[] {
+  const found: FieldCandidate[] = [];
+  for (const segment of layout.segments) {
+    for (const pattern of field.patterns) {
+      for (const match of segment.text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))) {
+        const text = match[1] ?? match[0];
+        const value = parseValueOfType(field.type, text, valueContext);
+        if (value === undefined) continue;
+        const start = match.index + Math.max(0, match[0].indexOf(text));
+        // Earlier matches score a little higher: documents state their key references first.
+        found.push({ fieldName: field.name, value, score: Math.max(0.5, 0.75 - 0.05 * found.length), pageNumber: segment.pageNumber, box: boxOfRange(segment, start, start + text.length), segmentId: segment.id, evidence: `pattern ${pattern.source}` });
+      }
+    }
+  }
+  return found;
 }
 
 function resultFrom(name: string, candidate: FieldCandidate, confidence: number, hasGeometry: boolean, value: FieldValue = candidate.value): FieldResult {

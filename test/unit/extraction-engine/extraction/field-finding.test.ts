@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { selectAmounts } from '../../../../src/extraction-engine/fields/amount-consistency.ts';
+import { buildDocumentLayout } from '../../../../src/extraction-engine/fields/document-layout.ts';
+import { extractFields } from '../../../../src/extraction-engine/fields/extract-fields.ts';
+import type { FieldCandidate } from '../../../../src/extraction-engine/fields/field-candidate.ts';
+import type { DocumentTypeSpecification, FieldSpecification } from '../../../../src/extraction-engine/fields/field-specification.ts';
+import { compileLabelSources, findLabelMatches } from '../../../../src/extraction-engine/fields/label-anchors.ts';
+import { invoiceSpecification } from '../../../../src/extraction-engine/prebuilt/prebuilt-document-types.ts';
+import { placedDocument, textDocument, type Row } from './read-document-builder.ts';
+
+function specificationWith(fields: FieldSpecification[]): DocumentTypeSpecification {
+  return { docType: 'test', keywords: {}, fields, validations: [], duplicatePolicy: 'allow', distractorLabels: {} };
+}
+
+function field(name: string, type: FieldSpecification['type'], labels: string[], extra: Partial<FieldSpecification> = {}): FieldSpecification {
+  return { name, type, required: false, labels: { en: labels }, patterns: [], ...extra };
+}
+
+function valueOf(rows: Row[], specification: DocumentTypeSpecification, name: string): unknown {
+  return extractFields(placedDocument([rows]), specification).fields.find((result) => result.name === name)?.value;
+}
+
+describe('buildDocumentLayout', () => {
+  it('joins lines delivered per column into one row and keeps columns as segments', () => {
+    const layout = buildDocumentLayout(placedDocument([[[{ text: 'Invoice Number:', x: 0.4 }, { text: '42183017', x: 0.87 }], 'next line']]));
+    expect(layout.pages[0]?.rows.map((row) => row.segments.map((segment) => segment.text))).toEqual([['Invoice Number:', '42183017'], ['next line']]);
+  });
+
+  it('splits one line at a wide gap between words', () => {
+    const document = placedDocument([['x']]);
+    const line = document.pages[0]!.lines[0]!;
+    line.text = 'Total 12.00';
+    line.words = [
+      { text: 'Total', placement: { x: 0.1, y: 0.05, width: 0.04, height: 0.012 } },
+      { text: '12.00', placement: { x: 0.8, y: 0.05, width: 0.04, height: 0.012 } },
+    ];
+    expect(buildDocumentLayout(document).segments.map((segment) => segment.text)).toEqual(['Total', '12.00']);
+  });
+
+  it('splits plain text columns at runs of spaces and approximates boxes from character columns', () => {
+    const layout = buildDocumentLayout(textDocument(['Nabywca:           GŁÓWNY URZĄD', 'NIP:               5261040828']));
+    expect(layout.hasGeometry).toBe(false);
+    const [first, second] = layout.pages[0]!.rows;
+    expect(first?.segments.map((segment) => segment.text)).toEqual(['Nabywca:', 'GŁÓWNY URZĄD']);
+    expect(second?.segments[1]?.box.x).toBeCloseTo(first?.segments[1]?.box.x ?? -1, 5);
+  });
+});
+
+describe('findLabelMatches', () => {
+  const labels = compileLabelSources([
+    { fieldName: 'invoice_number', labels: { en: ['invoice'], de: ['rechnung nr'] } },
+    { fieldName: 'issue_date', labels: { en: ['invoice date'] } },
+    { fieldName: 'tax_amount', labels: { de: ['ust'] } },
+    { fieldName: 'buyer_name', labels: { de: ['kunde'] } },
+  ]);
+  const matchesIn = (text: string) => findLabelMatches(buildDocumentLayout(placedDocument([[text]])), labels);
+
+  it('lets a longer label claim its words', () => {
+    expect(matchesIn('Invoice Date: 05.03.2018').map((match) => match.fieldName)).toEqual(['issue_date']);
+  });
+
+  it('matches German compounds ending in a label, weaker than the plain label', () => {
+    const [compound] = matchesIn('Handelsrechnung Nr. 471102');
+    const [plain] = matchesIn('Rechnung Nr. 471102');
+    expect(compound?.fieldName).toBe('invoice_number');
+    expect(compound?.strength).toBeLessThan(plain?.strength ?? 0);
+  });
+
+  it('flags labels inside parentheses and ignores hyphenated compounds', () => {
+    expect(matchesIn('Summe Netto (excl. USt.) 473,00').find((match) => match.fieldName === 'tax_amount')?.insideParentheses).toBe(true);
+    expect(matchesIn('MUSTER-KUNDE GMBH').filter((match) => match.fieldName === 'buyer_name')).toEqual([]);
+  });
+
+  it('tolerates a currency between label words', () => {
+    const net = compileLabelSources([{ fieldName: 'net_amount', labels: { fr: ['montant ht'] } }]);
+    expect(findLabelMatches(buildDocumentLayout(placedDocument([['Montant EUR HT']])), net)).toHaveLength(1);
+  });
+});
+
+describe('values next to labels', () => {
+  const specification = specificationWith([
+    field('invoice_number', 'string', ['invoice no'], { shape: 'identifier' }),
+    field('issue_date', 'date', ['date']),
+    field('total', 'amount', ['total']),
+    field('reference', 'string', ['reference'], { shape: 'identifier' }),
+  ]);
+
+  it('reads the value right of the label, in the same segment or the next column', () => {
+    expect(valueOf(['Invoice No: A-77'], specification, 'invoice_number')).toBe('A-77');
+    expect(valueOf([[{ text: 'Invoice No', x: 0.1 }, { text: 'A-78', x: 0.7 }]], specification, 'invoice_number')).toBe('A-78');
+  });
+
+  it('reads values under header labels, each under its own column', () => {
+    const rows: Row[] = [
+      [{ text: 'Date', x: 0.1 }, { text: 'Reference', x: 0.3 }, { text: 'Total', x: 0.6 }],
+      [{ text: '12.05.2021', x: 0.1 }, { text: 'PO-5', x: 0.3 }, { text: '99,50', x: 0.6 }],
+    ];
+    expect(valueOf(rows, specification, 'issue_date')).toBe('2021-05-12');
+    expect(valueOf(rows, specification, 'reference')).toBe('PO-5');
+    expect(valueOf(rows, specification, 'total')).toBe(99.5);
+  });
+
+  it('stops at the next label on the row instead of stealing its value', () => {
+    expect(valueOf(['Invoice No: Date: 12.05.2021'], specification, 'invoice_number')).toBeUndefined();
+  });
+
+  it('reports nothing when there is no label and no pattern', () => {
+    expect(valueOf(['Something else entirely 123'], specification, 'total')).toBeUndefined();
+  });
+});
+
+describe('parties', () => {
+  it('reads seller and buyer from the sender line above an address window', () => {
+    const rows: Row[] = [
+      { text: 'Acme GmbH | Europa-Allee 1 | 60486 Frankfurt', x: 0.12, height: 0.008 },
+      { text: 'Herr', x: 0.12 },
+      { text: 'Karl Coyote', x: 0.12 },
+      { text: 'Uferstraße 113', x: 0.12 },
+      { text: 'Rechnung Nr. 42', x: 0.12, height: 0.016 },
+    ];
+    const results = extractFields(placedDocument([rows], { language: 'de' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'seller_name')?.value).toBe('Acme GmbH');
+    expect(results.find((result) => result.name === 'buyer_name')?.value).toBe('Karl Coyote');
+  });
+
+  it('gives a VAT id in the buyer block to the buyer and one in the footer to the seller', () => {
+    const rows: Row[] = ['Rechnung Nr. 7', 'Kunde:', 'Beispiel Handel AG', 'USt-IdNr.: DE 111 111 111', '', '', '', '', '', '', '', 'Muster GmbH · USt-IdNr.: DE 222 222 222'];
+    const results = extractFields(placedDocument([rows], { language: 'de' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'buyer_vat_id')?.value).toBe('DE111111111');
+    expect(results.find((result) => result.name === 'seller_vat_id')?.value).toBe('DE222222222');
+    expect(results.find((result) => result.name === 'buyer_name')?.value).toBe('Beispiel Handel AG');
+  });
+});
+
+describe('selectAmounts', () => {
+  const candidate = (fieldName: string, value: number, score: number): FieldCandidate => ({
+    fieldName,
+    value,
+    score,
+    pageNumber: 1,
+    box: { x: 0, y: 0, width: 0.1, height: 0.01 },
+    segmentId: Math.round(value * 100),
+    evidence: 'test',
+  });
+
+  it('prefers the consistent triple over stronger single labels', () => {
+    const selection = selectAmounts({
+      net: [candidate('net', 100, 0.6)],
+      tax: [candidate('tax', 19, 0.5)],
+      total: [candidate('total', 50, 0.95), candidate('total', 119, 0.6)],
+      due: [],
+    });
+    expect([selection.net?.candidate.value, selection.tax?.candidate.value, selection.total?.candidate.value]).toEqual([100, 19, 119]);
+    expect(selection.total?.confidence).toBeGreaterThanOrEqual(0.88);
+  });
+
+  it('adds up tax printed per rate', () => {
+    const selection = selectAmounts({
+      net: [candidate('net', 473, 0.8)],
+      tax: [candidate('tax', 19.25, 0.6), candidate('tax', 37.62, 0.6)],
+      total: [candidate('total', 529.87, 0.8)],
+      due: [],
+    });
+    expect(selection.tax?.candidate.value).toBe(56.87);
+  });
+
+  it('derives the net amount from total and tax when it is not printed', () => {
+    const selection = selectAmounts({ net: [], tax: [candidate('tax', 0, 0.7)], total: [candidate('total', 4.11, 0.9)], due: [] });
+    expect(selection.net?.candidate.value).toBe(4.11);
+    expect(selection.net?.confidence).toBeLessThan(selection.total?.confidence ?? 0);
+  });
+
+  it('takes the amount due as the total when no total is printed', () => {
+    const selection = selectAmounts({ net: [], tax: [], total: [], due: [candidate('due', 571.04, 0.9)] });
+    expect(selection.total?.candidate.value).toBe(571.04);
+  });
+});
