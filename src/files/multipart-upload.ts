@@ -128,13 +128,21 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
         resolve({ ...spooled, fileNameField: fileName, textParts });
       }, fail);
     });
-    body.on('error', () => fail(new InvalidRequestError('The upload was interrupted before the multipart body ended.')));
+    const interrupted = () => fail(new InvalidRequestError('The upload was interrupted before the multipart body ended.'));
+    body.on('error', interrupted);
+    // A client that goes away may close the request without an error; busboy would wait forever.
+    body.on('close', () => {
+      if (!body.readableEnded) interrupted();
+    });
     body.pipe(parser);
   });
 }
 
 async function spoolFilePart(file: Readable, spoolPath: string, partFileName: string | undefined): Promise<SpooledFile> {
   const output = createWriteStream(spoolPath);
+  // A failing spool (disk full, or its folder removed after the upload was refused) ends the loop
+  // below through the file stream, instead of surfacing as an unhandled 'error' event.
+  output.on('error', (error) => file.destroy(error));
   const hash = createHash('sha256');
   const head = new HeadCollector(sniffedHeadBytes);
   let size = 0;

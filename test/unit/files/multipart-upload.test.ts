@@ -114,6 +114,15 @@ describe('receiveMultipartUpload', () => {
     await expect(receiveMultipartUpload(Readable.from(formBody(manyFields)), contentType)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
 
+  it('answers 400 when the client goes away mid-upload, with or without an error', async () => {
+    for (const cause of [undefined, new Error('socket hang up')]) {
+      const body = new Readable({ read() {} });
+      body.push(formBody([{ name: 'file', fileName: 'a.csv', content: sampleCsv }]).subarray(0, 150));
+      setTimeout(() => body.destroy(cause), 10);
+      await expect(receiveMultipartUpload(body, contentType)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    }
+  });
+
   it('ignores file parts under other names', async () => {
     const received = await receiveMultipartUpload(
       Readable.from(formBody([{ name: 'attachment', fileName: 'x.exe', content: elfExecutable() }, { name: 'file', fileName: 'a.csv', content: sampleCsv }])),
