@@ -5,7 +5,7 @@ import { DocumentRejectedError, type DocumentPage, type TextLine } from '../docu
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
-import { linesFromTextItems, type PdfTextItem } from './pdf-text-layer.ts';
+import { linesFromTextItems, readableCharacterCount, type PdfTextItem } from './pdf-text-layer.ts';
 import { nextStepBudgetMs, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
 import { sortInReadingOrder } from './text-lines.ts';
@@ -34,7 +34,7 @@ export interface PdfReadingOptions {
   ocrImagesOnTextPages: boolean;
 }
 
-/** Fewer visible characters than this on a page means its text is in an image: the page is OCRed. */
+/** Fewer readable characters than this on a page means its text is in an image: the page is OCRed. */
 const minimumTextLayerCharacters = 20;
 /** OCR renders at ~300 dpi (pdf.js viewport units are points: 72 per inch). */
 const ocrRenderScale = 300 / 72;
@@ -143,7 +143,7 @@ async function readPage(
   }
 
   try {
-    const visibleCharacters = textLines.reduce((count, line) => count + line.text.replace(/\s/gu, '').length, 0);
+    const visibleCharacters = readableCharacterCount(textLines);
     const isSparse = visibleCharacters < minimumTextLayerCharacters;
     const mayOcr = isSparse ? ocrState.ocrPagesLeft > 0 : options.ocrImagesOnTextPages && ocrState.imageOcrTextPagesLeft > 0;
     if (!mayOcr) return { pageNumber, source: 'text-layer', lines: textLines };

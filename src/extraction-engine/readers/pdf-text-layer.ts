@@ -140,3 +140,17 @@ export function linesFromTextItems(items: PdfTextItem[], viewport: PdfViewport):
   const lines = groupIntoRows(fragments).flatMap((row) => linesOfRow(row, viewport));
   return sortInReadingOrder(lines);
 }
+
+/**
+ * Characters of a text layer a reader could use. Fonts without a Unicode mapping produce private-use
+ * code points or U+FFFD instead of letters; such a layer looks full but says nothing, like a scan.
+ */
+export function readableCharacterCount(lines: TextLine[]): number {
+  let readable = 0;
+  for (const line of lines) {
+    for (const character of line.text) {
+      if (/[\p{L}\p{N}\p{P}\p{S}]/u.test(character) && !/[\p{Co}\uFFFD]/u.test(character)) readable += 1;
+    }
+  }
+  return readable;
+}

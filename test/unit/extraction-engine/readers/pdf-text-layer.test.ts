@@ -2,7 +2,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { paintedImageRegions } from '../../../../src/extraction-engine/readers/pdf-image-regions.ts';
-import { linesFromTextItems } from '../../../../src/extraction-engine/readers/pdf-text-layer.ts';
+import { linesFromTextItems, readableCharacterCount } from '../../../../src/extraction-engine/readers/pdf-text-layer.ts';
 import { blankPng, pdfWithImage, textPdf } from './document-builders.ts';
 
 // Letter-size pages: 612 x 792 points. Helvetica draws a line box of ~0.22 em below and ~0.78 em above
@@ -101,6 +101,15 @@ describe('PDF text layer', () => {
       [1, 'text-layer', 'First page text'],
       [2, 'text-layer', 'Second page text'],
     ]);
+  });
+});
+
+describe('readableCharacterCount', () => {
+  it('counts letters, digits and punctuation but not unmapped glyphs or whitespace', () => {
+    const line = (text: string) => ({ text, words: [] });
+
+    expect(readableCharacterCount([line('Total: 12,50 €'), line('Seite 1')])).toBe(18);
+    expect(readableCharacterCount([line('\uE001\uE002 \uE003\uFFFD\uFFFD')])).toBe(0);
   });
 });
 
