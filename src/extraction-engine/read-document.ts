@@ -11,6 +11,7 @@ import { readCsv, readDocx, readHtml, readPlainText, readXlsx, readXml } from '.
 
 export { OcrPool, OcrPoolTerminatedError, OcrUnavailableError, ocrLanguages, type OcrLanguage, type OcrPoolOptions } from './readers/ocr-pool.ts';
 export { TimeBudgetExceededError } from './readers/time-budget.ts';
+export { groupIntoRows } from './readers/text-lines.ts';
 
 export interface ReadDocumentOptions {
   /** Media type declared by the uploader; only decides between text formats (CSV, HTML, XML, plain text). */

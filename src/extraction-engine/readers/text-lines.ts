@@ -43,27 +43,32 @@ function round(value: number): number {
 }
 
 /**
- * Orders placed lines top to bottom, then left to right. Lines whose vertical centre falls inside the
- * vertical span of the row's first line share a row, so a label and its value printed side by side
- * (as separate lines, or OCR blocks in different columns) come out next to each other.
+ * Groups placed lines into visual rows, top to bottom, each row left to right. A line belongs to the
+ * row whose first (topmost) line spans its vertical centre, so a label and its value printed side by
+ * side (as separate lines, or OCR blocks in different columns) share a row. Lines without placement
+ * each form their own row, in their given order.
  */
-export function sortInReadingOrder(lines: TextLine[]): TextLine[] {
-  const byTop = [...lines].sort((first, second) => (first.placement?.y ?? 0) - (second.placement?.y ?? 0));
-  const ordered: TextLine[] = [];
+export function groupIntoRows(lines: TextLine[]): TextLine[][] {
+  if (lines.some((line) => line.placement === undefined)) return lines.map((line) => [line]);
+  const byTop = [...lines].sort((first, second) => first.placement!.y - second.placement!.y);
+  const rows: TextLine[][] = [];
   let index = 0;
   while (index < byTop.length) {
-    const rowAnchor = byTop[index]!;
-    const anchorTop = rowAnchor.placement?.y ?? 0;
-    const anchorBottom = anchorTop + (rowAnchor.placement?.height ?? 0);
+    const anchor = byTop[index]!.placement!;
     const row: TextLine[] = [];
     while (index < byTop.length) {
-      const candidate = byTop[index]!;
-      const centre = (candidate.placement?.y ?? 0) + (candidate.placement?.height ?? 0) / 2;
-      if (row.length > 0 && (centre < anchorTop || centre > anchorBottom)) break;
-      row.push(candidate);
+      const candidate = byTop[index]!.placement!;
+      const centre = candidate.y + candidate.height / 2;
+      if (row.length > 0 && (centre < anchor.y || centre > anchor.y + anchor.height)) break;
+      row.push(byTop[index]!);
       index += 1;
     }
-    ordered.push(...row.sort((first, second) => (first.placement?.x ?? 0) - (second.placement?.x ?? 0)));
+    rows.push(row.sort((first, second) => first.placement!.x - second.placement!.x));
   }
-  return ordered;
+  return rows;
+}
+
+/** Orders placed lines top to bottom, then left to right (see groupIntoRows). */
+export function sortInReadingOrder(lines: TextLine[]): TextLine[] {
+  return groupIntoRows(lines).flat();
 }
