@@ -62,6 +62,7 @@ export class ExtractionService {
     ];
     if (issues.length > 0) throw new ValidationError(issues);
     let document: ExtractionRecord['document'] = {};
+    let sha256: string | undefined;
     if (request.document.fileId !== undefined) {
       const file = await this.dependencies.documents.find(workspaceId, request.document.fileId);
       if (!file || file.status !== 'ready') {
@@ -69,11 +70,13 @@ export class ExtractionService {
         throw new ValidationError([{ field: 'document.fileId', issue }]);
       }
       document = { fileId: file.fileId, fileName: file.fileName, mimeType: file.mimeType, size: file.size };
+      sha256 = file.sha256;
     }
     return extractionSummary(
       await this.accept(workspaceId, {
         document,
         labels: request.labels ?? {},
+        ...(sha256 ? { sha256 } : {}),
         ...(request.document.url !== undefined
           ? { source: { url: request.document.url, ...(request.document.fileName !== undefined ? { fileName: request.document.fileName } : {}) } }
           : {}),
@@ -91,12 +94,12 @@ export class ExtractionService {
     const issues = labelIssues(labels);
     if (issues.length > 0) throw new ValidationError(issues);
     const document = { fileId: file.fileId, fileName: file.fileName, mimeType: file.mimeType, size: file.size };
-    return extractionSummary(await this.accept(workspaceId, { document, labels }));
+    return extractionSummary(await this.accept(workspaceId, { document, labels, ...(file.sha256 ? { sha256: file.sha256 } : {}) }));
   }
 
   private async accept(
     workspaceId: string,
-    content: Pick<ExtractionRecord, 'document' | 'labels' | 'source'>,
+    content: Pick<ExtractionRecord, 'document' | 'labels' | 'source' | 'sha256'>,
   ): Promise<StoredExtraction> {
     const id = newIdentifier('ext');
     // createdAt is the identifier's own time, so id order and createdAt order never disagree.
@@ -111,6 +114,8 @@ export class ExtractionService {
       outputAvailable: false,
       ...content,
     });
+    // Known content is registered at once, so the duplicate policy also sees submissions in flight.
+    if (record.sha256) await this.dependencies.store.rememberContentHash(record, record.sha256);
     await this.startOrFail(record);
     return record;
   }

@@ -1,0 +1,283 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractionConfigurationStore } from '../../src/extraction-configurations/wiring.ts';
+import { extractionSettlement, reprocessExtraction } from '../../src/extractions/wiring.ts';
+import { ExtractionClient, recordedEventsOf, waitForExecutionEnd, workspaceKey } from '../support/extraction-client.ts';
+import { invoicePdf, textPdf } from '../support/extraction-documents.ts';
+import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+
+// Every way an extraction ends, over HTTP on the embedded stack with the real state machine.
+
+const encryptedPdfPath = new URL('../../../shared/corpus/bad/encrypted_userpw_rc4_40.pdf', import.meta.url);
+
+let stack: StackUnderTest;
+let client: ExtractionClient;
+let documentServer: Server;
+let documentBase: string;
+let unavailableHits = 0;
+const heldResponses: ServerResponse[] = [];
+
+const workspaceId = 'ws_processing';
+const configuredWorkspaceId = 'ws_processing_configured';
+let configuredClient: ExtractionClient;
+
+beforeAll(async () => {
+  process.env.PAPERFLOW_LOCAL_RETRY_INTERVAL_MS = '10';
+  process.env.PAPERFLOW_ALLOW_PRIVATE_URLS = 'true';
+  const invoice = await invoicePdf({ invoiceNumber: 'URL-7' });
+  documentServer = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    if (path === '/documents/supplier-invoice.pdf') response.writeHead(200, { 'content-type': 'application/pdf' }).end(invoice);
+    else if (path === '/empty.pdf') response.writeHead(200).end();
+    else if (path === '/unavailable.pdf') {
+      unavailableHits += 1;
+      response.writeHead(503).end('try later');
+    } else if (path === '/held.pdf') heldResponses.push(response);
+    else if (path === '/to-metadata') response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => documentServer.listen(0, '127.0.0.1', resolve));
+  documentBase = `http://127.0.0.1:${(documentServer.address() as AddressInfo).port}`;
+
+  stack = await startStackUnderTest();
+  client = new ExtractionClient(stack, await workspaceKey(workspaceId));
+  configuredClient = new ExtractionClient(stack, await workspaceKey(configuredWorkspaceId));
+  const applied = await extractionConfigurationStore().apply(
+    configuredWorkspaceId,
+    [
+      'documentTypes:',
+      '  - prebuilt: invoice',
+      '    duplicatePolicy: reject',
+      '  - docType: purchase_order',
+      '    keywords: { en: ["purchase order"] }',
+      '    fields:',
+      '      - name: po_number',
+      '        type: string',
+      '        required: true',
+      '        labels: { en: ["PO number"] }',
+    ].join('\n'),
+  );
+  expect(applied.ok).toBe(true);
+});
+
+afterAll(async () => {
+  for (const response of heldResponses) response.destroy();
+  await stack?.stop();
+  documentServer?.closeAllConnections();
+  await new Promise((resolve) => documentServer?.close(resolve));
+  delete process.env.PAPERFLOW_ALLOW_PRIVATE_URLS;
+});
+
+describe('a document that is extracted', () => {
+  it('ends COMPLETED with typed fields, output, a contentUrl and exactly one completed event', async () => {
+    const fileId = await client.uploadFile(await invoicePdf(), 'invoice.pdf');
+
+    const created = await client.create({ document: { fileId }, labels: { customer: 'northwind' } });
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(created.status).toBe(202);
+    expect(created.body).toMatchObject({ status: 'QUEUED', outputAvailable: false, labels: { customer: 'northwind' } });
+    expect(created.body.completedAt).toBeUndefined();
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true, document: { fileId, fileName: 'invoice.pdf', mimeType: 'application/pdf', pageCount: 1 } });
+    expect(extraction.completedAt).toBe(extraction.updatedAt);
+    expect(extraction.updatedAt > created.body.updatedAt).toBe(true);
+    expect(extraction.error).toBeUndefined();
+    expect(extraction.document.contentUrl).toMatch(/^http/);
+    const fields = Object.fromEntries(extraction.output.fields.map((field: { name: string }) => [field.name, field]));
+    expect(extraction.output.fieldCount).toBe(extraction.output.fields.length);
+    expect(fields.invoice_number).toMatchObject({ type: 'string', value: 'INV-2024-0042', metadata: { extracted: true, page: 1 } });
+    expect(fields.issue_date).toMatchObject({ type: 'date', value: '2024-03-15' });
+    expect(fields.total_amount).toMatchObject({ type: 'amount', value: 1190 });
+    expect(fields.currency).toMatchObject({ type: 'currency', value: 'EUR' });
+    expect(fields.total_amount.id).toMatch(/^fld_/);
+    expect(fields.total_amount.metadata.confidence).toBeGreaterThan(0);
+    expect(fields.total_amount.metadata.confidence).toBeLessThanOrEqual(1);
+
+    const events = await recordedEventsOf(workspaceId, extraction.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ eventType: 'document-insights.extraction.completed', apiVersion: 'v1', occurredAt: extraction.completedAt });
+    expect(events[0]!.eventId).toMatch(/^evt_/);
+    expect(events[0]!.data).toMatchObject({ extractionId: extraction.id, status: 'COMPLETED', outputAvailable: true, labels: { customer: 'northwind' } });
+    expect(events[0]!.data.output.fieldCount).toBe(extraction.output.fieldCount);
+    expect(events[0]!.data.error).toBeUndefined();
+  });
+
+  it('accepts a multipart upload with labels in one request', async () => {
+    const created = await client.upload(await invoicePdf(), 'upload.pdf', { source: 'scanner' });
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(created.status).toBe(202);
+    expect(extraction).toMatchObject({ status: 'COMPLETED', labels: { source: 'scanner' }, document: { fileName: 'upload.pdf' } });
+  });
+
+  it('takes labels from a JSON part too', async () => {
+    const created = await client.uploadWithJsonLabelsPart(await invoicePdf(), 'json-part.pdf', '{"source":"api","batch":"7"}');
+
+    expect(created.status).toBe(202);
+    expect(created.body.labels).toEqual({ source: 'api', batch: '7' });
+  });
+
+  it('reprocesses a terminal extraction as a new generation with a new event', async () => {
+    const created = await client.upload(await invoicePdf(), 'again.pdf');
+    const first = await client.waitForTerminal(created.body.id);
+
+    await reprocessExtraction(undefined, first.id);
+    const second = await client.waitForTerminal(first.id);
+
+    expect(second.status).toBe('COMPLETED');
+    expect(second.completedAt > first.completedAt).toBe(true);
+    const events = await recordedEventsOf(workspaceId, first.id);
+    expect(events.map((event) => event.eventType)).toEqual(['document-insights.extraction.completed', 'document-insights.extraction.completed']);
+    expect(new Set(events.map((event) => event.eventId)).size).toBe(2);
+  });
+});
+
+describe('a document that fails', () => {
+  it('ends FAILED DOCUMENT_NOT_ROUTED when labels.docType names no configured type', async () => {
+    const created = await client.upload(await invoicePdf(), 'invoice.pdf', { docType: 'purchase_order' });
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(extraction).toMatchObject({ status: 'FAILED', outputAvailable: false, error: { code: 'DOCUMENT_NOT_ROUTED' } });
+    expect(extraction.output).toBeUndefined();
+    const events = await recordedEventsOf(workspaceId, extraction.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ eventType: 'document-insights.extraction.failed', data: { error: { code: 'DOCUMENT_NOT_ROUTED' } } });
+    expect(events[0]!.data.output).toBeUndefined();
+  });
+
+  it('ends FAILED DOCUMENT_EXTRACTION_FAILED when a required field is missing', async () => {
+    const purchaseOrder = await textPdf(['PURCHASE ORDER', 'Purchase order for four office chairs', 'Quantity: 4']);
+
+    const created = await configuredClient.upload(purchaseOrder, 'po.pdf', { docType: 'purchase_order' });
+    const extraction = await configuredClient.waitForTerminal(created.body.id);
+
+    expect(extraction).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
+    expect(extraction.error.message).toContain('po_number');
+    expect((await recordedEventsOf(configuredWorkspaceId, extraction.id)).map((event) => event.eventType)).toEqual(['document-insights.extraction.failed']);
+  });
+});
+
+describe('a document that is rejected', () => {
+  it('ends REJECTED DOCUMENT_REJECTED for an encrypted PDF', async () => {
+    const created = await client.upload(await readFile(encryptedPdfPath), 'locked.pdf');
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(extraction).toMatchObject({ status: 'REJECTED', error: { code: 'DOCUMENT_REJECTED' } });
+    expect(extraction.error.message).toMatch(/encrypt|password/i);
+    const events = await recordedEventsOf(workspaceId, extraction.id);
+    expect(events.map((event) => event.eventType)).toEqual(['document-insights.extraction.rejected']);
+  });
+
+  it('ends REJECTED DOCUMENT_REJECTED for an empty downloaded document', async () => {
+    const created = await client.create({ document: { url: `${documentBase}/empty.pdf` } });
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(extraction).toMatchObject({ status: 'REJECTED', error: { code: 'DOCUMENT_REJECTED' } });
+    expect(extraction.error.message).toMatch(/empty/i);
+  });
+
+  it('ends REJECTED DOCUMENT_REJECTED for content seen before when the duplicate policy rejects', async () => {
+    const content = await invoicePdf({ invoiceNumber: 'DUP-1' });
+    const first = await configuredClient.waitForTerminal((await configuredClient.upload(content, 'first.pdf')).body.id);
+
+    const second = await configuredClient.waitForTerminal((await configuredClient.upload(content, 'second.pdf')).body.id);
+    const sameContentElsewhere = await client.waitForTerminal((await client.upload(content, 'other-workspace.pdf')).body.id);
+
+    expect(first.status).toBe('COMPLETED');
+    expect(second).toMatchObject({ status: 'REJECTED', error: { code: 'DOCUMENT_REJECTED' } });
+    expect(second.error.message).toMatch(/duplicate/i);
+    expect(sameContentElsewhere.status).toBe('COMPLETED');
+  });
+});
+
+describe('a document given by URL', () => {
+  it('is downloaded, stored as a file of the workspace and extracted', async () => {
+    const created = await client.create({ document: { url: `${documentBase}/documents/supplier-invoice.pdf` }, labels: { via: 'url' } });
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(created.body.document).toEqual({});
+    expect(extraction).toMatchObject({ status: 'COMPLETED', document: { fileName: 'supplier-invoice.pdf', mimeType: 'application/pdf' } });
+    expect(extraction.document.fileId).toMatch(/^file_/);
+    expect(extraction.output.fields.find((field: { name: string }) => field.name === 'invoice_number').value).toBe('URL-7');
+  });
+
+  it('names the stored download after document.fileName when given', async () => {
+    const created = await client.create({ document: { url: `${documentBase}/documents/supplier-invoice.pdf`, fileName: 'march.pdf' } });
+
+    expect((await client.waitForTerminal(created.body.id)).document.fileName).toBe('march.pdf');
+  });
+
+  it('is refused at the API for a loopback URL unless the local setting allows it', async () => {
+    delete process.env.PAPERFLOW_ALLOW_PRIVATE_URLS;
+    try {
+      const refused = await client.create({ document: { url: `${documentBase}/documents/supplier-invoice.pdf` } });
+
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.details).toEqual([{ field: 'document.url', issue: 'The URL must use https.' }]);
+      const loopbackHttps = await client.create({ document: { url: 'https://127.0.0.1/invoice.pdf' } });
+      expect(loopbackHttps.body.error.details[0]).toMatchObject({ field: 'document.url', issue: expect.stringMatching(/private, loopback/) });
+    } finally {
+      process.env.PAPERFLOW_ALLOW_PRIVATE_URLS = 'true';
+    }
+  });
+
+  it('fails (recorded) when a redirect leads to a private address', async () => {
+    const created = await client.create({ document: { url: `${documentBase}/to-metadata` } });
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(extraction).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
+    expect(extraction.error.message).toMatch(/private, loopback or reserved/);
+  });
+});
+
+describe('faults', () => {
+  it('ends FAILED, never stuck, when a Task throws on every attempt', async () => {
+    unavailableHits = 0;
+    const created = await client.create({ document: { url: `${documentBase}/unavailable.pdf` } });
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(extraction).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
+    expect(extraction.error.message).toMatch(/HTTP 503.*retries/);
+    expect(unavailableHits).toBe(4); // the first attempt and three retries (statemachines/extraction.asl.json)
+    expect((await recordedEventsOf(workspaceId, extraction.id))).toHaveLength(1);
+  });
+
+  it('answers 409 to a delete while processing, and the sweeper ends a stuck extraction with one event', async () => {
+    const created = await client.create({ document: { url: `${documentBase}/held.pdf` } });
+    await client.waitForStatus(created.body.id, 'PROCESSING');
+
+    const conflict = await client.json(`/document-insights/extractions/${created.body.id}`, { method: 'DELETE' });
+    const report = await extractionSettlement().sweep(0);
+    const swept = await client.get(created.body.id);
+    heldResponses.shift()!.writeHead(200, { 'content-type': 'application/pdf' }).end(await invoicePdf());
+    expect(await waitForExecutionEnd(created.body.id)).toBe('SUCCEEDED');
+    const afterLateFinish = await client.get(created.body.id);
+
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe('CONFLICT');
+    expect(report.failedStuck).toBeGreaterThanOrEqual(1);
+    expect(swept.body).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
+    expect(afterLateFinish.body.status).toBe('FAILED');
+    expect(afterLateFinish.body.completedAt).toBe(swept.body.completedAt);
+    expect(await recordedEventsOf(workspaceId, created.body.id)).toHaveLength(1);
+  });
+});
+
+describe('delete', () => {
+  it('removes a terminal extraction: 204, then 404 for every operation on it', async () => {
+    const created = await client.upload(await invoicePdf(), 'to-delete.pdf', { purpose: 'delete-test' });
+    const extraction = await client.waitForTerminal(created.body.id);
+    const fieldId = extraction.output.fields[0].id;
+    expect((await client.json(`/document-insights/extractions/${extraction.id}/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'wrong', fieldId }) })).status).toBe(201);
+
+    const deleted = await client.request(`/document-insights/extractions/${extraction.id}`, { method: 'DELETE' });
+
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe('');
+    expect((await client.get(extraction.id)).status).toBe(404);
+    expect((await client.request(`/document-insights/extractions/${extraction.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await client.list('labels[purpose]=delete-test')).body.pageInfo.totalItems).toBe(0);
+  });
+});
