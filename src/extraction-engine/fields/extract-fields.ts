@@ -174,11 +174,11 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
         add(companyNameCandidates(layout, field.name, 'buyer', parties));
         break;
       case 'line-item-count': {
-        const totalsLabels = labelMatches.filter((label) => {
+        const totalsRoles = new Set<FieldRole>(['net-amount', 'total-amount', 'tax-amount', 'amount-due']);
+        const candidate = lineItemCandidate(layout, field.name, labelMatches, (label) => {
           const role = label.fieldName ? fieldsByName.get(label.fieldName)?.role : undefined;
-          return role === 'net-amount' || role === 'total-amount' || role === 'tax-amount' || role === 'amount-due';
+          return role !== undefined && totalsRoles.has(role) && label.atSegmentStart;
         });
-        const candidate = lineItemCandidate(layout, field.name, totalsLabels);
         if (candidate) add([candidate]);
         break;
       }

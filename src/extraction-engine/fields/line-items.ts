@@ -25,40 +25,46 @@ function isHeaderRow(row: LayoutRow): boolean {
   return hits.size >= 3 && !row.segments.some((segment) => /\d{2,}[.,]\d{2}/.test(segment.text));
 }
 
-function endsWithMoney(row: LayoutRow): boolean {
+function endsWithMoney(row: LayoutRow, hasGeometry: boolean): boolean {
   const last = row.segments[row.segments.length - 1];
-  if (!last) return false;
+  if (!last || row.segments.length < 2) return false;
+  // The line amount sits in the right part of the table.
+  if (hasGeometry && last.box.x + last.box.width < 0.55) return false;
   const text = row.segments.map((segment) => segment.text).join('   ');
   if (findDates(text).length > 0 && !/\d[.,]\d{2}(?!\d)\s*\S*$/.test(text)) return false;
   const amounts = findAmounts(last.text).filter((amount) => !amount.isPercentage && (amount.decimals === 2 || amount.currency));
   return amounts.length > 0 && /\p{L}/u.test(text);
 }
 
-/** The number of item rows, or undefined when no item table is recognisable. */
-export function lineItemCandidate(layout: DocumentLayout, fieldName: string, totalsLabels: LabelMatch[]): FieldCandidate | undefined {
-  const totalsRows = new Set(totalsLabels.map((label) => `${label.segment.pageNumber}:${label.segment.rowIndex}`));
+/**
+ * The number of item rows, or undefined when no item table is recognisable. Rows that start with a
+ * label ("Bruttopreis :", a repeated header) are not items; the first totals row after the items
+ * ends the table, which may continue on the following pages until then.
+ */
+export function lineItemCandidate(layout: DocumentLayout, fieldName: string, labels: LabelMatch[], isTotalsLabel: (label: LabelMatch) => boolean): FieldCandidate | undefined {
+  const rowKey = (label: LabelMatch): string => `${label.segment.pageNumber}:${label.segment.rowIndex}`;
+  const rowStartLabels = labels.filter((label) => label.atSegmentStart && label.segment.id === firstSegmentId(layout, label.segment.pageNumber, label.segment.rowIndex));
+  const labelledRows = new Set(rowStartLabels.map(rowKey));
+  const totalsRows = new Set(labels.filter(isTotalsLabel).map(rowKey));
   let count = 0;
-  let headerFound = false;
   let firstHeader: LayoutRow | undefined;
+  let finished = false;
   for (const page of layout.pages) {
+    if (finished) break;
     const headerIndex = page.rows.findIndex(isHeaderRow);
-    if (headerIndex < 0) {
-      if (headerFound) break;
-      continue;
-    }
-    headerFound = true;
-    firstHeader ??= page.rows[headerIndex];
-    let finished = false;
-    for (let rowIndex = headerIndex + 1; rowIndex < page.rows.length; rowIndex += 1) {
+    if (headerIndex < 0 && !firstHeader) continue;
+    if (headerIndex >= 0) firstHeader ??= page.rows[headerIndex];
+    for (let rowIndex = Math.max(0, headerIndex + 1); rowIndex < page.rows.length; rowIndex += 1) {
       const row = page.rows[rowIndex];
-      if (!row) break;
-      if (totalsRows.has(`${page.pageNumber}:${rowIndex}`)) {
+      const key = `${page.pageNumber}:${rowIndex}`;
+      if (!row) continue;
+      if (count > 0 && totalsRows.has(key)) {
         finished = true;
         break;
       }
-      if (endsWithMoney(row)) count += 1;
+      if (labelledRows.has(key)) continue;
+      if (endsWithMoney(row, layout.hasGeometry)) count += 1;
     }
-    if (finished) break;
   }
   if (!firstHeader || count === 0) return undefined;
   const anchor = firstHeader.segments[0];
@@ -72,4 +78,8 @@ export function lineItemCandidate(layout: DocumentLayout, fieldName: string, tot
     segmentId: anchor.id,
     evidence: 'rows of the item table',
   };
+}
+
+function firstSegmentId(layout: DocumentLayout, pageNumber: number, rowIndex: number): number | undefined {
+  return layout.pages.find((page) => page.pageNumber === pageNumber)?.rows[rowIndex]?.segments[0]?.id;
 }
