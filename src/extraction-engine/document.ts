@@ -39,6 +39,11 @@ export interface EmbeddedInvoice {
   syntax: 'CII' | 'UBL';
   /** Field name (the corpus/prebuilt names: invoice_number, issue_date, total_amount, ...) to normalized value. */
   values: Record<string, string | number>;
+  /**
+   * Fields (invoice_number, total_amount) whose embedded value is not printed on the visible pages: the
+   * XML may describe another document. Omitted when the pages have no text to check against.
+   */
+  notOnPage?: string[];
 }
 
 export interface ReadDocument {

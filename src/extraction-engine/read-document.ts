@@ -1,5 +1,6 @@
 import { DocumentRejectedError, type DocumentPage, type EmbeddedInvoice, type ReadDocument } from './document.ts';
 import { readEInvoiceXml } from './readers/e-invoice-xml.ts';
+import { embeddedFieldsNotOnPage } from './readers/embedded-invoice-check.ts';
 import { readImage } from './readers/image-reader.ts';
 import { detectLanguage } from './readers/language-detection.ts';
 import { mediaTypes, sniffMediaType, type SupportedMediaType } from './readers/media-type.ts';
@@ -69,12 +70,16 @@ export async function readDocument(bytes: Uint8Array, options: ReadDocumentOptio
 
     const allText = pages.flatMap((page) => page.lines.map((line) => line.text)).join('\n');
     const language = detectLanguage(allText);
+    // A standalone XML file is its own page: comparing it with itself would say nothing.
+    const checkAgainstPage = hasText && sniffed.mediaType !== mediaTypes.xml;
     return {
       mediaType: sniffed.mediaType,
       pageCount: content.pageCount,
       pages,
       hasGeometry: pages.some((page) => page.lines.some((line) => line.placement !== undefined)),
-      ...(embeddedInvoice ? { embeddedInvoice } : {}),
+      ...(embeddedInvoice
+        ? { embeddedInvoice: checkAgainstPage ? { ...embeddedInvoice, notOnPage: embeddedFieldsNotOnPage(embeddedInvoice, allText) } : embeddedInvoice }
+        : {}),
       ...(language ? { language } : {}),
     };
   } finally {

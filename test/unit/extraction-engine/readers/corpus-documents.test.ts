@@ -75,6 +75,7 @@ describe('corpus bad/ documents', () => {
       const read = await readDocument(readFileSync(corpusFile(`${name}.pdf`)), { ocr });
 
       expect(read.embeddedInvoice?.values).toMatchObject(expected.fields.embedded_xml!);
+      expect(read.embeddedInvoice?.notOnPage).toEqual(['invoice_number', 'total_amount']);
       expect(visibleText(read)).toContain(String(expected.fields.visible!.invoice_number));
       expect(visibleText(read)).not.toContain(String(expected.fields.embedded_xml!.invoice_number));
     },
@@ -108,6 +109,7 @@ describe('corpus documents with a text layer', () => {
 
     expect(withXml.embeddedInvoice?.syntax).toBe('CII');
     expect(withXml.embeddedInvoice?.values).toMatchObject(expected.fields);
+    expect(withXml.embeddedInvoice?.notOnPage).toEqual([]);
     expect(withoutXml.embeddedInvoice).toBeUndefined();
     expect(visibleText(withoutXml)).toBe(visibleText(withXml));
   });
