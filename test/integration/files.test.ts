@@ -141,6 +141,21 @@ describe('POST /files (multipart) and GET /files/{fileId}', () => {
     expect(await response.json()).toMatchObject({ fileName: '_reports_2024_q1 totals .csv' });
   });
 
+  it('serves a file with a non-ASCII name, quotes and parentheses through a working contentUrl', async () => {
+    const fileName = "Rechnung Müller's (März) 請求書.pdf";
+    const content = await samplePdf();
+    const form = uploadForm(content, 'x.pdf');
+    form.append('fileName', fileName);
+    const created = (await (await upload(form)).json()) as { fileId: string; fileName: string };
+    expect(created.fileName).toBe(fileName);
+
+    const { contentUrl } = (await (await stack.api(`/files/${created.fileId}`)).json()) as { contentUrl: string };
+    const download = await fetch(contentUrl);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`);
+    expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
+  });
+
   it('falls back to the part\'s filename, then to a name after the sniffed type, when a name cleans to nothing', async () => {
     const withPartName = uploadForm(sampleCsv, 'exports/ledger.csv');
     withPartName.append('fileName', '\u0000///');
