@@ -220,10 +220,12 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
       const text = cleanPartyName(words.join(' '));
       if (!text || /\d/.test(text) || !/\p{L}{3}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
       const prominent = segment.box.height >= page.typicalLineHeight * 1.25;
-      const nextRow = page.rows[row.index + 1];
-      const addressBelow = nextRow?.segments.some(
-        (below) => Math.abs(below.box.x - segment.box.x) < 0.02 && /\d/.test(below.text) && /\p{L}{3}/u.test(below.text),
-      );
+      // The next line in the same column: a street, postcode, e-mail or phone line under a name.
+      const below = page.rows
+        .slice(row.index + 1, row.index + 4)
+        .flatMap((candidate) => candidate.segments)
+        .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02);
+      const addressBelow = below !== undefined && /\d/.test(below.text) && /\p{L}{3}/u.test(below.text);
       if (!prominent && !addressBelow) continue;
       found.push({
         fieldName,

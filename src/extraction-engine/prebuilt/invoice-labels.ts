@@ -225,3 +225,8 @@ export const sellerNameWeakLabels: LabelsByLanguage = {
   es: ['titular de la cuenta', 'beneficiario'],
   it: ['intestatario', 'beneficiario'],
 };
+
+/** A bare "#" before a number, as US invoice templates print the invoice number under the title. */
+export const documentNumberWeakLabels: LabelsByLanguage = {
+  en: ['#', 'no.', 'ref'],
+};

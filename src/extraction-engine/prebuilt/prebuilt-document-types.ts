@@ -52,7 +52,7 @@ export const invoiceSpecification: DocumentTypeSpecification = {
     { rule: 'before', field: 'issue_date', other: 'due_date', allowEqual: true },
   ],
   fields: [
-    field({ name: 'invoice_number', type: 'string', shape: 'identifier', role: 'document-number', labels: labels.invoiceNumberLabels }),
+    field({ name: 'invoice_number', type: 'string', shape: 'identifier', role: 'document-number', labels: labels.invoiceNumberLabels, weakLabels: labels.documentNumberWeakLabels }),
     field({ name: 'issue_date', type: 'date', role: 'issue-date', labels: labels.issueDateLabels }),
     field({ name: 'due_date', type: 'date', labels: labels.dueDateLabels }),
     field({ name: 'delivery_date', type: 'date', labels: labels.deliveryDateLabels }),
