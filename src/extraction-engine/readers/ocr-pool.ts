@@ -1,6 +1,6 @@
 import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, OEM, type Block, type Word, type Worker } from 'tesseract.js';
 import type { PositionedWord, TextLine } from '../document.ts';
@@ -16,7 +16,10 @@ export const ocrLanguages = ['eng', 'deu', 'fra', 'nld', 'pol'] as const;
 export type OcrLanguage = (typeof ocrLanguages)[number];
 
 export interface OcrPoolOptions {
-  /** Concurrent workers; each holds ~100-200 MB. Default 1: OCR is CPU-bound and boxes are small. */
+  /**
+   * Concurrent workers; each holds ~100-200 MB and keeps one core busy. Default: one fewer than the
+   * cores, at least 1 and at most 2 (so 1 on a 2-core box, leaving a core for everything else).
+   */
   size?: number;
   /** Languages recognised together; fewer is faster. Default all five. */
   languages?: readonly OcrLanguage[];
@@ -63,7 +66,7 @@ export class OcrPool {
   #terminated = false;
 
   constructor(options: OcrPoolOptions = {}) {
-    this.size = Math.max(1, Math.floor(options.size ?? 1));
+    this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism() - 1)));
     this.languages = options.languages && options.languages.length > 0 ? options.languages : ocrLanguages;
   }
 
