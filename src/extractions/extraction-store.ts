@@ -31,6 +31,14 @@ export interface StoredExtraction extends ExtractionRecord {
   countedAs?: ExtractionStatus;
   /** Set while a delete is under way: the record has left every list and GET answers 404. */
   deleting?: boolean;
+  /** A counter change claimed and not yet confirmed (see syncCounters). */
+  pendingCount?: PendingCount;
+}
+
+export interface PendingCount {
+  token: string;
+  from?: ExtractionStatus;
+  to?: ExtractionStatus;
 }
 
 export type ExtractionCounts = Record<ExtractionStatus | 'total', number>;
@@ -115,10 +123,13 @@ export class ExtractionStore {
       if (!current || current.deleting) return { applied: false, record: current };
       const decided = decide(current);
       if (!decided) return { applied: false, record: current };
+      const { countedAs: _countedAs, pendingCount: _pendingCount, ...decidedContent } = decided as StoredExtraction;
+      // Counter bookkeeping is not the caller's to change: it is carried over from the record read.
       const next: StoredExtraction = {
-        ...decided,
+        ...decidedContent,
         revision: current.revision + 1,
         ...(current.countedAs ? { countedAs: current.countedAs } : {}),
+        ...(current.pendingCount ? { pendingCount: current.pendingCount } : {}),
       };
       try {
         await this.client.send(
@@ -140,65 +151,100 @@ export class ExtractionStore {
   }
 
   /**
-   * Brings the workspace counters in line with the record, exactly once per record revision even when
-   * interrupted and repeated: the counter update is guarded by a token `<id>#<revision>` kept on the
-   * counters item until the record says it is counted. The record stays in the attention index until
-   * its counters are synced, so the sweeper finishes what an interrupted caller left.
+   * Brings the workspace counters in line with the record, exactly once per change even when
+   * interrupted, repeated or raced (DynamoDB emulators have no transactions): the record first claims
+   * the change (`pendingCount`, conditional), the counters apply it guarded by its token (kept on the
+   * counters item until the claim is cleared), then the record clears the claim and says what it is
+   * counted as. Whoever finds a claim finishes it. Until counted, a record stays in the attention
+   * index, so the sweeper finishes what an interrupted caller left.
    */
-  async syncCounters(record: StoredExtraction): Promise<void> {
-    const target = record.deleting ? undefined : record.status;
-    if (record.countedAs !== target) {
-      const token = `${record.id}#${record.revision}`;
-      const deltas = new Map<string, number>();
-      if (record.countedAs) deltas.set(record.countedAs, -1);
-      if (target) deltas.set(target, (deltas.get(target) ?? 0) + 1);
-      if (!record.countedAs && target) deltas.set('total', 1);
-      if (record.countedAs && !target) deltas.set('total', -1);
-      const names: Record<string, string> = { '#tokens': 'tokens' };
-      const values: Record<string, unknown> = { ':token': token, ':tokens': new Set([token]) };
-      const additions = [...deltas].map(([name, delta], index) => {
-        names[`#c${index}`] = name;
-        values[`:d${index}`] = delta;
-        return `#c${index} :d${index}`;
-      });
+  async syncCounters(record: Pick<StoredExtraction, 'id'>): Promise<void> {
+    for (let attempt = 0; attempt < optimisticRetries; attempt += 1) {
+      const current = await this.get(record.id);
+      if (!current) return;
+      if (current.pendingCount) {
+        await this.applyPendingCount(current, current.pendingCount);
+        continue;
+      }
+      const target = current.deleting ? undefined : current.status;
+      if (current.countedAs === target) {
+        if (isTerminal(current.status) && !current.deleting) await this.leaveAttentionIndex(current);
+        return;
+      }
+      const pending: PendingCount = {
+        token: `${current.id}#${current.revision}`,
+        ...(current.countedAs ? { from: current.countedAs } : {}),
+        ...(target ? { to: target } : {}),
+      };
       try {
         await this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
-            Key: countersKey(record.workspaceId),
-            UpdateExpression: `ADD ${[...additions, '#tokens :tokens'].join(', ')}`,
-            ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
+            Key: extractionKey(current.id),
+            UpdateExpression: 'SET pendingCount = :pending, revision = revision + :one',
+            ConditionExpression: 'revision = :revision AND attribute_not_exists(pendingCount)',
+            ExpressionAttributeValues: { ':pending': pending, ':revision': current.revision, ':one': 1 },
           }),
         );
       } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error; // already applied
+        if (error instanceof ConditionalCheckFailedException) continue; // changed meanwhile: look again
+        throw error;
       }
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: extractionKey(record.id),
-            UpdateExpression: target ? 'SET countedAs = :target' : 'REMOVE countedAs',
-            ConditionExpression: record.countedAs ? 'countedAs = :from' : 'attribute_not_exists(countedAs)',
-            ExpressionAttributeValues: { ...(target ? { ':target': target } : {}), ...(record.countedAs ? { ':from': record.countedAs } : {}) },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error; // synced by someone else
-      }
+      await this.applyPendingCount({ ...current, revision: current.revision + 1 }, pending);
+    }
+    throw new Error(`Counters of extraction ${record.id} kept changing; gave up after ${optimisticRetries} attempts.`);
+  }
+
+  private async applyPendingCount(record: StoredExtraction, pending: PendingCount): Promise<void> {
+    const deltas = new Map<string, number>();
+    if (pending.from) deltas.set(pending.from, -1);
+    if (pending.to) deltas.set(pending.to, (deltas.get(pending.to) ?? 0) + 1);
+    if (!pending.from && pending.to) deltas.set('total', 1);
+    if (pending.from && !pending.to) deltas.set('total', -1);
+    const names: Record<string, string> = { '#tokens': 'tokens' };
+    const values: Record<string, unknown> = { ':token': pending.token, ':tokens': new Set([pending.token]) };
+    const additions = [...deltas].map(([name, delta], index) => {
+      names[`#c${index}`] = name;
+      values[`:d${index}`] = delta;
+      return `#c${index} :d${index}`;
+    });
+    try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: countersKey(record.workspaceId),
-          UpdateExpression: 'DELETE #tokens :tokens',
-          ExpressionAttributeNames: { '#tokens': 'tokens' },
-          ExpressionAttributeValues: { ':tokens': new Set([token]) },
+          UpdateExpression: `ADD ${[...additions, '#tokens :tokens'].join(', ')}`,
+          ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         }),
       );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error; // applied before an interruption
     }
-    if (isTerminal(record.status) && !record.deleting) await this.leaveAttentionIndex(record);
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: extractionKey(record.id),
+          UpdateExpression: `${pending.to ? 'SET countedAs = :to, ' : 'SET '}revision = revision + :one REMOVE pendingCount${pending.to ? '' : ', countedAs'}`,
+          ConditionExpression: 'pendingCount.#token = :token',
+          ExpressionAttributeNames: { '#token': 'token' },
+          ExpressionAttributeValues: { ':token': pending.token, ':one': 1, ...(pending.to ? { ':to': pending.to } : {}) },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error; // finished by someone else
+    }
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: countersKey(record.workspaceId),
+        UpdateExpression: 'DELETE #tokens :tokens',
+        ExpressionAttributeNames: { '#tokens': 'tokens' },
+        ExpressionAttributeValues: { ':tokens': new Set([pending.token]) },
+      }),
+    );
   }
 
   private async leaveAttentionIndex(record: StoredExtraction): Promise<void> {

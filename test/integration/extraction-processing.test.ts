@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractionConfigurationStore } from '../../src/extraction-configurations/wiring.ts';
 import { extractionSettlement, reprocessExtraction } from '../../src/extractions/wiring.ts';
-import { ExtractionClient, recordedEventsOf, waitForExecutionEnd, workspaceKey } from '../support/extraction-client.ts';
+import { ExtractionClient, waitForEvents, waitForExecutionEnd, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf, textPdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 
@@ -95,7 +95,7 @@ describe('a document that is extracted', () => {
     expect(fields.total_amount.metadata.confidence).toBeGreaterThan(0);
     expect(fields.total_amount.metadata.confidence).toBeLessThanOrEqual(1);
 
-    const events = await recordedEventsOf(workspaceId, extraction.id);
+    const events = await waitForEvents(workspaceId, extraction.id, 1);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ eventType: 'document-insights.extraction.completed', apiVersion: 'v1', occurredAt: extraction.completedAt });
     expect(events[0]!.eventId).toMatch(/^evt_/);
@@ -128,7 +128,7 @@ describe('a document that is extracted', () => {
 
     expect(second.status).toBe('COMPLETED');
     expect(second.completedAt > first.completedAt).toBe(true);
-    const events = await recordedEventsOf(workspaceId, first.id);
+    const events = await waitForEvents(workspaceId, first.id, 2);
     expect(events.map((event) => event.eventType)).toEqual(['document-insights.extraction.completed', 'document-insights.extraction.completed']);
     expect(new Set(events.map((event) => event.eventId)).size).toBe(2);
   });
@@ -141,7 +141,7 @@ describe('a document that fails', () => {
 
     expect(extraction).toMatchObject({ status: 'FAILED', outputAvailable: false, error: { code: 'DOCUMENT_NOT_ROUTED' } });
     expect(extraction.output).toBeUndefined();
-    const events = await recordedEventsOf(workspaceId, extraction.id);
+    const events = await waitForEvents(workspaceId, extraction.id, 1);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ eventType: 'document-insights.extraction.failed', data: { error: { code: 'DOCUMENT_NOT_ROUTED' } } });
     expect(events[0]!.data.output).toBeUndefined();
@@ -155,7 +155,7 @@ describe('a document that fails', () => {
 
     expect(extraction).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
     expect(extraction.error.message).toContain('po_number');
-    expect((await recordedEventsOf(configuredWorkspaceId, extraction.id)).map((event) => event.eventType)).toEqual(['document-insights.extraction.failed']);
+    expect((await waitForEvents(configuredWorkspaceId, extraction.id, 1)).map((event) => event.eventType)).toEqual(['document-insights.extraction.failed']);
   });
 });
 
@@ -166,7 +166,7 @@ describe('a document that is rejected', () => {
 
     expect(extraction).toMatchObject({ status: 'REJECTED', error: { code: 'DOCUMENT_REJECTED' } });
     expect(extraction.error.message).toMatch(/encrypt|password/i);
-    const events = await recordedEventsOf(workspaceId, extraction.id);
+    const events = await waitForEvents(workspaceId, extraction.id, 1);
     expect(events.map((event) => event.eventType)).toEqual(['document-insights.extraction.rejected']);
   });
 
@@ -241,7 +241,7 @@ describe('faults', () => {
     expect(extraction).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
     expect(extraction.error.message).toMatch(/HTTP 503.*retries/);
     expect(unavailableHits).toBe(4); // the first attempt and three retries (statemachines/extraction.asl.json)
-    expect((await recordedEventsOf(workspaceId, extraction.id))).toHaveLength(1);
+    expect(await waitForEvents(workspaceId, extraction.id, 1)).toHaveLength(1);
   });
 
   it('answers 409 to a delete while processing, and the sweeper ends a stuck extraction with one event', async () => {
@@ -261,7 +261,7 @@ describe('faults', () => {
     expect(swept.body).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
     expect(afterLateFinish.body.status).toBe('FAILED');
     expect(afterLateFinish.body.completedAt).toBe(swept.body.completedAt);
-    expect(await recordedEventsOf(workspaceId, created.body.id)).toHaveLength(1);
+    expect(await waitForEvents(workspaceId, created.body.id, 1)).toHaveLength(1);
   });
 });
 

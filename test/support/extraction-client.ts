@@ -131,3 +131,16 @@ export async function waitForExecutionEnd(extractionId: string, generation = 1, 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * The terminal state is written before its event (the event id derives from it), so a client can see
+ * COMPLETED a moment before the event exists: wait (bounded) for the expected number of events.
+ */
+export async function waitForEvents(workspaceId: string, extractionId: string, count: number, timeoutMs = 5_000): Promise<LooseItem[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const events = await recordedEventsOf(workspaceId, extractionId);
+    if (events.length >= count || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
