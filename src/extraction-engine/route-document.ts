@@ -55,7 +55,8 @@ export function routeDocument(document: ReadDocument, layout: DocumentLayout, sp
     const specification = specifications.find((candidate) => candidate.docType === score.docType);
     const hasKeywords = specification !== undefined && Object.keys(specification.keywords).length > 0;
     // Types without keywords route on their labels alone, which then must mostly be present.
-    return hasKeywords ? score.keywordScore >= MIN_SCORE : score.labelledFieldShare >= 0.5;
+    // Without its keywords (a till receipt rarely says "receipt"), a type needs most of its labels.
+    return hasKeywords ? score.keywordScore >= MIN_SCORE || score.labelledFieldShare >= 0.3 : score.labelledFieldShare >= 0.5;
   });
   return eligible.sort((left, right) => right.score - left.score)[0];
 }

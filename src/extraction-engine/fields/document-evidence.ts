@@ -125,6 +125,24 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
   }));
 }
 
+// Where no currency is printed, the country of the seller's IBAN or VAT id, or the language, implies it.
+const EURO_COUNTRIES = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'EL', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
+const NATIONAL_CURRENCIES: Record<string, string> = { PL: 'PLN', CH: 'CHF', GB: 'GBP', CZ: 'CZK', HU: 'HUF', SE: 'SEK', DK: 'DKK', NO: 'NOK', RO: 'RON', BG: 'BGN' };
+const LANGUAGE_CURRENCIES: Record<string, string> = { de: 'EUR', fr: 'EUR', nl: 'EUR', es: 'EUR', it: 'EUR', pl: 'PLN' };
+
+/** A weak currency guess from country codes in IBANs and VAT ids, then from the language. */
+export function impliedCurrencyCandidates(layout: DocumentLayout, language: string | undefined): FieldCandidate[] {
+  for (const segment of layout.segments) {
+    const country = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
+    if (!country) continue;
+    const code = EURO_COUNTRIES.has(country) ? 'EUR' : NATIONAL_CURRENCIES[country];
+    if (code) return [{ fieldName: 'currency', value: code, score: 0.4, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${country} of an IBAN or VAT id` }];
+  }
+  const first = layout.segments[0];
+  const code = language ? LANGUAGE_CURRENCIES[language] : undefined;
+  return code && first ? [{ fieldName: 'currency', value: code, score: 0.32, pageNumber: first.pageNumber, box: first.box, segmentId: first.id, evidence: `document language ${language}` }] : [];
+}
+
 /** Valid IBANs anywhere; an invoice's IBAN is nearly always the seller's account for payment. */
 export function ibanCandidates(layout: DocumentLayout, fieldName: string, parties: PartyBlocks): FieldCandidate[] {
   return layout.segments.flatMap((segment) =>

@@ -13,6 +13,7 @@ import {
   currencyCandidates,
   findReturnAddressSegments,
   ibanCandidates,
+  impliedCurrencyCandidates,
   letterheadCandidates,
   PartyBlocks,
   returnAddressCandidates,
@@ -156,6 +157,7 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
     switch (field.role) {
       case 'currency':
         add(documentCurrencies.map((candidate) => ({ ...candidate, fieldName: field.name })));
+        if (documentCurrencies.length === 0) add(impliedCurrencyCandidates(layout, language).map((candidate) => ({ ...candidate, fieldName: field.name })));
         break;
       case 'iban':
         add(ibanCandidates(layout, field.name, parties));

@@ -141,7 +141,7 @@ function findStringAfterLabel(text: string, shape: StringShape): FoundValue[] {
     case 'vat-id': {
       const prefixed = findVatIds(text)[0];
       if (prefixed) return [{ value: prefixed.vatId, index: prefixed.index, length: prefixed.length, quality: 1 }];
-      const bare = /^[\s:#.]*((?:\d[\s.\-]?){8,12})/.exec(text);
+      const bare = /^[\s:#.]*([A-Z]?(?:\d[\s.\-]?){7,12}[A-Z]?)(?![A-Za-z0-9])/.exec(text);
       const vatId = bare?.[1] ? parseVatId(bare[1].trim(), { allowBareNumber: true }) : undefined;
       return vatId && bare?.[1] ? [{ value: vatId, index: text.indexOf(bare[1]), length: bare[1].trim().length, quality: 0.85 }] : [];
     }

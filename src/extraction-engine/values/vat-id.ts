@@ -41,7 +41,7 @@ export function normalizeVatId(text: string): string {
 }
 
 export interface VatIdOptions {
-  /** Accept a bare national number (8-12 digits) when a VAT/tax label anchors the value. */
+  /** Accept a bare national number (8-12 digits, Spanish NIF/CIF letters allowed) when a VAT/tax label anchors the value. */
   allowBareNumber?: boolean;
 }
 
@@ -51,7 +51,7 @@ export function parseVatId(text: string, options: VatIdOptions = {}): string | u
   const country = compact.slice(0, 2);
   const format = VAT_FORMATS[country === 'CH' ? 'CH' : country];
   if (format?.test(compact)) return compact;
-  if (options.allowBareNumber && /^\d{8,12}$/.test(compact)) return compact;
+  if (options.allowBareNumber && (/^\d{8,12}$/.test(compact) || /^[A-Z]\d{7}[A-Z0-9]$|^\d{8}[A-Z]$/.test(compact))) return compact;
   return undefined;
 }
 

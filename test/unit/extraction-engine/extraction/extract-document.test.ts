@@ -248,3 +248,19 @@ documentTypes:
     });
   });
 });
+
+describe('documents that do not name their type or currency', () => {
+  it('routes a till receipt without the word "receipt" by its labels', () => {
+    const till: Row[] = ['BÄCKEREI SONNENSCHEIN', 'Datum: 02.01.2024', 'Brötchen 3x       1,50', 'Summe netto: 1,40', 'MwSt 7%: 0,10', 'Gesamtbetrag: 1,50'];
+    const outcome = extractDocument(placedDocument([till], { language: 'de' }), { configuration: defaultExtractionConfiguration });
+    expect(outcome.status).toBe('COMPLETED');
+    expect(valuesOf(outcome)).toMatchObject({ issue_date: '2024-01-02', total_amount: 1.5 });
+  });
+
+  it('implies the currency from the IBAN country, with low confidence', () => {
+    const rows: Row[] = [{ text: 'Factuur', x: 0.08, height: 0.02 }, 'Factuurnummer: 2024-17', 'Totaal: 121,00', 'IBAN: NL91 ABNA 0417 1643 00'];
+    const currency = fieldsOf(extractDocument(placedDocument([rows], { language: 'nl' }), { configuration: defaultExtractionConfiguration })).currency;
+    expect(currency?.value).toBe('EUR');
+    expect(currency?.metadata.confidence).toBeLessThan(0.5);
+  });
+});
