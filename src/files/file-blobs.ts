@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { callDownstream } from './downstream-calls.ts';
@@ -15,14 +16,28 @@ export interface UploadForm extends SignedUrl {
   fields: Record<string, string>;
 }
 
-/** Blobs live under a per-workspace prefix, so a bucket policy or an export can work per workspace. */
+// Blobs live under a per-workspace prefix, so a bucket policy or an export can work per workspace:
+// - `workspaces/<ws>/files/<fileId>`: content of a direct upload, written once by the service;
+// - `workspaces/<ws>/uploads/<fileId>`: where an upload session's pre-signed POST puts the bytes (a
+//   client can write it again until the form expires, so it is never served);
+// - `workspaces/<ws>/files/<fileId>/<uuid>`: the snapshot of a session upload that was checked and
+//   is served, which no client can write.
+
 export function fileObjectKey(workspaceId: string, fileId: string): string {
   return `workspaces/${workspaceId}/files/${fileId}`;
 }
 
-/** Parses an object key back into its workspace and file, or undefined for keys we do not own. */
-export function parseFileObjectKey(objectKey: string): { workspaceId: string; fileId: string } | undefined {
-  const match = /^workspaces\/(ws_[A-Za-z0-9_-]+)\/files\/(file_[A-Za-z0-9]+)$/.exec(objectKey);
+export function uploadObjectKey(workspaceId: string, fileId: string): string {
+  return `workspaces/${workspaceId}/uploads/${fileId}`;
+}
+
+export function snapshotObjectKey(workspaceId: string, fileId: string): string {
+  return `workspaces/${workspaceId}/files/${fileId}/${randomUUID()}`;
+}
+
+/** The workspace and file of an upload key, or undefined for every other key (content, snapshots). */
+export function parseUploadObjectKey(objectKey: string): { workspaceId: string; fileId: string } | undefined {
+  const match = /^workspaces\/(ws_[A-Za-z0-9_-]+)\/uploads\/(file_[A-Za-z0-9]+)$/.exec(objectKey);
   return match ? { workspaceId: match[1]!, fileId: match[2]! } : undefined;
 }
 
@@ -61,6 +76,19 @@ export class FileBlobStore {
         return head.ContentLength ?? 0;
       } catch (error) {
         if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        throw error;
+      }
+    });
+  }
+
+  /** Server-side copy; false when the source no longer exists. */
+  async copy(sourceKey: string, targetKey: string): Promise<boolean> {
+    return callDownstream('S3 CopyObject', async () => {
+      try {
+        await this.client.send(new CopyObjectCommand({ Bucket: this.bucketName, Key: targetKey, CopySource: `${this.bucketName}/${sourceKey}` }));
+        return true;
+      } catch (error) {
+        if ((error as Error).name === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
         throw error;
       }
     });

@@ -74,12 +74,13 @@ export class FileRecordStore {
   }
 
   /** Moves a pending upload to `ready`; false when it was not pending (finalized twice, blocked). */
-  async markReady(workspaceId: string, fileId: string, content: { mimeType: string; size: number; sha256: string }): Promise<boolean> {
-    return this.updatePending(workspaceId, fileId, 'SET #status = :ready, mimeType = :mimeType, #size = :size, sha256 = :sha256', {
+  async markReady(workspaceId: string, fileId: string, content: { mimeType: string; size: number; sha256: string; objectKey: string }): Promise<boolean> {
+    return this.updatePending(workspaceId, fileId, 'SET #status = :ready, mimeType = :mimeType, #size = :size, sha256 = :sha256, objectKey = :objectKey', {
       ':ready': 'ready',
       ':mimeType': content.mimeType,
       ':size': content.size,
       ':sha256': content.sha256,
+      ':objectKey': content.objectKey,
     });
   }
 

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../http/errors.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { sniffContent } from './content-sniffing.ts';
-import { fileObjectKey, parseFileObjectKey, type FileBlobStore, type UploadForm } from './file-blobs.ts';
+import { fileObjectKey, parseUploadObjectKey, snapshotObjectKey, uploadObjectKey, type FileBlobStore, type UploadForm } from './file-blobs.ts';
 import { cleanFileName } from './file-names.ts';
 import { contentUrlLifetimeSeconds, maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
 import type { BlockedReason, FileRecord, FileRecordStore, FileStatus } from './file-records.ts';
@@ -87,7 +87,8 @@ export class FileService {
     if (!fileName) throw new ValidationError([{ field: 'fileName', issue: 'The file name has no readable characters.' }]);
     const fileId = newIdentifier('file');
     const createdAt = this.now();
-    const objectKey = fileObjectKey(workspaceId, fileId);
+    // The record points at the upload key until finalization points it at the checked snapshot.
+    const objectKey = uploadObjectKey(workspaceId, fileId);
     const upload = await this.blobs.uploadForm(objectKey, maximumFileBytes, uploadUrlLifetimeSeconds(), createdAt);
     await this.records.create({
       fileId,
@@ -112,31 +113,45 @@ export class FileService {
   }
 
   /**
-   * Runs when an object lands in the bucket. The policy of the pre-signed POST is S3's to enforce,
-   * and emulators do not, so the size is enforced again here; then the content is sniffed like a
-   * direct upload. A refused object is deleted and its record says why.
+   * Runs when an object lands under an upload key. The client may POST to its pre-signed form again
+   * until the form expires, so what gets checked is an immutable snapshot: the upload is copied to a
+   * key of its own that no client can write, the upload key is emptied, and the snapshot is sized
+   * (emulators do not enforce the POST policy), sniffed like a direct upload and hashed. The record
+   * turns `ready` pointing at that snapshot only if it is still pending, so concurrent or repeated
+   * uploads can never leave a record describing other bytes than the ones served.
    */
   async finalizeUploadedObject(objectKey: string): Promise<FinalizeOutcome> {
-    const owner = parseFileObjectKey(objectKey);
+    const owner = parseUploadObjectKey(objectKey);
     if (!owner) return 'not_ours';
     const record = await this.records.get(owner.workspaceId, owner.fileId);
-    // Direct uploads store their object before their record, and redelivered events repeat: only
-    // a pending upload session is ours to finalize.
-    if (record?.status !== 'pending_upload') return 'not_pending';
+    if (record?.status !== 'pending_upload') {
+      // A repeated POST after finalization (or an upload without a session): nothing will serve it.
+      if (record) await this.blobs.delete(objectKey);
+      return 'not_pending';
+    }
 
-    const size = await this.blobs.size(objectKey);
-    if (size === undefined) return 'not_pending'; // deleted in the meantime; nothing to finalize
-    if (size > maximumFileBytes) return this.block(record, size, { code: 'PAYLOAD_TOO_LARGE', message: `The file is ${size} bytes; the limit is ${maximumFileBytes} bytes (50 MB).` });
-    if (size === 0) return this.block(record, size, { code: 'VALIDATION_FAILED', message: 'The file is empty (0 bytes).' });
+    const snapshotKey = snapshotObjectKey(owner.workspaceId, owner.fileId);
+    const copied = await this.blobs.copy(objectKey, snapshotKey);
+    if (!copied) return 'not_pending'; // a concurrent run took this upload
+    await this.blobs.delete(objectKey);
 
-    const content = await this.inspectStoredObject(objectKey);
-    if (!content.verdict.accepted) return this.block(record, size, { code: 'UNSUPPORTED_MEDIA_TYPE', message: content.verdict.reason });
-    const marked = await this.records.markReady(owner.workspaceId, owner.fileId, { mimeType: content.verdict.mimeType, size, sha256: content.sha256 });
+    const size = (await this.blobs.size(snapshotKey)) ?? 0;
+    const refusal = refusalBySize(size);
+    if (refusal) return this.refuse(record, snapshotKey, refusal, size);
+    const content = await this.inspectStoredObject(snapshotKey);
+    if (!content.verdict.accepted) return this.refuse(record, snapshotKey, { code: 'UNSUPPORTED_MEDIA_TYPE', message: content.verdict.reason }, size);
+    const marked = await this.records.markReady(owner.workspaceId, owner.fileId, {
+      mimeType: content.verdict.mimeType,
+      size,
+      sha256: content.sha256,
+      objectKey: snapshotKey,
+    });
+    if (!marked) await this.blobs.delete(snapshotKey); // another run finalized first; its snapshot is served
     return marked ? 'ready' : 'not_pending';
   }
 
-  private async block(record: FileRecord, size: number, reason: BlockedReason): Promise<FinalizeOutcome> {
-    await this.blobs.delete(record.objectKey);
+  private async refuse(record: FileRecord, snapshotKey: string, reason: BlockedReason, size: number): Promise<FinalizeOutcome> {
+    await this.blobs.delete(snapshotKey);
     await this.records.markBlocked(record.workspaceId, record.fileId, reason, size);
     return 'blocked';
   }
@@ -161,6 +176,12 @@ export class FileService {
     verdict ??= await sniffContent(head.bytes(), true);
     return { verdict, sha256: hash.digest('hex') };
   }
+}
+
+function refusalBySize(size: number): BlockedReason | undefined {
+  if (size > maximumFileBytes) return { code: 'PAYLOAD_TOO_LARGE', message: `The file is ${size} bytes; the limit is ${maximumFileBytes} bytes (50 MB).` };
+  if (size === 0) return { code: 'VALIDATION_FAILED', message: 'The file is empty (0 bytes).' };
+  return undefined;
 }
 
 /** The first sent name that survives cleaning; a default named after the sniffed type otherwise. */

@@ -100,6 +100,8 @@ export const fileRoutes: RouteDefinition[] = [
 /**
  * Not a route: the function S3 invokes when an object is created in the files bucket (deployed: an
  * `s3:ObjectCreated:*` notification on the `workspaces/` prefix; locally: the S3 emulator's events).
+ * It acts on upload keys (`workspaces/<ws>/uploads/<fileId>`) only. Besides reading and writing
+ * records and objects it deletes objects (refused uploads, emptied upload keys).
  */
 export const uploadedFileFinalizer = {
   handler: 'functions/files/finalize-uploaded-file.ts',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
 import { maximumFileBytes } from '../../src/files/file-limits.ts';
@@ -258,7 +258,7 @@ describe('POST /files (JSON upload session) and the object-created finalizer', (
     const content = await samplePdf('Uploaded straight to the bucket');
     const session = await createSession({ fileName: 'direct.pdf', size: content.length, mimeType: 'application/pdf' });
     expect(session.status).toBe('pending_upload');
-    expect(session.upload.fields.key).toBe(`workspaces/ws_default/files/${session.fileId}`);
+    expect(session.upload.fields.key).toBe(`workspaces/ws_default/uploads/${session.fileId}`);
     expect(session.upload.fields.Policy ?? session.upload.fields.policy).toBeDefined();
     const pending = (await (await stack.api(`/files/${session.fileId}`)).json()) as Record<string, unknown>;
     expect(pending).toMatchObject({ status: 'pending_upload' });
@@ -268,6 +268,8 @@ describe('POST /files (JSON upload session) and the object-created finalizer', (
     const file = await fileOnceSettled(session.fileId);
 
     expect(file).toMatchObject({ status: 'ready', mimeType: 'application/pdf', size: content.length, sha256: sha256(content) });
+    // Served from a snapshot no client can write; the upload key is emptied.
+    await expect(storedKeysOf(session.fileId)).resolves.toEqual([expect.stringMatching(new RegExp(`^workspaces/ws_default/files/${session.fileId}/[0-9a-f-]{36}$`))]);
     const download = await fetch(file.contentUrl as string);
     expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
   });
@@ -282,7 +284,21 @@ describe('POST /files (JSON upload session) and the object-created finalizer', (
 
     expect(file).toMatchObject({ status: 'blocked', blockedReason: { code: 'PAYLOAD_TOO_LARGE' }, size: maximumFileBytes + 1 });
     expect(file.contentUrl).toBeUndefined();
-    await expect(objectExists(session.upload.fields.key!)).resolves.toBe(false);
+    await expect(storedKeysOf(session.fileId)).resolves.toEqual([]);
+  });
+
+  it('keeps serving the checked bytes when the pre-signed form is used again after finalization', async () => {
+    const content = await samplePdf('The checked one');
+    const session = await createSession({ fileName: 'once.pdf', size: content.length, mimeType: 'application/pdf' });
+    expect((await postToBucket(session, content)).status).toBe(204);
+    expect(await fileOnceSettled(session.fileId)).toMatchObject({ status: 'ready' });
+
+    expect((await postToBucket(session, elfExecutable())).status).toBe(204);
+    await eventually(async () => expect(await objectExists(session.upload.fields.key!)).toBe(false));
+
+    const file = (await (await stack.api(`/files/${session.fileId}`)).json()) as { status: string; sha256: string; contentUrl: string };
+    expect(file).toMatchObject({ status: 'ready', sha256: sha256(content) });
+    expect(Buffer.from(await (await fetch(file.contentUrl)).arrayBuffer()).equals(content)).toBe(true);
   });
 
   it('blocks and deletes an executable uploaded through a session', async () => {
@@ -290,7 +306,7 @@ describe('POST /files (JSON upload session) and the object-created finalizer', (
     expect((await postToBucket(session, elfExecutable())).status).toBe(204);
     const file = await fileOnceSettled(session.fileId);
     expect(file).toMatchObject({ status: 'blocked', blockedReason: { code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('ELF') } });
-    await expect(objectExists(session.upload.fields.key!)).resolves.toBe(false);
+    await expect(storedKeysOf(session.fileId)).resolves.toEqual([]);
   });
 
   it('answers 413 for a declared size over 50 MB and 422 for an invalid declaration', async () => {
@@ -328,10 +344,27 @@ function multipartStream(boundary: string, firstBytes: string, filler: Buffer, f
   });
 }
 
+async function eventually(assertion: () => Promise<void>, attempts = 100): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await assertion();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 async function storedObjectCount(): Promise<number> {
   const bucketDirectory = join(stack.dataDir, 's3', stack.resources.filesBucketName);
   const entries = await readdir(bucketDirectory, { recursive: true }).catch(() => []);
   return entries.length;
+}
+
+async function storedKeysOf(fileId: string): Promise<string[]> {
+  const client = new S3Client({ forcePathStyle: true });
+  const listing = await client.send(new ListObjectsV2Command({ Bucket: stack.resources.filesBucketName, Prefix: 'workspaces/ws_default/' }));
+  return (listing.Contents ?? []).map((object) => object.Key!).filter((key) => key.includes(fileId));
 }
 
 async function objectExists(key: string): Promise<boolean> {

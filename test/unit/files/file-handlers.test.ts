@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, S3Event } from 'aws-lambda';
@@ -16,6 +16,7 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 const workspaceId = 'ws_unit';
 const fileId = 'file_01J9ZQ3V7M8N2P4R6T8V0X2Z4B';
 const objectKey = `workspaces/${workspaceId}/files/${fileId}`;
+const uploadKey = `workspaces/${workspaceId}/uploads/${fileId}`;
 const environment = {
   PAPERFLOW_TABLE_NAME: 'unit-records',
   PAPERFLOW_BUCKET_NAME: 'unit-files',
@@ -192,27 +193,35 @@ describe('finalize-uploaded-file handler', () => {
     return { Records: [{ eventName: 'ObjectCreated:Post', s3: { bucket: { name: 'unit-files' }, object: { key, size: 1 } } }] } as unknown as S3Event;
   }
 
-  it('blocks and deletes an object over 50 MB whatever the POST policy said', async () => {
+  it('checks a snapshot of the upload, and blocks and deletes it when over 50 MB whatever the POST policy said', async () => {
     dynamo.on(GetCommand).resolves({ Item: storedRecord('pending_upload') });
     dynamo.on(UpdateCommand).resolves({});
+    s3.on(CopyObjectCommand).resolves({});
     s3.on(HeadObjectCommand).resolves({ ContentLength: maximumFileBytes + 1 });
     s3.on(DeleteObjectCommand).resolves({});
 
-    await finalizeUploadedFile(objectCreated(objectKey));
+    await finalizeUploadedFile(objectCreated(uploadKey));
 
-    expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input.Key).toBe(objectKey);
+    const copy = s3.commandCalls(CopyObjectCommand)[0]!.args[0].input;
+    expect(copy.CopySource).toBe(`unit-files/${uploadKey}`);
+    expect(copy.Key).toMatch(new RegExp(`^${objectKey}/[0-9a-f-]{36}$`));
+    expect(s3.commandCalls(HeadObjectCommand)[0]!.args[0].input.Key).toBe(copy.Key);
+    expect(s3.commandCalls(DeleteObjectCommand).map((call) => call.args[0].input.Key)).toEqual([uploadKey, copy.Key]);
     expect(s3.commandCalls(GetObjectCommand)).toHaveLength(0);
     const update = dynamo.commandCalls(UpdateCommand)[0]!.args[0].input;
     expect(update.ExpressionAttributeValues).toMatchObject({ ':blocked': 'blocked', ':reason': { code: 'PAYLOAD_TOO_LARGE' }, ':pending': 'pending_upload' });
   });
 
-  it('leaves objects alone that are not pending upload sessions or not ours', async () => {
+  it('discards a repeated upload to a finalized session and ignores keys that are not upload keys', async () => {
     dynamo.on(GetCommand).resolves({ Item: storedRecord('ready') });
+    s3.on(DeleteObjectCommand).resolves({});
 
+    await finalizeUploadedFile(objectCreated(uploadKey));
     await finalizeUploadedFile(objectCreated(objectKey));
     await finalizeUploadedFile(objectCreated('exports/report+2024.csv'));
 
     expect(dynamo.commandCalls(GetCommand)).toHaveLength(1);
-    expect(s3.calls()).toHaveLength(0);
+    expect(s3.calls().map((call) => call.args[0].constructor.name)).toEqual(['DeleteObjectCommand']);
+    expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input.Key).toBe(uploadKey);
   });
 });
