@@ -181,7 +181,8 @@ async function startWorker(languages: readonly OcrLanguage[]): Promise<Worker> {
     errorHandler: () => undefined,
   });
   // Rasters are prepared at ~300 dpi but rarely say so (rendered pages and crops carry no density).
-  await worker.setParameters({ user_defined_dpi: '300' });
+  // tesseract prints diagnostics ("Image too small to scale!!") on noise; they are not errors of ours.
+  await worker.setParameters({ user_defined_dpi: '300', debug_file: '/dev/null' });
   return worker;
 }
 

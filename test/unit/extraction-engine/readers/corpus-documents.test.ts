@@ -82,6 +82,32 @@ describe('corpus bad/ documents', () => {
   );
 });
 
+describe('damaged copies of a corpus PDF', () => {
+  /** Deterministic pseudo-random damage, so a failure can be replayed. */
+  function damagedCopies(source: Uint8Array, count: number): Uint8Array[] {
+    let seed = 20_240_601;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    return Array.from({ length: count }, (_, index) => {
+      const copy = new Uint8Array(source);
+      if (index % 3 === 0) for (let flip = 0; flip < 20; flip += 1) copy[Math.floor(random() * copy.length)] = Math.floor(random() * 256);
+      if (index % 3 === 1) return copy.subarray(0, Math.floor(random() * copy.length));
+      if (index % 3 === 2) copy.fill(0, Math.floor(random() * copy.length), Math.floor(random() * copy.length));
+      return copy;
+    });
+  }
+
+  it('either reads or rejects every damaged copy, each within seconds, never with another error', async () => {
+    const source = readFileSync(corpusFile('zugferd/zf20_EN16931_Einfach.pdf'));
+
+    for (const damaged of damagedCopies(source, 12)) {
+      const started = Date.now();
+      const outcome = await readDocument(damaged, { ocr }).catch((error: unknown) => error);
+      if (outcome instanceof Error) expect(outcome).toBeInstanceOf(DocumentRejectedError);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    }
+  }, 120_000);
+});
+
 describe('corpus documents with a text layer', () => {
   const textDocuments = ['invoice2data', 'zugferd'].flatMap((folder) =>
     readdirSync(corpusFile(folder))
