@@ -2,7 +2,7 @@
 // together so that a longer label claims its words: "Invoice Date" is an issue-date label and not
 // also an invoice-number label "Invoice" followed by the value "Date".
 
-import { normalizeWithOffsets } from '../values/text-normalization.ts';
+import { normalizeWithOffsets, type NormalizedText } from '../values/text-normalization.ts';
 import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
 import type { Placement } from '../document.ts';
 
@@ -40,6 +40,8 @@ const CURRENCY_BETWEEN_WORDS = String.raw`(?:(?:eur|usd|gbp|chf|pln|inr|â‚¬|\$|Â
 interface CompiledLabel {
   fieldName: string | undefined;
   strengthFactor: number;
+  /** A literal every match contains, checked before running the regular expression. */
+  needle: string;
   language: string;
   phrase: string;
   pattern: RegExp;
@@ -65,7 +67,8 @@ function compileLabel(fieldName: string | undefined, language: string, phrase: s
     const previousIsWildcard = normalized.split(' ')[index - 1] === '...';
     return previousIsWildcard ? `${pattern}${word}` : `${pattern}${String.raw`\)?\s*${CURRENCY_BETWEEN_WORDS}`}${word}`;
   }, '');
-  return { fieldName, strengthFactor, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
+  const needle = normalized.split(' ').filter((word) => word !== '...').sort((left, right) => right.length - left.length)[0] ?? '';
+  return { fieldName, strengthFactor, needle, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
 }
 
 export function compileLabelSources(sources: LabelSource[]): CompiledLabel[] {
@@ -90,6 +93,17 @@ function labelStrength(phraseLength: number, options: { compoundPart: boolean; a
   return strength;
 }
 
+// Routing and extraction match several label sets against the same segments.
+const normalizedSegments = new WeakMap<LayoutSegment, NormalizedText>();
+function normalizedSegmentText(segment: LayoutSegment): NormalizedText {
+  let normalized = normalizedSegments.get(segment);
+  if (!normalized) {
+    normalized = normalizeWithOffsets(segment.text);
+    normalizedSegments.set(segment, normalized);
+  }
+  return normalized;
+}
+
 /** Every label occurrence in the document, with shorter labels inside longer ones removed. */
 export function findLabelMatches(layout: DocumentLayout, labels: CompiledLabel[]): LabelMatch[] {
   const matches: LabelMatch[] = [];
@@ -98,9 +112,10 @@ export function findLabelMatches(layout: DocumentLayout, labels: CompiledLabel[]
     // The title line ("Rechnung Nr. 4711 vom ...") names the document itself; its labels outrank
     // the same words in a reference table further down.
     const isTitle = layout.hasGeometry && segment.pageNumber === 1 && segment.box.y < 0.35 && segment.box.height >= (page?.typicalLineHeight ?? 1) * 1.3;
-    const normalized = normalizeWithOffsets(segment.text);
+    const normalized = normalizedSegmentText(segment);
     const found: (LabelMatch & { normalizedStart: number; normalizedEnd: number })[] = [];
     for (const label of labels) {
+      if (!normalized.text.includes(label.needle)) continue;
       for (const match of normalized.text.matchAll(label.pattern)) {
         const normalizedStart = match.index;
         const normalizedEnd = match.index + match[0].length;
