@@ -56,6 +56,12 @@ export async function sniffMediaType(
   hints: { mediaType?: string; fileName?: string } = {},
 ): Promise<MediaTypeSniff> {
   const detected = await fileTypeFromBuffer(bytes);
+  // A damaged Word or Excel file no longer shows its inner parts, only the ZIP signature: when the upload
+  // says it is one, let the office reader report the damage rather than calling it an archive.
+  if (detected?.mime === 'application/zip') {
+    const office = officeFormatFromHints(hints);
+    if (office) return { supported: true, mediaType: office };
+  }
   if (detected && detected.mime !== 'application/xml') {
     if (supportedMediaTypes.has(detected.mime)) return { supported: true, mediaType: detected.mime as SupportedMediaType };
     return { supported: false, description: describeUnsupportedFormat(detected.mime, detected.ext) };
@@ -65,6 +71,14 @@ export async function sniffMediaType(
   const hinted = textFormatFromHints(hints);
   if (hinted) return { supported: true, mediaType: hinted };
   return { supported: true, mediaType: textFormatFromContent(decodeText(bytes.subarray(0, 64 * 1024))) };
+}
+
+function officeFormatFromHints(hints: { mediaType?: string; fileName?: string }): SupportedMediaType | undefined {
+  const declared = hints.mediaType?.split(';')[0]?.trim().toLowerCase();
+  const extension = hints.fileName?.toLowerCase().match(/\.([a-z]+)$/)?.[1];
+  if (declared === mediaTypes.docx || extension === 'docx') return mediaTypes.docx;
+  if (declared === mediaTypes.xlsx || extension === 'xlsx') return mediaTypes.xlsx;
+  return undefined;
 }
 
 function textFormatFromHints(hints: { mediaType?: string; fileName?: string }): SupportedMediaType | undefined {

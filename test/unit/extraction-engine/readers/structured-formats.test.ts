@@ -53,6 +53,14 @@ describe('formats without page geometry', () => {
     expect(rejection).toMatchObject({ reason: 'unsupported-format', message: expect.stringMatching(/unpacks to more than/) });
   });
 
+  it('reports a cut-off Word file as damaged, not as an archive', async () => {
+    const docx = docxFile(['Rechnung Nr. 2024-55']);
+
+    const rejection = await readDocument(docx.subarray(0, Math.floor(docx.length * 0.6)), { fileName: 'Rechnung.docx' }).catch((error: unknown) => error);
+
+    expect(rejection).toMatchObject({ reason: 'broken', message: expect.stringMatching(/Word file is damaged/) });
+  });
+
   it('reads CSV records as lines with quoted fields intact', async () => {
     const csv = 'Field;Value\r\nInvoice;"R-2024-9"\r\nBuyer;"Meier; Sohn ""KG"""\r\nTotal;"1.190,00"\r\n';
 
