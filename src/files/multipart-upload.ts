@@ -47,11 +47,10 @@ export async function receiveMultipartUpload(body: Readable, contentType: string
 /** Text parts are small (a name, a labels object of up to 50 × 576 characters); the file is the big part. */
 const maximumTextPartBytes = 128 * 1024;
 
-const onlyOneFilePart = new ValidationError([{ field: 'file', issue: 'Send exactly one part named "file"; this form has more than one.' }]);
-const missingFilePart = new ValidationError([{ field: 'file', issue: 'A part named "file" carrying the file content is required.' }]);
-const filePartWithoutFileName = new ValidationError([
-  { field: 'file', issue: 'Send "file" as a file part: its Content-Disposition needs a filename parameter.' },
-]);
+const filePartProblem = (issue: string) => new ValidationError([{ field: 'file', issue }]);
+const onlyOneFilePart = () => filePartProblem('Send exactly one part named "file"; this form has more than one.');
+const missingFilePart = () => filePartProblem('A part named "file" carrying the file content is required.');
+const filePartWithoutFileName = () => filePartProblem('Send "file" as a file part: its Content-Disposition needs a filename parameter.');
 
 function readForm(body: Readable, contentType: string, spoolPath: string): Promise<SpooledFile & { fileNameField?: string; textParts: Record<string, string> }> {
   return new Promise((resolve, reject) => {
@@ -93,7 +92,7 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
       }
       if (filePart) {
         stream.resume();
-        fail(onlyOneFilePart);
+        fail(onlyOneFilePart());
         return;
       }
       activeFileStream = stream;
@@ -109,7 +108,7 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated) fail(new InvalidRequestError(`The text part "${name}" exceeds ${maximumTextPartBytes} bytes.`));
       else if (name === 'fileName') fileName = value;
-      else if (name === 'file') fail(filePartWithoutFileName);
+      else if (name === 'file') fail(filePartWithoutFileName());
       else textParts[name] = value;
     });
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
@@ -119,7 +118,7 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
     parser.on('close', () => {
       if (settled) return;
       if (!filePart) {
-        fail(missingFilePart);
+        fail(missingFilePart());
         return;
       }
       filePart.then((spooled) => {
