@@ -66,11 +66,18 @@ export async function sniffMediaType(
     if (supportedMediaTypes.has(detected.mime)) return { supported: true, mediaType: detected.mime as SupportedMediaType };
     return { supported: false, description: describeUnsupportedFormat(detected.mime, detected.ext) };
   }
+  // PDF readers accept a header anywhere in the first kilobyte (mail gateways and some scanners prepend
+  // junk); file-type only looks at offset 0.
+  if (!detected && hasPdfHeaderNearStart(bytes)) return { supported: true, mediaType: mediaTypes.pdf };
   if (!looksLikeText(bytes)) return { supported: false, description: 'an unrecognised binary format' };
 
   const hinted = textFormatFromHints(hints);
   if (hinted) return { supported: true, mediaType: hinted };
   return { supported: true, mediaType: textFormatFromContent(decodeText(bytes.subarray(0, 64 * 1024))) };
+}
+
+function hasPdfHeaderNearStart(bytes: Uint8Array): boolean {
+  return new TextDecoder('latin1').decode(bytes.subarray(0, 1024)).includes('%PDF-');
 }
 
 function officeFormatFromHints(hints: { mediaType?: string; fileName?: string }): SupportedMediaType | undefined {

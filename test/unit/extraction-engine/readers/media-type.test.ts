@@ -40,6 +40,14 @@ describe('sniffMediaType', () => {
     expect(!sniffed.supported && sniffed.description).toMatch(description);
   });
 
+  it('recognises a PDF whose header follows some junk, as PDF readers do', async () => {
+    const pdf = await textPdf([[{ text: 'Invoice behind a mail header', x: 72, y: 700, size: 12 }]]);
+    const withJunk = new Uint8Array([...encode('Received: by mail gateway\r\n\r\n'), ...pdf]);
+
+    expect(await sniffMediaType(withJunk)).toEqual({ supported: true, mediaType: 'application/pdf' });
+    expect((await readDocument(withJunk)).pages[0]!.lines[0]!.text).toBe('Invoice behind a mail header');
+  });
+
   it('tells text formats apart by content when no hint is given', async () => {
     expect(await sniffMediaType(encode('<html><body><p>Invoice</p></body></html>'))).toMatchObject({ mediaType: 'text/html' });
     expect(await sniffMediaType(encode('<?xml version="1.0"?><Invoice/>'))).toMatchObject({ mediaType: 'application/xml' });
