@@ -1,5 +1,5 @@
 import { asTaskError } from '../../src/extractions/extraction-processing.ts';
-import { extractionProcessor } from '../../src/extractions/wiring.ts';
+import { extractionProcessor } from '../../src/extractions/processing-wiring.ts';
 import { executionInputSchema } from '../../src/extractions/task-inputs.ts';
 
 export async function handler(event: unknown) {

@@ -1,17 +1,15 @@
 import { fileService } from '../files/wiring.ts';
 import { FileBlobStore } from '../files/file-blobs.ts';
 import { FileRecordStore } from '../files/file-records.ts';
-import { extractDocument } from '../extraction-engine/extract-document.ts';
-import { readDocument } from '../extraction-engine/read-document.ts';
-import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
-import { dynamoDocumentClient, s3Client, sfnClient } from '../infrastructure/aws-clients.ts';
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
+import { s3Client } from '../infrastructure/s3-client.ts';
+import { sfnClient } from '../infrastructure/sfn-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { ExtractionDocuments } from './extraction-documents.ts';
 import { EventRecorder } from './extraction-events.ts';
 import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
 import { ExtractionOutputStore } from './extraction-output-store.ts';
-import { ExtractionProcessor } from './extraction-processing.ts';
 import { ExtractionService } from './extraction-service.ts';
 import { ExtractionSettlement } from './extraction-settlement.ts';
 import { ExtractionStore } from './extraction-store.ts';
@@ -22,7 +20,7 @@ export function extractionStore(): ExtractionStore {
   return new ExtractionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }
 
-function outputStore(): ExtractionOutputStore {
+export function outputStore(): ExtractionOutputStore {
   return new ExtractionOutputStore(
     dynamoDocumentClient(),
     requiredEnvironment(resourceEnvironment.recordsTableName),
@@ -31,7 +29,7 @@ function outputStore(): ExtractionOutputStore {
   );
 }
 
-function documents(): ExtractionDocuments {
+export function documents(): ExtractionDocuments {
   const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
   const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
   return new ExtractionDocuments(new FileRecordStore(dynamoDocumentClient(), tableName), new FileBlobStore(s3Client(), bucketName), fileService());
@@ -57,22 +55,6 @@ export function extractionService(): ExtractionService {
   });
 }
 
-export function extractionProcessor(): ExtractionProcessor {
-  return new ExtractionProcessor(
-    extractionStore(),
-    outputStore(),
-    documents(),
-    extractionSettlement(),
-    { read: readDocument, extract: extractDocument },
-    async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
-    {
-      urlPolicy: outboundUrlPolicyFromEnvironment,
-      downloadTimeoutMs: secondsFromEnvironment('PAPERFLOW_DOCUMENT_DOWNLOAD_TIMEOUT_SECONDS', 60) * 1000,
-      maximumRedirects: 3,
-    },
-  );
-}
-
 /** Extractions in flight longer than this are ended FAILED by the sweeper (default 20 minutes). */
 export function stuckExtractionAfterMs(): number {
   return secondsFromEnvironment('PAPERFLOW_EXTRACTION_STUCK_AFTER_SECONDS', 20 * 60) * 1000;
@@ -83,7 +65,7 @@ export async function reprocessExtraction(workspaceId: string | undefined, extra
   return extractionSettlement().reprocess(extractionExecutions(), workspaceId, extractionId);
 }
 
-function secondsFromEnvironment(variable: string, fallback: number): number {
+export function secondsFromEnvironment(variable: string, fallback: number): number {
   const configured = Number(process.env[variable]);
   return Number.isFinite(configured) && configured > 0 ? configured : fallback;
 }

@@ -2,7 +2,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { executionNameOf } from '../../src/extractions/extraction-executions.ts';
-import { dynamoDocumentClient, sfnClient } from '../../src/infrastructure/aws-clients.ts';
+import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
+import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../../src/infrastructure/resource-definitions.ts';
 import { jsonOf, type StackUnderTest } from './local-stack-harness.ts';
 

@@ -1,0 +1,26 @@
+import { extractDocument } from '../extraction-engine/extract-document.ts';
+import { readDocument } from '../extraction-engine/read-document.ts';
+import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
+import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
+import { ExtractionProcessor } from './extraction-processing.ts';
+import { documents, extractionSettlement, extractionStore, outputStore, secondsFromEnvironment } from './wiring.ts';
+
+// The state machine's task functions are the only ones that carry the extraction engine (PDF, OCR);
+// the API functions build from wiring.ts and stay small.
+
+export function extractionProcessor(): ExtractionProcessor {
+  return new ExtractionProcessor(
+    extractionStore(),
+    outputStore(),
+    documents(),
+    extractionSettlement(),
+    { read: readDocument, extract: extractDocument },
+    async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
+    {
+      urlPolicy: outboundUrlPolicyFromEnvironment,
+      downloadTimeoutMs: secondsFromEnvironment('PAPERFLOW_DOCUMENT_DOWNLOAD_TIMEOUT_SECONDS', 60) * 1000,
+      maximumRedirects: 3,
+    },
+  );
+}
+

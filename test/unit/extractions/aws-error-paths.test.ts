@@ -1,0 +1,156 @@
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, InvalidArn } from '@aws-sdk/client-sfn';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { EventRecorder, extractionEventOf } from '../../../src/extractions/extraction-events.ts';
+import { StepFunctionsExtractionExecutions } from '../../../src/extractions/extraction-executions.ts';
+import { ExtractionOutputStore } from '../../../src/extractions/extraction-output-store.ts';
+import { ExtractionStore } from '../../../src/extractions/extraction-store.ts';
+import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
+
+const sfn = mockClient(SFNClient);
+const documents = mockClient(DynamoDBDocumentClient);
+const s3 = mockClient(S3Client);
+
+beforeEach(() => {
+  sfn.reset();
+  documents.reset();
+  s3.reset();
+});
+
+const conditionalFailure = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
+const documentClient = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+
+const record: ExtractionRecord = {
+  id: 'ext_01JZ0000000000000000000000',
+  workspaceId: 'ws_a',
+  status: 'FAILED',
+  generation: 2,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  updatedAt: '2026-01-01T10:00:05.000Z',
+  completedAt: '2026-01-01T10:00:05.000Z',
+  error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'x' },
+  labels: {},
+  document: {},
+  outputAvailable: false,
+};
+
+describe('StepFunctionsExtractionExecutions', () => {
+  const executions = () => new StepFunctionsExtractionExecutions(new SFNClient({ region: 'us-east-1' }), 'arn:aws:states:us-east-1:1:stateMachine:x');
+
+  it('starts one execution per generation, named after it', async () => {
+    sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn', startDate: new Date() });
+
+    await executions().start(record);
+
+    expect(sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input).toEqual({
+      stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:x',
+      name: `${record.id}-g2`,
+      input: JSON.stringify({ workspaceId: 'ws_a', extractionId: record.id, generation: 2 }),
+    });
+  });
+
+  it('treats an execution that already exists as started (a retried start)', async () => {
+    sfn.on(StartExecutionCommand).rejects(new ExecutionAlreadyExists({ message: 'exists', $metadata: {} }));
+
+    await expect(executions().start(record)).resolves.toBeUndefined();
+  });
+
+  it('passes any other failure on', async () => {
+    sfn.on(StartExecutionCommand).rejects(new InvalidArn({ message: 'bad arn', $metadata: {} }));
+
+    await expect(executions().start(record)).rejects.toThrow('bad arn');
+  });
+});
+
+describe('EventRecorder', () => {
+  it('records an event once: a repeated put is refused by its condition and reported', async () => {
+    documents.on(PutCommand).resolvesOnce({}).rejects(conditionalFailure());
+    const recorder = new EventRecorder(documentClient(), 'records');
+    const event = extractionEventOf(record, undefined);
+
+    expect(await recorder.record('ws_a', event)).toBe(true);
+    expect(await recorder.record('ws_a', event)).toBe(false);
+    const put = documents.commandCalls(PutCommand)[0]!.args[0].input;
+    expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(put.Item).toMatchObject({ pk: `EVENT#${event.eventId}`, gsi1pk: 'WS#ws_a#EVENTS', eventType: 'document-insights.extraction.failed' });
+    expect(put.Item!.expiresAt).toBe(Math.floor(Date.parse(record.completedAt!) / 1000) + 90 * 86_400);
+  });
+
+  it('passes throttling on, for the task to retry', async () => {
+    documents.on(PutCommand).rejects(Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' }));
+
+    await expect(new EventRecorder(documentClient(), 'records').record('ws_a', extractionEventOf(record, undefined))).rejects.toThrow('slow down');
+  });
+});
+
+describe('ExtractionOutputStore', () => {
+  it('keeps a small output in the table and a large one in S3 under the workspace prefix', async () => {
+    documents.on(PutCommand).resolves({});
+    s3.on(PutObjectCommand).resolves({});
+    const store = new ExtractionOutputStore(documentClient(), 'records', new S3Client({ region: 'us-east-1' }), 'files', 1_000);
+    const small = { fieldCount: 0, fields: [] };
+    const large = { fieldCount: 1, fields: [{ id: 'fld_1', name: 'note', type: 'string', value: 'x'.repeat(2_000), metadata: { extracted: true } }] };
+
+    await store.put(record, small);
+    await store.put(record, large);
+
+    const puts = documents.commandCalls(PutCommand).map((call) => call.args[0].input.Item);
+    expect(puts[0]).toMatchObject({ pk: `EXT#${record.id}`, sk: 'OUTPUT', output: small });
+    expect(puts[1]).toMatchObject({ sk: 'OUTPUT', objectKey: `workspaces/ws_a/extractions/${record.id}/output-2.json` });
+    expect(puts[1]!.output).toBeUndefined();
+    expect(s3.commandCalls(PutObjectCommand)[0]!.args[0].input).toMatchObject({ Bucket: 'files', Key: `workspaces/ws_a/extractions/${record.id}/output-2.json` });
+  });
+});
+
+describe('ExtractionStore', () => {
+  const stored = { pk: `EXT#${record.id}`, sk: 'EXTRACTION', ...record, revision: 4, countedAs: 'FAILED' };
+
+  it('retries a write that lost the optimistic lock with what is stored now', async () => {
+    documents.on(GetCommand).resolves({ Item: stored });
+    documents.on(PutCommand).rejectsOnce(conditionalFailure()).resolves({});
+    documents.on(UpdateCommand).resolves({});
+    const store = new ExtractionStore(documentClient(), 'records');
+
+    const result = await store.mutate(record.id, (current) => ({ ...current, reviewRequired: true }));
+
+    expect(result.applied).toBe(true);
+    const puts = documents.commandCalls(PutCommand);
+    expect(puts).toHaveLength(2);
+    expect(puts[1]!.args[0].input).toMatchObject({ ConditionExpression: 'revision = :revision', ExpressionAttributeValues: { ':revision': 4 } });
+    expect(puts[1]!.args[0].input.Item).toMatchObject({ revision: 5, reviewRequired: true, countedAs: 'FAILED' });
+  });
+
+  it('finishes a claimed counter change found on the record without counting it twice', async () => {
+    const claimed = { ...stored, status: 'FAILED', countedAs: 'PROCESSING', pendingCount: { token: `${record.id}#3`, from: 'PROCESSING', to: 'FAILED' } };
+    documents.on(GetCommand).resolvesOnce({ Item: claimed }).resolves({ Item: { ...stored, revision: 6 } });
+    documents
+      .on(UpdateCommand)
+      .rejectsOnce(conditionalFailure()) // the counters already carry this token: applied before an interruption
+      .resolves({});
+    const store = new ExtractionStore(documentClient(), 'records');
+
+    await store.syncCounters(record);
+
+    const updates = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates[0]).toMatchObject({ Key: { pk: 'WS#ws_a#EXTCOUNTS', sk: 'COUNTS' }, ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)' });
+    expect(updates[1]).toMatchObject({ Key: { pk: `EXT#${record.id}` }, ConditionExpression: 'pendingCount.#token = :token' });
+    expect(updates[1]!.UpdateExpression).toContain('REMOVE pendingCount');
+    expect(updates[2]).toMatchObject({ UpdateExpression: 'DELETE #tokens :tokens' });
+    expect(updates.filter((update) => String(update.UpdateExpression).startsWith('ADD'))).toHaveLength(1);
+  });
+
+  it('does not touch the counters when the record is already counted as it is', async () => {
+    documents.on(GetCommand).resolves({ Item: { ...stored } });
+    documents.on(UpdateCommand).resolves({});
+    const store = new ExtractionStore(documentClient(), 'records');
+
+    await store.syncCounters(record);
+
+    const updates = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates.every((update) => update.Key!.pk === `EXT#${record.id}`)).toBe(true);
+    expect(updates.map((update) => update.UpdateExpression)).toEqual(['REMOVE gsi6pk, gsi6sk']);
+  });
+});
