@@ -15,7 +15,10 @@ export { TimeBudgetExceededError } from './readers/time-budget.ts';
 export { groupIntoRows } from './readers/text-lines.ts';
 
 export interface ReadDocumentOptions {
-  /** Media type declared by the uploader; only decides between text formats (CSV, HTML, XML, plain text). */
+  /**
+   * Media type declared by the uploader. The bytes decide; this only chooses between text formats (CSV,
+   * HTML, XML, plain text) and names a damaged DOCX/XLSX whose ZIP no longer shows what it is.
+   */
   mediaType?: string;
   /** Original file name; its extension is used like `mediaType`. */
   fileName?: string;
@@ -35,8 +38,8 @@ export interface ReadDocumentOptions {
 const supportedFormatsSentence = 'Upload a PDF, an image (PNG, JPEG, TIFF, WebP), a Word (DOCX) or Excel (XLSX) file, CSV, HTML, XML or plain text.';
 
 /**
- * Attachment names that carry the invoice itself (Factur-X, ZUGFeRD 2 and 1 - compared case-insensitively -,
- * XRechnung), tried in this order; other XML attachments follow.
+ * Attachment names that carry the invoice itself, tried in this order: Factur-X, ZUGFeRD 2 and 1
+ * (ZUGFeRD-invoice.xml; names compare case-insensitively), XRechnung. Other XML attachments follow.
  */
 const eInvoiceAttachmentNames = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml'];
 

@@ -93,7 +93,7 @@ async function openDocument(loadingTask: pdfjs.PDFDocumentLoadingTask, context: 
 }
 
 /** Maps pdf.js's open errors (PasswordException, InvalidPDFException, ...) to document rejections. */
-export function rejectionForOpenError(error: unknown): DocumentRejectedError {
+function rejectionForOpenError(error: unknown): DocumentRejectedError {
   const name = error instanceof Error || (typeof error === 'object' && error !== null) ? String((error as { name?: unknown }).name) : '';
   if (name === 'PasswordException') {
     return new DocumentRejectedError('encrypted', 'The PDF is encrypted and needs a password to open. Upload a copy without password protection.');
