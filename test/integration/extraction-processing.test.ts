@@ -265,6 +265,26 @@ describe('faults', () => {
   });
 });
 
+describe('a start that fails', () => {
+  it('answers 502 and leaves the extraction FAILED with its event, not QUEUED', async () => {
+    const stateMachineArn = process.env.PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN!;
+    process.env.PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN = `${stateMachineArn}-missing`;
+    let response;
+    try {
+      response = await client.upload(await invoicePdf(), 'unstarted.pdf', { purpose: 'start-failure' });
+    } finally {
+      process.env.PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN = stateMachineArn;
+    }
+    const listed = await client.list('labels[purpose]=start-failure');
+
+    expect(response.status).toBe(502);
+    expect(response.body.error).toMatchObject({ code: 'DOWNSTREAM_ERROR', retryable: true });
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0]).toMatchObject({ status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED' } });
+    expect(await waitForEvents(workspaceId, listed.body.data[0].id, 1)).toHaveLength(1);
+  });
+});
+
 describe('delete', () => {
   it('removes a terminal extraction: 204, then 404 for every operation on it', async () => {
     const created = await client.upload(await invoicePdf(), 'to-delete.pdf', { purpose: 'delete-test' });
