@@ -50,6 +50,8 @@ export interface FieldExtraction {
 
 const MIN_REPORTED_SCORE = 0.3;
 
+const DATE_LINKING_WORDS = new Set(['vom', 'von', 'du', 'of', 'dated', 'from', 'z', 'dnia', 'van', 'del', 'de', 'le', 'am', 'issued', 'on', 'at', 'il', 'en', 'd.d.', 'dd']);
+
 const TITLE_WORDS = new Set(['invoice', 'tax', 'receipt', 'rechnung', 'quittung', 'facture', 'factuur', 'faktura', 'fattura', 'factura', 'bill', 'payment', 'original', 'copy', 'kopie', 'credit', 'note', 'gutschrift', 'avoir']);
 
 const ROLE_PARTY: Partial<Record<FieldRole, Party>> = { 'seller-name': 'seller', 'buyer-name': 'buyer', 'seller-vat-id': 'seller', 'buyer-vat-id': 'buyer' };
@@ -127,17 +129,21 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
       const identifier = findIdentifierAtStart(after);
       if (identifier) {
         const restStart = label.end + identifier.index + identifier.length;
-        // The date may wrap onto the next line of a title ("... Nr. 471102 vom" / "05.03.2018").
         const nextRow = layout.pages.find((page) => page.pageNumber === label.segment.pageNumber)?.rows[label.segment.rowIndex + 1];
         const wrapped = nextRow?.segments.find((segment) => Math.abs(segment.box.x - label.segment.box.x) < 0.02);
+        // "... Nr. 471102 vom" with the date on the next line of the title.
+        const restOfTitle = label.segment.text.slice(restStart).trim().toLowerCase();
         const places = [
           { segment: label.segment, offset: restStart },
-          ...(wrapped && label.segment.text.slice(restStart).trim().split(/\s+/).length <= 1 ? [{ segment: wrapped, offset: 0 }] : []),
+          ...(wrapped && (restOfTitle === '' || DATE_LINKING_WORDS.has(restOfTitle)) ? [{ segment: wrapped, offset: 0 }] : []),
         ];
         for (const place of places) {
           const rest = place.segment.text.slice(place.offset);
           const date = findDates(rest, { order: dateOrder })[0];
-          if (!date || rest.slice(0, date.index).trim().split(/\s+/).filter(Boolean).length > 3) continue;
+          if (!date) continue;
+          // Only linking words may stand between the number and its date ("vom", "du", "of", "z dnia").
+          const between = rest.slice(0, date.index).trim().toLowerCase().split(/\s+/).filter(Boolean);
+          if (between.some((word) => !DATE_LINKING_WORDS.has(word.replace(/[,:]$/, '')))) continue;
           const start = place.offset + date.index;
           add([{ fieldName: issueDateField.name, value: date.iso, score: 0.72 * label.strength, pageNumber: place.segment.pageNumber, box: boxOfRange(place.segment, start, start + date.length), segmentId: place.segment.id, evidence: 'date after the document number' }]);
           break;

@@ -14,6 +14,8 @@ const LEGAL_FORMS = [
 // A legal form must end a word sequence: followed by end, punctuation or a separator.
 const LEGAL_FORM_PATTERN = new RegExp(`(?<![\\p{L}\\d])(?:${LEGAL_FORMS.join('|')})(?![\\p{L}\\d])`, 'gu');
 
+const PREFIX_FORM_NAME = /^(?:SARL|S\.A\.R\.L\.|SAS|SASU|EURL|SNC|SCI|SELARL)\s+(?:(?:\p{Lu}[\p{L}'’&.-]*|de|du|des|la|le|et|&)\s?){1,5}/u;
+
 const WHOLE_LEGAL_FORM = new RegExp(`^(?:${LEGAL_FORMS.join('|')})$`, 'u');
 
 export function hasLegalForm(text: string): boolean {
@@ -61,6 +63,14 @@ export function findCompanyNames(text: string): FoundCompanyName[] {
       kept.unshift(word);
     }
     const joiner = /,\s?$/.test(text.slice(0, match.index)) ? ', ' : ' ';
+    if (kept.length === 0) {
+      // French forms often come first: "SARL Dupont Plomberie".
+      const prefixed = PREFIX_FORM_NAME.exec(text.slice(start));
+      if (prefixed && text.slice(start).startsWith(match[0])) {
+        found.push({ name: prefixed[0].trim(), index: start, length: prefixed[0].trim().length });
+      }
+      continue;
+    }
     const name = (kept.join(' ') + joiner + match[0]).replace(/^[*\-–•,;:\s]+/, '').trim();
     if (kept.length === 0 || !/\p{L}{2}/u.test(kept.join(' '))) continue;
     found.push({ name, index: text.indexOf(kept[0] ?? '', start), length: end - text.indexOf(kept[0] ?? '', start) });

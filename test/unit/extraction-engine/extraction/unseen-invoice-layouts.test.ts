@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
+import { placedDocument, type Row } from './read-document-builder.ts';
+
+// Invoice layouts from outside the development corpus, one per language, built the way a PDF text
+// layer delivers them. They guard against tuning the prebuilt invoice to the corpus files.
+const invoices: Record<string, [Row[], string]> = {
+  english: [[
+    { text: 'Invoice', x: 0.08, height: 0.024 },
+    [{ text: 'Invoice number', x: 0.08 }, { text: 'ABCD1234-0001', x: 0.25 }],
+    [{ text: 'Date of issue', x: 0.08 }, { text: 'March 5, 2024', x: 0.25 }],
+    [{ text: 'Date due', x: 0.08 }, { text: 'April 4, 2024', x: 0.25 }],
+    [{ text: 'Acme Software Ltd', x: 0.08 }, { text: 'Bill to', x: 0.5 }],
+    [{ text: '1 Main Street', x: 0.08 }, { text: 'Jane Doe', x: 0.5 }],
+    [{ text: 'London EC1A 1BB', x: 0.08 }, { text: 'jane@example.com', x: 0.5 }],
+    'United Kingdom',
+    'VAT GB123456789',
+    { text: '£120.00 due April 4, 2024', x: 0.08, height: 0.018 },
+    [{ text: 'Description', x: 0.08 }, { text: 'Qty', x: 0.5 }, { text: 'Unit price', x: 0.62 }, { text: 'Amount', x: 0.85 }],
+    [{ text: 'Pro plan', x: 0.08 }, { text: '1', x: 0.5 }, { text: '£100.00', x: 0.62 }, { text: '£100.00', x: 0.85 }],
+    [{ text: 'Subtotal', x: 0.62 }, { text: '£100.00', x: 0.85 }],
+    [{ text: 'VAT (20%)', x: 0.62 }, { text: '£20.00', x: 0.85 }],
+    [{ text: 'Total', x: 0.62 }, { text: '£120.00', x: 0.85 }],
+    [{ text: 'Amount due', x: 0.62 }, { text: '£120.00', x: 0.85 }],
+  ], 'en'],
+  french: [[
+    { text: 'FACTURE', x: 0.4, height: 0.024 },
+    [{ text: 'SARL Dupont Plomberie', x: 0.08 }, { text: 'Client :', x: 0.55 }],
+    [{ text: '12 rue de la Paix', x: 0.08 }, { text: 'M. Martin', x: 0.55 }],
+    [{ text: '75002 Paris', x: 0.08 }, { text: '5 avenue Foch', x: 0.55 }],
+    [{ text: 'SIRET 123 456 789 00012', x: 0.08 }, { text: '69006 Lyon', x: 0.55 }],
+    'N° TVA : FR 40 123456789',
+    [{ text: 'Facture N° : F2024-0158', x: 0.08 }, { text: 'Date : 12/03/2024', x: 0.55 }],
+    'Échéance : 11/04/2024',
+    [{ text: 'Désignation', x: 0.08 }, { text: 'Qté', x: 0.5 }, { text: 'PU HT', x: 0.62 }, { text: 'Total HT', x: 0.82 }],
+    [{ text: 'Remplacement chauffe-eau', x: 0.08 }, { text: '1', x: 0.5 }, { text: '850,00', x: 0.62 }, { text: '850,00', x: 0.82 }],
+    [{ text: "Main d'œuvre", x: 0.08 }, { text: '3', x: 0.5 }, { text: '55,00', x: 0.62 }, { text: '165,00', x: 0.82 }],
+    [{ text: 'Total HT', x: 0.6 }, { text: '1 015,00 €', x: 0.82 }],
+    [{ text: 'TVA 20 %', x: 0.6 }, { text: '203,00 €', x: 0.82 }],
+    [{ text: 'Total TTC', x: 0.6 }, { text: '1 218,00 €', x: 0.82 }],
+    'IBAN : FR76 3000 6000 0112 3456 7890 189',
+  ], 'fr'],
+  spanish: [[
+    { text: 'FACTURA', x: 0.08, height: 0.024 },
+    'Número de factura: 2024/0042',
+    'Fecha: 15 de marzo de 2024',
+    'Proveedor: Construcciones García S.L.',
+    'CIF: B12345678',
+    'Cliente: Hotel Sol S.A.',
+    [{ text: 'Base imponible:', x: 0.5 }, { text: '1.000,00 €', x: 0.8 }],
+    [{ text: 'IVA (21%):', x: 0.5 }, { text: '210,00 €', x: 0.8 }],
+    [{ text: 'Total factura:', x: 0.5 }, { text: '1.210,00 €', x: 0.8 }],
+  ], 'es'],
+  italian: [[
+    { text: 'FATTURA N. 125/2024 del 10/04/2024', x: 0.08, height: 0.02 },
+    'Cedente: Rossi S.r.l. - P.IVA 01234567890',
+    'Cessionario: Bianchi S.p.A.',
+    [{ text: 'Imponibile', x: 0.5 }, { text: '500,00', x: 0.8 }],
+    [{ text: 'IVA 22%', x: 0.5 }, { text: '110,00', x: 0.8 }],
+    [{ text: 'Totale documento', x: 0.5 }, { text: '€ 610,00', x: 0.8 }],
+  ], 'it'],
+  dutch: [[
+    { text: 'FACTUUR', x: 0.08, height: 0.024 },
+    { text: 'Bakkerij de Vries B.V.', x: 0.6 },
+    [{ text: 'Factuurnummer:', x: 0.08 }, { text: '2024-0311', x: 0.3 }],
+    [{ text: 'Factuurdatum:', x: 0.08 }, { text: '3 april 2024', x: 0.3 }],
+    [{ text: 'Vervaldatum:', x: 0.08 }, { text: '17 april 2024', x: 0.3 }],
+    [{ text: 'Subtotaal', x: 0.5 }, { text: '€ 50,00', x: 0.8 }],
+    [{ text: 'BTW 9%', x: 0.5 }, { text: '€ 4,50', x: 0.8 }],
+    [{ text: 'Totaal', x: 0.5 }, { text: '€ 54,50', x: 0.8 }],
+    'KvK 12345678   BTW-nummer NL123456789B01',
+    'IBAN NL91ABNA0417164300',
+  ], 'nl'],
+  polishPdf: [[
+    { text: 'Faktura VAT nr FV/12/2024', x: 0.3, height: 0.02 },
+    [{ text: 'Data wystawienia: 2024-12-02', x: 0.6 }],
+    [{ text: 'Sprzedawca:', x: 0.08 }, { text: 'Nabywca:', x: 0.55 }],
+    [{ text: 'Firma ABC Sp. z o.o.', x: 0.08 }, { text: 'Jan Nowak', x: 0.55 }],
+    [{ text: 'ul. Długa 5, 00-001 Warszawa', x: 0.08 }, { text: 'ul. Krótka 1, 30-001 Kraków', x: 0.55 }],
+    [{ text: 'NIP: 123-456-32-18', x: 0.08 }],
+    [{ text: 'Razem netto', x: 0.5 }, { text: '1 000,00 zł', x: 0.8 }],
+    [{ text: 'VAT 23%', x: 0.5 }, { text: '230,00 zł', x: 0.8 }],
+    [{ text: 'Do zapłaty', x: 0.5 }, { text: '1 230,00 zł', x: 0.8 }],
+    'Termin płatności: 16.12.2024',
+  ], 'pl'],
+};
+
+const expectedValues: Record<string, Record<string, unknown>> = {
+  english: {
+    invoice_number: 'ABCD1234-0001', issue_date: '2024-03-05', due_date: '2024-04-04', currency: 'GBP', net_amount: 100, tax_amount: 20,
+    total_amount: 120, amount_due: 120, seller_name: 'Acme Software Ltd', seller_vat_id: 'GB123456789', buyer_name: 'Jane Doe', line_item_count: 1,
+  },
+  french: {
+    invoice_number: 'F2024-0158', issue_date: '2024-03-12', due_date: '2024-04-11', currency: 'EUR', net_amount: 1015, tax_amount: 203,
+    total_amount: 1218, seller_name: 'SARL Dupont Plomberie', seller_vat_id: 'FR40123456789', iban: 'FR7630006000011234567890189', line_item_count: 2,
+  },
+  spanish: {
+    invoice_number: '2024/0042', issue_date: '2024-03-15', currency: 'EUR', net_amount: 1000, tax_amount: 210, total_amount: 1210,
+    seller_name: 'Construcciones García S.L.', seller_vat_id: 'B12345678', buyer_name: 'Hotel Sol S.A.',
+  },
+  italian: {
+    invoice_number: '125/2024', issue_date: '2024-04-10', currency: 'EUR', net_amount: 500, tax_amount: 110, total_amount: 610,
+    seller_name: 'Rossi S.r.l.', seller_vat_id: '01234567890', buyer_name: 'Bianchi S.p.A.',
+  },
+  dutch: {
+    invoice_number: '2024-0311', issue_date: '2024-04-03', due_date: '2024-04-17', currency: 'EUR', net_amount: 50, tax_amount: 4.5,
+    total_amount: 54.5, seller_name: 'Bakkerij de Vries B.V.', seller_vat_id: 'NL123456789B01', iban: 'NL91ABNA0417164300',
+  },
+  polishPdf: {
+    invoice_number: 'FV/12/2024', issue_date: '2024-12-02', due_date: '2024-12-16', currency: 'PLN', net_amount: 1000, tax_amount: 230,
+    total_amount: 1230, amount_due: 1230, seller_name: 'Firma ABC Sp. z o.o.', seller_vat_id: '1234563218', buyer_name: 'Jan Nowak',
+  },
+};
+
+describe('prebuilt invoice on layouts outside the corpus', () => {
+  it.each(Object.keys(invoices))('reads the %s invoice', (name) => {
+    const [rows, language] = invoices[name] as [Row[], string];
+    const outcome = extractDocument(placedDocument([rows], { language }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    expect(outcome.docType).toBe('invoice');
+    const values = Object.fromEntries(outcome.fields.filter((field) => field.value !== null).map((field) => [field.name, field.value]));
+    expect(values).toMatchObject(expectedValues[name] as Record<string, unknown>);
+  });
+});
