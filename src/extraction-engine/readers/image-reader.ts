@@ -1,8 +1,9 @@
 import { DocumentRejectedError, type DocumentPage } from '../document.ts';
 import { imagePageCount, prepareOcrRaster } from './ocr-raster.ts';
-import { nextStepBudgetMs, type ReadingContext } from './reading-context.ts';
+import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
+import { recognizeUpright } from './upright-ocr.ts';
 
 /**
  * Reads an image (PNG, JPEG, TIFF, WebP, GIF) by OCR, one page per TIFF page (at most
@@ -13,12 +14,12 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
   const pageCount = await decodingImage(() => imagePageCount(bytes));
   const pages: DocumentPage[] = [];
   for (let index = 0; index < Math.min(pageCount, readingLimits.maxOcrPages); index += 1) {
-    const budgetMs = nextStepBudgetMs(context);
-    if (budgetMs <= 0) break;
+    if (nextStepBudgetMs(context) <= 0) break;
+    const budgetMs = pageBudget(context);
     const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index }));
     const ocr = await context.ocr();
     try {
-      pages.push({ pageNumber: index + 1, source: 'ocr', lines: await ocr.recognize(raster, { timeoutMs: budgetMs }) });
+      pages.push({ pageNumber: index + 1, source: 'ocr', lines: await recognizeUpright(ocr, raster, budgetMs) });
     } catch (error) {
       if (!(error instanceof TimeBudgetExceededError)) throw error;
       pages.push({ pageNumber: index + 1, source: 'ocr', lines: [] });

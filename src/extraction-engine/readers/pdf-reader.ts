@@ -6,10 +6,11 @@ import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
 import { linesFromTextItems, readableCharacterCount, type PdfTextItem } from './pdf-text-layer.ts';
-import { nextStepBudgetMs, type ReadingContext } from './reading-context.ts';
+import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
 import { sortInReadingOrder } from './text-lines.ts';
 import { TimeBudgetExceededError, withinTimeBudget } from './time-budget.ts';
+import { recognizeUpright } from './upright-ocr.ts';
 
 // PDF reading with pdf.js (legacy build, the one meant for Node). On Node pdf.js runs its parser on
 // the calling thread, fetches nothing over the network when given the bytes and local font/cMap
@@ -219,10 +220,11 @@ async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFac
 }
 
 async function ocrWholePage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<TextLine[]> {
+  const budgetMs = pageBudget(context);
   const rendered = await renderPage(page, canvasFactory, context);
   const raster = await prepareOcrRaster({ input: rendered.raw, raw: { width: rendered.width, height: rendered.height, channels: 4 } });
   const ocr = await context.ocr();
-  return ocr.recognize(raster, { timeoutMs: nextStepBudgetMs(context) });
+  return recognizeUpright(ocr, raster, budgetMs);
 }
 
 /** Images big enough to hold a text block, largest first. */

@@ -14,3 +14,9 @@ export interface ReadingContext {
 export function nextStepBudgetMs(context: ReadingContext): number {
   return Math.min(context.pageTimeBudgetMs, remainingMs(context.deadline));
 }
+
+/** Budget left for one page that started now: its own budget, cut short by the document's deadline. */
+export function pageBudget(context: ReadingContext): () => number {
+  const pageDeadline = Date.now() + context.pageTimeBudgetMs;
+  return () => Math.min(remainingMs(pageDeadline), remainingMs(context.deadline));
+}

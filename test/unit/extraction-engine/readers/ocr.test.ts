@@ -31,6 +31,19 @@ describe('OCR of images and scanned PDFs', () => {
     expect(read.language).toBeUndefined(); // too few words to tell
   });
 
+  it('reads a page scanned sideways, placing its words on the page as scanned', async () => {
+    const upright = await textPng(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferant Muster GmbH Hauptstrasse 5', 'Gesamtbetrag 123,45 EUR zahlbar bis']);
+    const sideways = await sharp(upright).rotate(90).png().toBuffer();
+
+    const read = await readDocument(sideways, { ocr });
+
+    const lines = read.pages[0]!.lines;
+    expect(lines.map((line) => line.text)).toEqual(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferant Muster GmbH Hauptstrasse 5', 'Gesamtbetrag 123,45 EUR zahlbar bis']);
+    // Turned clockwise, the top of the page is on the right: the first line is the rightmost and runs downwards.
+    expect(lines[0]!.placement!.x).toBeGreaterThan(lines[2]!.placement!.x);
+    expect(lines[0]!.placement!.height).toBeGreaterThan(lines[0]!.placement!.width);
+  });
+
   it('OCRs a scanned PDF page (an image and no text layer)', async () => {
     const pdf = await scannedPdf(await textPng(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order'], { width: 1240, fontSize: 36 }), {
       width: 595,
