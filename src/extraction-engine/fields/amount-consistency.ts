@@ -3,7 +3,7 @@
 // and trusts it more than any single label. Tax printed per rate (7 % and 19 %) is added up.
 
 import type { FieldCandidate } from './field-candidate.ts';
-import { calibrateConfidence, groupByValue } from './candidate-selection.ts';
+import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
 
 export interface AmountCandidates {
   net: FieldCandidate[];
@@ -87,21 +87,30 @@ export function selectAmounts(amounts: AmountCandidates): AmountSelection {
   }
 
   const confidenceOf = (choice: Scored, pool: Scored[]): number => {
-    if (best.consistent) return Math.round(Math.min(0.99, 0.88 + 0.11 * Math.min(1, choice.score)) * 1000) / 1000;
+    if (best.consistent) return roundConfidence(Math.min(0.99, 0.88 + 0.11 * Math.min(1, choice.score)));
     const runnerUp = pool.find((entry) => entry.candidate.value !== choice.candidate.value);
     return calibrateConfidence(choice.score, runnerUp?.score);
   };
   if (best.total) selection.total = { candidate: best.total.candidate, confidence: confidenceOf(best.total, totals) };
   if (best.net) selection.net = { candidate: best.net.candidate, confidence: confidenceOf(best.net, nets) };
   if (best.tax) selection.tax = { candidate: best.tax.candidate, confidence: confidenceOf(best.tax, taxes) };
+  // Without a total to check against, tax lines of similar strength on different rows are per-rate
+  // lines (MwSt A 7 %, MwSt B 19 %): the document's tax is their sum.
+  if (!best.consistent && !best.net && printedTaxes.length >= 2) {
+    const [first, second] = printedTaxes as [Scored, Scored];
+    const perRate = perRateTaxSums([first, second])[0];
+    if (perRate && first.candidate.segmentId !== second.candidate.segmentId && Math.abs(first.score - second.score) < 0.15) {
+      selection.tax = { candidate: perRate.candidate, confidence: roundConfidence(calibrateConfidence(perRate.score, undefined) * 0.8) };
+    }
+  }
 
   // Net = total - tax when only the net is not printed (no tax: "Tax $0.00"; or gross-only rows).
-  if (!selection.net && selection.total && selection.tax) {
+  if (!selection.net && selection.total && selection.tax && selection.tax.confidence >= 0.5) {
     const derived = round((selection.total.candidate.value as number) - (selection.tax.candidate.value as number));
     if (derived >= 0 || (selection.total.candidate.value as number) < 0) {
       selection.net = {
         candidate: { ...selection.total.candidate, value: derived, evidence: 'total minus tax' },
-        confidence: Math.round(Math.min(selection.total.confidence, selection.tax.confidence) * 0.8 * 1000) / 1000,
+        confidence: roundConfidence(Math.min(selection.total.confidence, selection.tax.confidence) * 0.8),
       };
     }
   }

@@ -36,6 +36,11 @@ export function calibrateConfidence(score: number, runnerUpScore: number | undef
   const margin = runnerUpScore === undefined ? 1 : score - runnerUpScore;
   const belief = Math.min(1, Math.max(0, score));
   const confidence = belief * (0.6 + 0.4 * Math.min(1, Math.max(0, margin) / 0.25));
-  return Math.round(Math.min(0.99, Math.max(0.01, confidence)) * 1000) / 1000;
+  return roundConfidence(Math.min(0.99, Math.max(0.01, confidence)));
+}
+
+/** Three decimals: more would suggest a precision the estimate does not have. */
+export function roundConfidence(confidence: number): number {
+  return Math.round(confidence * 1000) / 1000;
 }
 

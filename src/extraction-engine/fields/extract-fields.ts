@@ -21,7 +21,7 @@ import {
   type Party,
 } from './document-evidence.ts';
 import type { FieldCandidate } from './field-candidate.ts';
-import { calibrateConfidence, groupByValue } from './candidate-selection.ts';
+import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
 import type { DocumentTypeSpecification, FieldRole, FieldSpecification } from './field-specification.ts';
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
@@ -152,6 +152,25 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
     }
   }
 
+  // Receipts and letters often print their date without a label: the first date on the first page
+  // that no other date label claims is a weak issue-date candidate.
+  const issueDateField = fieldOfRole('issue-date');
+  if (issueDateField) {
+    const claimed = new Set(
+      labelMatches.filter((label) => label.fieldName !== issueDateField.name && fieldsByName.get(label.fieldName ?? '')?.type === 'date').map((label) => label.segment.id),
+    );
+    const firstPage = layout.pages[0];
+    const firstDate = firstPage?.rows
+      .flatMap((row) => row.segments)
+      .filter((segment) => !claimed.has(segment.id))
+      .map((segment) => ({ segment, date: findDates(segment.text, { order: dateOrder })[0] }))
+      .find((entry) => entry.date !== undefined);
+    if (firstDate?.date) {
+      const { segment, date } = firstDate;
+      add([{ fieldName: issueDateField.name, value: date.iso, score: 0.38, pageNumber: segment.pageNumber, box: boxOfRange(segment, date.index, date.index + date.length), segmentId: segment.id, evidence: 'first unlabelled date' }]);
+    }
+  }
+
   // Configured patterns of a field without labels are searched in the whole document.
   for (const field of specification.fields) {
     if (field.patterns.length === 0 || Object.keys(field.labels).length > 0) continue;
@@ -273,7 +292,7 @@ export function applyValidations(specification: DocumentTypeSpecification, chose
   const lower = (names: string[]): void => {
     for (const name of names) {
       const result = chosen.get(name);
-      if (result?.confidence !== undefined) result.confidence = Math.round(result.confidence * 0.6 * 1000) / 1000;
+      if (result?.confidence !== undefined) result.confidence = roundConfidence(result.confidence * 0.6);
     }
   };
   for (const validation of specification.validations) {

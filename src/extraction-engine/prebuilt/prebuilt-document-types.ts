@@ -74,7 +74,14 @@ export const receiptSpecification: DocumentTypeSpecification = {
   distractorLabels: labels.invoiceDistractorLabels,
   validations: [{ rule: 'sum', fields: ['net_amount', 'tax_amount'], equals: 'total_amount', tolerance: 0.02 }],
   fields: [
-    field({ name: 'invoice_number', type: 'string', shape: 'identifier', role: 'document-number', labels: mergeLabels(labels.receiptNumberLabels, labels.invoiceNumberLabels) }),
+    field({
+      name: 'invoice_number',
+      type: 'string',
+      shape: 'identifier',
+      role: 'document-number',
+      labels: mergeLabels(labels.receiptNumberLabels, labels.invoiceNumberLabels),
+      weakLabels: mergeLabels(labels.documentNumberWeakLabels, labels.receiptKeywords),
+    }),
     field({ name: 'issue_date', type: 'date', role: 'issue-date', labels: labels.issueDateLabels }),
     ...amountFields,
     ...partyAndPaymentFields,

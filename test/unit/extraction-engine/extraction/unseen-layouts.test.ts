@@ -3,7 +3,7 @@ import { defaultExtractionConfiguration } from '../../../../src/extraction-engin
 import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
 import { placedDocument, type Row } from './read-document-builder.ts';
 
-// Invoice layouts from outside the development corpus, one per language, built the way a PDF text
+// Invoice and receipt layouts from outside the development corpus, built the way a PDF text
 // layer delivers them. They guard against tuning the prebuilt invoice to the corpus files.
 const invoices: Record<string, [Row[], string]> = {
   english: [[
@@ -121,5 +121,51 @@ describe('prebuilt invoice on layouts outside the corpus', () => {
     expect(outcome.docType).toBe('invoice');
     const values = Object.fromEntries(outcome.fields.filter((field) => field.value !== null).map((field) => [field.name, field.value]));
     expect(values).toMatchObject(expectedValues[name] as Record<string, unknown>);
+  });
+});
+
+const receipts: Record<string, [Row[], string]> = {
+  enTill: [[
+    { text: 'FRESH MART', x: 0.35, height: 0.02 },
+    { text: '221 Baker Street, London NW1 6XE', x: 0.2 },
+    { text: 'VAT No: GB 987 6543 21', x: 0.3 },
+    [{ text: 'Milk 2L', x: 0.1 }, { text: '1.45', x: 0.8 }],
+    [{ text: 'Bread', x: 0.1 }, { text: '1.10', x: 0.8 }],
+    [{ text: 'Coffee beans', x: 0.1 }, { text: '6.99', x: 0.8 }],
+    [{ text: 'TOTAL', x: 0.1 }, { text: '£9.54', x: 0.8 }],
+    [{ text: 'CASH', x: 0.1 }, { text: '£20.00', x: 0.8 }],
+    [{ text: 'CHANGE', x: 0.1 }, { text: '£10.46', x: 0.8 }],
+    [{ text: '14/02/2024 17:32', x: 0.1 }, { text: 'Receipt 0042-1187', x: 0.55 }],
+    { text: 'Thank you for shopping with us', x: 0.2 },
+  ], 'en'],
+  deKassenbon: [[
+    { text: 'Backhaus Müller GmbH', x: 0.3, height: 0.018 },
+    { text: 'Marktplatz 3, 80331 München', x: 0.28 },
+    [{ text: '2 x Brezel', x: 0.1 }, { text: '1,80 A', x: 0.8 }],
+    [{ text: 'Kaffee', x: 0.1 }, { text: '2,90 B', x: 0.8 }],
+    [{ text: 'SUMME EUR', x: 0.1 }, { text: '4,70', x: 0.8 }],
+    [{ text: 'Bar', x: 0.1 }, { text: '10,00', x: 0.8 }],
+    [{ text: 'Rückgeld', x: 0.1 }, { text: '5,30', x: 0.8 }],
+    [{ text: 'MwSt A 7%', x: 0.1 }, { text: '0,12', x: 0.8 }],
+    [{ text: 'MwSt B 19%', x: 0.1 }, { text: '0,46', x: 0.8 }],
+    'Datum: 03.02.2024  Uhrzeit: 08:12  Bon-Nr. 4711',
+  ], 'de'],
+};
+
+const expectedReceiptValues: Record<string, Record<string, unknown>> = {
+  enTill: { invoice_number: '0042-1187', issue_date: '2024-02-14', currency: 'GBP', total_amount: 9.54, seller_name: 'FRESH MART', seller_vat_id: 'GB987654321' },
+  deKassenbon: { invoice_number: '4711', issue_date: '2024-02-03', currency: 'EUR', tax_amount: 0.58, total_amount: 4.7, seller_name: 'Backhaus Müller GmbH' },
+};
+
+describe('prebuilt receipt on till receipts', () => {
+  it.each(Object.keys(receipts))('reads the %s receipt', (name) => {
+    const [rows, language] = receipts[name] as [Row[], string];
+    const outcome = extractDocument(placedDocument([rows], { language }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    expect(outcome.docType).toBe('receipt');
+    const values = Object.fromEntries(outcome.fields.filter((field) => field.value !== null).map((field) => [field.name, field.value]));
+    expect(values).toMatchObject(expectedReceiptValues[name] as Record<string, unknown>);
+    // Tendered cash and change are not the total.
+    expect(values.total_amount).not.toBe(name === 'enTill' ? 20 : 10);
   });
 });
