@@ -23,9 +23,10 @@ export function confidentWordCount(lines: TextLine[]): number {
   return lines.flatMap((line) => line.words).filter((word) => (word.confidence ?? 1) >= confidentWordConfidence && /\p{L}{3}/u.test(word.text)).length;
 }
 
+/** Words with letters decide; numbers read fine sideways too often to say anything (a '1' is a '1'). */
 function looksUpright(lines: TextLine[]): boolean {
-  const wordCount = lines.reduce((count, line) => count + line.words.length, 0);
-  return wordCount < minimumWordsToJudge || confidentWordCount(lines) >= wordCount * minimumConfidentShare;
+  const wordsWithLetters = lines.flatMap((line) => line.words).filter((word) => /\p{L}/u.test(word.text)).length;
+  return wordsWithLetters < minimumWordsToJudge || confidentWordCount(lines) >= wordsWithLetters * minimumConfidentShare;
 }
 
 /**
