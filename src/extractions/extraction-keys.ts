@@ -8,7 +8,7 @@ import { isTerminal } from './extraction.ts';
  * Record           pk EXT#<id>                         sk EXTRACTION
  * Output           pk EXT#<id>                         sk OUTPUT        (or an S3 object when large)
  * Feedback         pk EXT#<id>                         sk FEEDBACK#<fb_id>
- * Label value      pk WS#<ws>#EXTLABEL#<key>=<hash(v)> sk <ext_id>      written before the record
+ * Label value      pk WS#<ws>#EXTLABEL#<key>=<hash(v)> sk <ext_id>      written right after the record
  * Label presence   pk WS#<ws>#EXTLABELKEY#<key>        sk <ext_id>
  * Content hash     pk WS#<ws>#EXTSHA#<sha256>          sk <ext_id>      duplicate policy
  * Counters         pk WS#<ws>#EXTCOUNTS                sk COUNTS        total and one count per status

@@ -1,4 +1,5 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { encodeTime } from 'ulidx';
 import type { ExtractionRecord, ExtractionStatus } from './extraction.ts';
 import { isTerminal } from './extraction.ts';
 import {
@@ -41,28 +42,45 @@ export interface IndexQueryPlan {
   total: { source: 'counter'; counter: ExtractionStatus | 'total' } | { source: 'count-query' };
 }
 
+/**
+ * One label filter, sorted by createdAt, no status: the label partition itself is the index. Its
+ * sort key is the extraction id, whose ULID time is createdAt, so it is in createdAt order and a
+ * creation window is an id range.
+ */
+export interface LabelRangePlan {
+  kind: 'label-range';
+  labelPartition: string;
+  idFrom?: string;
+  idTo?: string;
+  ascending: boolean;
+}
+
 export interface LabelQueryPlan {
   kind: 'labels';
   /** One partition per label filter; the smallest is read and checked against the rest in memory. */
   labelPartitions: string[];
 }
 
-export type ExtractionListPlan = IndexQueryPlan | LabelQueryPlan;
+export type ExtractionListPlan = IndexQueryPlan | LabelRangePlan | LabelQueryPlan;
 
 // Sorts past "#<id>" for any id, so an inclusive `to` bound keeps every id at that instant.
 const upperBoundSuffix = '#~';
 
 /** Which index answers a list request (the layout is described in extraction-keys.ts). */
 export function planExtractionList(workspaceId: string, query: ExtractionListQuery): ExtractionListPlan {
-  const labelFilters = Object.entries(query.labels);
-  if (labelFilters.length > 0) {
+  const labelPartitions = Object.entries(query.labels).map(([key, value]) =>
+    value === '' ? labelKeyPartition(workspaceId, key) : labelValuePartition(workspaceId, key, value),
+  );
+  if (labelPartitions.length === 1 && query.sortBy === 'createdAt' && !query.status) {
     return {
-      kind: 'labels',
-      labelPartitions: labelFilters.map(([key, value]) =>
-        value === '' ? labelKeyPartition(workspaceId, key) : labelValuePartition(workspaceId, key, value),
-      ),
+      kind: 'label-range',
+      labelPartition: labelPartitions[0]!,
+      ...(query.from ? { idFrom: `ext_${encodeTime(Date.parse(query.from), 10)}${'0'.repeat(16)}` } : {}),
+      ...(query.to ? { idTo: `ext_${encodeTime(Date.parse(query.to), 10)}${'Z'.repeat(16)}` } : {}),
+      ascending: query.sort === 'asc',
     };
   }
+  if (labelPartitions.length > 0) return { kind: 'labels', labelPartitions };
   const { status } = query;
   const partitionKey = status ? statusPartition(workspaceId, status) : workspacePartition(workspaceId);
   const index = indexFor(query.sortBy, status);
@@ -103,7 +121,9 @@ export class ExtractionLister {
 
   async list(workspaceId: string, query: ExtractionListQuery): Promise<ExtractionListResult> {
     const plan = planExtractionList(workspaceId, query);
-    return plan.kind === 'labels' ? this.listByLabels(workspaceId, plan, query) : this.listByIndex(workspaceId, plan, query);
+    if (plan.kind === 'labels') return this.listByLabels(workspaceId, plan, query);
+    if (plan.kind === 'label-range') return this.listByLabelRange(workspaceId, plan, query);
+    return this.listByIndex(workspaceId, plan, query);
   }
 
   private async listByIndex(workspaceId: string, plan: IndexQueryPlan, query: ExtractionListQuery): Promise<ExtractionListResult> {
@@ -217,6 +237,53 @@ export class ExtractionLister {
       exclusiveStartKey = page.LastEvaluatedKey;
     } while (exclusiveStartKey && records.length < wanted);
     return records;
+  }
+
+  private async listByLabelRange(workspaceId: string, plan: LabelRangePlan, query: ExtractionListQuery): Promise<ExtractionListResult> {
+    const rangeQuery = (ascending: boolean): QueryCommandInput => {
+      const values: Record<string, unknown> = { ':pk': plan.labelPartition };
+      let condition = 'pk = :pk';
+      if (plan.idFrom && plan.idTo) {
+        condition += ' AND sk BETWEEN :from AND :to';
+        values[':from'] = plan.idFrom;
+        values[':to'] = plan.idTo;
+      } else if (plan.idFrom) {
+        condition += ' AND sk >= :from';
+        values[':from'] = plan.idFrom;
+      } else if (plan.idTo) {
+        condition += ' AND sk <= :to';
+        values[':to'] = plan.idTo;
+      }
+      return { TableName: this.store.tableName, KeyConditionExpression: condition, ExpressionAttributeValues: values, ScanIndexForward: ascending };
+    };
+    let totalItems = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.store.client.send(new QueryCommand({ ...rangeQuery(true), Select: 'COUNT', ExclusiveStartKey: startKey }));
+      totalItems += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    const offset = query.page * query.size;
+    if (offset >= totalItems) return { records: [], totalItems };
+    const wanted = Math.min(query.size, totalItems - offset);
+    const fromOtherEnd = offset > totalItems - offset - wanted;
+    const skip = fromOtherEnd ? totalItems - offset - wanted : offset;
+    const ascending = fromOtherEnd ? !plan.ascending : plan.ascending;
+    const ids: string[] = [];
+    let seen = 0;
+    startKey = undefined;
+    do {
+      const page = await this.store.client.send(
+        new QueryCommand({ ...rangeQuery(ascending), ProjectionExpression: 'pk, sk', ExclusiveStartKey: startKey, Limit: Math.min(1_000, skip + wanted - seen) }),
+      );
+      for (const item of page.Items ?? []) {
+        seen += 1;
+        if (seen > skip && ids.length < wanted) ids.push(item.sk as string);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && ids.length < wanted);
+    const records = (await this.store.getMany(ids)).filter((record) => record.workspaceId === workspaceId && !record.deleting);
+    return { records: fromOtherEnd ? records.reverse() : records, totalItems };
   }
 
   private async listByLabels(workspaceId: string, plan: LabelQueryPlan, query: ExtractionListQuery): Promise<ExtractionListResult> {

@@ -110,6 +110,8 @@ export class ExtractionSettlement {
     const report: SweepReport = { failedStuck: 0, settled: 0, deleted: 0, counted: 0 };
     const deadline = new Date(this.now().getTime() - stuckAfterMs).toISOString();
     for await (const record of this.store.needingAttention()) {
+      // Never counted: its create may have stopped before writing the label items.
+      if (!record.deleting && record.countedAs === undefined) await this.store.writeLabelItems(record);
       if (record.deleting) {
         await this.completeDeletion(record);
         report.deleted += 1;

@@ -63,11 +63,12 @@ export class ExtractionStore {
     readonly tableName: string,
   ) {}
 
-  /** Label items first: an interrupted create leaves at most orphan label items, which lists ignore. */
+  /**
+   * The record first, then its label items, then the counters: until counted the record stays in the
+   * attention index, and the sweeper rewrites the label items of any record that is not counted yet,
+   * so an interrupted create can leave neither orphan label items nor a record missing from them.
+   */
   async create(record: ExtractionRecord): Promise<StoredExtraction> {
-    await this.batchWrite(
-      labelItemKeys(record).map((key) => ({ PutRequest: { Item: { ...key, extractionId: record.id } } })),
-    );
     const stored: StoredExtraction = { ...record, revision: 1 };
     await this.client.send(
       new PutCommand({
@@ -76,8 +77,14 @@ export class ExtractionStore {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
+    await this.writeLabelItems(record);
     await this.syncCounters(stored);
     return stored;
+  }
+
+  /** Idempotent: the label items of a record (labels never change after creation). */
+  async writeLabelItems(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'labels'>): Promise<void> {
+    await this.batchWrite(labelItemKeys(record).map((key) => ({ PutRequest: { Item: { ...key, extractionId: record.id } } })));
   }
 
   async get(extractionId: string): Promise<StoredExtraction | undefined> {

@@ -1,3 +1,4 @@
+import { encodeTime } from 'ulidx';
 import { describe, expect, it } from 'vitest';
 import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
 import { comparatorFor, matchesFilters, planExtractionList, type ExtractionListQuery } from '../../../src/extractions/extraction-listing.ts';
@@ -51,6 +52,18 @@ describe('planExtractionList', () => {
     ['completedAt', 'QUEUED', 'gsi2'],
   ] as const)('sorts by %s with status %s on %s', (sortBy, status, indexName) => {
     expect(planExtractionList('ws_a', query({ sortBy, ...(status ? { status } : {}) }))).toMatchObject({ indexName });
+  });
+
+  it('reads one label, sorted by createdAt, from its partition in id order, a window as an id range', () => {
+    const plan = planExtractionList('ws_a', query({ labels: { customer: 'acme' }, from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.005Z', sort: 'asc' }));
+
+    expect(plan).toEqual({
+      kind: 'label-range',
+      labelPartition: labelValuePartition('ws_a', 'customer', 'acme'),
+      idFrom: `ext_${encodeTime(Date.parse('2026-01-01T00:00:00.000Z'), 10)}0000000000000000`,
+      idTo: `ext_${encodeTime(Date.parse('2026-01-01T00:00:00.005Z'), 10)}ZZZZZZZZZZZZZZZZ`,
+      ascending: true,
+    });
   });
 
   it('reads label filters through label partitions, value or presence', () => {
