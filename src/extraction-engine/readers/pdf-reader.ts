@@ -105,22 +105,60 @@ function rejectionForOpenError(error: unknown): DocumentRejectedError {
   return new DocumentRejectedError('broken', 'The PDF is damaged or incomplete (for example a cut-off download) and cannot be read.');
 }
 
+/** Pages whose file-attachment annotations are searched when the document has no attached XML file. */
+const pagesSearchedForAttachmentAnnotations = 3;
+
+/**
+ * XML files attached to the document (the EmbeddedFiles name tree, where Factur-X and ZUGFeRD put the
+ * invoice) or, failing that, to an annotation on one of the first pages (some older producers do that).
+ */
 async function readXmlAttachments(document: pdfjs.PDFDocumentProxy, context: ReadingContext): Promise<PdfAttachment[]> {
   try {
-    const attachments = await withinTimeBudget('Reading PDF attachments', nextStepBudgetMs(context), document.getAttachments());
-    if (!attachments) return [];
-    const xmlAttachments: PdfAttachment[] = [];
-    for (const [id, attachment] of attachments) {
-      const fileName = attachment.filename || id;
-      if (!fileName.toLowerCase().endsWith('.xml')) continue;
-      const content = attachment.content ?? (await document.getAttachmentContent(id));
-      if (content && content.length <= readingLimits.maxEmbeddedXmlBytes) xmlAttachments.push({ fileName, content });
-    }
-    return xmlAttachments;
+    const attached = await withinTimeBudget('Reading PDF attachments', nextStepBudgetMs(context), documentXmlAttachments(document));
+    if (attached.length > 0) return attached;
+    return await withinTimeBudget('Reading PDF attachment annotations', nextStepBudgetMs(context), annotationXmlAttachments(document));
   } catch {
     // A damaged attachment must not cost the visible text: the page content is still read.
     return [];
   }
+}
+
+function isSmallXmlFile(fileName: string, content: Uint8Array | null | undefined): content is Uint8Array {
+  return fileName.toLowerCase().endsWith('.xml') && content !== null && content !== undefined && content.length <= readingLimits.maxEmbeddedXmlBytes;
+}
+
+async function documentXmlAttachments(document: pdfjs.PDFDocumentProxy): Promise<PdfAttachment[]> {
+  const attachments = await document.getAttachments();
+  const xmlAttachments: PdfAttachment[] = [];
+  for (const [id, attachment] of attachments ?? []) {
+    const fileName = attachment.filename || id;
+    if (!fileName.toLowerCase().endsWith('.xml')) continue;
+    const content = attachment.content ?? (await document.getAttachmentContent(id));
+    if (isSmallXmlFile(fileName, content)) xmlAttachments.push({ fileName, content });
+  }
+  return xmlAttachments;
+}
+
+/** The fields of a pdf.js FileAttachment annotation this module needs. */
+interface FileAttachmentAnnotation {
+  annotationType: number;
+  fileId?: string;
+  file?: { filename?: string; content?: Uint8Array | null };
+}
+
+async function annotationXmlAttachments(document: pdfjs.PDFDocumentProxy): Promise<PdfAttachment[]> {
+  const xmlAttachments: PdfAttachment[] = [];
+  for (let pageNumber = 1; pageNumber <= Math.min(document.numPages, pagesSearchedForAttachmentAnnotations); pageNumber += 1) {
+    const annotations = (await (await document.getPage(pageNumber)).getAnnotations()) as FileAttachmentAnnotation[];
+    for (const annotation of annotations) {
+      if (annotation.annotationType !== pdfjs.AnnotationType.FILEATTACHMENT) continue;
+      const fileName = annotation.file?.filename ?? '';
+      if (!fileName.toLowerCase().endsWith('.xml')) continue;
+      const content = annotation.file?.content ?? (annotation.fileId ? await document.getAttachmentContent(annotation.fileId) : null);
+      if (isSmallXmlFile(fileName, content)) xmlAttachments.push({ fileName, content });
+    }
+  }
+  return xmlAttachments;
 }
 
 async function readPage(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { AFRelationship, PDFDocument, StandardFonts, degrees } from 'pdf-lib';
+import { AFRelationship, PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts, degrees } from 'pdf-lib';
 import sharp from 'sharp';
 
 // Builders for the documents the reader tests need, generated in the test so every expectation can be
@@ -37,6 +37,22 @@ export async function textPdf(
     const content = typeof attachment.content === 'string' ? new TextEncoder().encode(attachment.content) : attachment.content;
     await document.attach(content, attachment.fileName, { mimeType: 'text/xml', description: 'e-invoice', afRelationship: AFRelationship.Alternative });
   }
+  return document.save();
+}
+
+/** A text PDF whose XML file is attached through a file-attachment annotation on its page, not the name tree. */
+export async function pdfWithAttachmentAnnotation(texts: PlacedText[], attachment: { fileName: string; content: Uint8Array }): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const page = document.addPage([612, 792]);
+  for (const placed of texts) page.drawText(placed.text, { x: placed.x, y: placed.y, size: placed.size, font });
+  const context = document.context;
+  const embeddedFile = context.register(context.flateStream(attachment.content, { Type: 'EmbeddedFile', Subtype: 'text/xml' }));
+  const fileSpecification = context.register(
+    context.obj({ Type: 'Filespec', F: PDFString.of(attachment.fileName), UF: PDFHexString.fromText(attachment.fileName), EF: { F: embeddedFile } }),
+  );
+  const annotation = context.register(context.obj({ Type: 'Annot', Subtype: 'FileAttachment', Rect: [20, 20, 40, 40], FS: fileSpecification, Name: 'Paperclip' }));
+  page.node.set(PDFName.of('Annots'), context.obj([annotation]));
   return document.save();
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
-import { corpusFile, textPdf } from './document-builders.ts';
+import { corpusFile, pdfWithAttachmentAnnotation, textPdf } from './document-builders.ts';
 
 const visiblePage = [{ text: 'Rechnung 471102', x: 72, y: 720, size: 12 }];
 const facturX = readFileSync(corpusFile('zugferd/zf20_EN16931_Einfach.embedded.xml'));
@@ -39,6 +39,14 @@ describe('e-invoice XML attached to a PDF', () => {
 
     expect(read.embeddedInvoice).toBeUndefined();
     expect(read.pages[0]!.lines[0]!.text).toBe('Rechnung 471102');
+  });
+
+  it('finds an invoice attached through a file-attachment annotation', async () => {
+    const pdf = await pdfWithAttachmentAnnotation(visiblePage, { fileName: 'ZUGFeRD-invoice.xml', content: facturX });
+
+    const read = await readDocument(pdf);
+
+    expect(read.embeddedInvoice?.values).toMatchObject({ invoice_number: '471102', total_amount: 529.87 });
   });
 
   it('ignores attachments that are not XML', async () => {
