@@ -281,3 +281,43 @@ export function returnAddressCandidates(layout: DocumentLayout, returnAddress: L
   }
   return found;
 }
+
+export interface AddressBlock {
+  /** The first line: the addressee's name. */
+  name: string;
+  nameSegment: LayoutSegment;
+  segments: LayoutSegment[];
+}
+
+/**
+ * Unlabelled address blocks near the top of the first page: a name line followed, in the same
+ * column, by at least two lines of which the last carries a postcode.
+ */
+export function findAddressBlocks(layout: DocumentLayout): AddressBlock[] {
+  const page = layout.pages[0];
+  if (!page) return [];
+  const blocks: AddressBlock[] = [];
+  const used = new Set<number>();
+  const rows = page.rows.filter((row) => row.top < 0.4);
+  for (const row of rows) {
+    for (const segment of row.segments) {
+      if (used.has(segment.id)) continue;
+      const column: LayoutSegment[] = [segment];
+      for (const next of page.rows.slice(row.index + 1, row.index + 6)) {
+        const below = next.segments.find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.015);
+        const previous = column[column.length - 1] as LayoutSegment;
+        if (!below || below.box.y - (previous.box.y + previous.box.height) > page.typicalLineHeight * 1.5) break;
+        column.push(below);
+      }
+      if (column.length < 3) continue;
+      const postcodeLine = column.slice(1).findIndex((line) => POSTCODE.test(line.text) && /\p{L}{2}/u.test(line.text));
+      if (postcodeLine < 0) continue;
+      const name = cleanPartyName(segment.text);
+      if (!name || /\d/.test(name) || looksLikeKeyAndValue(segment.text)) continue;
+      const lines = column.slice(0, postcodeLine + 2);
+      for (const line of lines) used.add(line.id);
+      blocks.push({ name, nameSegment: segment, segments: lines });
+    }
+  }
+  return blocks;
+}

@@ -7,11 +7,13 @@ import { inferNumericDateOrder } from '../values/date.ts';
 import { findDates } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
 import { findIdentifierAtStart } from '../values/identifier.ts';
+import { normalizeForMatching } from '../values/text-normalization.ts';
 import { boxOfRange, buildDocumentLayout, type DocumentLayout } from './document-layout.ts';
 import {
   companyNameCandidates,
   currencyCandidates,
   findReturnAddressSegments,
+  findAddressBlocks,
   ibanCandidates,
   impliedCurrencyCandidates,
   letterheadCandidates,
@@ -242,6 +244,20 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
       continue;
     }
     chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), layout.hasGeometry, best.value));
+  }
+
+  // An unlabelled address block that is not the seller's is the buyer's (window envelopes, bill-to
+  // blocks without a heading); used only when nothing else named the buyer.
+  if (buyerField && chosen.get(buyerField.name)?.value === undefined) {
+    const sellerName = sellerField ? chosen.get(sellerField.name)?.value : undefined;
+    const sellerKey = typeof sellerName === 'string' ? normalizeForMatching(sellerName) : undefined;
+    const buyerBlocks = findAddressBlocks(layout).filter(
+      (block) => !sellerKey || !block.segments.some((segment) => normalizeForMatching(segment.text).includes(sellerKey) || sellerKey.includes(normalizeForMatching(block.name))),
+    );
+    const block = buyerBlocks.find((candidate) => parties.partyOf(candidate.nameSegment.id) !== 'seller');
+    if (block && buyerBlocks.length === 1) {
+      chosen.set(buyerField.name, resultFrom(buyerField.name, { fieldName: buyerField.name, value: block.name, score: 0.45, pageNumber: block.nameSegment.pageNumber, box: block.nameSegment.box, segmentId: block.nameSegment.id, evidence: 'unlabelled address block' }, 0.45, layout.hasGeometry));
+    }
   }
 
   const validationProblems = applyValidations(specification, chosen);

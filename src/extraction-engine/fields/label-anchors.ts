@@ -126,7 +126,7 @@ export function findLabelMatches(layout: DocumentLayout, labels: CompiledLabel[]
         if (compoundPart && /\p{L}/u.test(normalized.text[normalizedEnd] ?? '')) continue;
         const after = segment.text.slice(end);
         const isKey = /^\s*[:：]/.test(after) || after.trim().length === 0;
-        const atStart = segment.text.slice(0, start).trim().length === 0 || /[:|]\s*$/.test(segment.text.slice(0, start));
+        const atStart = segment.text.slice(0, start).trim().length === 0 || /(?:[:|•·]|\s[–-])\s*$/.test(segment.text.slice(0, start));
         const proseSegment = segment.text.split(/\s+/).length > 10;
         // "Rechnungssumme Netto (excl. USt.) 473,00": a label in parentheses qualifies another one.
         const insideParentheses = (segment.text.slice(0, start).match(/\(/g) ?? []).length > (segment.text.slice(0, start).match(/\)/g) ?? []).length;

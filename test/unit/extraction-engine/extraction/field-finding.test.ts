@@ -132,6 +132,21 @@ describe('parties', () => {
   });
 });
 
+describe('unlabelled address blocks', () => {
+  it('take the block that is not the seller\'s as the buyer', () => {
+    const rows: Row[] = [
+      [{ text: 'FACTUUR. Voorbeeld B.V.', x: 0.08, height: 0.02 }, { text: 'Kerkstraat 1', x: 0.7 }],
+      [{ text: 'Pino Bluebird', x: 0.08 }, { text: '3012 CN Rotterdam', x: 0.7 }],
+      'Sessamestreet 32',
+      '1025 RX Amsterdam',
+      'Factuurnummer: 993548900',
+    ];
+    const results = extractFields(placedDocument([rows], { language: 'nl' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'seller_name')?.value).toBe('Voorbeeld B.V.');
+    expect(results.find((result) => result.name === 'buyer_name')).toMatchObject({ value: 'Pino Bluebird', evidence: 'unlabelled address block' });
+  });
+});
+
 describe('selectAmounts', () => {
   const candidate = (fieldName: string, value: number, score: number): FieldCandidate => ({
     fieldName,
