@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
@@ -76,6 +77,9 @@ export async function readPdf(bytes: Uint8Array, context: ReadingContext, option
     const pages: DocumentPage[] = [];
     const ocrState: OcrAllowance = { ocrPagesLeft: readingLimits.maxOcrPages, imageOcrTextPagesLeft: readingLimits.maxTextPagesWithImageOcr };
     for (let pageNumber = 1; pageNumber <= Math.min(pageCount, readingLimits.maxPages); pageNumber += 1) {
+      // pdf.js chains its in-thread work through promises only, so timers (time budgets) and other
+      // requests get no turn until it yields; give them one between pages.
+      await yieldToEventLoop();
       if (nextStepBudgetMs(context) <= 0) break;
       pages.push(await readPage(document, pageNumber, context, options, ocrState));
     }
