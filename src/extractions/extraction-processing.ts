@@ -220,6 +220,8 @@ function fileNameFromUrl(url: string): string | undefined {
   }
 }
 
+const networkErrorCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
 /**
  * Task handlers pass every error through this: throttling, 5xx answers and network failures of AWS
  * services (and of the files domain's downstream calls) become TransientProcessingError, which the
@@ -231,7 +233,7 @@ export function asTaskError(error: unknown): unknown {
   const status = metadata?.httpStatusCode ?? 0;
   const transientAws = (error as { $retryable?: unknown }).$retryable !== undefined || status >= 500 || status === 429 ||
     /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|SlowDown|InternalServerError|ServiceUnavailable/.test(error.name);
-  const network = typeof (error as NodeJS.ErrnoException).code === 'string' && /^E[A-Z]+/.test((error as NodeJS.ErrnoException).code!) && !('reason' in error);
+  const network = networkErrorCodes.has(String((error as NodeJS.ErrnoException).code));
   const downstream = (error as { code?: unknown }).code === 'DOWNSTREAM_ERROR';
   if (transientAws || network || downstream) return new TransientProcessingError(`A service call failed: ${error.name}.`);
   return error;
