@@ -291,17 +291,16 @@ export interface AddressBlock {
 
 /**
  * Unlabelled address blocks near the top of the first page: a name line followed, in the same
- * column, by at least two lines of which the last carries a postcode.
+ * column, by at least two lines of which the last carries a postcode. Blocks may overlap (a heading
+ * line above the name also starts one); callers drop the ones they can explain.
  */
 export function findAddressBlocks(layout: DocumentLayout): AddressBlock[] {
   const page = layout.pages[0];
   if (!page) return [];
   const blocks: AddressBlock[] = [];
-  const used = new Set<number>();
   const rows = page.rows.filter((row) => row.top < 0.4);
   for (const row of rows) {
     for (const segment of row.segments) {
-      if (used.has(segment.id)) continue;
       const column: LayoutSegment[] = [segment];
       for (const next of page.rows.slice(row.index + 1, row.index + 6)) {
         const below = next.segments.find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.015);
@@ -315,7 +314,6 @@ export function findAddressBlocks(layout: DocumentLayout): AddressBlock[] {
       const name = cleanPartyName(segment.text);
       if (!name || /\d/.test(name) || looksLikeKeyAndValue(segment.text)) continue;
       const lines = column.slice(0, postcodeLine + 2);
-      for (const line of lines) used.add(line.id);
       blocks.push({ name, nameSegment: segment, segments: lines });
     }
   }

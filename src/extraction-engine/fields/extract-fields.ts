@@ -254,8 +254,11 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
     const buyerBlocks = findAddressBlocks(layout).filter(
       (block) => !sellerKey || !block.segments.some((segment) => normalizeForMatching(segment.text).includes(sellerKey) || sellerKey.includes(normalizeForMatching(block.name))),
     );
-    const block = buyerBlocks.find((candidate) => parties.partyOf(candidate.nameSegment.id) !== 'seller');
-    if (block && buyerBlocks.length === 1) {
+    const outermost = buyerBlocks.filter(
+      (candidate) => parties.partyOf(candidate.nameSegment.id) !== 'seller' && !buyerBlocks.some((other) => other !== candidate && other.segments.slice(1).includes(candidate.nameSegment)),
+    );
+    const block = outermost[0];
+    if (block && outermost.length === 1) {
       chosen.set(buyerField.name, resultFrom(buyerField.name, { fieldName: buyerField.name, value: block.name, score: 0.45, pageNumber: block.nameSegment.pageNumber, box: block.nameSegment.box, segmentId: block.nameSegment.id, evidence: 'unlabelled address block' }, 0.45, layout.hasGeometry));
     }
   }
