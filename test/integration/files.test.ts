@@ -320,6 +320,13 @@ describe('POST /files (JSON upload session) and the object-created finalizer', (
     expect(invalid.status).toBe(422);
     const fields = ((await invalid.json()) as { error: { details: { field: string }[] } }).error.details.map((detail) => detail.field);
     expect(fields).toEqual(expect.arrayContaining(['fileName', 'size', 'mimeType']));
+    const unreadableName = await stack.api('/files', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fileName: '\u0000/\u0007', size: 10, mimeType: 'text/plain' }),
+    });
+    expect(unreadableName.status).toBe(422);
+    expect(await unreadableName.json()).toMatchObject({ error: { details: [{ field: 'fileName' }] } });
   });
 });
 
