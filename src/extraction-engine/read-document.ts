@@ -63,13 +63,14 @@ export async function readDocument(bytes: Uint8Array, options: ReadDocumentOptio
     ocr: async () => options.ocr ?? (ownPool ??= new OcrPool({ size: 1 })),
     pageTimeBudgetMs: options.pageTimeBudgetMs ?? readingLimits.pageTimeBudgetMs,
     deadline: Date.now() + readingLimits.documentTimeBudgetMs,
+    pagesOverBudget: [],
   };
   try {
     const content = await readContent(bytes, sniffed.mediaType, context, options);
     const pages = withinTextLimit(content.pages);
     const embeddedInvoice = options.readEmbeddedXml === false ? undefined : content.embeddedInvoice;
     const hasText = pages.some((page) => page.lines.length > 0);
-    if (!hasText && !embeddedInvoice) throw noTextRejection(sniffed.mediaType);
+    if (!hasText && !embeddedInvoice) throw noTextRejection(sniffed.mediaType, context);
 
     const allText = pages.flatMap((page) => page.lines.map((line) => line.text)).join('\n');
     const language = detectLanguage(allText);
@@ -173,7 +174,14 @@ function withinTextLimit(pages: DocumentPage[]): DocumentPage[] {
   });
 }
 
-function noTextRejection(mediaType: SupportedMediaType): DocumentRejectedError {
+function noTextRejection(mediaType: SupportedMediaType, context: ReadingContext): DocumentRejectedError {
+  if (context.pagesOverBudget.length > 0) {
+    const pages = context.pagesOverBudget.join(', ');
+    return new DocumentRejectedError(
+      'no-text',
+      `No text could be read: page${context.pagesOverBudget.length > 1 ? 's' : ''} ${pages} took longer than the ${Math.round(context.pageTimeBudgetMs / 1000)} s allowed per page.`,
+    );
+  }
   const isRaster = mediaType.startsWith('image/') || mediaType === mediaTypes.pdf;
   return new DocumentRejectedError(
     'no-text',

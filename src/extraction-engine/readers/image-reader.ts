@@ -22,6 +22,7 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
       pages.push({ pageNumber: index + 1, source: 'ocr', lines: await recognizeUpright(ocr, raster, budgetMs) });
     } catch (error) {
       if (!(error instanceof TimeBudgetExceededError)) throw error;
+      context.pagesOverBudget.push(index + 1);
       pages.push({ pageNumber: index + 1, source: 'ocr', lines: [] });
     }
   }

@@ -180,8 +180,9 @@ async function readPage(
     const textContent = await withinTimeBudget(`Reading the text of page ${pageNumber}`, nextStepBudgetMs(context), page.getTextContent());
     const items = textContent.items.filter((item): item is PdfTextItem & typeof item => 'str' in item);
     textLines = linesFromTextItems(items, viewport);
-  } catch {
+  } catch (error) {
     // One unreadable page (bad content stream, timeout) leaves the others readable.
+    if (error instanceof TimeBudgetExceededError) context.pagesOverBudget.push(pageNumber);
     return { pageNumber, source: 'text-layer', lines: [] };
   }
 
@@ -210,6 +211,7 @@ async function readPage(
     // The service's own faults must not pass for a document without text.
     if (error instanceof DocumentRejectedError || error instanceof OcrUnavailableError || error instanceof OcrPoolTerminatedError) throw error;
     // The page's trouble (OCR over its time budget, a rendering failure) keeps what the text layer had.
+    if (error instanceof TimeBudgetExceededError) context.pagesOverBudget.push(pageNumber);
     return { pageNumber, source: 'text-layer', lines: textLines };
   } finally {
     page.cleanup();

@@ -8,6 +8,8 @@ export interface ReadingContext {
   pageTimeBudgetMs: number;
   /** Epoch milliseconds after which no further page is started. */
   deadline: number;
+  /** Pages (1-based) abandoned because they ran out of time; readers add to it. */
+  pagesOverBudget: number[];
 }
 
 /** The budget for the next step: the page budget, or less when the document's deadline is closer. */

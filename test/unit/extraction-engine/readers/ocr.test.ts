@@ -77,6 +77,14 @@ describe('OCR of images and scanned PDFs', () => {
     expect(rejection).toMatchObject({ reason: 'no-text' });
   });
 
+  it('says which page ran out of time when nothing could be read in time', async () => {
+    const png = await textPng(['Slow page']);
+
+    const rejection = await readDocument(png, { ocr, pageTimeBudgetMs: 1 }).catch((error: unknown) => error);
+
+    expect(rejection).toMatchObject({ reason: 'no-text', message: expect.stringMatching(/^No text could be read: page 1 took longer than/) });
+  });
+
   it('abandons a page that exceeds its time budget, then keeps working with a fresh worker', async () => {
     const png = await textPng(['Budget test line']);
     const raster = await prepareOcrRaster({ input: png });
