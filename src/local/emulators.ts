@@ -43,7 +43,7 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {})
   (s3 as unknown as EventEmitter).on('event', (event: S3Event) => {
     if (event.Records.every((record) => record.eventName.startsWith('ObjectCreated:'))) hooks.onObjectCreated?.(event);
   });
-  const sqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, dataDir: join(dataDir, 'sqs') });
+  const sqs = await startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs') });
 
   return {
     endpoints: {
