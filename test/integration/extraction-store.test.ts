@@ -1,0 +1,129 @@
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeTime } from 'ulidx';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExtractionRecord, ExtractionStatus } from '../../src/extractions/extraction.ts';
+import { labelKeyPartition, labelValuePartition, statusPartition, workspacePartition } from '../../src/extractions/extraction-keys.ts';
+import { ExtractionLister } from '../../src/extractions/extraction-listing.ts';
+import { extractionSettlement, extractionStore } from '../../src/extractions/wiring.ts';
+import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
+import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+
+// The store's multi-item writes against the DynamoDB emulator: counters stay exact when writers
+// repeat and race, and the sweeper heals what an interrupted writer left.
+let stack: StackUnderTest;
+
+beforeAll(async () => {
+  stack = await startStackUnderTest();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+function newRecord(workspaceId: string, labels: Record<string, string> = {}): ExtractionRecord {
+  const id = newIdentifier('ext');
+  const createdAt = new Date(decodeTime(id.slice(4))).toISOString();
+  return { id, workspaceId, status: 'QUEUED', generation: 1, createdAt, updatedAt: createdAt, labels, document: {}, outputAvailable: false };
+}
+
+async function countIn(indexName: string, partitionKey: string): Promise<number> {
+  const store = extractionStore();
+  let total = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await store.client.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        IndexName: indexName,
+        KeyConditionExpression: `${indexName}pk = :pk`,
+        ExpressionAttributeValues: { ':pk': partitionKey },
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    total += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return total;
+}
+
+async function expectCountersExact(workspaceId: string) {
+  const counts = await extractionStore().counts(workspaceId);
+  expect(counts.total).toBe(await countIn('gsi1', workspacePartition(workspaceId)));
+  for (const status of ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED'] as ExtractionStatus[]) {
+    expect(counts[status], status).toBe(await countIn('gsi2', statusPartition(workspaceId, status)));
+  }
+}
+
+describe('counters', () => {
+  it('stay exact when every transition, settlement and delete is repeated and raced', async () => {
+    const workspaceId = 'ws_store_race';
+    const store = extractionStore();
+    const settlement = extractionSettlement();
+    const records = await Promise.all(Array.from({ length: 30 }, (_, index) => store.create(newRecord(workspaceId, { batch: String(index % 3) }))));
+    const terminalStatuses = ['COMPLETED', 'FAILED', 'REJECTED'] as const;
+
+    await Promise.all(
+      records.map(async (record, index) => {
+        const toProcessing = () => store.mutate(record.id, (current) => (current.status === 'QUEUED' ? { ...current, status: 'PROCESSING', updatedAt: new Date().toISOString() } : undefined));
+        await Promise.all([toProcessing(), toProcessing(), store.syncCounters(record)]);
+        const status = terminalStatuses[index % 3]!;
+        const outcome = status === 'COMPLETED' ? { status } : { status, error: { code: status === 'FAILED' ? 'DOCUMENT_EXTRACTION_FAILED' : 'DOCUMENT_REJECTED', message: 'x' } as const };
+        await Promise.all([settlement.finish(record.id, 1, outcome), settlement.finish(record.id, 1, outcome), store.syncCounters(record)]);
+      }),
+    );
+    await Promise.all(
+      records.slice(0, 9).map(async (record) => {
+        const marked = await store.mutate(record.id, (current) => ({ ...current, deleting: true }));
+        await Promise.all([settlement.completeDeletion(marked.record!), store.syncCounters(record)]);
+      }),
+    );
+
+    const counts = await store.counts(workspaceId);
+    expect(counts.total).toBe(21);
+    expect(counts.QUEUED + counts.PROCESSING).toBe(0);
+    await expectCountersExact(workspaceId);
+    const stillNeedingAttention = [];
+    for await (const record of store.needingAttention()) if (record.workspaceId === workspaceId) stillNeedingAttention.push(record.id);
+    expect(stillNeedingAttention).toEqual([]);
+  });
+});
+
+describe('the sweeper', () => {
+  it('heals a create interrupted after the record was written: label items and counters', async () => {
+    const workspaceId = 'ws_store_heal';
+    const store = extractionStore();
+    const record = await store.create(newRecord(workspaceId, { customer: 'acme' }));
+    // Undo what create did after the record put: as if the writer stopped right there.
+    for (const pk of [labelValuePartition(workspaceId, 'customer', 'acme'), labelKeyPartition(workspaceId, 'customer')]) {
+      await store.client.send(new DeleteCommand({ TableName: store.tableName, Key: { pk, sk: record.id } }));
+    }
+    await store.addToCounts(workspaceId, { total: -1, QUEUED: -1 });
+    await store.client.send(new UpdateCommand({ TableName: store.tableName, Key: { pk: `EXT#${record.id}`, sk: 'EXTRACTION' }, UpdateExpression: 'REMOVE countedAs' }));
+    const lister = new ExtractionLister(store);
+    const query = { page: 0, size: 10, sortBy: 'createdAt' as const, sort: 'desc' as const, labels: { customer: 'acme' } };
+    expect((await lister.list(workspaceId, query)).totalItems).toBe(0);
+
+    await extractionSettlement().sweep(60 * 60 * 1000);
+
+    expect((await lister.list(workspaceId, query)).records.map((item) => item.id)).toEqual([record.id]);
+    expect((await store.counts(workspaceId)).QUEUED).toBe(1);
+    await expectCountersExact(workspaceId);
+  });
+
+  it('finishes an interrupted delete', async () => {
+    const workspaceId = 'ws_store_delete';
+    const store = extractionStore();
+    const settlement = extractionSettlement();
+    const record = await store.create(newRecord(workspaceId, { customer: 'acme' }));
+    await settlement.finish(record.id, 1, { status: 'COMPLETED' });
+    await store.mutate(record.id, (current) => ({ ...current, deleting: true })); // and then the caller stopped
+
+    const report = await settlement.sweep(60 * 60 * 1000);
+
+    expect(report.deleted).toBeGreaterThanOrEqual(1);
+    expect(await store.get(record.id)).toBeUndefined();
+    expect((await store.counts(workspaceId)).total).toBe(0);
+    await expectCountersExact(workspaceId);
+  });
+});
