@@ -193,6 +193,8 @@ async function main(): Promise<void> {
     return percentage(selected.filter((comparison) => comparison.correct).length, selected.length);
   };
   printTable('Per source', ['source', 'all fields', `target fields (${TARGET_FIELDS.join(', ')})`], sources.map((source) => [source, cell(undefined, source), targetCell(source)]));
+  const absentKinds = ['text PDF', 'image (OCR)', 'scanned PDF (OCR)', 'plain text'].filter((kind) => !sources.some((source) => source.startsWith(kind)));
+  if (absentKinds.length > 0) console.log(`(no ${absentKinds.join(', ')} documents with ground truth in this corpus)`);
 
   const buckets: [number, number][] = [[0, 0.5], [0.5, 0.7], [0.7, 0.9], [0.9, 1.01]];
   const withConfidence = comparisons.filter((comparison) => comparison.confidence !== undefined && !comparison.source.includes('embedded XML'));
