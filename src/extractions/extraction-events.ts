@@ -70,20 +70,39 @@ export function extractionEventOf(record: ExtractionRecord, output: ExtractionOu
   };
 }
 
+/** An event whose `data` would not fit a DynamoDB item (400 KB) keeps it in S3 instead. */
+export const inlineEventDataLimitBytes = 300 * 1024;
+
+export interface EventPayloadObjects {
+  put(objectKey: string, body: string): Promise<void>;
+}
+
 /**
  * Durable, idempotent recording of domain events in the records table, where webhook delivery picks
  * them up. Layout: pk EVENT#<eventId> / sk EVENT, listed per workspace on gsi1
- * (WS#<ws>#EVENTS, occurredAt#eventId), expiring through `expiresAt`.
+ * (WS#<ws>#EVENTS, occurredAt#eventId), expiring through `expiresAt`. When `data` is too large for an
+ * item (an output over ~300 KB), the item carries `dataObjectKey` (the files bucket) instead of `data`.
  */
 export class EventRecorder {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly payloads?: EventPayloadObjects,
+    private readonly inlineLimitBytes = inlineEventDataLimitBytes,
   ) {}
 
   /** Returns false when the event was already recorded (a retry). */
   async record(workspaceId: string, event: EventEnvelope): Promise<boolean> {
     const expiresAt = Math.floor(Date.parse(event.occurredAt) / 1000) + eventRetentionDays * 24 * 3600;
+    const data = JSON.stringify(event.data);
+    let stored: Record<string, unknown> = { ...event };
+    if (Buffer.byteLength(data) > this.inlineLimitBytes) {
+      if (!this.payloads) throw new Error(`Event ${event.eventId} is too large for the table and no payload store is configured.`);
+      const dataObjectKey = `workspaces/${workspaceId}/events/${event.eventId}.json`;
+      await this.payloads.put(dataObjectKey, data);
+      const { data: _data, ...envelope } = event;
+      stored = { ...envelope, dataObjectKey };
+    }
     try {
       await this.client.send(
         new PutCommand({
@@ -92,7 +111,7 @@ export class EventRecorder {
             pk: `EVENT#${event.eventId}`,
             sk: 'EVENT',
             workspaceId,
-            ...event,
+            ...stored,
             gsi1pk: `WS#${workspaceId}#EVENTS`,
             gsi1sk: `${event.occurredAt}#${event.eventId}`,
             expiresAt,

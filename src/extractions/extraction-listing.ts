@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulidx';
 import type { ExtractionRecord, ExtractionStatus } from './extraction.ts';
 import { isTerminal } from './extraction.ts';
@@ -273,7 +273,7 @@ export class ExtractionLister {
     let seen = 0;
     startKey = undefined;
     do {
-      const page = await this.store.client.send(
+      const page: QueryCommandOutput = await this.store.client.send(
         new QueryCommand({ ...rangeQuery(ascending), ProjectionExpression: 'pk, sk', ExclusiveStartKey: startKey, Limit: Math.min(1_000, skip + wanted - seen) }),
       );
       for (const item of page.Items ?? []) {

@@ -1,3 +1,4 @@
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { fileService } from '../files/wiring.ts';
 import { FileBlobStore } from '../files/file-blobs.ts';
 import { FileRecordStore } from '../files/file-records.ts';
@@ -37,7 +38,13 @@ export function documents(): ExtractionDocuments {
 
 export function extractionSettlement(): ExtractionSettlement {
   const store = extractionStore();
-  return new ExtractionSettlement(store, outputStore(), new EventRecorder(store.client, store.tableName));
+  const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
+  const payloads = {
+    put: async (objectKey: string, body: string) => {
+      await s3Client().send(new PutObjectCommand({ Bucket: bucketName, Key: objectKey, Body: body, ContentType: 'application/json' }));
+    },
+  };
+  return new ExtractionSettlement(store, outputStore(), new EventRecorder(store.client, store.tableName, payloads));
 }
 
 export function extractionExecutions(): ExtractionExecutions {

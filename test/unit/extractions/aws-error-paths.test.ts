@@ -79,6 +79,21 @@ describe('EventRecorder', () => {
     expect(put.Item!.expiresAt).toBe(Math.floor(Date.parse(record.completedAt!) / 1000) + 90 * 86_400);
   });
 
+  it('keeps data too large for an item in the payload store, and the envelope in the table', async () => {
+    documents.on(PutCommand).resolves({});
+    const objects: Record<string, string> = {};
+    const recorder = new EventRecorder(documentClient(), 'records', { put: async (key, body) => void (objects[key] = body) }, 100);
+    const event = extractionEventOf({ ...record, labels: { note: 'x'.repeat(200) } }, undefined);
+
+    await recorder.record('ws_a', event);
+
+    const item = documents.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+    expect(item.data).toBeUndefined();
+    expect(item.dataObjectKey).toBe(`workspaces/ws_a/events/${event.eventId}.json`);
+    expect(JSON.parse(objects[item.dataObjectKey as string]!)).toEqual(event.data);
+    expect(item).toMatchObject({ eventId: event.eventId, eventType: event.eventType, apiVersion: 'v1' });
+  });
+
   it('passes throttling on, for the task to retry', async () => {
     documents.on(PutCommand).rejects(Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' }));
 
