@@ -35,7 +35,7 @@ export async function provisionResources(names: { prefix: string }): Promise<Pro
   const filesBucketName = `${names.prefix}-files`;
   await createTable(new DynamoDBClient({}), recordsTableName, recordsTable);
   await createBucket(new S3Client({ forcePathStyle: true }), filesBucketName);
-  const webhookDeliveryQueueUrl = await createQueueWithDeadLetters(new SQSClient({}), `${names.prefix}-webhook-deliveries`);
+  const webhookDeliveryQueueUrl = await createQueueWithDeadLetters(new SQSClient({ useQueueUrlAsEndpoint: false }), `${names.prefix}-webhook-deliveries`);
   return { recordsTableName, filesBucketName, webhookDeliveryQueueUrl };
 }
 
