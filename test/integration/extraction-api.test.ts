@@ -373,6 +373,14 @@ describe('feedback', () => {
     expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
   });
 
+  it('answers 400 to unreadable JSON and 415 to another content type', async () => {
+    const unreadable = await client.json(`/document-insights/extractions/${e(1)}/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message": ' });
+    const text = await client.json(`/document-insights/extractions/${e(1)}/feedback`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'wrong' });
+
+    expect(unreadable.status).toBe(400);
+    expect(text.status).toBe(415);
+  });
+
   it('accepts a message of exactly 1024 characters', async () => {
     const response = await client.json(`/document-insights/extractions/${e(1)}/feedback`, json({ message: 'x'.repeat(1024), type: 'INFO' }));
 
