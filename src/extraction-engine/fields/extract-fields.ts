@@ -3,17 +3,17 @@
 // (net + tax = total, issue date before due date) and a calibrated confidence per field.
 
 import type { Placement, ReadDocument } from '../document.ts';
-import { inferNumericDateOrder } from '../values/date.ts';
-import { findDates } from '../values/date.ts';
+import { inferNumericDateOrder, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
-import { findIdentifierAtStart } from '../values/identifier.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
-import { boxOfRange, buildDocumentLayout, type DocumentLayout } from './document-layout.ts';
+import { selectAmounts } from './amount-consistency.ts';
+import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
+import { boxOfRange, buildDocumentLayout, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
 import {
   companyNameCandidates,
   currencyCandidates,
-  findReturnAddressSegments,
   findAddressBlocks,
+  findReturnAddressSegments,
   ibanCandidates,
   impliedCurrencyCandidates,
   letterheadCandidates,
@@ -23,12 +23,11 @@ import {
   type Party,
 } from './document-evidence.ts';
 import type { FieldCandidate } from './field-candidate.ts';
-import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
 import type { DocumentTypeSpecification, FieldRole, FieldSpecification } from './field-specification.ts';
+import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evidence.ts';
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
 import { lineItemCandidate } from './line-items.ts';
-import { selectAmounts } from './amount-consistency.ts';
 
 export interface FieldResult {
   name: string;
@@ -50,29 +49,62 @@ export interface FieldExtraction {
   validationProblems: ValidationProblem[];
 }
 
-const MIN_REPORTED_SCORE = 0.3;
-
-const DATE_LINKING_WORDS = new Set(['vom', 'von', 'du', 'of', 'dated', 'from', 'z', 'dnia', 'van', 'del', 'de', 'le', 'am', 'issued', 'on', 'at', 'il', 'en', 'd.d.', 'dd']);
-
-const TITLE_WORDS = new Set(['invoice', 'tax', 'receipt', 'rechnung', 'quittung', 'facture', 'factuur', 'faktura', 'fattura', 'factura', 'bill', 'payment', 'original', 'copy', 'kopie', 'credit', 'note', 'gutschrift', 'avoir']);
-
-const ROLE_PARTY: Partial<Record<FieldRole, Party>> = { 'seller-name': 'seller', 'buyer-name': 'buyer', 'seller-vat-id': 'seller', 'buyer-vat-id': 'buyer' };
-
-function allText(document: ReadDocument): string[] {
-  return document.pages.flatMap((page) => page.lines.map((line) => line.text));
-}
-
 export interface ExtractFieldsOptions {
   /** Reuse a layout built for routing. */
   layout?: DocumentLayout;
 }
 
-export function extractFields(document: ReadDocument, specification: DocumentTypeSpecification, options: ExtractFieldsOptions = {}): FieldExtraction {
-  const layout = options.layout ?? buildDocumentLayout(document);
+/** Below this, a value is more often wrong than right; reporting nothing is more useful. */
+const MIN_REPORTED_SCORE = 0.3;
+
+/** Words of a document title that are not part of the sender's name ("Sammy Maystone INVOICE"). */
+const TITLE_WORDS = new Set(['invoice', 'tax', 'receipt', 'rechnung', 'quittung', 'facture', 'factuur', 'faktura', 'fattura', 'factura', 'bill', 'payment', 'original', 'copy', 'kopie', 'credit', 'note', 'gutschrift', 'avoir']);
+
+const ROLE_PARTY: Partial<Record<FieldRole, Party>> = { 'seller-vat-id': 'seller', 'buyer-vat-id': 'buyer' };
+const TOTALS_ROLES = new Set<FieldRole>(['net-amount', 'total-amount', 'tax-amount', 'amount-due']);
+
+/** What every extraction step needs to know about the document and the type. */
+interface ExtractionContext {
+  layout: DocumentLayout;
+  language: string | undefined;
+  dateOrder: NumericDateOrder;
+  specification: DocumentTypeSpecification;
+  fieldsByName: Map<string, FieldSpecification>;
+  labelMatches: LabelMatch[];
+  labelsBySegment: Map<number, LabelMatch[]>;
+  parties: PartyBlocks;
+  returnAddress: LayoutSegment[];
+  documentCurrencies: FieldCandidate[];
+}
+
+function fieldOfRole(context: ExtractionContext, role: FieldRole): FieldSpecification | undefined {
+  return context.specification.fields.find((field) => field.role === role);
+}
+
+function roleOfLabel(context: ExtractionContext, label: LabelMatch): FieldRole | undefined {
+  return label.fieldName ? context.fieldsByName.get(label.fieldName)?.role : undefined;
+}
+
+/** Candidates per field name; candidates for fields the type does not define are dropped. */
+class CandidatePool {
+  private readonly byField: Map<string, FieldCandidate[]>;
+
+  constructor(specification: DocumentTypeSpecification) {
+    this.byField = new Map(specification.fields.map((field) => [field.name, []]));
+  }
+
+  add(candidates: FieldCandidate[]): void {
+    for (const candidate of candidates) this.byField.get(candidate.fieldName)?.push(candidate);
+  }
+
+  of(fieldName: string | undefined): FieldCandidate[] {
+    return (fieldName ? this.byField.get(fieldName) : undefined) ?? [];
+  }
+}
+
+function prepareContext(document: ReadDocument, specification: DocumentTypeSpecification, layout: DocumentLayout): ExtractionContext {
   const language = document.language;
   const fieldsByName = new Map(specification.fields.map((field) => [field.name, field]));
-  const fieldOfRole = (role: FieldRole): FieldSpecification | undefined => specification.fields.find((field) => field.role === role);
-
   const compiled = compileLabelSources([
     ...specification.fields.map((field) => ({ fieldName: field.name, labels: field.labels })),
     ...specification.fields.flatMap((field) => (field.weakLabels ? [{ fieldName: field.name, labels: field.weakLabels, strengthFactor: 0.55 }] : [])),
@@ -86,183 +118,189 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
   const documentCurrencies = currencyCandidates(layout, language);
   const likelyCurrency = groupByValue(documentCurrencies)[0]?.value;
   const dateOrder = inferNumericDateOrder({
-    texts: allText(document),
+    texts: document.pages.flatMap((page) => page.lines.map((line) => line.text)),
     ...(language ? { language } : {}),
     ...(typeof likelyCurrency === 'string' ? { currency: likelyCurrency } : {}),
   });
 
   const partyLabels = labelMatches.flatMap((label) => {
     const role = label.fieldName ? fieldsByName.get(label.fieldName)?.role : undefined;
-    const party = role === 'seller-name' ? 'seller' : role === 'buyer-name' ? 'buyer' : undefined;
-    return party && label.isKey ? [{ label, party: party as Party }] : [];
+    const party: Party | undefined = role === 'seller-name' ? 'seller' : role === 'buyer-name' ? 'buyer' : undefined;
+    return party && label.isKey ? [{ label, party }] : [];
   });
   const returnAddress = findReturnAddressSegments(layout);
   const parties = new PartyBlocks(layout, partyLabels, returnAddress);
+  return { layout, language, dateOrder, specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies };
+}
 
-  const candidates = new Map<string, FieldCandidate[]>(specification.fields.map((field) => [field.name, []]));
-  const add = (list: FieldCandidate[]): void => {
-    for (const candidate of list) candidates.get(candidate.fieldName)?.push(candidate);
-  };
-
-  for (const label of labelMatches) {
-    const field = label.fieldName ? fieldsByName.get(label.fieldName) : undefined;
+function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
+  const issueDateField = fieldOfRole(context, 'issue-date');
+  for (const label of context.labelMatches) {
+    const field = label.fieldName ? context.fieldsByName.get(label.fieldName) : undefined;
     if (!field) continue;
     const valueContext: ValueContext = {
-      dateOrder,
-      ...(language ? { language } : {}),
+      dateOrder: context.dateOrder,
+      ...(context.language ? { language: context.language } : {}),
       ...(field.allowedValues ? { allowedValues: field.allowedValues } : {}),
       ...(field.patterns.length > 0 ? { patterns: field.patterns } : {}),
       ...(field.shape ? { shape: field.shape } : {}),
     };
-    let found = candidatesNearLabel(field, label, { layout, labelsBySegment, valueContext });
+    let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
     const party = field.role ? ROLE_PARTY[field.role] : undefined;
-    if (party && (field.role === 'seller-vat-id' || field.role === 'buyer-vat-id')) {
+    if (party) {
       // The same "VAT id" label serves both parties: whose block it is in decides.
-      const owner = parties.partyOf(label.segment.id) ?? 'seller';
+      const owner = context.parties.partyOf(label.segment.id) ?? 'seller';
       found = found.map((candidate) => ({ ...candidate, score: candidate.score * (owner === party ? 1 : 0.25) }));
     }
-    add(found);
-
-    // "Rechnung Nr. 471102 vom 05.03.2018", "Facture n°562044387 du 02 Juillet 2015": a date right
-    // after the document number is the issue date.
-    const issueDateField = fieldOfRole('issue-date');
+    pool.add(found);
     if (field.role === 'document-number' && issueDateField) {
-      const after = label.segment.text.slice(label.end);
-      const identifier = findIdentifierAtStart(after);
-      if (identifier) {
-        const restStart = label.end + identifier.index + identifier.length;
-        const nextRow = layout.pages.find((page) => page.pageNumber === label.segment.pageNumber)?.rows[label.segment.rowIndex + 1];
-        const wrapped = nextRow?.segments.find((segment) => Math.abs(segment.box.x - label.segment.box.x) < 0.02);
-        // "... Nr. 471102 vom" with the date on the next line of the title.
-        const restOfTitle = label.segment.text.slice(restStart).trim().toLowerCase();
-        const places = [
-          { segment: label.segment, offset: restStart },
-          ...(wrapped && (restOfTitle === '' || DATE_LINKING_WORDS.has(restOfTitle)) ? [{ segment: wrapped, offset: 0 }] : []),
-        ];
-        for (const place of places) {
-          const rest = place.segment.text.slice(place.offset);
-          const date = findDates(rest, { order: dateOrder })[0];
-          if (!date) continue;
-          // Only linking words may stand between the number and its date ("vom", "du", "of", "z dnia").
-          const between = rest.slice(0, date.index).trim().toLowerCase().split(/\s+/).filter(Boolean);
-          if (between.some((word) => !DATE_LINKING_WORDS.has(word.replace(/[,:]$/, '')))) continue;
-          const start = place.offset + date.index;
-          add([{ fieldName: issueDateField.name, value: date.iso, score: 0.72 * label.strength, pageNumber: place.segment.pageNumber, box: boxOfRange(place.segment, start, start + date.length), segmentId: place.segment.id, evidence: 'date after the document number' }]);
-          break;
-        }
-      }
+      const date = dateAfterDocumentNumber(context.layout, label, context.dateOrder, issueDateField.name);
+      if (date) pool.add([date]);
     }
   }
-
-  // Receipts and letters often print their date without a label: the first date on the first page
-  // that no other date label claims is a weak issue-date candidate.
-  const issueDateField = fieldOfRole('issue-date');
   if (issueDateField) {
-    const claimed = new Set(
-      labelMatches.filter((label) => label.fieldName !== issueDateField.name && fieldsByName.get(label.fieldName ?? '')?.type === 'date').map((label) => label.segment.id),
+    const claimedByOtherDates = new Set(
+      context.labelMatches
+        .filter((label) => label.fieldName !== issueDateField.name && context.fieldsByName.get(label.fieldName ?? '')?.type === 'date')
+        .map((label) => label.segment.id),
     );
-    const firstPage = layout.pages[0];
-    const firstDate = firstPage?.rows
-      .flatMap((row) => row.segments)
-      .filter((segment) => !claimed.has(segment.id))
-      .map((segment) => ({ segment, date: findDates(segment.text, { order: dateOrder })[0] }))
-      .find((entry) => entry.date !== undefined);
-    if (firstDate?.date) {
-      const { segment, date } = firstDate;
-      add([{ fieldName: issueDateField.name, value: date.iso, score: 0.38, pageNumber: segment.pageNumber, box: boxOfRange(segment, date.index, date.index + date.length), segmentId: segment.id, evidence: 'first unlabelled date' }]);
-    }
+    const date = firstUnlabelledDate(context.layout, claimedByOtherDates, context.dateOrder, issueDateField.name);
+    if (date) pool.add([date]);
   }
+}
 
-  // Configured patterns of a field without labels are searched in the whole document.
-  for (const field of specification.fields) {
+/** Configured patterns of a field without labels are searched in the whole document. */
+function addPatternCandidates(context: ExtractionContext, pool: CandidatePool): void {
+  for (const field of context.specification.fields) {
     if (field.patterns.length === 0 || Object.keys(field.labels).length > 0) continue;
-    add(patternCandidates(layout, field, { dateOrder, ...(language ? { language } : {}), patterns: field.patterns, ...(field.allowedValues ? { allowedValues: field.allowedValues } : {}) }));
+    pool.add(
+      patternCandidates(context.layout, field, {
+        dateOrder: context.dateOrder,
+        ...(context.language ? { language: context.language } : {}),
+        patterns: field.patterns,
+        ...(field.allowedValues ? { allowedValues: field.allowedValues } : {}),
+      }),
+    );
   }
+}
 
-  // Document-wide evidence for the prebuilt roles.
-  for (const field of specification.fields) {
+/** Document-wide evidence for the prebuilt roles. */
+function addRoleEvidence(context: ExtractionContext, pool: CandidatePool): void {
+  const { layout, parties } = context;
+  for (const field of context.specification.fields) {
     switch (field.role) {
-      case 'currency':
-        add(documentCurrencies.map((candidate) => ({ ...candidate, fieldName: field.name })));
-        if (documentCurrencies.length === 0) add(impliedCurrencyCandidates(layout, language).map((candidate) => ({ ...candidate, fieldName: field.name })));
+      case 'currency': {
+        const mentioned = context.documentCurrencies.length > 0 ? context.documentCurrencies : impliedCurrencyCandidates(layout, context.language);
+        pool.add(mentioned.map((candidate) => ({ ...candidate, fieldName: field.name })));
         break;
+      }
       case 'iban':
-        add(ibanCandidates(layout, field.name, parties));
+        pool.add(ibanCandidates(layout, field.name, parties));
         break;
       case 'seller-vat-id':
-        add(vatIdCandidates(layout, field.name, 'seller', parties));
+        pool.add(vatIdCandidates(layout, field.name, 'seller', parties));
         break;
       case 'buyer-vat-id':
-        add(vatIdCandidates(layout, field.name, 'buyer', parties));
+        pool.add(vatIdCandidates(layout, field.name, 'buyer', parties));
         break;
-      case 'seller-name':
-        add(companyNameCandidates(layout, field.name, 'seller', parties));
-        add(letterheadCandidates(layout, field.name, TITLE_WORDS, parties, new Set(labelMatches.filter((label) => label.atSegmentStart).map((label) => label.segment.id))));
+      case 'seller-name': {
+        const labelledSegments = new Set(context.labelMatches.filter((label) => label.atSegmentStart).map((label) => label.segment.id));
+        pool.add(companyNameCandidates(layout, field.name, 'seller', parties));
+        pool.add(letterheadCandidates(layout, field.name, TITLE_WORDS, parties, labelledSegments));
         break;
+      }
       case 'buyer-name':
-        add(companyNameCandidates(layout, field.name, 'buyer', parties));
+        pool.add(companyNameCandidates(layout, field.name, 'buyer', parties));
         break;
       case 'line-item-count': {
-        const totalsRoles = new Set<FieldRole>(['net-amount', 'total-amount', 'tax-amount', 'amount-due']);
-        const candidate = lineItemCandidate(layout, field.name, labelMatches, (label) => {
-          const role = label.fieldName ? fieldsByName.get(label.fieldName)?.role : undefined;
-          return role !== undefined && totalsRoles.has(role) && label.atSegmentStart;
-        });
-        if (candidate) add([candidate]);
+        const isTotalsLabel = (label: LabelMatch): boolean => {
+          const role = roleOfLabel(context, label);
+          return role !== undefined && TOTALS_ROLES.has(role) && label.atSegmentStart;
+        };
+        const candidate = lineItemCandidate(layout, field.name, context.labelMatches, isTotalsLabel);
+        if (candidate) pool.add([candidate]);
         break;
       }
       default:
         break;
     }
   }
-  const sellerField = fieldOfRole('seller-name');
-  const buyerField = fieldOfRole('buyer-name');
-  if (sellerField && buyerField) add(returnAddressCandidates(layout, returnAddress, sellerField.name, buyerField.name));
+  const sellerField = fieldOfRole(context, 'seller-name');
+  const buyerField = fieldOfRole(context, 'buyer-name');
+  if (sellerField && buyerField) pool.add(returnAddressCandidates(layout, context.returnAddress, sellerField.name, buyerField.name));
+}
 
-  // Selection.
+function selectValues(context: ExtractionContext, pool: CandidatePool): Map<string, FieldResult> {
   const chosen = new Map<string, FieldResult>();
-  const amountRoles = { net: fieldOfRole('net-amount'), tax: fieldOfRole('tax-amount'), total: fieldOfRole('total-amount'), due: fieldOfRole('amount-due') };
+  const hasGeometry = context.layout.hasGeometry;
+  const amountFields = {
+    net: fieldOfRole(context, 'net-amount'),
+    tax: fieldOfRole(context, 'tax-amount'),
+    total: fieldOfRole(context, 'total-amount'),
+    due: fieldOfRole(context, 'amount-due'),
+  };
   const amountSelection = selectAmounts({
-    net: amountRoles.net ? candidates.get(amountRoles.net.name) ?? [] : [],
-    tax: amountRoles.tax ? candidates.get(amountRoles.tax.name) ?? [] : [],
-    total: amountRoles.total ? candidates.get(amountRoles.total.name) ?? [] : [],
-    due: amountRoles.due ? candidates.get(amountRoles.due.name) ?? [] : [],
+    net: pool.of(amountFields.net?.name),
+    tax: pool.of(amountFields.tax?.name),
+    total: pool.of(amountFields.total?.name),
+    due: pool.of(amountFields.due?.name),
   });
-  for (const [role, selection] of Object.entries(amountSelection) as [keyof typeof amountRoles, (typeof amountSelection)[keyof typeof amountSelection]][]) {
-    const field = amountRoles[role];
-    if (!field || !selection) continue;
-    chosen.set(field.name, resultFrom(field.name, selection.candidate, selection.confidence, layout.hasGeometry));
+  for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
+    const field = amountFields[role];
+    const selection = amountSelection[role];
+    if (field && selection) chosen.set(field.name, resultFrom(field.name, selection.candidate, selection.confidence, hasGeometry));
   }
-
-  for (const field of specification.fields) {
+  for (const field of context.specification.fields) {
     if (chosen.has(field.name)) continue;
-    const groups = groupByValue(candidates.get(field.name) ?? []);
+    const groups = groupByValue(pool.of(field.name));
     const best = groups[0];
-    // Below this, a value is more often wrong than right; reporting nothing is more useful.
     if (!best || best.score < MIN_REPORTED_SCORE) {
       chosen.set(field.name, { name: field.name, value: undefined });
       continue;
     }
-    chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), layout.hasGeometry, best.value));
+    chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), hasGeometry, best.value));
   }
+  return chosen;
+}
 
-  // An unlabelled address block that is not the seller's is the buyer's (window envelopes, bill-to
-  // blocks without a heading); used only when nothing else named the buyer.
-  if (buyerField && chosen.get(buyerField.name)?.value === undefined) {
-    const sellerName = sellerField ? chosen.get(sellerField.name)?.value : undefined;
-    const sellerKey = typeof sellerName === 'string' ? normalizeForMatching(sellerName) : undefined;
-    const buyerBlocks = findAddressBlocks(layout).filter(
-      (block) => !sellerKey || !block.segments.some((segment) => normalizeForMatching(segment.text).includes(sellerKey) || sellerKey.includes(normalizeForMatching(block.name))),
-    );
-    const outermost = buyerBlocks.filter(
-      (candidate) => parties.partyOf(candidate.nameSegment.id) !== 'seller' && !buyerBlocks.some((other) => other !== candidate && other.segments.slice(1).includes(candidate.nameSegment)),
-    );
-    const block = outermost[0];
-    if (block && outermost.length === 1) {
-      chosen.set(buyerField.name, resultFrom(buyerField.name, { fieldName: buyerField.name, value: block.name, score: 0.45, pageNumber: block.nameSegment.pageNumber, box: block.nameSegment.box, segmentId: block.nameSegment.id, evidence: 'unlabelled address block' }, 0.45, layout.hasGeometry));
-    }
-  }
+/**
+ * An unlabelled address block that is not the seller's is the buyer's (window envelopes, bill-to
+ * blocks without a heading); used only when nothing else named the buyer and the block is unique.
+ */
+function chooseBuyerFromAddressBlock(context: ExtractionContext, chosen: Map<string, FieldResult>): void {
+  const buyerField = fieldOfRole(context, 'buyer-name');
+  if (!buyerField || chosen.get(buyerField.name)?.value !== undefined) return;
+  const sellerField = fieldOfRole(context, 'seller-name');
+  const sellerName = sellerField ? chosen.get(sellerField.name)?.value : undefined;
+  const sellerKey = typeof sellerName === 'string' ? normalizeForMatching(sellerName) : undefined;
+  const notSellers = findAddressBlocks(context.layout).filter(
+    (block) => !sellerKey || !block.segments.some((segment) => normalizeForMatching(segment.text).includes(sellerKey) || sellerKey.includes(normalizeForMatching(block.name))),
+  );
+  const outermost = notSellers.filter(
+    (block) => context.parties.partyOf(block.nameSegment.id) !== 'seller' && !notSellers.some((other) => other !== block && other.segments.slice(1).includes(block.nameSegment)),
+  );
+  const block = outermost[0];
+  if (!block || outermost.length !== 1) return;
+  const candidate: FieldCandidate = {
+    fieldName: buyerField.name,
+    value: block.name,
+    score: 0.45,
+    pageNumber: block.nameSegment.pageNumber,
+    box: block.nameSegment.box,
+    segmentId: block.nameSegment.id,
+    evidence: 'unlabelled address block',
+  };
+  chosen.set(buyerField.name, resultFrom(buyerField.name, candidate, calibrateConfidence(candidate.score, undefined), context.layout.hasGeometry));
+}
 
+export function extractFields(document: ReadDocument, specification: DocumentTypeSpecification, options: ExtractFieldsOptions = {}): FieldExtraction {
+  const context = prepareContext(document, specification, options.layout ?? buildDocumentLayout(document));
+  const pool = new CandidatePool(specification);
+  addLabelCandidates(context, pool);
+  addPatternCandidates(context, pool);
+  addRoleEvidence(context, pool);
+  const chosen = selectValues(context, pool);
+  chooseBuyerFromAddressBlock(context, chosen);
   const validationProblems = applyValidations(specification, chosen);
   return { fields: specification.fields.map((field) => chosen.get(field.name) ?? { name: field.name, value: undefined }), validationProblems };
 }

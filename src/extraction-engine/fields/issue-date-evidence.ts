@@ -1,0 +1,66 @@
+// Issue dates that no "Date" label announces: the date printed right after the document number in
+// the title ("Rechnung Nr. 471102 vom 05.03.2018", "Facture n°562044387 du 02 Juillet 2015"), and
+// on receipts the first date on the page.
+
+import { findDates, type NumericDateOrder } from '../values/date.ts';
+import { findIdentifierAtStart } from '../values/identifier.ts';
+import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
+import type { FieldCandidate } from './field-candidate.ts';
+import type { LabelMatch } from './label-anchors.ts';
+
+/** Words that may stand between a document number and its date. */
+const DATE_LINKING_WORDS = new Set(['vom', 'von', 'du', 'of', 'dated', 'from', 'z', 'dnia', 'van', 'del', 'de', 'le', 'am', 'issued', 'on', 'at', 'il', 'en', 'd.d.', 'dd']);
+
+/** The date after the number that follows a document-number label, on its line or the next one. */
+export function dateAfterDocumentNumber(layout: DocumentLayout, label: LabelMatch, order: NumericDateOrder, fieldName: string): FieldCandidate | undefined {
+  const after = label.segment.text.slice(label.end);
+  const identifier = findIdentifierAtStart(after);
+  if (!identifier) return undefined;
+  const restStart = label.end + identifier.index + identifier.length;
+  // "... Nr. 471102 vom" with the date on the next line of the title.
+  const restOfTitle = label.segment.text.slice(restStart).trim().toLowerCase();
+  const nextRow = layout.pages.find((page) => page.pageNumber === label.segment.pageNumber)?.rows[label.segment.rowIndex + 1];
+  const wrapped = nextRow?.segments.find((segment) => Math.abs(segment.box.x - label.segment.box.x) < 0.02);
+  const places: { segment: LayoutSegment; offset: number }[] = [
+    { segment: label.segment, offset: restStart },
+    ...(wrapped && (restOfTitle === '' || DATE_LINKING_WORDS.has(restOfTitle)) ? [{ segment: wrapped, offset: 0 }] : []),
+  ];
+  for (const place of places) {
+    const rest = place.segment.text.slice(place.offset);
+    const date = findDates(rest, { order })[0];
+    if (!date) continue;
+    const between = rest.slice(0, date.index).trim().toLowerCase().split(/\s+/).filter(Boolean);
+    if (between.some((word) => !DATE_LINKING_WORDS.has(word.replace(/[,:]$/, '')))) continue;
+    const start = place.offset + date.index;
+    return {
+      fieldName,
+      value: date.iso,
+      score: 0.72 * label.strength,
+      pageNumber: place.segment.pageNumber,
+      box: boxOfRange(place.segment, start, start + date.length),
+      segmentId: place.segment.id,
+      evidence: 'date after the document number',
+    };
+  }
+  return undefined;
+}
+
+/** The first date on the first page outside segments that other date labels claim: a weak guess. */
+export function firstUnlabelledDate(layout: DocumentLayout, claimedSegments: Set<number>, order: NumericDateOrder, fieldName: string): FieldCandidate | undefined {
+  const firstPage = layout.pages[0];
+  for (const segment of firstPage?.rows.flatMap((row) => row.segments) ?? []) {
+    if (claimedSegments.has(segment.id)) continue;
+    const date = findDates(segment.text, { order })[0];
+    if (!date) continue;
+    return {
+      fieldName,
+      value: date.iso,
+      score: 0.38,
+      pageNumber: segment.pageNumber,
+      box: boxOfRange(segment, date.index, date.index + date.length),
+      segmentId: segment.id,
+      evidence: 'first unlabelled date',
+    };
+  }
+  return undefined;
+}
