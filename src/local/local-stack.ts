@@ -4,7 +4,7 @@ import type { S3Event } from 'aws-lambda';
 import { resolve } from 'node:path';
 import { routes } from '../http/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { startEmulators, type RunningEmulators } from './emulators.ts';
+import { startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
@@ -56,7 +56,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
-    emulators = await startEmulators(options.dataDir, { onObjectCreated: (event) => objectCreated.deliver(event) });
+    emulators = await startEmulatorsOnOwnThread(options.dataDir, { onObjectCreated: (event) => objectCreated.deliver(event) });
     process.env.AWS_ENDPOINT_URL_DYNAMODB = emulators.endpoints.dynamodb;
     process.env.AWS_ENDPOINT_URL_S3 = emulators.endpoints.s3;
     process.env.AWS_ENDPOINT_URL_SQS = emulators.endpoints.sqs;
