@@ -7,6 +7,7 @@ import { s3Client } from '../infrastructure/s3-client.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
+import { extractionSummary, type ExtractionView } from './extraction.ts';
 import { ExtractionDocuments } from './extraction-documents.ts';
 import { EventRecorder } from './extraction-events.ts';
 import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
@@ -68,8 +69,8 @@ export function stuckExtractionAfterMs(): number {
 }
 
 /** `paperflow-admin extractions reprocess <id>`: a terminal extraction runs again as a new generation. */
-export async function reprocessExtraction(workspaceId: string | undefined, extractionId: string) {
-  return extractionSettlement().reprocess(extractionExecutions(), workspaceId, extractionId);
+export async function reprocessExtraction(workspaceId: string | undefined, extractionId: string): Promise<ExtractionView> {
+  return extractionSummary(await extractionSettlement().reprocess(extractionExecutions(), workspaceId, extractionId));
 }
 
 export function secondsFromEnvironment(variable: string, fallback: number): number {
