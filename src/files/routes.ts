@@ -1,43 +1,56 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
 import { maximumFileBytes } from './file-limits.ts';
 
+// zod/mini, not classic zod: these schemas are bundled into every file Lambda, and mini tree-shakes.
+// Descriptions go to the global registry, which the OpenAPI document reads through toJSONSchema.
 const blockedReasonSchema = z
   .object({
     code: z.enum(['UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'VALIDATION_FAILED']),
     message: z.string(),
   })
-  .describe('Why an uploaded object was refused: the code a direct upload would have answered.');
+  .register(z.globalRegistry, { description: 'Why an uploaded object was refused: the code a direct upload would have answered.' });
 
 const fileFields = {
-  fileId: z.string().describe('Identifier, prefixed "file_".'),
-  fileName: z.string().describe('The client\'s name, cleaned: no control characters or path separators, at most 255 characters.'),
-  mimeType: z.string().describe('Sniffed from the content, never taken from the client (declared value while pending_upload).'),
-  size: z.number().int().describe('Bytes (declared value while pending_upload).'),
-  sha256: z.string().optional().describe('Hex SHA-256 of the content; present once ready.'),
-  createdAt: z.string().describe('UTC ISO 8601.'),
-  status: z
-    .enum(['ready', 'pending_upload', 'blocked'])
-    .describe('ready: stored and checked. pending_upload: upload session created, bytes not yet received or checked. blocked: refused and deleted, see blockedReason.'),
-  blockedReason: blockedReasonSchema.optional(),
+  fileId: z.string().register(z.globalRegistry, { description: 'Identifier, prefixed "file_".' }),
+  fileName: z
+    .string()
+    .register(z.globalRegistry, { description: 'The client\'s name, cleaned: no control characters or path separators, at most 255 characters.' }),
+  mimeType: z
+    .string()
+    .register(z.globalRegistry, { description: 'Sniffed from the content, never taken from the client (declared value while pending_upload).' }),
+  size: z.number().check(z.int()).register(z.globalRegistry, { description: 'Bytes (declared value while pending_upload).' }),
+  sha256: z.optional(z.string()).register(z.globalRegistry, { description: 'Hex SHA-256 of the content; present once ready.' }),
+  createdAt: z.string().register(z.globalRegistry, { description: 'UTC ISO 8601.' }),
+  status: z.enum(['ready', 'pending_upload', 'blocked']).register(z.globalRegistry, {
+    description:
+      'ready: stored and checked. pending_upload: upload session created, bytes not yet received or checked. blocked: refused and deleted, see blockedReason.',
+  }),
+  blockedReason: z.optional(blockedReasonSchema),
 };
 
 export const uploadedFileSchema = z.object(fileFields);
 
 export const fileSchema = z.object({
   ...fileFields,
-  contentUrl: z.string().optional().describe('Pre-signed download URL, minted for this response; only when ready.'),
-  contentUrlExpiresAt: z.string().optional().describe('When contentUrl stops working (default 15 minutes after the request).'),
+  contentUrl: z
+    .optional(z.string())
+    .register(z.globalRegistry, { description: 'Pre-signed download URL, minted for this response; only when ready.' }),
+  contentUrlExpiresAt: z
+    .optional(z.string())
+    .register(z.globalRegistry, { description: 'When contentUrl stops working (default 15 minutes after the request).' }),
 });
 
 export const uploadSessionRequestSchema = z.object({
-  fileName: z.string().min(1).max(1024),
-  size: z.number().int().positive().describe(`Bytes; more than ${maximumFileBytes} (50 MB) is 413.`),
+  fileName: z.string().check(z.minLength(1), z.maxLength(1024)),
+  size: z
+    .number()
+    .check(z.int(), z.positive())
+    .register(z.globalRegistry, { description: `Bytes; more than ${maximumFileBytes} (50 MB) is 413.` }),
   mimeType: z
     .string()
-    .max(255)
-    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as application/pdf.')
-    .describe('Informational; the stored type is sniffed from the content once uploaded.'),
+    .check(z.maxLength(255), z.regex(/^[\w.+-]+\/[\w.+-]+$/, 'Expected a media type such as application/pdf.'))
+    .register(z.globalRegistry, { description: 'Informational; the stored type is sniffed from the content once uploaded.' }),
 });
 
 export const uploadSessionSchema = z.object({
@@ -48,15 +61,21 @@ export const uploadSessionSchema = z.object({
   upload: z
     .object({
       url: z.string(),
-      fields: z.record(z.string(), z.string()).describe('Send these form fields first, then the file as the field "file".'),
+      fields: z
+        .record(z.string(), z.string())
+        .register(z.globalRegistry, { description: 'Send these form fields first, then the file as the field "file".' }),
       expiresAt: z.string(),
     })
-    .describe('A pre-signed S3 POST for files too large for API Gateway (10 MB); its policy allows 1 byte to 50 MB.'),
+    .register(z.globalRegistry, {
+      description: 'A pre-signed S3 POST for files too large for API Gateway (10 MB); its policy allows 1 byte to 50 MB.',
+    }),
 });
 
 const multipartUploadSchema = z.object({
-  file: z.string().meta({ format: 'binary' }).describe('The file content: exactly one part named "file", at most 50 MB.'),
-  fileName: z.string().optional().describe('Optional name; defaults to the file part\'s filename.'),
+  file: z
+    .string()
+    .register(z.globalRegistry, { format: 'binary', description: 'The file content: exactly one part named "file", at most 50 MB.' }),
+  fileName: z.optional(z.string()).register(z.globalRegistry, { description: 'Optional name; defaults to the file part\'s filename.' }),
 });
 
 const fileAccess: Record<'write' | 'read', ResourceAccess> = {
@@ -106,5 +125,5 @@ export const fileRoutes: RouteDefinition[] = [
 export const uploadedFileFinalizer = {
   handler: 'functions/files/finalize-uploaded-file.ts',
   objectKeyPrefix: 'workspaces/',
-  access: { recordsTable: 'readWrite', filesBucket: 'readWrite' } satisfies ResourceAccess,
+  access: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' } satisfies ResourceAccess,
 } as const;

@@ -1,6 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { safeParse, type $ZodType as ZodType } from 'zod/v4/core';
+import { config, safeParse, type $ZodType as ZodType } from 'zod/v4/core';
+import { en } from 'zod/v4/locales';
 import {
   ApiError,
   ForbiddenError,
@@ -19,6 +20,11 @@ import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteDefinition } from './route-table.ts';
 import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
 import { scopeAllows } from '../auth/scopes.ts';
+
+// Classic zod installs its English messages when imported; zod/mini (what route schemas use, for small
+// bundles) installs none, and every issue would read "Invalid input". The details a client sees must
+// not depend on which flavour a bundle happens to include.
+config(en());
 
 export interface HttpRequest<TBody = unknown, TQuery = unknown> {
   requestId: string;

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { toJSONSchema, type $ZodType as ZodType } from 'zod/v4/core';
 import { apiBasePath, type RouteDefinition } from './route-table.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import type { RouteDefinition } from './route-table.ts';
 import { fileRoutes } from '../files/routes.ts';
 import { extractionRoutes } from '../extractions/routes.ts';
