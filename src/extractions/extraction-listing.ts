@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulidx';
 import type { ExtractionRecord, ExtractionStatus } from './extraction.ts';
 import { isTerminal } from './extraction.ts';
@@ -129,16 +129,12 @@ export class ExtractionLister {
   private async listByIndex(workspaceId: string, plan: IndexQueryPlan, query: ExtractionListQuery): Promise<ExtractionListResult> {
     const totalItems =
       plan.total.source === 'counter' ? (await this.store.counts(workspaceId))[plan.total.counter] : await this.countMatching(plan);
-    const offset = query.page * query.size;
-    if (offset >= totalItems) return { records: [], totalItems };
-    const wanted = Math.min(query.size, totalItems - offset);
-    // A page in the second half is read from the other end: cost follows the distance to the nearer end.
-    const fromOtherEnd = offset > totalItems - offset - wanted;
-    const skip = fromOtherEnd ? totalItems - offset - wanted : offset;
-    const direction = fromOtherEnd ? !plan.ascending : plan.ascending;
-    const startKey = skip > 0 ? await this.positionAfter(plan, direction, skip) : undefined;
+    const window = pageWindow(totalItems, query, plan.ascending);
+    if (!window) return { records: [], totalItems };
+    const { skip, wanted, ascending, fromOtherEnd } = window;
+    const startKey = skip > 0 ? await this.positionAfter(plan, ascending, skip) : undefined;
     if (skip > 0 && startKey === undefined) return { records: [], totalItems };
-    const records = await this.readItems(plan, direction, wanted, startKey);
+    const records = await this.readItems(plan, ascending, wanted, startKey);
     return { records: fromOtherEnd ? records.reverse() : records, totalItems };
   }
 
@@ -180,15 +176,8 @@ export class ExtractionLister {
     };
   }
 
-  private async countMatching(plan: IndexQueryPlan): Promise<number> {
-    let total = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.store.client.send(new QueryCommand({ ...this.baseQuery(plan, true), Select: 'COUNT', ExclusiveStartKey: startKey }));
-      total += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return total;
+  private countMatching(plan: IndexQueryPlan): Promise<number> {
+    return this.store.countMatching(this.baseQuery(plan, true));
   }
 
   /** The key to continue after `skip` matching items, reading only key attributes to get there. */
@@ -197,45 +186,31 @@ export class ExtractionLister {
     const projected = ['pk', 'sk', plan.partitionKeyName, plan.sortKeyName, 'createdAt'];
     const names = { ...base.ExpressionAttributeNames, ...Object.fromEntries(projected.map((name, index) => [`#p${index}`, name])) };
     let seen = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.store.client.send(
-        new QueryCommand({
-          ...base,
-          ExpressionAttributeNames: names,
-          ProjectionExpression: projected.map((_, index) => `#p${index}`).join(', '),
-          ExclusiveStartKey: startKey,
-          ...(base.FilterExpression ? {} : { Limit: Math.min(1_000, skip - seen) }),
-        }),
-      );
+    const pages = this.store.queryPages({
+      ...base,
+      ExpressionAttributeNames: names,
+      ProjectionExpression: projected.map((_, index) => `#p${index}`).join(', '),
+      ...(base.FilterExpression ? {} : { Limit: Math.min(1_000, skip) }),
+    });
+    for await (const page of pages) {
       for (const item of page.Items ?? []) {
         seen += 1;
         if (seen === skip) {
           return { pk: item.pk, sk: item.sk, [plan.partitionKeyName]: item[plan.partitionKeyName], [plan.sortKeyName]: item[plan.sortKeyName] };
         }
       }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    }
     return undefined;
   }
 
   private async readItems(plan: IndexQueryPlan, ascending: boolean, wanted: number, startKey: Record<string, unknown> | undefined): Promise<StoredExtraction[]> {
     const records: StoredExtraction[] = [];
-    let exclusiveStartKey = startKey;
-    do {
-      const base = this.baseQuery(plan, ascending);
-      const page = await this.store.client.send(
-        new QueryCommand({
-          ...base,
-          ExclusiveStartKey: exclusiveStartKey,
-          ...(base.FilterExpression ? {} : { Limit: wanted - records.length }),
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        if (records.length < wanted) records.push(recordOf(item));
-      }
-      exclusiveStartKey = page.LastEvaluatedKey;
-    } while (exclusiveStartKey && records.length < wanted);
+    const base = this.baseQuery(plan, ascending);
+    const pages = this.store.queryPages({ ...base, ExclusiveStartKey: startKey, ...(base.FilterExpression ? {} : { Limit: wanted }) });
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) if (records.length < wanted) records.push(recordOf(item));
+      if (records.length >= wanted) break;
+    }
     return records;
   }
 
@@ -256,32 +231,20 @@ export class ExtractionLister {
       }
       return { TableName: this.store.tableName, KeyConditionExpression: condition, ExpressionAttributeValues: values, ScanIndexForward: ascending };
     };
-    let totalItems = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.store.client.send(new QueryCommand({ ...rangeQuery(true), Select: 'COUNT', ExclusiveStartKey: startKey }));
-      totalItems += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    const offset = query.page * query.size;
-    if (offset >= totalItems) return { records: [], totalItems };
-    const wanted = Math.min(query.size, totalItems - offset);
-    const fromOtherEnd = offset > totalItems - offset - wanted;
-    const skip = fromOtherEnd ? totalItems - offset - wanted : offset;
-    const ascending = fromOtherEnd ? !plan.ascending : plan.ascending;
+    const totalItems = await this.store.countMatching(rangeQuery(true));
+    const window = pageWindow(totalItems, query, plan.ascending);
+    if (!window) return { records: [], totalItems };
+    const { skip, wanted, ascending, fromOtherEnd } = window;
     const ids: string[] = [];
     let seen = 0;
-    startKey = undefined;
-    do {
-      const page: QueryCommandOutput = await this.store.client.send(
-        new QueryCommand({ ...rangeQuery(ascending), ProjectionExpression: 'pk, sk', ExclusiveStartKey: startKey, Limit: Math.min(1_000, skip + wanted - seen) }),
-      );
+    const pages = this.store.queryPages({ ...rangeQuery(ascending), ProjectionExpression: 'pk, sk', Limit: Math.min(1_000, skip + wanted) });
+    for await (const page of pages) {
       for (const item of page.Items ?? []) {
         seen += 1;
         if (seen > skip && ids.length < wanted) ids.push(item.sk as string);
       }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey && ids.length < wanted);
+      if (ids.length >= wanted) break;
+    }
     const records = (await this.store.getMany(ids)).filter((record) => record.workspaceId === workspaceId && !record.deleting);
     return { records: fromOtherEnd ? records.reverse() : records, totalItems };
   }
@@ -297,43 +260,38 @@ export class ExtractionLister {
     return { records: matching.slice(offset, offset + query.size), totalItems: matching.length };
   }
 
-  private async countPartition(partition: string): Promise<number> {
-    let total = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.store.client.send(
-        new QueryCommand({
-          TableName: this.store.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': partition },
-          Select: 'COUNT',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      total += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return total;
+  private countPartition(partition: string): Promise<number> {
+    return this.store.countMatching({ TableName: this.store.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': partition } });
   }
 
   private async idsIn(partition: string): Promise<string[]> {
     const ids: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.store.client.send(
-        new QueryCommand({
-          TableName: this.store.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': partition },
-          ProjectionExpression: 'sk',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      ids.push(...(page.Items ?? []).map((item) => item.sk as string));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = this.store.queryPages({
+      TableName: this.store.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ProjectionExpression: 'sk',
+    });
+    for await (const page of pages) ids.push(...(page.Items ?? []).map((item) => item.sk as string));
     return ids;
   }
+}
+
+/**
+ * Where a page lies in an ordered set of `totalItems`: how many to skip and read, in which direction.
+ * A page in the second half is read from the other end, so cost follows the distance to the nearer
+ * end (and the rows read are reversed back into the requested order).
+ */
+export function pageWindow(
+  totalItems: number,
+  query: Pick<ExtractionListQuery, 'page' | 'size'>,
+  ascending: boolean,
+): { skip: number; wanted: number; ascending: boolean; fromOtherEnd: boolean } | undefined {
+  const offset = query.page * query.size;
+  if (offset >= totalItems) return undefined;
+  const wanted = Math.min(query.size, totalItems - offset);
+  const fromOtherEnd = offset > totalItems - offset - wanted;
+  return { skip: fromOtherEnd ? totalItems - offset - wanted : offset, wanted, ascending: fromOtherEnd ? !ascending : ascending, fromOtherEnd };
 }
 
 /** The in-memory equivalent of the index path's filters, for candidates read through a label. */

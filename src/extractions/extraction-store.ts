@@ -8,6 +8,8 @@ import {
   QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { extractionStatuses, inFlightStatuses, isTerminal, type ExtractionRecord, type ExtractionStatus, type Feedback } from './extraction.ts';
 import {
@@ -37,6 +39,8 @@ export interface StoredExtraction extends ExtractionRecord {
 
 export interface PendingCount {
   token: string;
+  /** Epoch milliseconds; a claim older than the lease was abandoned by its claimant. */
+  claimedAt: number;
   from?: ExtractionStatus;
   to?: ExtractionStatus;
 }
@@ -51,6 +55,11 @@ export interface MutationResult {
 const maximumBatchWriteItems = 25;
 const maximumBatchGetItems = 100;
 const optimisticRetries = 10;
+/** A claimant finishes its counter change within this (three DynamoDB writes); older claims are abandoned. */
+const claimLeaseMs = 60_000;
+/** Tokens stay on the counters item this long after their claim, far beyond any claimant's lease. */
+const tokenRetentionMs = 15 * 60_000;
+const tokenPruneThreshold = 64;
 
 /**
  * DynamoDB storage of extractions (key layout: extraction-keys.ts). DynamoDB Local emulators have no
@@ -61,6 +70,7 @@ export class ExtractionStore {
   constructor(
     readonly client: DynamoDBDocumentClient,
     readonly tableName: string,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
@@ -160,16 +170,19 @@ export class ExtractionStore {
   /**
    * Brings the workspace counters in line with the record, exactly once per change even when
    * interrupted, repeated or raced (DynamoDB emulators have no transactions): the record first claims
-   * the change (`pendingCount`, conditional), the counters apply it guarded by its token (kept on the
-   * counters item until the claim is cleared), then the record clears the claim and says what it is
-   * counted as. Whoever finds a claim finishes it. Until counted, a record stays in the attention
-   * index, so the sweeper finishes what an interrupted caller left.
+   * the change (`pendingCount`, conditional: one claimant), the counters apply it guarded by its token
+   * (`NOT contains(tokens, :token)`), then the record clears the claim and says what it is counted
+   * as. Only the claimant works on a fresh claim; a claim older than the lease was abandoned and is
+   * finished by whoever finds it, its token still on the counters item (tokens are kept well beyond
+   * the lease, then pruned), so a late duplicate cannot apply twice. Until counted, a record stays in
+   * the attention index, so the sweeper finishes what an interrupted caller left.
    */
   async syncCounters(record: Pick<StoredExtraction, 'id'>): Promise<void> {
     for (let attempt = 0; attempt < optimisticRetries; attempt += 1) {
       const current = await this.get(record.id);
       if (!current) return;
       if (current.pendingCount) {
+        if (this.now() - current.pendingCount.claimedAt < claimLeaseMs) return; // its claimant finishes it
         await this.applyPendingCount(current, current.pendingCount);
         continue;
       }
@@ -178,8 +191,10 @@ export class ExtractionStore {
         if (isTerminal(current.status) && !current.deleting) await this.leaveAttentionIndex(current);
         return;
       }
+      const claimedAt = this.now();
       const pending: PendingCount = {
-        token: `${current.id}#${current.revision}`,
+        token: `${current.id}#${current.revision}#${claimedAt}`,
+        claimedAt,
         ...(current.countedAs ? { from: current.countedAs } : {}),
         ...(target ? { to: target } : {}),
       };
@@ -215,8 +230,9 @@ export class ExtractionStore {
       values[`:d${index}`] = delta;
       return `#c${index} :d${index}`;
     });
+    let tokens: Set<string> | undefined;
     try {
-      await this.client.send(
+      const applied = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: countersKey(record.workspaceId),
@@ -224,8 +240,10 @@ export class ExtractionStore {
           ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
+          ReturnValues: 'UPDATED_NEW',
         }),
       );
+      tokens = applied.Attributes?.tokens as Set<string> | undefined;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error; // applied before an interruption
     }
@@ -243,13 +261,21 @@ export class ExtractionStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error; // finished by someone else
     }
+    if (tokens && tokens.size > tokenPruneThreshold) await this.pruneTokens(record.workspaceId, tokens);
+  }
+
+  /** Drops tokens of claims far older than the lease: nobody can still be applying them. */
+  private async pruneTokens(workspaceId: string, tokens: Set<string>): Promise<void> {
+    const before = this.now() - tokenRetentionMs;
+    const expired = [...tokens].filter((token) => Number(token.split('#').at(-1)) < before);
+    if (expired.length === 0) return;
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: countersKey(record.workspaceId),
-        UpdateExpression: 'DELETE #tokens :tokens',
+        Key: countersKey(workspaceId),
+        UpdateExpression: 'DELETE #tokens :expired',
         ExpressionAttributeNames: { '#tokens': 'tokens' },
-        ExpressionAttributeValues: { ':tokens': new Set([pending.token]) },
+        ExpressionAttributeValues: { ':expired': new Set(expired) },
       }),
     );
   }
@@ -270,6 +296,23 @@ export class ExtractionStore {
     }
   }
 
+  /** Every page of a Query, following LastEvaluatedKey; stop early by leaving the loop. */
+  async *queryPages(input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
+    let startKey: Record<string, unknown> | undefined = input.ExclusiveStartKey;
+    do {
+      const page: QueryCommandOutput = await this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+      yield page;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+
+  /** How many items a Query matches (`Select: COUNT`, every page). */
+  async countMatching(input: QueryCommandInput): Promise<number> {
+    let total = 0;
+    for await (const page of this.queryPages({ ...input, Select: 'COUNT' })) total += page.Count ?? 0;
+    return total;
+  }
+
   async counts(workspaceId: string): Promise<ExtractionCounts> {
     const { Item } = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: countersKey(workspaceId), ConsistentRead: true }),
@@ -282,20 +325,13 @@ export class ExtractionStore {
   /** Records that are in flight, not yet counted or being deleted: what the sweeper looks at. */
   async *needingAttention(): AsyncGenerator<StoredExtraction> {
     for (let shard = 0; shard < attentionShardCount; shard += 1) {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: 'gsi6',
-            KeyConditionExpression: 'gsi6pk = :shard',
-            ExpressionAttributeValues: { ':shard': attentionPartition(shard) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) yield recordOf(item);
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const pages = this.queryPages({
+        TableName: this.tableName,
+        IndexName: 'gsi6',
+        KeyConditionExpression: 'gsi6pk = :shard',
+        ExpressionAttributeValues: { ':shard': attentionPartition(shard) },
+      });
+      for await (const page of pages) for (const item of page.Items ?? []) yield recordOf(item);
     }
   }
 
@@ -337,20 +373,13 @@ export class ExtractionStore {
   /** Every item under the extraction's partition (record, output, feedback), plus label and hash items. */
   async removeItems(record: StoredExtraction): Promise<void> {
     const owned: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': extractionKey(record.id).pk },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      owned.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = this.queryPages({
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': extractionKey(record.id).pk },
+      ProjectionExpression: 'pk, sk',
+    });
+    for await (const page of pages) owned.push(...(page.Items ?? []));
     const children = owned.filter((key) => key.sk !== recordSortKey);
     const indexItems = [
       ...labelItemKeys(record),

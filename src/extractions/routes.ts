@@ -117,10 +117,11 @@ const feedbackSchema = z.object({
 
 const pageInfoSchema = z.object({ page: z.number().int(), size: z.number().int(), totalItems: z.number().int(), totalPages: z.number().int() });
 
-const access: Record<'start' | 'read' | 'write', ResourceAccess> = {
+const access: Record<'start' | 'read' | 'write' | 'remove', ResourceAccess> = {
   start: { recordsTable: 'readWrite', filesBucket: 'readWrite', extractionStateMachine: 'start' },
   read: { recordsTable: 'read', filesBucket: 'read' },
   write: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
+  remove: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },
 };
 
 const tag = 'Extraction';
@@ -196,7 +197,7 @@ export const extractionRoutes: RouteDefinition[] = [
     path: '/document-insights/extractions/{extractionId}',
     handler: 'functions/extractions/delete-extraction.ts',
     scope: 'extractions:write',
-    access: access.write,
+    access: access.remove,
     summary: 'Permanently delete a terminal extraction with its output and feedback (409 while QUEUED or PROCESSING).',
     tag,
     responses: { 204: { description: 'Deleted.' } },

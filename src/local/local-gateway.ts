@@ -225,13 +225,18 @@ async function bufferedBody(request: IncomingMessage, limitBytes: number): Promi
   return total === 0 ? null : Buffer.concat(chunks).toString('utf8');
 }
 
-function lambdaContext(requestId: string): Context {
-  const deadline = Date.now() + lambdaTimeoutMilliseconds;
+/** The Lambda context a locally invoked handler gets (also used by the local Step Functions tasks). */
+export function lambdaContext(
+  requestId: string,
+  invoked: { functionArn?: string; timeoutMilliseconds?: number } = {},
+): Context {
+  const deadline = Date.now() + (invoked.timeoutMilliseconds ?? lambdaTimeoutMilliseconds);
+  const invokedFunctionArn = invoked.functionArn ?? 'arn:aws:lambda:local:000000000000:function:paperflow-local';
   return {
     callbackWaitsForEmptyEventLoop: false,
-    functionName: 'paperflow-local',
+    functionName: invokedFunctionArn.split(':').at(-1)!,
     functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:paperflow-local',
+    invokedFunctionArn,
     memoryLimitInMB: '1024',
     awsRequestId: requestId,
     logGroupName: 'paperflow-local',

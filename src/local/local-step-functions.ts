@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
+import { lambdaContext } from './local-gateway.ts';
 
 /** A state machine to serve: its ASL file and, per `${Placeholder}` Resource, the handler module. */
 export interface LocalStateMachineDefinition {
@@ -237,7 +238,7 @@ async function serveStateMachine(definition: LocalStateMachineDefinition, option
     taskHandlers[stateName] = async (input) => {
       if (!modules.has(module)) modules.set(module, import(pathToFileURL(resolve(options.projectRoot, module)).href));
       const { handler } = await modules.get(module)!;
-      return (await handler(input, lambdaContext(state.Resource!))) ?? null;
+      return (await handler(input, lambdaContext(crypto.randomUUID(), { functionArn: state.Resource!, timeoutMilliseconds: 300_000 }))) ?? null;
     };
   }
   return {
@@ -245,24 +246,6 @@ async function serveStateMachine(definition: LocalStateMachineDefinition, option
     machine: new StateMachine(asl, { validationOptions: { checkPaths: true, checkArn: true } }),
     taskHandlers,
     retryOverrides,
-  };
-}
-
-function lambdaContext(functionArn: string): Context {
-  const deadline = Date.now() + 300_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: functionArn.split(':').at(-1)!,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: functionArn,
-    memoryLimitInMB: '1024',
-    awsRequestId: crypto.randomUUID(),
-    logGroupName: 'paperflow-local',
-    logStreamName: 'paperflow-local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }
 

@@ -138,14 +138,14 @@ describe('ExtractionStore', () => {
     expect(puts[1]!.args[0].input.Item).toMatchObject({ revision: 5, reviewRequired: true, countedAs: 'FAILED' });
   });
 
-  it('finishes a claimed counter change found on the record without counting it twice', async () => {
-    const claimed = { ...stored, status: 'FAILED', countedAs: 'PROCESSING', pendingCount: { token: `${record.id}#3`, from: 'PROCESSING', to: 'FAILED' } };
-    documents.on(GetCommand).resolvesOnce({ Item: claimed }).resolves({ Item: { ...stored, revision: 6 } });
+  it('finishes an abandoned counter claim without counting it twice', async () => {
+    const abandoned = { ...stored, status: 'FAILED', countedAs: 'PROCESSING', pendingCount: { token: `${record.id}#3#1000`, claimedAt: 1_000, from: 'PROCESSING', to: 'FAILED' } };
+    documents.on(GetCommand).resolvesOnce({ Item: abandoned }).resolves({ Item: { ...stored, revision: 6 } });
     documents
       .on(UpdateCommand)
-      .rejectsOnce(conditionalFailure()) // the counters already carry this token: applied before an interruption
+      .rejectsOnce(conditionalFailure()) // the counters already carry this token: applied before the claimant stopped
       .resolves({});
-    const store = new ExtractionStore(documentClient(), 'records');
+    const store = new ExtractionStore(documentClient(), 'records', () => 1_000 + 61_000);
 
     await store.syncCounters(record);
 
@@ -153,8 +153,31 @@ describe('ExtractionStore', () => {
     expect(updates[0]).toMatchObject({ Key: { pk: 'WS#ws_a#EXTCOUNTS', sk: 'COUNTS' }, ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)' });
     expect(updates[1]).toMatchObject({ Key: { pk: `EXT#${record.id}` }, ConditionExpression: 'pendingCount.#token = :token' });
     expect(updates[1]!.UpdateExpression).toContain('REMOVE pendingCount');
-    expect(updates[2]).toMatchObject({ UpdateExpression: 'DELETE #tokens :tokens' });
     expect(updates.filter((update) => String(update.UpdateExpression).startsWith('ADD'))).toHaveLength(1);
+  });
+
+  it('leaves a fresh claim to its claimant', async () => {
+    const claimed = { ...stored, status: 'FAILED', countedAs: 'PROCESSING', pendingCount: { token: `${record.id}#3#1000`, claimedAt: 1_000, from: 'PROCESSING', to: 'FAILED' } };
+    documents.on(GetCommand).resolves({ Item: claimed });
+    const store = new ExtractionStore(documentClient(), 'records', () => 1_000 + 5_000);
+
+    await store.syncCounters(record);
+
+    expect(documents.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('prunes tokens long past their lease once the set grows', async () => {
+    const now = 10 * 3_600_000;
+    const old = Array.from({ length: 70 }, (_, index) => `ext_${index}#1#${now - 20 * 60_000}`);
+    const recent = `ext_new#1#${now - 1_000}`;
+    documents.on(GetCommand).resolvesOnce({ Item: { ...stored, countedAs: 'PROCESSING' } }).resolves({ Item: { ...stored, revision: 7 } });
+    documents.on(UpdateCommand).resolves({ Attributes: { tokens: new Set([...old, recent]) } });
+    const store = new ExtractionStore(documentClient(), 'records', () => now);
+
+    await store.syncCounters(record);
+
+    const prune = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input).find((update) => update.UpdateExpression === 'DELETE #tokens :expired');
+    expect([...(prune!.ExpressionAttributeValues![':expired'] as Set<string>)].sort()).toEqual([...old].sort());
   });
 
   it('does not touch the counters when the record is already counted as it is', async () => {

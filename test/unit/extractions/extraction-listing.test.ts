@@ -1,7 +1,7 @@
 import { encodeTime } from 'ulidx';
 import { describe, expect, it } from 'vitest';
 import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
-import { comparatorFor, matchesFilters, planExtractionList, type ExtractionListQuery } from '../../../src/extractions/extraction-listing.ts';
+import { comparatorFor, matchesFilters, pageWindow, planExtractionList, type ExtractionListQuery } from '../../../src/extractions/extraction-listing.ts';
 import { labelKeyPartition, labelValuePartition } from '../../../src/extractions/extraction-keys.ts';
 
 const query = (overrides: Partial<ExtractionListQuery> = {}): ExtractionListQuery => ({ page: 0, size: 50, sortBy: 'createdAt', sort: 'desc', labels: {}, ...overrides });
@@ -109,5 +109,25 @@ describe('comparatorFor', () => {
 
     expect([late, inFlight, early].sort(comparatorFor({ sortBy: 'completedAt', sort: 'asc' })).map((item) => item.id)).toEqual(['ext_2', 'ext_1', 'ext_0']);
     expect([late, inFlight, early].sort(comparatorFor({ sortBy: 'completedAt', sort: 'desc' })).map((item) => item.id)).toEqual(['ext_0', 'ext_1', 'ext_2']);
+  });
+});
+
+describe('pageWindow', () => {
+  it('skips to a page in the first half in the requested direction', () => {
+    expect(pageWindow(50_000, { page: 0, size: 50 }, false)).toEqual({ skip: 0, wanted: 50, ascending: false, fromOtherEnd: false });
+    expect(pageWindow(50_000, { page: 10, size: 50 }, true)).toEqual({ skip: 500, wanted: 50, ascending: true, fromOtherEnd: false });
+  });
+
+  it('reads a page in the second half from the other end', () => {
+    expect(pageWindow(50_000, { page: 999, size: 50 }, false)).toEqual({ skip: 0, wanted: 50, ascending: true, fromOtherEnd: true });
+    expect(pageWindow(7, { page: 2, size: 3 }, false)).toEqual({ skip: 0, wanted: 1, ascending: true, fromOtherEnd: true });
+    expect(pageWindow(7, { page: 1, size: 3 }, false)).toEqual({ skip: 1, wanted: 3, ascending: true, fromOtherEnd: true });
+    expect(pageWindow(8, { page: 1, size: 3 }, false)).toEqual({ skip: 2, wanted: 3, ascending: true, fromOtherEnd: true });
+    expect(pageWindow(9, { page: 1, size: 3 }, false)).toEqual({ skip: 3, wanted: 3, ascending: false, fromOtherEnd: false });
+  });
+
+  it('has nothing past the end', () => {
+    expect(pageWindow(7, { page: 3, size: 3 }, false)).toBeUndefined();
+    expect(pageWindow(0, { page: 0, size: 50 }, false)).toBeUndefined();
   });
 });
