@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { fileService } from '../../src/files/wiring.ts';
 
 // S3 URL-encodes object keys in event records (spaces as "+").

@@ -3,13 +3,8 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { wholeSecond, type SignedUrl } from './content-urls.ts';
 import { callDownstream } from './downstream-calls.ts';
-
-export interface SignedUrl {
-  url: string;
-  expiresAt: string;
-}
 
 export interface UploadForm extends SignedUrl {
   /** Form fields to send, in this order, before the `file` field. */
@@ -41,7 +36,7 @@ export function parseUploadObjectKey(objectKey: string): { workspaceId: string; 
   return match ? { workspaceId: match[1]!, fileId: match[2]! } : undefined;
 }
 
-/** The files bucket: content of uploaded files, and the pre-signed URLs that move it past the API. */
+/** The files bucket: content of uploaded files, and the pre-signed POSTs that bring it past the API (downloads: content-urls.ts). */
 export class FileBlobStore {
   constructor(
     private readonly client: S3Client,
@@ -103,25 +98,6 @@ export class FileBlobStore {
     await callDownstream('S3 DeleteObject', () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucketName, Key: objectKey })));
   }
 
-  /**
-   * A pre-signed GET, minted per request. It names the file for the browser (as an attachment, so
-   * uploaded HTML never renders on the bucket's origin) and carries the sniffed media type.
-   */
-  async contentUrl(objectKey: string, download: { fileName: string; mimeType: string }, lifetimeSeconds: number, now = new Date()): Promise<SignedUrl> {
-    const signingDate = wholeSecond(now);
-    const url = await getSignedUrl(
-      this.client,
-      new GetObjectCommand({
-        Bucket: this.bucketName,
-        Key: objectKey,
-        ResponseContentDisposition: attachmentDisposition(download.fileName),
-        ResponseContentType: download.mimeType,
-      }),
-      { expiresIn: lifetimeSeconds, signingDate },
-    );
-    return { url, expiresAt: new Date(signingDate.getTime() + lifetimeSeconds * 1000).toISOString() };
-  }
-
   /** A pre-signed POST for exactly this key, whose policy limits the size to 1..maximumBytes. */
   async uploadForm(objectKey: string, maximumBytes: number, lifetimeSeconds: number, now = new Date()): Promise<UploadForm> {
     const { url, fields } = await createPresignedPost(this.client, {
@@ -132,16 +108,4 @@ export class FileBlobStore {
     });
     return { url, fields, expiresAt: new Date(wholeSecond(now).getTime() + lifetimeSeconds * 1000).toISOString() };
   }
-}
-
-/** SigV4 dates have whole seconds; signing at one keeps `expiresAt` exactly what S3 enforces. */
-function wholeSecond(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
-}
-
-/** RFC 6266: an ASCII fallback name plus the exact UTF-8 name (RFC 5987 encoding). */
-export function attachmentDisposition(fileName: string): string {
-  const asciiFallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${asciiFallback}"; filename*=UTF-8''${encoded}`;
 }

@@ -1,27 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../http/errors.ts';
+import { PayloadTooLargeError, ValidationError } from '../http/errors.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { sniffContent } from './content-sniffing.ts';
 import { fileObjectKey, parseUploadObjectKey, snapshotObjectKey, uploadObjectKey, type FileBlobStore, type UploadForm } from './file-blobs.ts';
 import { cleanFileName } from './file-names.ts';
-import { contentUrlLifetimeSeconds, maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
-import type { BlockedReason, FileRecord, FileRecordStore, FileStatus } from './file-records.ts';
+import { FileLookup, toView, type ContentUrlSigner, type FileView } from './file-lookup.ts';
+import { maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
+import type { BlockedReason, FileRecord, FileRecordStore } from './file-records.ts';
 import { HeadCollector, receiveMultipartUpload } from './multipart-upload.ts';
-
-/** What the API shows of a file. `contentUrl` is only minted for ready files, on reads. */
-export interface FileView {
-  fileId: string;
-  fileName: string;
-  mimeType: string;
-  size: number;
-  sha256?: string;
-  createdAt: string;
-  status: FileStatus;
-  blockedReason?: BlockedReason;
-  contentUrl?: string;
-  contentUrlExpiresAt?: string;
-}
 
 export interface UploadSession {
   fileId: string;
@@ -40,11 +27,16 @@ export interface DeclaredUpload {
 export type FinalizeOutcome = 'ready' | 'blocked' | 'not_pending' | 'not_ours';
 
 export class FileService {
+  private readonly lookup: FileLookup;
+
   constructor(
     private readonly records: FileRecordStore,
     private readonly blobs: FileBlobStore,
+    contentUrls: ContentUrlSigner,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.lookup = new FileLookup(records, contentUrls, now);
+  }
 
   /** `POST /files` with multipart/form-data: streams, checks, stores, and records a ready file. */
   async uploadFile(workspaceId: string, body: Readable, contentType: string): Promise<FileView> {
@@ -104,12 +96,8 @@ export class FileService {
   }
 
   /** `GET /files/{fileId}`: the record, plus a freshly signed `contentUrl` when the file is ready. */
-  async getFile(workspaceId: string, fileId: string): Promise<FileView> {
-    const record = await this.records.get(workspaceId, fileId);
-    if (!record) throw new NotFoundError(`File ${fileId} does not exist.`);
-    if (record.status !== 'ready') return toView(record);
-    const content = await this.blobs.contentUrl(record.objectKey, record, contentUrlLifetimeSeconds(), this.now());
-    return { ...toView(record), contentUrl: content.url, contentUrlExpiresAt: content.expiresAt };
+  getFile(workspaceId: string, fileId: string): Promise<FileView> {
+    return this.lookup.getFile(workspaceId, fileId);
   }
 
   /**
@@ -191,17 +179,4 @@ function displayName(sentNames: (string | undefined)[], extension: string): stri
     if (cleaned) return cleaned;
   }
   return `upload.${extension}`;
-}
-
-function toView(record: FileRecord): FileView {
-  return {
-    fileId: record.fileId,
-    fileName: record.fileName,
-    mimeType: record.mimeType,
-    size: record.size,
-    ...(record.sha256 ? { sha256: record.sha256 } : {}),
-    createdAt: record.createdAt,
-    status: record.status,
-    ...(record.blockedReason ? { blockedReason: record.blockedReason } : {}),
-  };
 }

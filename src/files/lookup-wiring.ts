@@ -1,0 +1,26 @@
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
+import { s3Client } from '../infrastructure/s3-client.ts';
+import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { FileContentUrls } from './content-urls.ts';
+import { FileLookup } from './file-lookup.ts';
+import { FileRecordStore } from './file-records.ts';
+
+// Apart from wiring.ts, which builds the whole file service: a module that imports FileService
+// bundles the upload path (busboy, file-type, pre-signed POSTs), which `GET /files/{fileId}` never runs.
+
+/** File reads over the stack's table and bucket. Built per call, like `fileService()`. */
+export function fileLookup(): FileLookup {
+  return new FileLookup(fileRecordStore(), fileContentUrls());
+}
+
+export function fileRecordStore(): FileRecordStore {
+  return new FileRecordStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+}
+
+export function fileContentUrls(): FileContentUrls {
+  return new FileContentUrls(s3Client(), filesBucketName());
+}
+
+export function filesBucketName(): string {
+  return requiredEnvironment(resourceEnvironment.filesBucketName);
+}
