@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -19,7 +20,11 @@ export interface PaperflowFunctionProps {
   description?: string;
   memorySize?: number;
   timeout?: Duration;
-  /** Packages that must stay `node_modules` (native addons, data files esbuild cannot inline). */
+  /**
+   * Packages that must stay `node_modules` (native addons, data files esbuild cannot inline). They
+   * are left out of the bundle and installed beside it for linux-arm64 at the root lock file's
+   * versions, so the native addons match the Lambda architecture rather than this machine's.
+   */
   nodeModules?: string[];
 }
 
@@ -64,15 +69,47 @@ export class PaperflowFunction extends NodejsFunction {
         sourcesContent: false,
         bundleAwsSDK: true,
         forceDockerBundling: false,
-        ...(props.nodeModules ? { nodeModules: props.nodeModules } : {}),
+        ...(props.nodeModules
+          ? {
+              externalModules: props.nodeModules,
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_inputDir: string, outputDir: string) =>
+                  scope.node.tryGetContext(skipRuntimeModuleInstallContext) === true ? [] : [runtimeModuleInstallCommand(outputDir, props.nodeModules!)],
+              },
+            }
+          : {}),
       },
     };
     super(scope, id, functionProps);
   }
 }
 
+/** Context flag for template-only synths (the infra tests): skip downloading runtime modules. */
+export const skipRuntimeModuleInstallContext = 'paperflow:skipRuntimeModuleInstall';
+
+/** `npm install` of exact versions from the root lock file, for the linux-arm64 Lambda runtime. */
+export function runtimeModuleInstallCommand(outputDir: string, modules: readonly string[]): string {
+  const lock = JSON.parse(readFileSync(path.join(repositoryRoot, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
+  const specs = modules.map((name) => {
+    const version = lock.packages[`node_modules/${name}`]?.version;
+    if (!version) throw new Error(`${name} is not in package-lock.json; add it as a dependency.`);
+    return `${name}@${version}`;
+  });
+  // The bundle folder gets a package.json of its own first: without one npm would walk up and install
+  // into (and prune) the project's node_modules.
+  return [
+    `cd "${outputDir}"`,
+    `printf '{"private":true}' > package.json`,
+    `npm install --prefix "${outputDir}" --no-package-lock --omit=dev --ignore-scripts --no-audit --no-fund --cpu=arm64 --os=linux --libc=glibc ${specs.join(' ')}`,
+  ].join(' && ');
+}
+
 export type TableAccess = 'read' | 'readWrite';
-export type BucketAccess = 'read' | 'readWrite';
+export type BucketAccess = 'read' | 'readWrite' | 'readWriteDelete';
 
 /** Tells the function where the records table is and grants exactly the access asked for. */
 export function bindRecordsTable(fn: NodejsFunction, table: ITable, access: TableAccess): void {
@@ -83,12 +120,14 @@ export function bindRecordsTable(fn: NodejsFunction, table: ITable, access: Tabl
 
 /**
  * Tells the function where the files bucket is. `readWrite` adds object writes (and pre-signed POST
- * uploads signed by the function) but never deletes: the lifecycle rule removes staged files.
+ * uploads signed by the function); only `readWriteDelete` may delete, for the few functions that
+ * remove objects (extraction deletes, refused uploads). The lifecycle rule expires the rest.
  */
 export function bindFilesBucket(fn: NodejsFunction, bucket: IBucket, access: BucketAccess): void {
   fn.addEnvironment(resourceEnvironment.filesBucketName, bucket.bucketName);
   bucket.grantRead(fn);
-  if (access === 'readWrite') bucket.grantPut(fn);
+  if (access !== 'read') bucket.grantPut(fn);
+  if (access === 'readWriteDelete') bucket.grantDelete(fn);
 }
 
 /** Lets the function schedule webhook delivery attempts; consumers get an event source instead. */

@@ -9,6 +9,8 @@ import { apiBasePath, type RouteDefinition } from '../src/http/route-table.ts';
 import { repositoryRoot } from './paperflow-function.ts';
 import { PaperflowStorage } from './paperflow-storage.ts';
 import { PublicApi } from './public-api.ts';
+import { ExtractionPipeline } from './extraction-pipeline.ts';
+import { UploadedFileFinalizer } from './uploaded-file-finalizer.ts';
 
 export interface PaperflowStackProps extends StackProps {
   /** The operations to deploy; the route table unless a test narrows it. */
@@ -40,22 +42,25 @@ export const stackOutputNames = [
 export class PaperflowStack extends Stack {
   readonly storage: PaperflowStorage;
   readonly publicApi: PublicApi;
+  readonly extractionPipeline: ExtractionPipeline;
+  readonly uploadedFileFinalizer: UploadedFileFinalizer;
 
   constructor(scope: Construct, id: string, props: PaperflowStackProps = {}) {
     super(scope, id, { description: 'Paperflow: document extraction, workflows and webhooks', ...props });
 
     this.storage = new PaperflowStorage(this, 'Storage');
+    this.uploadedFileFinalizer = new UploadedFileFinalizer(this, 'UploadedFileFinalizer', { storage: this.storage });
+    this.extractionPipeline = new ExtractionPipeline(this, 'ExtractionPipeline', { storage: this.storage });
     this.publicApi = new PublicApi(this, 'PublicApi', {
       routes: props.routes ?? publicRoutes,
       storage: this.storage,
+      extractionStateMachine: this.extractionPipeline.stateMachine,
       stageName: props.stageName ?? 'prod',
       authorizerCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(60),
     });
 
-    // State machines (extraction pipeline, workflow runs) arrive with later issues, each through
-    // `addStateMachineFromDefinitionFile` below, after the functions they call, for example:
-    //   this.addStateMachineFromDefinitionFile('WorkflowRuns', { definitionFile: 'statemachines/workflow-run.asl.json',
-    //     substitutions: { RunStepFunctionArn: runStep.functionArn }, invokedFunctions: [runStep] });
+    // Later state machines (workflow runs) join through `addStateMachineFromDefinitionFile` below,
+    // as the extraction pipeline does.
 
     const { restApi, defaultUsagePlan } = this.publicApi;
     const outputs: Record<(typeof stackOutputNames)[number], { value: string; description: string }> = {

@@ -14,18 +14,16 @@ import { Construct } from 'constructs';
 import { defaultRateLimit } from '../src/auth/api-key-store.ts';
 import { apiBasePath, type RouteDefinition } from '../src/http/route-table.ts';
 import { addGatewayErrorResponses } from './gateway-error-responses.ts';
-import {
-  PaperflowFunction,
-  bindDeliveryQueue,
-  bindFilesBucket,
-  bindRecordsTable,
-} from './paperflow-function.ts';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { PaperflowFunction, bindRecordsTable } from './paperflow-function.ts';
 import type { PaperflowStorage } from './paperflow-storage.ts';
-import { resourceAccessFor } from './route-resource-access.ts';
+import { bindResourceAccess } from './route-resource-access.ts';
 
 export interface PublicApiProps {
   routes: readonly RouteDefinition[];
   storage: PaperflowStorage;
+  /** For routes whose access starts extraction executions. */
+  extractionStateMachine?: IStateMachine;
   stageName: string;
   /** How long API Gateway reuses an authorizer answer per Authorization header (revocation delay). */
   authorizerCacheTtl: Duration;
@@ -49,11 +47,13 @@ export class PublicApi extends Construct {
   /** The function serving each route, by operationId. */
   readonly routeFunctions = new Map<string, PaperflowFunction>();
   private readonly storage: PaperflowStorage;
+  private readonly extractionStateMachine?: IStateMachine;
   private readonly authorizerCacheTtl: Duration;
 
   constructor(scope: Construct, id: string, props: PublicApiProps) {
     super(scope, id);
     this.storage = props.storage;
+    this.extractionStateMachine = props.extractionStateMachine;
     this.authorizerCacheTtl = props.authorizerCacheTtl;
 
     this.restApi = new RestApi(this, 'RestApi', {
@@ -141,10 +141,7 @@ export class PublicApi extends Construct {
       handlerModule: route.handler,
       description: `${route.method} ${apiBasePath}${route.path} (${route.operationId})`,
     });
-    const access = resourceAccessFor(route);
-    if (access.table) bindRecordsTable(fn, this.storage.recordsTable, access.table);
-    if (access.filesBucket) bindFilesBucket(fn, this.storage.filesBucket, access.filesBucket);
-    if (access.deliveryQueue) bindDeliveryQueue(fn, this.storage.deliveryQueue);
+    bindResourceAccess(fn, route.access, { storage: this.storage, extractionStateMachine: this.extractionStateMachine });
     this.routeFunctions.set(route.operationId, fn);
     return fn;
   }

@@ -6,15 +6,22 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayErrorResponses } from '../../lib/gateway-error-responses.ts';
-import { repositoryRoot } from '../../lib/paperflow-function.ts';
+import { repositoryRoot, runtimeModuleInstallCommand, skipRuntimeModuleInstallContext } from '../../lib/paperflow-function.ts';
 import { PaperflowStack, stackOutputNames } from '../../lib/paperflow-stack.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../../lib/public-api.ts';
 import { apiBasePath, type RouteDefinition } from '../../src/http/route-table.ts';
 import { routes } from '../../src/http/routes.ts';
+import { uploadedFileFinalizer } from '../../src/files/routes.ts';
+import { extractionStateMachine, extractionSweeper } from '../../src/extractions/extraction-state-machine.ts';
 import { filesBucket, recordsTable, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
 
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
-const cdkContext = JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+// Template assertions need no OCR models: the runtime-module download is skipped (its command is
+// tested on its own below); everything else bundles for real.
+const cdkContext = {
+  ...(JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>),
+  [skipRuntimeModuleInstallContext]: true,
+};
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
 
@@ -82,10 +89,13 @@ function methodsOnPath(routePath: string) {
 }
 
 describe('functions', () => {
-  it('deploys one function per route row, plus the authorizer and the 404/405 answerer, on Node 22 arm64', () => {
-    const functions = Object.values(resources).filter((resource) => resource.Type === 'AWS::Lambda::Function');
+  it('deploys one function per route row, plus the authorizer, the 404/405 answerer, the upload finalizer, the extraction tasks and sweeper, on Node 22 arm64', () => {
+    // CDK's own bucket-notification helper (Python) is not ours to configure.
+    const functions = Object.values(resources).filter(
+      (resource) => resource.Type === 'AWS::Lambda::Function' && !String(resource.Properties.Runtime).startsWith('python'),
+    );
 
-    expect(functions).toHaveLength(deployedRoutes.length + 2);
+    expect(functions).toHaveLength(deployedRoutes.length + 2 + 1 + stack.extractionPipeline.taskFunctions.size + 1);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -103,7 +113,8 @@ describe('functions', () => {
 
   it('gives every function a log group with a retention', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2);
+    // Each function's, and the extraction state machine's.
+    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + 1 + stack.extractionPipeline.taskFunctions.size + 1 + 1);
   });
 
   it('bundles each handler locally with esbuild into an ESM module that can still require', () => {
@@ -112,7 +123,14 @@ describe('functions', () => {
     const bundles = Object.values(manifest.files as Record<string, { source: { path: string; packaging?: string } }>)
       .filter((asset) => asset.source.packaging === 'zip')
       .map((asset) => readFileSync(path.join(assembly.directory, asset.source.path, 'index.mjs'), 'utf8'));
-    const distinctHandlers = new Set([...deployedRoutes.map((route) => route.handler), authorizerHandlerModule, unmatchedRouteHandlerModule]);
+    const distinctHandlers = new Set([
+      ...deployedRoutes.map((route) => route.handler),
+      authorizerHandlerModule,
+      unmatchedRouteHandlerModule,
+      uploadedFileFinalizer.handler,
+      ...Object.values(extractionStateMachine.taskFunctions),
+      extractionSweeper.handler,
+    ]);
 
     expect(bundles).toHaveLength(distinctHandlers.size);
     for (const bundle of bundles) {
@@ -348,5 +366,75 @@ describe('state machines from definition files', () => {
     machineTemplate.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'lambda:InvokeFunction' })]) },
     });
+  });
+});
+
+describe('extraction pipeline', () => {
+  it('deploys statemachines/extraction.asl.json with every Task placeholder filled by its function', () => {
+    const machine = Object.values(resources).find((resource) => resource.Type === 'AWS::StepFunctions::StateMachine')!;
+    const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, { 'Fn::GetAtt': [string, string] }>;
+
+    expect(Object.keys(substitutions).sort()).toEqual(Object.keys(extractionStateMachine.taskFunctions).sort());
+    for (const [placeholder, fn] of stack.extractionPipeline.taskFunctions) {
+      expect(substitutions[placeholder]!['Fn::GetAtt'][0]).toBe(logicalIdOf(fn));
+    }
+  });
+
+  it('lets exactly the routes that start extractions start executions, and tells them the machine', () => {
+    const machineLogicalId = stack.getLogicalId(stack.extractionPipeline.stateMachine.node.defaultChild as CfnElement);
+    for (const route of routes) {
+      const fn = routeFunction(route);
+      const starts = route.access?.extractionStateMachine === 'start';
+      expect(actionsGrantedTo(fn.logicalId).includes('states:StartExecution')).toBe(starts);
+      expect(fn.properties.Environment.Variables.PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN).toEqual(starts ? { Ref: machineLogicalId } : undefined);
+    }
+  });
+
+  it('gives the document reader the memory and time for OCR, and ships its runtime modules beside the bundle', () => {
+    const extract = stack.extractionPipeline.taskFunctions.get('ExtractDocumentFunctionArn')!;
+    const properties = resources[logicalIdOf(extract)]!.Properties;
+
+    expect(properties).toMatchObject({ MemorySize: 3008, Timeout: 300, Architectures: ['arm64'] });
+  });
+
+  it('installs runtime modules for linux-arm64 at the lock file versions, inside the bundle folder only', () => {
+    const command = runtimeModuleInstallCommand('/tmp/bundle', ['pdfjs-dist', 'sharp']);
+
+    expect(command).toMatch(/^cd "\/tmp\/bundle" && printf '\{"private":true\}' > package\.json && npm install --prefix "\/tmp\/bundle" /);
+    expect(command).toContain('--cpu=arm64 --os=linux --libc=glibc');
+    expect(command).toMatch(/pdfjs-dist@\d+\.\d+\.\d+ sharp@\d+\.\d+\.\d+$/);
+    expect(() => runtimeModuleInstallCommand('/tmp/bundle', ['not-a-dependency-of-paperflow'])).toThrow(/package-lock/);
+  });
+
+  it('sweeps stuck extractions on a schedule', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: `rate(${extractionSweeper.scheduleMinutes} minutes)`,
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(stack.extractionPipeline.sweeper), 'Arn'] } })],
+    });
+  });
+});
+
+describe('upload sessions', () => {
+  it('invokes the finalizer for objects created under the workspaces prefix', () => {
+    template.hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: {
+        LambdaFunctionConfigurations: [
+          Match.objectLike({
+            Events: ['s3:ObjectCreated:*'],
+            Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: uploadedFileFinalizer.objectKeyPrefix }] } },
+          }),
+        ],
+      },
+    });
+  });
+
+  it('lets only functions that remove objects delete them', () => {
+    const finalizerActions = actionsGrantedTo(logicalIdOf(stack.uploadedFileFinalizer.function));
+    const deleteExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'deleteExtraction')!).logicalId);
+    const getFile = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'getFile')!).logicalId);
+
+    expect(finalizerActions.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
+    expect(deleteExtraction.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
+    expect(getFile.some((action) => action.startsWith('s3:DeleteObject') || action.startsWith('s3:PutObject'))).toBe(false);
   });
 });
