@@ -1,11 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyService, workspaceStore } from '../src/auth/wiring.ts';
-import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../src/infrastructure/resource-definitions.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
+import { recordedEvents } from '../test/support/extraction-client.ts';
 import { invoicePdf } from '../test/support/extraction-documents.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
@@ -67,20 +65,9 @@ try {
   // Events are written right after the terminal state: give the last ones a moment.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const eventsPerExtraction = new Map<string, number>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamoDocumentClient().send(
-      new QueryCommand({
-        TableName: requiredEnvironment(resourceEnvironment.recordsTableName),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :events',
-        ExpressionAttributeValues: { ':events': 'WS#ws_bench#EVENTS' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) eventsPerExtraction.set(item.data.extractionId, (eventsPerExtraction.get(item.data.extractionId) ?? 0) + 1);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for (const event of await recordedEvents('ws_bench')) {
+    eventsPerExtraction.set(event.data.extractionId, (eventsPerExtraction.get(event.data.extractionId) ?? 0) + 1);
+  }
   const exactlyOne = accepted.filter((id) => eventsPerExtraction.get(id) === 1).length;
   const byStatus = [...statuses.values()].reduce<Record<string, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 

@@ -97,11 +97,11 @@ export class ExtractionClient {
   }
 }
 
-/** The recorded events of a workspace's extraction, read from the records table. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type LooseItem = Record<string, any>;
 
-export async function recordedEventsOf(workspaceId: string, extractionId: string): Promise<LooseItem[]> {
+/** Every recorded event of a workspace, read from the records table. */
+export async function recordedEvents(workspaceId: string): Promise<LooseItem[]> {
   const items: LooseItem[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -117,7 +117,12 @@ export async function recordedEventsOf(workspaceId: string, extractionId: string
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return items.filter((item) => item.data?.extractionId === extractionId);
+  return items;
+}
+
+/** The recorded events of one extraction. */
+export async function recordedEventsOf(workspaceId: string, extractionId: string): Promise<LooseItem[]> {
+  return (await recordedEvents(workspaceId)).filter((item) => item.data?.extractionId === extractionId);
 }
 
 /** Waits (bounded) until the generation's execution has ended, asking Step Functions as a client would. */
