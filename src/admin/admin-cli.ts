@@ -1,7 +1,10 @@
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { usagePlanRegistryFromEnvironment } from '../auth/usage-plan-registry.ts';
+import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
+import { reprocessExtraction } from '../extractions/wiring.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
@@ -20,6 +23,9 @@ const usage = `Usage: paperflow-admin <command>
   keys create --workspace <ws_id> --name <name> --scopes <scope,scope|*> [--rate <req/s> --burst <n>]
   keys list --workspace <ws_id>
   keys revoke <key_id>
+  config apply <file.yaml|file.json> --workspace <ws_id>
+  config show --workspace <ws_id>
+  extractions reprocess <ext_id> [--workspace <ws_id>]
 
 Resources: a deployed stack through PAPERFLOW_TABLE_NAME (and the other PAPERFLOW_* stack outputs,
 including PAPERFLOW_USAGE_PLAN_ID, PAPERFLOW_REST_API_ID and PAPERFLOW_API_STAGE for per-key rate limits)
@@ -77,6 +83,36 @@ const commands: Record<string, Command> = {
     if (!keyId) return fail(output, 'Name the key id: keys revoke <key_id>.');
     if (!(await apiKeyService().revoke(keyId))) return fail(output, `No key ${keyId} exists.`);
     output.out(JSON.stringify({ keyId, revoked: true }));
+    return 0;
+  },
+  'config apply': async (args, output) => {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
+    const file = positionals[0];
+    if (!file || !values.workspace) return fail(output, 'Usage: config apply <file> --workspace <ws_id>.');
+    if (!(await workspaceStore().get(values.workspace))) return fail(output, `Workspace ${values.workspace} does not exist.`);
+    const format = extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
+    const result = await extractionConfigurationStore().apply(values.workspace, await readFile(file, 'utf8'), format);
+    if (!result.ok) {
+      // Every problem, so the operator fixes the file in one go; the stored configuration is unchanged.
+      for (const problem of result.problems) output.err(`${problem.path || '(document)'}: ${problem.message}`);
+      return fail(output, `The configuration has ${result.problems.length} problem(s); nothing was applied.`);
+    }
+    output.out(JSON.stringify({ workspaceId: values.workspace, appliedAt: result.stored.appliedAt, documentTypes: result.stored.configuration.documentTypes.length }));
+    return 0;
+  },
+  'config show': async (args, output) => {
+    const { values } = parseArgs({ args, options: { workspace: { type: 'string' } } });
+    if (!values.workspace) return fail(output, '--workspace is required.');
+    const stored = await extractionConfigurationStore().get(values.workspace);
+    if (stored.isDefault) output.err('No configuration applied: the default (prebuilt invoice and receipt) is in force.');
+    output.out(stored.source ?? JSON.stringify(stored.configuration, null, 2));
+    return 0;
+  },
+  'extractions reprocess': async (args, output) => {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
+    const extractionId = positionals[0];
+    if (!extractionId) return fail(output, 'Name the extraction: extractions reprocess <ext_id>.');
+    output.out(JSON.stringify(await reprocessExtraction(values.workspace, extractionId)));
     return 0;
   },
 };

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+
+// paperflow-admin as an operator runs it: a separate process reaching the running local stack.
+const run = promisify(execFile);
+let stack: StackUnderTest;
+let folder: string;
+
+beforeAll(async () => {
+  stack = await startStackUnderTest();
+  folder = await mkdtemp(join(tmpdir(), 'paperflow-admin-'));
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  await rm(folder, { recursive: true, force: true });
+});
+
+function admin(...args: string[]) {
+  return run('node_modules/.bin/node', ['bin/paperflow-admin.mjs', ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAPERFLOW_DATA_DIR: stack.dataDir },
+  });
+}
+
+async function configFile(name: string, text: string): Promise<string> {
+  const path = join(folder, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe('config apply and show', () => {
+  it('shows the default (prebuilt invoice and receipt) until a configuration is applied', async () => {
+    const { stdout, stderr } = await admin('config', 'show', '--workspace', 'ws_default');
+
+    expect(stderr).toContain('default');
+    expect(stdout).toContain('invoice');
+    expect(stdout).toContain('receipt');
+  });
+
+  it('refuses an invalid configuration with every problem listed, and keeps the stored one', async () => {
+    const valid = await configFile('valid.yaml', 'documentTypes:\n  - prebuilt: invoice\n    duplicatePolicy: reject\n');
+    const invalid = await configFile(
+      'invalid.yaml',
+      ['documentTypes:', '  - docType: purchase_order', '    fields:', '      - name: total', '        type: money', '      - name: po_number', '        type: string', '        patterns: ["(unclosed"]'].join('\n'),
+    );
+    await admin('config', 'apply', valid, '--workspace', 'ws_default');
+
+    const refused = await admin('config', 'apply', invalid, '--workspace', 'ws_default').catch((error: { code: number; stderr: string }) => error);
+    const shown = await admin('config', 'show', '--workspace', 'ws_default');
+
+    expect(refused).toMatchObject({ code: 1 });
+    const problems = (refused as { stderr: string }).stderr;
+    expect(problems).toContain('documentTypes[0].fields[0].type');
+    expect(problems).toContain('documentTypes[0].fields[1].patterns');
+    expect(problems).toContain('nothing was applied');
+    expect(shown.stdout).toContain('duplicatePolicy: reject');
+  });
+
+  it('applies JSON as well as YAML', async () => {
+    const json = await configFile('config.json', JSON.stringify({ documentTypes: [{ prebuilt: 'receipt' }] }));
+
+    const applied = await admin('config', 'apply', json, '--workspace', 'ws_default');
+    const shown = await admin('config', 'show', '--workspace', 'ws_default');
+
+    expect(JSON.parse(applied.stdout)).toMatchObject({ workspaceId: 'ws_default', documentTypes: 1 });
+    expect(JSON.parse(shown.stdout)).toEqual({ documentTypes: [{ prebuilt: 'receipt' }] });
+  });
+
+  it('refuses a workspace that does not exist', async () => {
+    const file = await configFile('any.yaml', 'documentTypes:\n  - prebuilt: invoice\n');
+
+    await expect(admin('config', 'apply', file, '--workspace', 'ws_nowhere')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('ws_nowhere') });
+  });
+});
+
+describe('extractions reprocess', () => {
+  it('says so when the extraction does not exist', async () => {
+    await expect(admin('extractions', 'reprocess', 'ext_00000000000000000000000000')).rejects.toMatchObject({ code: 1 });
+  });
+});
