@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { createRequireBanner } from '../lib/paperflow-function.ts';
+import { createRequireBanner, credentialProvidersLambdaNeverLoads } from '../lib/paperflow-function.ts';
 import { routes } from '../src/http/routes.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
@@ -31,6 +31,7 @@ try {
       mainFields: ['module', 'main'],
       minify: true,
       banner: { js: createRequireBanner },
+      external: credentialProvidersLambdaNeverLoads,
       logLevel: 'silent',
     });
     const sizeKb = (await stat(outfile)).size / 1024;

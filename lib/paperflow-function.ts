@@ -69,9 +69,9 @@ export class PaperflowFunction extends NodejsFunction {
         sourcesContent: false,
         bundleAwsSDK: true,
         forceDockerBundling: false,
+        externalModules: [...credentialProvidersLambdaNeverLoads, ...(props.nodeModules ?? [])],
         ...(props.nodeModules
           ? {
-              externalModules: props.nodeModules,
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
@@ -85,6 +85,22 @@ export class PaperflowFunction extends NodejsFunction {
     super(scope, id, functionProps);
   }
 }
+
+/**
+ * Credential providers the SDK imports lazily, only when no credentials are in the environment. A
+ * Lambda always has them there, so these are left out of bundles; should one ever be reached, it
+ * resolves from the SDK copy the nodejs22.x runtime ships.
+ */
+export const credentialProvidersLambdaNeverLoads = [
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@aws-sdk/credential-provider-login',
+  '@aws-sdk/nested-clients',
+  '@smithy/credential-provider-imds',
+];
 
 /** Context flag for template-only synths (the infra tests): skip downloading runtime modules. */
 export const skipRuntimeModuleInstallContext = 'paperflow:skipRuntimeModuleInstall';
