@@ -39,11 +39,13 @@ const round = (value: number): number => Math.round(value * 100) / 100;
 /** Sums of two or three different per-rate tax amounts, as extra tax candidates. */
 function perRateTaxSums(taxes: Scored[]): Scored[] {
   const sums: Scored[] = [];
-  const values = taxes.filter((tax) => typeof tax.candidate.value === 'number' && (tax.candidate.value as number) > 0);
+  const values = taxes.filter((tax) => typeof tax.candidate.value === 'number' && tax.candidate.value !== 0);
   for (let first = 0; first < values.length; first += 1) {
     for (let second = first + 1; second < values.length; second += 1) {
       const left = values[first] as Scored;
       const right = values[second] as Scored;
+      // Credit notes print negative tax per rate; never mix signs.
+      if (Math.sign(left.candidate.value as number) !== Math.sign(right.candidate.value as number)) continue;
       sums.push({
         candidate: { ...left.candidate, value: round((left.candidate.value as number) + (right.candidate.value as number)), evidence: 'sum of tax per rate' },
         score: Math.min(left.score, right.score) * 0.8,

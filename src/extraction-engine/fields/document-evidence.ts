@@ -235,6 +235,9 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
       if (parties.partyOf(segment.id) === 'buyer') continue;
       const words = segment.text.split(/\s+/).filter((word) => !titleWords.has(normalizeForMatching(word).replace(/[.:]$/, '')));
       if (looksLikeKeyAndValue(segment.text) || labelledSegments.has(segment.id)) continue;
+      // OCR of spaced-out title letters ("F ACTU U R.") is not a name.
+      const tokens = segment.text.split(/\s+/).filter(Boolean);
+      if (tokens.filter((token) => token.replace(/[^\p{L}]/gu, '').length <= 1).length > tokens.length * 0.3) continue;
       const text = cleanPartyName(words.join(' '));
       if (!text || /\d/.test(text) || !/\p{L}{3}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
       const prominent = segment.box.height >= page.typicalLineHeight * 1.25;

@@ -150,7 +150,8 @@ function groupIntoRows(segments: Omit<LayoutSegment, 'id' | 'rowIndex'>[]): Omit
   const rows: { centre: number; height: number; segments: Omit<LayoutSegment, 'id' | 'rowIndex'>[] }[] = [];
   for (const segment of sorted) {
     const centre = segment.box.y + segment.box.height / 2;
-    const row = rows.find((candidate) => Math.abs(candidate.centre - centre) < Math.min(candidate.height, segment.box.height) * 0.5);
+    // OCR boxes hug the glyphs, so a short word sits off-centre of a tall one on the same line.
+    const row = rows.find((candidate) => Math.abs(candidate.centre - centre) < Math.max(candidate.height, segment.box.height) * 0.6);
     if (row) row.segments.push(segment);
     else rows.push({ centre, height: segment.box.height, segments: [segment] });
   }

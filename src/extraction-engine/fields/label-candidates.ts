@@ -123,9 +123,11 @@ export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch
     if (candidate) candidates.push(candidate);
   }
 
-  // Below: only for header-like labels (nothing usable to their right).
+  // Below: only for header-like labels: nothing usable to their right, and first in their segment or
+  // one of several labels in a header row. "14 Tage netto" ends a sentence and heads no column.
   const restOfSegment = label.segment.text.slice(label.end, ownEnd).replace(/^[\s:#.]+/, '');
   if (restOfSegment.length > 0 && rightValues.length > 0) return candidates;
+  if (!label.atSegmentStart && (context.labelsBySegment.get(label.segment.id)?.length ?? 0) < 2) return candidates;
   const page = context.layout.pages.find((candidatePage) => candidatePage.pageNumber === label.segment.pageNumber);
   if (!page || !row) return candidates;
   const maxDistance = page.typicalLineHeight * 5.5;

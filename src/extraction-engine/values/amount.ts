@@ -28,7 +28,8 @@ const CURRENCY_SUFFIX = String.raw`(?:(?:[€$£¥₹₽₺₩₪]|(?:${CURRENCY
 
 function amountPattern(numberBody: string, flags: string): RegExp {
   return new RegExp(
-    String.raw`(?<![\w.,])(?<open>\()?(?<leadingSign>[-−–+])?\s?(?:(?<prefix>${CURRENCY_PREFIX})\s?)?(?<innerSign>[-−–])?(?<number>${numberBody})(?![\d])(?<trailingSign>-(?![\d\w]))?(?:\s?(?<suffix>${CURRENCY_SUFFIX}))?(?<close>\))?(?<percent>\s?%)?`,
+    // Not followed by another separator and digit: "21.05.14" is a date, "1.2.3" a version.
+    String.raw`(?<![\w.,])(?<open>\()?(?<leadingSign>[-−–+])?\s?(?:(?<prefix>${CURRENCY_PREFIX})\s?)?(?<innerSign>[-−–])?(?<number>${numberBody})(?![\d]|[.,]\d)(?<trailingSign>-(?![\d\w]))?(?:\s?(?<suffix>${CURRENCY_SUFFIX}))?(?<close>\))?(?<percent>\s?%)?`,
     flags,
   );
 }

@@ -63,6 +63,11 @@ describe('findAmounts', () => {
     expect(findAmounts('ABC 20')[0]?.currency).toBeUndefined();
   });
 
+  it('does not read dates or version numbers as amounts', () => {
+    expect(findAmounts('Zahlungsziel 21.05.14')).toEqual([]);
+    expect(findAmounts('v1.2.3')).toEqual([]);
+  });
+
   it('reports decimals so callers can tell money from counts', () => {
     expect(findAmounts('3 items 12,50').map((amount) => amount.decimals)).toEqual([0, 2]);
   });

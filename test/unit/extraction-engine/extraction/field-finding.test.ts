@@ -26,6 +26,15 @@ describe('buildDocumentLayout', () => {
     expect(layout.pages[0]?.rows.map((row) => row.segments.map((segment) => segment.text))).toEqual([['Invoice Number:', '42183017'], ['next line']]);
   });
 
+  it('keeps OCR words of one line together although their boxes hug glyphs of different heights', () => {
+    const document = placedDocument([['x']], { source: 'ocr' });
+    document.pages[0]!.lines = [
+      { text: 'Grand Total', words: [{ text: 'Grand', placement: { x: 0.09, y: 0.3162, width: 0.05, height: 0.0072 } }, { text: 'Total', placement: { x: 0.15, y: 0.3162, width: 0.05, height: 0.0072 } }] },
+      { text: 'Rs 1939', words: [{ text: 'Rs', placement: { x: 0.8, y: 0.3178, width: 0.02, height: 0.0081 } }, { text: '1939', placement: { x: 0.83, y: 0.3178, width: 0.04, height: 0.0081 } }] },
+    ];
+    expect(buildDocumentLayout(document).pages[0]?.rows).toHaveLength(1);
+  });
+
   it('splits one line at a wide gap between words', () => {
     const document = placedDocument([['x']]);
     const line = document.pages[0]!.lines[0]!;
@@ -129,6 +138,14 @@ describe('parties', () => {
     expect(results.find((result) => result.name === 'buyer_vat_id')?.value).toBe('DE111111111');
     expect(results.find((result) => result.name === 'seller_vat_id')?.value).toBe('DE222222222');
     expect(results.find((result) => result.name === 'buyer_name')?.value).toBe('Beispiel Handel AG');
+  });
+});
+
+describe('letterhead', () => {
+  it('ignores spaced-out title letters as read by OCR', () => {
+    const rows: Row[] = [{ text: 'F ACTU U R.', x: 0.08, height: 0.02 }, 'Factuurnummer: 12', 'Totaal: € 5,00'];
+    const results = extractFields(placedDocument([rows], { language: 'nl' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'seller_name')?.value).toBeUndefined();
   });
 });
 
