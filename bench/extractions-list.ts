@@ -30,36 +30,46 @@ try {
   await seedWorkspace(store, 'ws_large', largeCount);
   console.log(`seeded ${smallCount + largeCount + otherCount} extractions in ${((performance.now() - seedingStartedAt) / 1000).toFixed(1)} s`);
 
-  const measure = async (workspaceId: string, query: string, expectedTotal?: number) => {
+  const requestOf = (workspaceId: string, query: string, expectedTotal?: number) => {
     const url = `${stack.baseUrl}/document-insights/extractions${query}`;
-    const request = async () => {
+    return async () => {
+      const startedAt = performance.now();
       const response = await fetch(url, { headers: { authorization: `api-key ${keys[workspaceId]}` } });
       const body = (await response.json()) as { data: unknown[]; pageInfo: { totalItems: number } };
       if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
       if (expectedTotal !== undefined && body.pageInfo.totalItems !== expectedTotal) throw new Error(`${url}: totalItems ${body.pageInfo.totalItems}, expected ${expectedTotal}`);
-      return body;
+      return performance.now() - startedAt;
     };
-    for (let warmUp = 0; warmUp < 20; warmUp += 1) await request();
-    const durations: number[] = [];
-    for (let sample = 0; sample < samples; sample += 1) {
-      const startedAt = performance.now();
-      await request();
-      durations.push(performance.now() - startedAt);
+  };
+  // Both workspaces alternate request by request, after a warm-up, so drift hits both alike.
+  const measure = async (query: string, expectedTotals: [number | undefined, number | undefined]) => {
+    const small = requestOf('ws_small', query, expectedTotals[0]);
+    const large = requestOf('ws_large', query, expectedTotals[1]);
+    for (let warmUp = 0; warmUp < 50; warmUp += 1) {
+      await small();
+      await large();
     }
-    durations.sort((a, b) => a - b);
-    return { p50: percentile(durations, 0.5), p95: percentile(durations, 0.95) };
+    const durations = { small: [] as number[], large: [] as number[] };
+    for (let sample = 0; sample < samples; sample += 1) {
+      durations.small.push(await small());
+      durations.large.push(await large());
+    }
+    const summary = (values: number[]) => {
+      values.sort((a, b) => a - b);
+      return { p50: percentile(values, 0.5), p95: percentile(values, 0.95) };
+    };
+    return { small: summary(durations.small), large: summary(durations.large) };
   };
 
   console.log(`extraction list latency (${describeMachine()}, ${samples} sequential requests each, page size 50)`);
-  const rows: [string, string, number | undefined][] = [
-    ['page 0, default sort', '', undefined],
-    ['page 0, status=COMPLETED', '?status=COMPLETED', undefined],
-    ['page 0, sortBy=completedAt&sort=asc', '?sortBy=completedAt&sort=asc', undefined],
-    ['page 0, labels[customer]=customer-7', '?labels[customer]=customer-7', undefined],
+  const rows: [string, string][] = [
+    ['page 0, default sort', ''],
+    ['page 0, status=COMPLETED', '?status=COMPLETED'],
+    ['page 0, sortBy=completedAt&sort=asc', '?sortBy=completedAt&sort=asc'],
+    ['page 0, labels[customer]=customer-7', '?labels[customer]=customer-7'],
   ];
   for (const [name, query] of rows) {
-    const small = await measure('ws_small', query, query === '' ? smallCount : undefined);
-    const large = await measure('ws_large', query, query === '' ? largeCount : undefined);
+    const { small, large } = await measure(query, query === '' ? [smallCount, largeCount] : [undefined, undefined]);
     console.log(
       `  ${name.padEnd(38)} ${smallCount}: p50 ${small.p50.toFixed(1)} ms, p95 ${small.p95.toFixed(1)} ms | ${largeCount}: p50 ${large.p50.toFixed(1)} ms, p95 ${large.p95.toFixed(1)} ms | ratio p50 ${(large.p50 / small.p50).toFixed(2)}${name === 'page 0, default sort' ? ' (target ≤ 1.5)' : ''}`,
     );
