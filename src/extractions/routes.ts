@@ -3,8 +3,14 @@ import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
 import { extractionStatuses } from './extraction.ts';
 import { maximumFeedbackMessageLength, maximumLabelKeyLength, maximumLabels, maximumLabelValueLength } from './extraction-requests.ts';
 
+// JSON may carry a "__proto__" key, which zod drops from a record: refused instead of lost.
 const labelsSchema = z
-  .record(z.string(), z.string())
+  .preprocess((value, context) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      context.addIssue({ code: 'custom', message: 'is not allowed as a label key', path: ['__proto__'], input: value });
+    }
+    return value;
+  }, z.record(z.string(), z.string()))
   .describe(
     `Up to ${maximumLabels} labels (docType counts as one); keys 1-${maximumLabelKeyLength} and values 1-${maximumLabelValueLength} characters, not blank. ` +
       'Returned unchanged; the reserved key docType selects the document type instead of default routing.',

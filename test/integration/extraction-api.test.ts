@@ -67,6 +67,17 @@ describe('create validation (422 with details)', () => {
     expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toContain(field);
   });
 
+  it('refuses a "__proto__" label key rather than dropping it', async () => {
+    const response = await client.json('/document-insights/extractions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"document":{"fileId":"${invoiceFileId}"},"labels":{"__proto__":"x","customer":"acme"}}`,
+    });
+
+    expect(response.status).toBe(422);
+    expect(response.body.error.details).toEqual([{ field: 'labels.__proto__', issue: 'is not allowed as a label key' }]);
+  });
+
   it('accepts 49 labels plus docType, and 512-character values', async () => {
     const labels = { ...Object.fromEntries(Array.from({ length: 49 }, (_, index) => [`k${index}`, 'v'.repeat(512)])), docType: 'invoice' };
 
