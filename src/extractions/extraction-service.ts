@@ -209,6 +209,7 @@ function parseLabelsPart(text: string | undefined): Record<string, string> {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ValidationError([{ field: 'labels', issue: 'must be a JSON object of string values.' }]);
   }
+  if (Object.hasOwn(parsed, '__proto__')) throw new ValidationError([{ field: 'labels.__proto__', issue: 'is not allowed as a label key' }]);
   const notStrings = Object.entries(parsed).filter(([, value]) => typeof value !== 'string');
   if (notStrings.length > 0) throw new ValidationError(notStrings.map(([key]) => ({ field: `labels.${key}`, issue: 'must be a string.' })));
   return parsed as Record<string, string>;
