@@ -54,17 +54,6 @@ describe('statemachines/extraction.asl.json', () => {
     expect(states.RecordFailure!.End).toBe(true);
   });
 
-  it('gives each task function a timeout that matches its Task', async () => {
-    const { states } = await definition();
-    const timeouts = Object.values(states)
-      .filter((state) => state.Type === 'Task')
-      .map((state) => [/\$\{(\w+)\}/.exec(state.Resource!)![1]!, (state as { TimeoutSeconds?: number }).TimeoutSeconds] as const);
-
-    for (const [placeholder, timeoutSeconds] of timeouts) {
-      expect(extractionStateMachine.taskFunctionSettings[placeholder as keyof typeof extractionStateMachine.taskFunctionSettings].timeoutSeconds, placeholder).toBe(timeoutSeconds);
-    }
-  });
-
   it('bounds the execution below the sweeper deadline', async () => {
     const { TimeoutSeconds } = await definition();
 
