@@ -57,9 +57,6 @@ const maximumBatchGetItems = 100;
 const optimisticRetries = 10;
 /** A claimant finishes its counter change within this (three DynamoDB writes); older claims are abandoned. */
 const claimLeaseMs = 60_000;
-/** Tokens stay on the counters item this long after their claim, far beyond any claimant's lease. */
-const tokenRetentionMs = 15 * 60_000;
-const tokenPruneThreshold = 64;
 
 /**
  * DynamoDB storage of extractions (key layout: extraction-keys.ts). DynamoDB Local emulators have no
@@ -172,10 +169,12 @@ export class ExtractionStore {
    * interrupted, repeated or raced (DynamoDB emulators have no transactions): the record first claims
    * the change (`pendingCount`, conditional: one claimant), the counters apply it guarded by its token
    * (`NOT contains(tokens, :token)`), then the record clears the claim and says what it is counted
-   * as. Only the claimant works on a fresh claim; a claim older than the lease was abandoned and is
-   * finished by whoever finds it, its token still on the counters item (tokens are kept well beyond
-   * the lease, then pruned), so a late duplicate cannot apply twice. Until counted, a record stays in
-   * the attention index, so the sweeper finishes what an interrupted caller left.
+   * as, and the token leaves the counters item. Only the claimant works on a fresh claim: another
+   * finisher could otherwise apply it again after the claimant removed its token. A claim older than
+   * the lease was abandoned (its claimant stopped) and is finished by whoever finds it; if the counters
+   * already carry its token, it is only confirmed. So the token set holds only claims in progress.
+   * Until counted, a record stays in the attention index, so the sweeper finishes what an interrupted
+   * caller left.
    */
   async syncCounters(record: Pick<StoredExtraction, 'id'>): Promise<void> {
     for (let attempt = 0; attempt < optimisticRetries; attempt += 1) {
@@ -230,9 +229,8 @@ export class ExtractionStore {
       values[`:d${index}`] = delta;
       return `#c${index} :d${index}`;
     });
-    let tokens: Set<string> | undefined;
     try {
-      const applied = await this.client.send(
+      await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: countersKey(record.workspaceId),
@@ -240,10 +238,8 @@ export class ExtractionStore {
           ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
-          ReturnValues: 'UPDATED_NEW',
         }),
       );
-      tokens = applied.Attributes?.tokens as Set<string> | undefined;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error; // applied before an interruption
     }
@@ -261,21 +257,13 @@ export class ExtractionStore {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error; // finished by someone else
     }
-    if (tokens && tokens.size > tokenPruneThreshold) await this.pruneTokens(record.workspaceId, tokens);
-  }
-
-  /** Drops tokens of claims far older than the lease: nobody can still be applying them. */
-  private async pruneTokens(workspaceId: string, tokens: Set<string>): Promise<void> {
-    const before = this.now() - tokenRetentionMs;
-    const expired = [...tokens].filter((token) => Number(token.split('#').at(-1)) < before);
-    if (expired.length === 0) return;
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: countersKey(workspaceId),
-        UpdateExpression: 'DELETE #tokens :expired',
+        Key: countersKey(record.workspaceId),
+        UpdateExpression: 'DELETE #tokens :tokens',
         ExpressionAttributeNames: { '#tokens': 'tokens' },
-        ExpressionAttributeValues: { ':expired': new Set(expired) },
+        ExpressionAttributeValues: { ':tokens': new Set([pending.token]) },
       }),
     );
   }

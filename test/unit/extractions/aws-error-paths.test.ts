@@ -153,6 +153,7 @@ describe('ExtractionStore', () => {
     expect(updates[0]).toMatchObject({ Key: { pk: 'WS#ws_a#EXTCOUNTS', sk: 'COUNTS' }, ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)' });
     expect(updates[1]).toMatchObject({ Key: { pk: `EXT#${record.id}` }, ConditionExpression: 'pendingCount.#token = :token' });
     expect(updates[1]!.UpdateExpression).toContain('REMOVE pendingCount');
+    expect(updates[2]).toMatchObject({ Key: { pk: 'WS#ws_a#EXTCOUNTS' }, UpdateExpression: 'DELETE #tokens :tokens' });
     expect(updates.filter((update) => String(update.UpdateExpression).startsWith('ADD'))).toHaveLength(1);
   });
 
@@ -164,20 +165,6 @@ describe('ExtractionStore', () => {
     await store.syncCounters(record);
 
     expect(documents.commandCalls(UpdateCommand)).toHaveLength(0);
-  });
-
-  it('prunes tokens long past their lease once the set grows', async () => {
-    const now = 10 * 3_600_000;
-    const old = Array.from({ length: 70 }, (_, index) => `ext_${index}#1#${now - 20 * 60_000}`);
-    const recent = `ext_new#1#${now - 1_000}`;
-    documents.on(GetCommand).resolvesOnce({ Item: { ...stored, countedAs: 'PROCESSING' } }).resolves({ Item: { ...stored, revision: 7 } });
-    documents.on(UpdateCommand).resolves({ Attributes: { tokens: new Set([...old, recent]) } });
-    const store = new ExtractionStore(documentClient(), 'records', () => now);
-
-    await store.syncCounters(record);
-
-    const prune = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input).find((update) => update.UpdateExpression === 'DELETE #tokens :expired');
-    expect([...(prune!.ExpressionAttributeValues![':expired'] as Set<string>)].sort()).toEqual([...old].sort());
   });
 
   it('does not touch the counters when the record is already counted as it is', async () => {
