@@ -239,7 +239,7 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
       const tokens = segment.text.split(/\s+/).filter(Boolean);
       if (tokens.filter((token) => token.replace(/[^\p{L}]/gu, '').length <= 1).length > tokens.length * 0.3) continue;
       const text = cleanPartyName(words.join(' '));
-      if (!text || /\d/.test(text) || !/\p{L}{3}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
+      if (!text || /\d/.test(text) || !/\p{L}{4}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
       const prominent = segment.box.height >= page.typicalLineHeight * 1.25;
       // The next line in the same column: a street, postcode, e-mail or phone line under a name.
       const below = page.rows

@@ -95,13 +95,23 @@ const PARTY_SHAPES = new Set(['party-name']);
 
 /** Candidates to the right of the label on its row, then in up to three rows below it. */
 export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch, context: LabelCandidateContext): FieldCandidate[] {
-  const candidates: FieldCandidate[] = [];
   const isPartyName = field.shape !== undefined && PARTY_SHAPES.has(field.shape);
   // A party label must be a key ("Seller:", or alone on its line); "Lieferant GmbH" is a name.
   if (isPartyName && (!label.isKey || !label.atSegmentStart)) return [];
-  const labelText = label.segment.text.slice(label.start, label.end);
+  const right = candidatesRightOf(field, label, context);
+  // Below: only for header-like labels: nothing usable to their right, and first in their segment or
+  // one of several labels in a header row. "14 Tage netto" ends a sentence and heads no column.
+  if (right.textFollows && right.candidates.length > 0) return right.candidates;
+  if (!label.atSegmentStart && (context.labelsBySegment.get(label.segment.id)?.length ?? 0) < 2) return right.candidates;
+  return [...right.candidates, ...candidatesBelow(field, label, context, isPartyName)];
+}
 
-  // Right: rest of the label's segment, then the next columns of the row until another label.
+function labelTextOf(label: LabelMatch): string {
+  return label.segment.text.slice(label.start, label.end);
+}
+
+/** The rest of the label's segment, then the next columns of the row until another label. */
+function candidatesRightOf(field: FieldSpecification, label: LabelMatch, context: LabelCandidateContext): { candidates: FieldCandidate[]; textFollows: boolean } {
   const right = new VirtualText();
   const ownEnd = nextLabelStart(context, label.segment, label.end);
   right.append(label.segment, label.end, ownEnd);
@@ -115,24 +125,28 @@ export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch
       if (end < segment.text.length || right.pieces.length >= 4) break;
     }
   }
-  const rightValues = findValuesAfterLabel(field.type, right.text, context.valueContext);
-  for (const found of rightValues) {
+  const candidates: FieldCandidate[] = [];
+  for (const found of findValuesAfterLabel(field.type, right.text, context.valueContext)) {
     const location = right.locate(found.index);
     const direction = location && location.pieceIndex > 0 ? 0.93 : 1;
-    const candidate = toCandidate(field, found, right, label.strength * direction, `right of "${labelText}"`);
+    const candidate = toCandidate(field, found, right, label.strength * direction, `right of "${labelTextOf(label)}"`);
     if (candidate) candidates.push(candidate);
   }
+  const textFollows = label.segment.text.slice(label.end, ownEnd).replace(/^[\s:#.]+/, '').length > 0;
+  return { candidates, textFollows };
+}
 
-  // Below: only for header-like labels: nothing usable to their right, and first in their segment or
-  // one of several labels in a header row. "14 Tage netto" ends a sentence and heads no column.
-  const restOfSegment = label.segment.text.slice(label.end, ownEnd).replace(/^[\s:#.]+/, '');
-  if (restOfSegment.length > 0 && rightValues.length > 0) return candidates;
-  if (!label.atSegmentStart && (context.labelsBySegment.get(label.segment.id)?.length ?? 0) < 2) return candidates;
+const DIRECTION_FACTORS_BELOW = [0.9, 0.78, 0.65, 0.55];
+
+/** Up to three rows below the label (four for party names), words overlapping it horizontally. */
+function candidatesBelow(field: FieldSpecification, label: LabelMatch, context: LabelCandidateContext, isPartyName: boolean): FieldCandidate[] {
   const page = context.layout.pages.find((candidatePage) => candidatePage.pageNumber === label.segment.pageNumber);
-  if (!page || !row) return candidates;
+  const row = rowOf(context, label.segment);
+  if (!page || !row) return [];
+  const candidates: FieldCandidate[] = [];
   const maxDistance = page.typicalLineHeight * 5.5;
   const tolerance = 0.008;
-  const directionFactors = [0.9, 0.78, 0.65, 0.55];
+  const numeric = field.type === 'amount' || field.type === 'number' || field.type === 'integer';
   let rowsSearched = 0;
   for (let rowIndex = row.index + 1; rowIndex < page.rows.length && rowsSearched < (isPartyName ? 4 : 3); rowIndex += 1) {
     const below = page.rows[rowIndex];
@@ -145,7 +159,6 @@ export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch
     );
     if (overlapping.length === 0) continue;
     rowsSearched += 1;
-    const numeric = field.type === 'amount' || field.type === 'number' || field.type === 'integer';
     // Amount columns are right-aligned under their header: take the number most under the label.
     const chosen = numeric
       ? overlapping
@@ -164,11 +177,10 @@ export function candidatesNearLabel(field: FieldSpecification, label: LabelMatch
     if (isPartyName && looksLikeKeyAndValue(restOfRow)) continue;
     const values = findValuesAfterLabel(field.type, belowText.text, context.valueContext);
     const first = numeric ? values.find((value) => value.index === 0 || belowText.text.slice(0, value.index).trim().length <= 3) : values[0];
-    const direction = directionFactors[rowsSearched - 1] ?? 0.5;
     if (first) {
-      const candidate = toCandidate(field, first, belowText, label.strength * direction, `below "${labelText}"`);
-      if (candidate && isPartyName) candidates.push(withWrappedNameLine(candidate, page.rows[rowIndex + 1], chosen.word.box.x));
-      else if (candidate) candidates.push(candidate);
+      const direction = DIRECTION_FACTORS_BELOW[rowsSearched - 1] ?? 0.5;
+      const candidate = toCandidate(field, first, belowText, label.strength * direction, `below "${labelTextOf(label)}"`);
+      if (candidate) candidates.push(isPartyName ? withWrappedNameLine(candidate, page.rows[rowIndex + 1], chosen.word.box.x) : candidate);
       // A column of amounts under a header lists per-rate rows, then their sum: keep looking.
       if (numeric) continue;
       break;

@@ -91,8 +91,8 @@ export function cleanPartyName(text: string): string | undefined {
   }
   name = name.replace(SALUTATIONS, '').replace(/[,;:|]+$/, '').trim();
   if (SALUTATIONS.test(`${name} `)) return undefined;
-  // A parenthesised remark ("(Not to be used for payment)") is not a name.
-  if (name.startsWith('(')) return undefined;
+  // A parenthesised remark ("(Not to be used for payment)"), an e-mail or web address is not a name.
+  if (name.startsWith('(') || /@|www\.|https?:/i.test(name)) return undefined;
   if (name.length < 2 || name.length > 80 || !/\p{L}{2}/u.test(name)) return undefined;
   if (/^\d/.test(name) && !hasLegalForm(name)) return undefined;
   // Names do not carry long numbers; "GLN 4304171000002" or "Kto 12345678" are identifiers.

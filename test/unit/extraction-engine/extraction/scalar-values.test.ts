@@ -67,6 +67,8 @@ describe('party names', () => {
     expect(cleanPartyName('WS Retail Services Pvt. Ltd.,')).toBe('WS Retail Services Pvt. Ltd.');
     expect(cleanPartyName('Herr')).toBeUndefined();
     expect(cleanPartyName('12345 Berlin')).toBeUndefined();
+    expect(cleanPartyName('triddel9@fake.com')).toBeUndefined();
+    expect(cleanPartyName('(Not to be used for payment remittance)')).toBeUndefined();
   });
 });
 
