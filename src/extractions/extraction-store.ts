@@ -11,7 +11,7 @@ import {
   type QueryCommandInput,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { extractionStatuses, inFlightStatuses, isTerminal, type ExtractionRecord, type ExtractionStatus, type Feedback } from './extraction.ts';
+import { extractionStatuses, isTerminal, type ExtractionRecord, type ExtractionStatus, type Feedback } from './extraction.ts';
 import {
   attentionPartition,
   attentionShardCount,
@@ -389,7 +389,10 @@ export class ExtractionStore {
     }
   }
 
-  /** Writes many records at once, bypassing counters and label items: benchmarks seed with it. */
+  /**
+   * Writes many terminal records and their label items in batches, counted as they are but without
+   * touching the counters item (the caller adds the totals once with `addToCounts`): benchmark seeding.
+   */
   async seedRecords(records: ExtractionRecord[]): Promise<void> {
     await this.batchWrite(
       records.flatMap((record) => [
@@ -399,6 +402,7 @@ export class ExtractionStore {
     );
   }
 
+  /** Adds to the workspace counters directly: only for seeding and for tests that simulate a crash. */
   async addToCounts(workspaceId: string, deltas: Partial<ExtractionCounts>): Promise<void> {
     const entries = Object.entries(deltas).filter(([, delta]) => delta);
     if (entries.length === 0) return;
@@ -443,9 +447,6 @@ export function recordOf(item: Record<string, unknown>): StoredExtraction {
   return record as unknown as StoredExtraction;
 }
 
-export function isInFlight(status: ExtractionStatus): boolean {
-  return inFlightStatuses.includes(status);
-}
 
 async function backOff(attempt: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 25 * 2 ** attempt)));
