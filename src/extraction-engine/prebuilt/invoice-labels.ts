@@ -11,7 +11,7 @@ export const invoiceNumberLabels: LabelsByLanguage = {
   nl: ['factuurnummer', 'factuurnr', 'factuurnr.', 'factuur nr', 'factuur nummer', 'creditnotanummer', 'notanummer', 'factuur'],
   pl: ['faktura ... nr', 'numer faktury', 'nr faktury', 'faktura nr', 'faktura vat nr', 'faktura numer', 'faktura vat', 'faktura'],
   es: ['numero de factura', 'n° de factura', 'nº factura', 'factura n°', 'factura nº', 'factura no', 'factura'],
-  it: ['numero fattura', 'numero documento', 'fattura n.', 'fattura n°', 'fattura nr', 'fattura numero', 'fattura'],
+  it: ['n. fattura', 'numero fattura', 'numero documento', 'fattura n.', 'fattura n°', 'fattura nr', 'fattura numero', 'fattura'],
 };
 
 export const issueDateLabels: LabelsByLanguage = {
@@ -56,7 +56,7 @@ export const currencyLabels: LabelsByLanguage = {
 
 export const netAmountLabels: LabelsByLanguage = {
   en: ['subtotal', 'sub-total', 'sub total', 'net amount', 'net total', 'total net', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excluding tax', 'total before tax', 'amount excl. vat', 'taxable amount', 'net'],
-  de: ['nettobetrag', 'netto-betrag', 'summe netto', 'nettosumme', 'gesamt netto', 'rechnungssumme netto', 'rechnungssumme ohne ust.', 'summe ohne mwst', 'zwischensumme', 'nettowert', 'warenwert netto', 'netto'],
+  de: ['nettobetrag', 'netto-betrag', 'summe netto', 'nettosumme', 'gesamt netto', 'rechnungssumme netto', 'rechnungssumme ohne ust.', 'summe ohne mwst', 'zwischensumme', 'nettowert', 'warenwert netto', 'warenwert', 'netto'],
   fr: ['total ht', 'montant ht', 'sous-total', 'sous total', 'total hors taxes', 'montant hors taxes', 'net ht', 'total net ht'],
   nl: ['subtotaal', 'totaal excl. btw', 'totaal exclusief btw', 'exclusief btw', 'excl. btw', 'netto bedrag', 'totaal netto', 'grondslag'],
   pl: ['wartosc netto', 'razem netto', 'suma netto', 'razem', 'netto'],
@@ -76,7 +76,7 @@ export const taxAmountLabels: LabelsByLanguage = {
 
 export const totalAmountLabels: LabelsByLanguage = {
   en: ['grand total', 'total amount', 'invoice total', 'total incl. vat', 'total including vat', 'total incl. tax', 'total including tax', 'total gross', 'gross amount', 'invoice amount', 'total'],
-  de: ['gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'endbetrag', 'bruttobetrag', 'summe brutto', 'rechnungssumme brutto', 'bruttosumme', 'gesamt brutto', 'rechnungssumme', 'gesamtpreis', 'brutto', 'gesamt', 'summe', 'total'],
+  de: ['gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'endbetrag', 'endsumme', 'bruttobetrag', 'summe brutto', 'rechnungssumme brutto', 'bruttosumme', 'gesamt brutto', 'rechnungssumme', 'gesamtpreis', 'brutto', 'gesamt', 'summe', 'total'],
   fr: ['total ttc', 'montant ttc', 'total facture', 'montant total', 'total a payer', 'total'],
   nl: ['totaal incl. btw', 'totaal inclusief btw', 'totaalbedrag', 'factuurbedrag', 'factuur totaal', 'totaal'],
   pl: ['wartosc brutto', 'razem brutto', 'kwota brutto', 'naleznosc ogolem', 'ogolem', 'suma', 'razem'],
@@ -88,7 +88,7 @@ export const amountDueLabels: LabelsByLanguage = {
   en: ['amount due', 'balance due', 'total due', 'amount payable', 'total payable', 'please pay', 'to pay', 'due payable', 'payable', 'balance'],
   de: ['zahlbetrag', 'zu zahlen', 'noch zu zahlen', 'offener betrag', 'fälliger betrag', 'restbetrag'],
   fr: ['net a payer', 'montant a payer', 'somme a payer', 'reste a payer', 'montant du', 'solde du', 'a payer'],
-  nl: ['te betalen', 'totaal te betalen', 'nog te betalen', 'openstaand bedrag'],
+  nl: ['te betalen', 'totaal te betalen', 'nog te betalen', 'te voldoen', 'openstaand bedrag'],
   pl: ['do zaplaty', 'pozostalo do zaplaty', 'kwota do zaplaty'],
   es: ['total a pagar', 'importe a pagar'],
   it: ['totale da pagare', 'netto a pagare', 'importo dovuto'],
@@ -147,7 +147,7 @@ export const ibanLabels: LabelsByLanguage = {
 export const customerNumberLabels: LabelsByLanguage = {
   en: ['customer number', 'customer no', 'customer no.', 'customer id', 'customer #', 'client number', 'client id', 'account number', 'account no', 'account id'],
   de: ['kundennummer', 'kundennr', 'kundennr.', 'kunden-nr', 'kunden-nr.', 'kd-nr', 'kd.-nr.', 'debitorennummer'],
-  fr: ['numero client', 'n° client', 'code client', 'id client', 'id.client', 'reference client', 'numero abonne'],
+  fr: ['numero client', 'n° client', 'code client', 'id client', 'id.client', 'reference client', 'ref. client', 'numero abonne'],
   nl: ['klantnummer', 'klantnr', 'klantnr.', 'debiteurnummer', 'klant'],
   pl: ['numer klienta', 'nr klienta', 'id klienta'],
   es: ['numero de cliente', 'nº cliente', 'codigo cliente'],
