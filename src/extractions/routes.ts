@@ -1,52 +1,66 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
 import { extractionStatuses } from './extraction.ts';
 import { maximumFeedbackMessageLength, maximumLabelKeyLength, maximumLabels, maximumLabelValueLength } from './extraction-requests.ts';
 
-// JSON may carry a "__proto__" key, which zod drops from a record: refused instead of lost.
+// zod/mini, not classic zod: these schemas are bundled into every extraction Lambda, and mini tree-shakes
+// (a named `{ z }` import would keep all of it). Descriptions go to the global registry, which the
+// OpenAPI document reads through toJSONSchema.
+
+// JSON may carry a "__proto__" key, which zod drops from a record: refused instead of lost. A transform
+// piped into the record is classic zod's preprocess: an issue raised here stops the pipe, and the OpenAPI
+// document shows the record. Mini's transform hands over the parse payload, so the issue is pushed onto it.
 const labelsSchema = z
-  .preprocess((value, context) => {
-    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
-      context.addIssue({ code: 'custom', message: 'is not allowed as a label key', path: ['__proto__'], input: value });
-    }
-    return value;
-  }, z.record(z.string(), z.string()))
-  .describe(
-    `Up to ${maximumLabels} labels (docType counts as one); keys 1-${maximumLabelKeyLength} and values 1-${maximumLabelValueLength} characters, not blank. ` +
+  .pipe(
+    z.transform((value: unknown, payload) => {
+      if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+        payload.issues.push({ code: 'custom', message: 'is not allowed as a label key', path: ['__proto__'], input: value });
+      }
+      return value;
+    }),
+    z.record(z.string(), z.string()),
+  )
+  .register(z.globalRegistry, {
+    description:
+      `Up to ${maximumLabels} labels (docType counts as one); keys 1-${maximumLabelKeyLength} and values 1-${maximumLabelValueLength} characters, not blank. ` +
       'Returned unchanged; the reserved key docType selects the document type instead of default routing.',
-  );
+  });
 
 const runErrorSchema = z.object({
   code: z.enum(['DOCUMENT_NOT_ROUTED', 'DOCUMENT_EXTRACTION_FAILED', 'DOCUMENT_REJECTED']),
   message: z.string(),
 });
 
+const integer = () => z.number().check(z.int());
+
 const documentSummarySchema = z.object({
-  fileId: z.string().optional().describe('The source file; for a URL document, the stored download (once fetched).'),
-  fileName: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().int().optional(),
-  pageCount: z.number().int().optional(),
+  fileId: z
+    .optional(z.string())
+    .register(z.globalRegistry, { description: 'The source file; for a URL document, the stored download (once fetched).' }),
+  fileName: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  size: z.optional(integer()),
+  pageCount: z.optional(integer()),
 });
 
 const placementSchema = z
   .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
-  .describe('Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1].');
+  .register(z.globalRegistry, { description: 'Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1].' });
 
 const outputSchema = z.object({
-  docType: z.string().optional().describe('The document type the extraction was routed to.'),
-  fieldCount: z.number().int(),
+  docType: z.optional(z.string()).register(z.globalRegistry, { description: 'The document type the extraction was routed to.' }),
+  fieldCount: integer(),
   fields: z.array(
     z.object({
-      id: z.string().describe('Use as fieldId in feedback.'),
+      id: z.string().register(z.globalRegistry, { description: 'Use as fieldId in feedback.' }),
       name: z.string(),
       type: z.string(),
       value: z.unknown(),
       metadata: z.object({
         extracted: z.boolean(),
-        confidence: z.number().optional().describe('In [0, 1].'),
-        page: z.number().int().optional().describe('1-based.'),
-        placement: placementSchema.optional(),
+        confidence: z.optional(z.number()).register(z.globalRegistry, { description: 'In [0, 1].' }),
+        page: z.optional(integer()).register(z.globalRegistry, { description: '1-based.' }),
+        placement: z.optional(placementSchema),
       }),
     }),
   ),
@@ -58,58 +72,75 @@ const extractionFields = {
   outputAvailable: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  completedAt: z.string().optional(),
-  error: runErrorSchema.optional(),
+  completedAt: z.optional(z.string()),
+  error: z.optional(runErrorSchema),
   labels: z.record(z.string(), z.string()),
-  reviewRequired: z.boolean().optional().describe('True once feedback of type ERROR was given.'),
+  reviewRequired: z.optional(z.boolean()).register(z.globalRegistry, { description: 'True once feedback of type ERROR was given.' }),
 };
 
 export const extractionSummarySchema = z.object({ ...extractionFields, document: documentSummarySchema });
 
 export const extractionSchema = z.object({
   ...extractionFields,
-  document: documentSummarySchema.extend({
-    contentUrl: z.string().optional().describe('Pre-signed download URL minted for this response; omitted when the file is gone.'),
+  document: z.extend(documentSummarySchema, {
+    contentUrl: z
+      .optional(z.string())
+      .register(z.globalRegistry, { description: 'Pre-signed download URL minted for this response; omitted when the file is gone.' }),
   }),
-  output: outputSchema.optional().describe('Only once outputAvailable is true.'),
+  output: z.optional(outputSchema).register(z.globalRegistry, { description: 'Only once outputAvailable is true.' }),
 });
 
 export const createExtractionRequestSchema = z.object({
   document: z
     .object({
-      fileId: z.string().optional().describe('An uploaded file of this workspace (a fileId that does not exist is 422 on document.fileId).'),
-      url: z.string().optional().describe('A public HTTPS URL; no user info, no fragment, no private or loopback host.'),
-      fileName: z.string().min(1).max(255).optional().describe('Names the stored download; only with url.'),
+      fileId: z
+        .optional(z.string())
+        .register(z.globalRegistry, { description: 'An uploaded file of this workspace (a fileId that does not exist is 422 on document.fileId).' }),
+      url: z
+        .optional(z.string())
+        .register(z.globalRegistry, { description: 'A public HTTPS URL; no user info, no fragment, no private or loopback host.' }),
+      fileName: z
+        .optional(z.string().check(z.minLength(1), z.maxLength(255)))
+        .register(z.globalRegistry, { description: 'Names the stored download; only with url.' }),
     })
-    .describe('Exactly one of fileId and url: both or neither is 422 on document.'),
-  labels: labelsSchema.optional(),
+    .register(z.globalRegistry, { description: 'Exactly one of fileId and url: both or neither is 422 on document.' }),
+  labels: z.optional(labelsSchema),
 });
 
 const uploadExtractionRequestSchema = z.object({
-  file: z.string().meta({ format: 'binary' }).describe('The document: exactly one part named "file", at most 50 MB.'),
-  labels: z.string().optional().describe('A JSON object of labels, as a JSON part or a text part holding JSON.'),
+  file: z
+    .string()
+    .register(z.globalRegistry, { format: 'binary', description: 'The document: exactly one part named "file", at most 50 MB.' }),
+  labels: z
+    .optional(z.string())
+    .register(z.globalRegistry, { description: 'A JSON object of labels, as a JSON part or a text part holding JSON.' }),
 });
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
 export const listExtractionsQuerySchema = z.object({
-  page: z.string().optional().describe('Zero-based page index, default 0.'),
-  size: z.string().optional().describe('Page size 1-100, default 50.'),
-  status: z.enum(extractionStatuses).optional(),
-  from: isoDateTime.optional().describe('Created at or after (ISO 8601).'),
-  to: isoDateTime.optional().describe('Created at or before (ISO 8601).'),
-  sortBy: z.enum(['createdAt', 'updatedAt', 'completedAt']).optional().describe('Default createdAt. By completedAt, extractions still in flight sort as latest.'),
-  sort: z.enum(['asc', 'desc']).optional().describe('Default desc.'),
-  labels: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe('Deep object, labels[key]=value; an empty value matches extractions that have the label; several combine with AND.'),
+  page: z.optional(z.string()).register(z.globalRegistry, { description: 'Zero-based page index, default 0.' }),
+  size: z.optional(z.string()).register(z.globalRegistry, { description: 'Page size 1-100, default 50.' }),
+  status: z.optional(z.enum(extractionStatuses)),
+  from: z.optional(isoDateTime).register(z.globalRegistry, { description: 'Created at or after (ISO 8601).' }),
+  to: z.optional(isoDateTime).register(z.globalRegistry, { description: 'Created at or before (ISO 8601).' }),
+  sortBy: z
+    .optional(z.enum(['createdAt', 'updatedAt', 'completedAt']))
+    .register(z.globalRegistry, { description: 'Default createdAt. By completedAt, extractions still in flight sort as latest.' }),
+  sort: z.optional(z.enum(['asc', 'desc'])).register(z.globalRegistry, { description: 'Default desc.' }),
+  labels: z.optional(z.record(z.string(), z.string())).register(z.globalRegistry, {
+    description: 'Deep object, labels[key]=value; an empty value matches extractions that have the label; several combine with AND.',
+  }),
 });
 
 export const feedbackRequestSchema = z.object({
-  message: z.string().min(1).max(maximumFeedbackMessageLength),
-  type: z.enum(['ERROR', 'INFO']).optional().describe('Default ERROR, which sets reviewRequired on the extraction.'),
-  fieldId: z.string().optional().describe('An id from output.fields; omit for feedback on the whole extraction.'),
+  message: z.string().check(z.minLength(1), z.maxLength(maximumFeedbackMessageLength)),
+  type: z
+    .optional(z.enum(['ERROR', 'INFO']))
+    .register(z.globalRegistry, { description: 'Default ERROR, which sets reviewRequired on the extraction.' }),
+  fieldId: z
+    .optional(z.string())
+    .register(z.globalRegistry, { description: 'An id from output.fields; omit for feedback on the whole extraction.' }),
 });
 
 const feedbackSchema = z.object({
@@ -117,11 +148,11 @@ const feedbackSchema = z.object({
   extractionId: z.string(),
   message: z.string(),
   type: z.enum(['ERROR', 'INFO']),
-  fieldId: z.string().nullable(),
+  fieldId: z.nullable(z.string()),
   createdAt: z.string(),
 });
 
-const pageInfoSchema = z.object({ page: z.number().int(), size: z.number().int(), totalItems: z.number().int(), totalPages: z.number().int() });
+const pageInfoSchema = z.object({ page: integer(), size: integer(), totalItems: integer(), totalPages: integer() });
 
 const access: Record<'start' | 'read' | 'write' | 'remove', ResourceAccess> = {
   start: { recordsTable: 'readWrite', filesBucket: 'readWrite', extractionStateMachine: 'start' },
