@@ -71,17 +71,31 @@ function compileLabel(fieldName: string | undefined, language: string, phrase: s
   return { fieldName, strengthFactor, needle, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
 }
 
-export function compileLabelSources(sources: LabelSource[]): CompiledLabel[] {
+// Label sets are module constants (prebuilt) or parsed once per configuration: compile each set once.
+const compiledByLabelSet = new WeakMap<Record<string, string[]>, Map<string, CompiledLabel[]>>();
+
+function compileLabelSource(source: LabelSource): CompiledLabel[] {
+  const key = `${source.fieldName ?? ''}\u0000${source.strengthFactor ?? 1}`;
+  let bySource = compiledByLabelSet.get(source.labels);
+  const cached = bySource?.get(key);
+  if (cached) return cached;
   const compiled: CompiledLabel[] = [];
-  for (const source of sources) {
-    for (const [language, phrases] of Object.entries(source.labels)) {
-      for (const phrase of phrases) {
-        const label = compileLabel(source.fieldName, language, phrase, source.strengthFactor ?? 1);
-        if (label) compiled.push(label);
-      }
+  for (const [language, phrases] of Object.entries(source.labels)) {
+    for (const phrase of phrases) {
+      const label = compileLabel(source.fieldName, language, phrase, source.strengthFactor ?? 1);
+      if (label) compiled.push(label);
     }
   }
+  if (!bySource) {
+    bySource = new Map();
+    compiledByLabelSet.set(source.labels, bySource);
+  }
+  bySource.set(key, compiled);
   return compiled;
+}
+
+export function compileLabelSources(sources: LabelSource[]): CompiledLabel[] {
+  return sources.flatMap(compileLabelSource);
 }
 
 function labelStrength(phraseLength: number, options: { compoundPart: boolean; atStart: boolean; isKey: boolean; proseSegment: boolean }): number {
