@@ -94,7 +94,8 @@ export function findAmounts(text: string, context: CurrencyContext = {}): FoundA
     let groups = match.groups ?? {};
     let reading: NumberReading | undefined;
     if (/[\s\u00a0\u202f]/.test(groups.number ?? '')) {
-      const attachedCurrency = Boolean(groups.prefix || groups.suffix) || match[0].trim() === text.trim();
+      // A number alone in its column ("Total TTC   1 218,00") may group with spaces too.
+      const attachedCurrency = Boolean(groups.prefix || groups.suffix) || match[0].trim() === text.replace(/^[\s:=*]+|[\s:=*]+$/g, '');
       reading = attachedCurrency ? readNumberBody(groups.number ?? '', true) : undefined;
       if (!reading) {
         compact.lastIndex = match.index;

@@ -1,7 +1,7 @@
 // One entry point per field type: find the value at the start of the text that follows a label,
 // and check a whole value (embedded e-invoice values, user corrections) against its type.
 
-import { findAmounts } from './amount.ts';
+import { findAmounts, type FoundAmount } from './amount.ts';
 import { parseBoolean } from './boolean.ts';
 import { findCurrencyMentions, parseCurrency } from './currency.ts';
 import { findDates, parseDate, parseDateTime, type NumericDateOrder } from './date.ts';
@@ -44,6 +44,15 @@ export interface FoundValue {
 
 const MAX_TEXT_VALUE_LENGTH = 120;
 
+/** Amounts of each column (runs separated by 3+ spaces) on their own, so a lone "1 218,00" stays whole. */
+function findAmountsPerColumn(text: string, context: ValueContext): FoundAmount[] {
+  const found: FoundAmount[] = [];
+  for (const column of text.matchAll(/\S+(?:\s{1,2}\S+)*/g)) {
+    for (const amount of findAmounts(column[0], context)) found.push({ ...amount, index: amount.index + column.index });
+  }
+  return found;
+}
+
 function firstPatternMatch(text: string, patterns: readonly RegExp[]): FoundValue | undefined {
   for (const pattern of patterns) {
     const match = new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(text);
@@ -74,7 +83,7 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
     case 'amount':
     case 'number': {
       // Long whole numbers after an amount label are account or reference numbers, not money.
-      const amounts = findAmounts(text, context).filter((amount) => !amount.isPercentage && !(amount.decimals === 0 && Math.abs(amount.value) >= 1e7));
+      const amounts = findAmountsPerColumn(text, context).filter((amount) => !amount.isPercentage && !(amount.decimals === 0 && Math.abs(amount.value) >= 1e7));
       return amounts.map((amount, position) => ({
         value: amount.value,
         index: amount.index,

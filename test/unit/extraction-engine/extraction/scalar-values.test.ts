@@ -79,6 +79,11 @@ describe('findValuesAfterLabel', () => {
     expect(found[2]?.quality).toBeLessThan(found[4]?.quality ?? 0);
   });
 
+  it('keeps a space-grouped amount whole when it stands alone in its column', () => {
+    expect(findValuesAfterLabel('amount', ' :   1 218,00').map((value) => value.value)).toEqual([1218]);
+    expect(findValuesAfterLabel('amount', ' 1 278.61 40.39 319.00').map((value) => value.value)).toEqual([1, 278.61, 40.39, 319]);
+  });
+
   it('uses configured patterns for strings and enums', () => {
     const found = findValuesAfterLabel('string', ': PO-77 (urgent)', { patterns: [/PO-(\d+)/u] });
     expect(found[0]?.value).toBe('77');
