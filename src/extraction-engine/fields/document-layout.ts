@@ -3,7 +3,7 @@
 // without a column gap). Formats without geometry get approximate boxes from character columns so
 // that "right of" and "below" mean the same thing everywhere; those boxes are never reported.
 
-import type { Placement, PositionedWord, ReadDocument, TextLine } from '../document.ts';
+import type { DocumentPage, Placement, PositionedWord, ReadDocument, TextLine } from '../document.ts';
 
 export interface LayoutWord {
   text: string;
@@ -34,6 +34,8 @@ export interface LayoutRow {
 
 export interface LayoutPage {
   pageNumber: number;
+  /** Where the page's text came from; OCR text needs more tolerant value reading. */
+  source: DocumentPage['source'];
   rows: LayoutRow[];
   /** Median line height on the page, the unit for vertical distances. */
   typicalLineHeight: number;
@@ -186,7 +188,7 @@ export function buildDocumentLayout(document: ReadDocument): DocumentLayout {
       return { pageNumber: page.pageNumber, index: rowIndex, segments: placed, top, bottom };
     });
     const heights = rows.flatMap((row) => row.segments.map((segment) => segment.box.height));
-    pages.push({ pageNumber: page.pageNumber, rows, typicalLineHeight: median(heights) || 0.015 });
+    pages.push({ pageNumber: page.pageNumber, source: page.source, rows, typicalLineHeight: median(heights) || 0.015 });
   }
   return { pages, segments, hasGeometry };
 }

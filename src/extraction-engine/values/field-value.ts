@@ -31,6 +31,8 @@ export interface ValueContext {
   /** Compiled configured patterns: the value is the first capture group, or the whole match. */
   patterns?: readonly RegExp[];
   shape?: StringShape;
+  /** The text was read by OCR, which splits digit runs ("471 1 02"). */
+  fromOcr?: boolean;
 }
 
 export interface FoundValue {
@@ -137,14 +139,14 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
       return value === undefined ? [] : [{ value, index: 0, length: text.length, quality: 0.9 }];
     }
     case 'string':
-      return findStringAfterLabel(text, context.shape ?? 'text');
+      return findStringAfterLabel(text, context.shape ?? 'text', context);
   }
 }
 
-function findStringAfterLabel(text: string, shape: StringShape): FoundValue[] {
+function findStringAfterLabel(text: string, shape: StringShape, context: ValueContext): FoundValue[] {
   switch (shape) {
     case 'identifier': {
-      const identifier = findIdentifierAtStart(text);
+      const identifier = findIdentifierAtStart(text, { joinSplitDigits: context.fromOcr === true });
       return identifier ? [{ value: identifier.identifier, index: identifier.index, length: identifier.length, quality: identifier.quality }] : [];
     }
     case 'vat-id': {

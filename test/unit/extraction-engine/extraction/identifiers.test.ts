@@ -70,6 +70,12 @@ describe('findIdentifierAtStart', () => {
     expect(findIdentifierAtStart(text)).toBeUndefined();
   });
 
+  it('joins digit groups that OCR split, only when asked to', () => {
+    expect(findIdentifierAtStart(' 471 1 02', { joinSplitDigits: true })).toMatchObject({ identifier: '471102', length: 8 });
+    expect(findIdentifierAtStart(' 471 1 02')?.identifier).toBe('471');
+    expect(findIdentifierAtStart(' 42 12.05.2020', { joinSplitDigits: true })?.identifier).toBe('42');
+  });
+
   it('rates short bare numbers lower than typical references', () => {
     expect(findIdentifierAtStart(' 42')?.quality).toBeLessThan(findIdentifierAtStart(' RE-2019/507')?.quality ?? 0);
   });
