@@ -8,6 +8,7 @@ import { maximumFileBytes } from '../files/file-limits.ts';
 import { fetchOutbound, OutboundRequestError } from '../outbound/outbound-fetch.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { inFlightStatuses, type RunError } from './extraction.ts';
+import type { DownloadedDocuments } from './downloaded-documents.ts';
 import type { ExtractionDocuments } from './extraction-documents.ts';
 import type { ExtractionExecutionInput } from './extraction-executions.ts';
 import type { ExtractionOutputStore } from './extraction-output-store.ts';
@@ -66,6 +67,7 @@ export class ExtractionProcessor {
     private readonly store: ExtractionStore,
     private readonly outputs: ExtractionOutputStore,
     private readonly documents: ExtractionDocuments,
+    private readonly downloads: DownloadedDocuments,
     private readonly settlement: ExtractionSettlement,
     private readonly engine: DocumentEngine,
     private readonly configurationOf: (workspaceId: string) => Promise<ExtractionConfiguration>,
@@ -89,7 +91,7 @@ export class ExtractionProcessor {
     const record = await this.current(input);
     if (!record || record.document.fileId !== undefined || !record.source) return;
     const content = await this.download(record.source.url);
-    const file = await this.documents.storeDownloaded(record.workspaceId, content, record.source.fileName ?? fileNameFromUrl(record.source.url));
+    const file = await this.downloads.store(record.workspaceId, content, record.source.fileName ?? fileNameFromUrl(record.source.url));
     await this.store.mutate(record.id, (current) =>
       current.generation === input.generation && current.document.fileId === undefined
         ? { ...current, document: { ...current.document, fileId: file.fileId, fileName: file.fileName, mimeType: file.mimeType, size: file.size } }

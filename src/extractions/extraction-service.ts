@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { decodeTime } from 'ulidx';
 import { ConflictError, DownstreamError, NotFoundError, ValidationError, type ValidationIssue } from '../http/errors.ts';
+import type { FileService } from '../files/file-service.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import {
@@ -31,10 +32,15 @@ export interface FeedbackRequest {
   fieldId?: string;
 }
 
+/** The files domain's streamed multipart upload (same limits, 413 and 415), with the form's other text parts. */
+export type FileUploads = Pick<FileService, 'uploadFileWithTextParts'>;
+
 export interface ExtractionServiceDependencies {
   store: ExtractionStore;
   outputs: ExtractionOutputStore;
   documents: ExtractionDocuments;
+  /** Only upload-extraction's service has it (`extractionServiceWithUploads()`), so no other handler bundles busboy and file-type. */
+  uploads?: FileUploads;
   executions: ExtractionExecutions;
   settlement: ExtractionSettlement;
   urlPolicy: () => OutboundUrlPolicy;
@@ -89,7 +95,9 @@ export class ExtractionService {
    * 415); the optional `labels` part is a JSON object (as a JSON part or a text part holding JSON).
    */
   async uploadExtraction(workspaceId: string, body: Readable, contentType: string): Promise<ExtractionView> {
-    const { file, textParts } = await this.dependencies.documents.upload(workspaceId, body, contentType);
+    const uploads = this.dependencies.uploads;
+    if (!uploads) throw new Error('uploadExtraction needs extractionServiceWithUploads().');
+    const { file, textParts } = await uploads.uploadFileWithTextParts(workspaceId, body, contentType);
     const labels = parseLabelsPart(textParts.labels);
     const issues = labelIssues(labels);
     if (issues.length > 0) throw new ValidationError(issues);

@@ -1,9 +1,11 @@
 import { extractDocument } from '../extraction-engine/extract-document.ts';
 import { readDocument } from '../extraction-engine/read-document.ts';
 import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
+import { fileBlobStore, fileRecordStore } from '../files/lookup-wiring.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
+import { DownloadedDocuments } from './downloaded-documents.ts';
 import { ExtractionProcessor } from './extraction-processing.ts';
-import { documents, extractionSettlement, extractionStore, outputStore, secondsFromEnvironment } from './wiring.ts';
+import { extractionDocuments, extractionSettlement, extractionStore, outputStore, secondsFromEnvironment } from './wiring.ts';
 
 // The state machine's task functions are the only ones that carry the extraction engine (PDF, OCR);
 // the API functions build from wiring.ts and stay small.
@@ -12,7 +14,8 @@ export function extractionProcessor(): ExtractionProcessor {
   return new ExtractionProcessor(
     extractionStore(),
     outputStore(),
-    documents(),
+    extractionDocuments(),
+    new DownloadedDocuments(fileRecordStore(), fileBlobStore()),
     extractionSettlement(),
     { read: readDocument, extract: extractDocument },
     async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,

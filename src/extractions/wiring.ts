@@ -1,7 +1,5 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { fileService } from '../files/wiring.ts';
-import { FileBlobStore } from '../files/file-blobs.ts';
-import { FileRecordStore } from '../files/file-records.ts';
+import { fileBlobStore, fileLookup, fileRecordStore } from '../files/lookup-wiring.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
@@ -12,11 +10,13 @@ import { ExtractionDocuments } from './extraction-documents.ts';
 import { EventRecorder } from './extraction-events.ts';
 import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
 import { ExtractionOutputStore } from './extraction-output-store.ts';
-import { ExtractionService } from './extraction-service.ts';
+import { ExtractionService, type FileUploads } from './extraction-service.ts';
 import { ExtractionSettlement } from './extraction-settlement.ts';
 import { ExtractionStore } from './extraction-store.ts';
 
 // Built from the environment the stack (deployed or local) sets; clients are shared per process.
+// Nothing here may import the files upload path (FileService, sniffing): every extraction API handler
+// bundles this module; upload-extraction adds the upload (upload-wiring.ts), the fetch task the sniffing.
 
 export function extractionStore(): ExtractionStore {
   return new ExtractionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
@@ -31,10 +31,8 @@ export function outputStore(): ExtractionOutputStore {
   );
 }
 
-export function documents(): ExtractionDocuments {
-  const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
-  const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
-  return new ExtractionDocuments(new FileRecordStore(dynamoDocumentClient(), tableName), new FileBlobStore(s3Client(), bucketName), fileService());
+export function extractionDocuments(): ExtractionDocuments {
+  return new ExtractionDocuments(fileRecordStore(), fileBlobStore(), fileLookup());
 }
 
 export function extractionSettlement(): ExtractionSettlement {
@@ -52,11 +50,13 @@ export function extractionExecutions(): ExtractionExecutions {
   return new StepFunctionsExtractionExecutions(sfnClient(), requiredEnvironment(resourceEnvironment.extractionStateMachineArn));
 }
 
-export function extractionService(): ExtractionService {
+/** Creates by fileId or url, reads, feedback, deletes; uploads need `extractionServiceWithUploads()` (upload-wiring.ts). */
+export function extractionService(uploads?: FileUploads): ExtractionService {
   return new ExtractionService({
     store: extractionStore(),
     outputs: outputStore(),
-    documents: documents(),
+    documents: extractionDocuments(),
+    ...(uploads ? { uploads } : {}),
     executions: extractionExecutions(),
     settlement: extractionSettlement(),
     urlPolicy: outboundUrlPolicyFromEnvironment,

@@ -2,6 +2,7 @@ import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { FileContentUrls } from './content-urls.ts';
+import { FileBlobStore } from './file-blobs.ts';
 import { FileLookup } from './file-lookup.ts';
 import { FileRecordStore } from './file-records.ts';
 
@@ -23,4 +24,9 @@ export function fileContentUrls(): FileContentUrls {
 
 export function filesBucketName(): string {
   return requiredEnvironment(resourceEnvironment.filesBucketName);
+}
+
+/** Object reads and writes without the upload path: file-blobs.ts needs neither busboy nor file-type. */
+export function fileBlobStore(): FileBlobStore {
+  return new FileBlobStore(s3Client(), filesBucketName());
 }

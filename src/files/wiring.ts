@@ -1,7 +1,5 @@
-import { s3Client } from '../infrastructure/s3-client.ts';
-import { FileBlobStore } from './file-blobs.ts';
 import { FileService } from './file-service.ts';
-import { fileContentUrls, fileRecordStore, filesBucketName } from './lookup-wiring.ts';
+import { fileBlobStore, fileContentUrls, fileRecordStore } from './lookup-wiring.ts';
 
 /**
  * The file service over the stack's table and bucket, from the environment the stack (deployed or
@@ -9,5 +7,5 @@ import { fileContentUrls, fileRecordStore, filesBucketName } from './lookup-wiri
  * process that starts a second local stack (benchmarks) gets that stack's endpoints and names.
  */
 export function fileService(): FileService {
-  return new FileService(fileRecordStore(), new FileBlobStore(s3Client(), filesBucketName()), fileContentUrls());
+  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls());
 }
