@@ -8,7 +8,7 @@ import { findIbans } from '../values/iban.ts';
 import { cleanPartyName, findCompanyNames, hasLegalForm, looksLikeKeyAndValue } from '../values/party-name.ts';
 import { findVatIds } from '../values/vat-id.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
-import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
+import { boxOfRange, type DocumentLayout, type LayoutPage, type LayoutSegment } from './document-layout.ts';
 import type { FieldCandidate } from './field-candidate.ts';
 import type { LabelMatch } from './label-anchors.ts';
 
@@ -198,6 +198,9 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
             if (page.pageNumber > 1) score *= 0.9;
             if (owner === 'buyer') score *= 0.3;
             if (owner === 'seller') score *= 1.3;
+            // The envelope window (DIN 5008 and similar: left half, 4-9 cm from the top) holds the
+            // recipient; a company heading an address block there is more likely the buyer.
+            if (!owner && page.pageNumber === 1 && inEnvelopeWindow(segment) && startsAddressBlock(page, row.index, segment)) score *= 0.7;
           } else {
             if (owner !== 'buyer') continue;
             score = 0.55;
@@ -219,6 +222,19 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
     }
   }
   return found;
+}
+
+function inEnvelopeWindow(segment: LayoutSegment): boolean {
+  return segment.box.x < 0.45 && segment.box.y >= 0.12 && segment.box.y <= 0.32;
+}
+
+/** The next line in the segment's column (within three rows) carries digits: a street or postcode. */
+function startsAddressBlock(page: LayoutPage, rowIndex: number, segment: LayoutSegment): boolean {
+  const below = page.rows
+    .slice(rowIndex + 1, rowIndex + 4)
+    .flatMap((row) => row.segments)
+    .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02);
+  return below !== undefined && /\d/.test(below.text) && /\p{L}{3}/u.test(below.text);
 }
 
 /**

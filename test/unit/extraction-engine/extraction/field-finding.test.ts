@@ -141,6 +141,16 @@ describe('parties', () => {
   });
 });
 
+describe('companies in the envelope window', () => {
+  it('prefer the footer company as seller over the addressee in the window', () => {
+    const rows: Row[] = ['', '', '', '', '', '', { text: 'Kunde Beispiel Ltd.', x: 0.11 }, { text: '93B Sai Yu Chung', x: 0.11 }, { text: 'Hong Kong', x: 0.11 }, 'Rechnung Nr. 30064443'];
+    for (let filler = 0; filler < 30; filler += 1) rows.push('');
+    rows.push({ text: 'Hosting Beispiel AG Vorstand: Max Muster', x: 0.09, height: 0.008 });
+    const results = extractFields(placedDocument([rows], { language: 'de' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'seller_name')?.value).toBe('Hosting Beispiel AG');
+  });
+});
+
 describe('letterhead', () => {
   it('ignores spaced-out title letters as read by OCR', () => {
     const rows: Row[] = [{ text: 'F ACTU U R.', x: 0.08, height: 0.02 }, 'Factuurnummer: 12', 'Totaal: € 5,00'];
