@@ -32,7 +32,8 @@ function endsWithMoney(row: LayoutRow, hasGeometry: boolean): boolean {
   if (hasGeometry && last.box.x + last.box.width < 0.55) return false;
   const text = row.segments.map((segment) => segment.text).join('   ');
   if (findDates(text).length > 0 && !/\d[.,]\d{2}(?!\d)\s*\S*$/.test(text)) return false;
-  const amounts = findAmounts(last.text).filter((amount) => !amount.isPercentage && (amount.decimals === 2 || amount.currency));
+  // Negative line amounts are allowances (discounts), not items.
+  const amounts = findAmounts(last.text).filter((amount) => !amount.isPercentage && amount.value >= 0 && (amount.decimals === 2 || amount.currency));
   return amounts.length > 0 && /\p{L}/u.test(text);
 }
 

@@ -176,11 +176,11 @@ export const buyerReferenceLabels: LabelsByLanguage = {
 
 /** Labels of things invoices print that are not extracted; they keep "Date" out of "Order Date". */
 export const invoiceDistractorLabels: LabelsByLanguage = {
-  en: ['order date', 'payment date', 'print date', 'check in', 'check out', 'ship to', 'shipping address', 'delivery address', 'deliver to', 'tax number', 'tax rate', 'vat rate', 'tax %', 'unit price', 'page', 'tax point'],
-  de: ['lieferadresse', 'lieferanschrift', 'warenempfänger', 'bestelldatum', 'auftragsdatum', 'auftrag-datum-lief', 'lieferschein-datum', 'vertrags-datum', 'steuernummer', 'steuer-nr', 'steuer-nr.', 'steuernr', 'steuernr.', 'steuersatz', 'mwst-%', 'ust. %', 'usts.', 'einzelpreis', 'seite', 'skonto', 'steuerbasisbetrag', 'lieferschein-nr', 'vertrags-nr', 'bestellung vom', 'gesamtbetrag der zuschläge', 'gesamtbetrag der abschläge', 'zu-/abschlag', 'erhaltene anzahlungen'],
-  fr: ['adresse de livraison', 'livre a', 'date de commande', 'taux de tva', 'prix unitaire', 'siret', 'siren', 'rcs', 'date du prelevement'],
-  nl: ['afleveradres', 'leveradres', 'orderdatum', 'besteldatum', 'btw %', 'prijs per stuk', 'kvk'],
-  pl: ['adres dostawy', 'data zamowienia', 'stawka vat', 'cena jednostkowa', 'regon', 'krs'],
+  en: ['discount', 'allowance', 'surcharge', 'shipping', 'order date', 'payment date', 'print date', 'check in', 'check out', 'ship to', 'shipping address', 'delivery address', 'deliver to', 'tax number', 'tax rate', 'vat rate', 'tax %', 'unit price', 'page', 'tax point'],
+  de: ['abschlag', 'zuschlag', 'rabatt', 'nachlass', 'versandkosten', 'lieferadresse', 'lieferanschrift', 'warenempfänger', 'bestelldatum', 'auftragsdatum', 'auftrag-datum-lief', 'lieferschein-datum', 'vertrags-datum', 'steuernummer', 'steuer-nr', 'steuer-nr.', 'steuernr', 'steuernr.', 'steuersatz', 'mwst-%', 'ust. %', 'usts.', 'einzelpreis', 'seite', 'skonto', 'steuerbasisbetrag', 'lieferschein-nr', 'vertrags-nr', 'bestellung vom', 'gesamtbetrag der zuschläge', 'gesamtbetrag der abschläge', 'zu-/abschlag', 'erhaltene anzahlungen'],
+  fr: ['remise', 'rabais', 'frais de port', 'adresse de livraison', 'livre a', 'date de commande', 'taux de tva', 'prix unitaire', 'siret', 'siren', 'rcs', 'date du prelevement'],
+  nl: ['korting', 'verzendkosten', 'afleveradres', 'leveradres', 'orderdatum', 'besteldatum', 'btw %', 'prijs per stuk', 'kvk'],
+  pl: ['rabat', 'koszt wysylki', 'adres dostawy', 'data zamowienia', 'stawka vat', 'cena jednostkowa', 'regon', 'krs'],
   es: ['fecha de pedido', 'tipo de iva'],
   it: ['data ordine', 'aliquota iva', 'codice fiscale'],
 };
