@@ -39,8 +39,8 @@ function endsWithMoney(row: LayoutRow, hasGeometry: boolean): boolean {
 
 /**
  * The number of item rows, or undefined when no item table is recognisable. Rows that start with a
- * label ("Bruttopreis :", a repeated header) are not items; the first totals row after the items
- * ends the table, which may continue on the following pages until then.
+ * label ("Bruttopreis :", a repeated header, a discount) are not items; the first totals row after
+ * the items ends the table (not "Tax: 0.2%" inside an item), which may continue on later pages.
  */
 export function lineItemCandidate(layout: DocumentLayout, fieldName: string, labels: LabelMatch[], isTotalsLabel: (label: LabelMatch) => boolean): FieldCandidate | undefined {
   const rowKey = (label: LabelMatch): string => `${label.segment.pageNumber}:${label.segment.rowIndex}`;
@@ -59,7 +59,7 @@ export function lineItemCandidate(layout: DocumentLayout, fieldName: string, lab
       const row = page.rows[rowIndex];
       const key = `${page.pageNumber}:${rowIndex}`;
       if (!row) continue;
-      if (count > 0 && totalsRows.has(key)) {
+      if (count > 0 && totalsRows.has(key) && !onlyRates(row)) {
         finished = true;
         break;
       }
@@ -79,6 +79,12 @@ export function lineItemCandidate(layout: DocumentLayout, fieldName: string, lab
     segmentId: anchor.id,
     evidence: 'rows of the item table',
   };
+}
+
+/** A row whose only numbers are percentages: a tax rate inside an item, not a totals line. */
+function onlyRates(row: LayoutRow): boolean {
+  const numbers = row.segments.flatMap((segment) => findAmounts(segment.text));
+  return numbers.length > 0 && numbers.every((amount) => amount.isPercentage);
 }
 
 function firstSegmentId(layout: DocumentLayout, pageNumber: number, rowIndex: number): number | undefined {
