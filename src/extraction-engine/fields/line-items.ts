@@ -55,11 +55,14 @@ export function lineItemCandidate(layout: DocumentLayout, fieldName: string, lab
     const headerIndex = page.rows.findIndex(isHeaderRow);
     if (headerIndex < 0 && !firstHeader) continue;
     if (headerIndex >= 0) firstHeader ??= page.rows[headerIndex];
+    const countBeforePage = count;
     for (let rowIndex = Math.max(0, headerIndex + 1); rowIndex < page.rows.length; rowIndex += 1) {
       const row = page.rows[rowIndex];
       const key = `${page.pageNumber}:${rowIndex}`;
       if (!row) continue;
-      if (count > 0 && totalsRows.has(key) && !onlyRates(row)) {
+      // Under a header repeated on a later page, its second line ("MwSt.") is not the totals yet.
+      const itemsAbove = headerIndex >= 0 ? count > countBeforePage : count > 0;
+      if (itemsAbove && totalsRows.has(key) && !onlyRates(row)) {
         finished = true;
         break;
       }

@@ -174,6 +174,25 @@ describe('unlabelled address blocks', () => {
   });
 });
 
+describe('line items', () => {
+  const header: Row = [{ text: 'Pos.', x: 0.08 }, { text: 'Beschreibung', x: 0.15 }, { text: 'Menge', x: 0.5 }, { text: 'Betrag', x: 0.8 }];
+  const subHeader: Row = { text: 'MwSt.', x: 0.8 };
+  const item = (number: number, amount: string): Row => [{ text: String(number), x: 0.08 }, { text: `Artikel ${number}`, x: 0.15 }, { text: '1', x: 0.5 }, { text: amount, x: 0.8 }];
+  const count = (pages: Row[][]): unknown =>
+    extractFields(placedDocument(pages, { language: 'de' }), invoiceSpecification).fields.find((result) => result.name === 'line_item_count')?.value;
+
+  it('counts rows ending in money under the header, across pages with a repeated header, until the totals', () => {
+    const first: Row[] = ['Rechnung Nr. 1', header, subHeader, item(1, '10,00'), 'Beschreibung ohne Betrag', item(2, '20,00')];
+    const second: Row[] = [header, subHeader, item(3, '5,00'), [{ text: 'Gesamtbetrag', x: 0.5 }, { text: '35,00', x: 0.8 }], [{ text: 'Bankgebühr', x: 0.15 }, { text: '1,00', x: 0.8 }]];
+    expect(count([first, second])).toBe(3);
+  });
+
+  it('does not count discounts, or stop at a tax rate printed inside an item', () => {
+    const rows: Row[] = ['Rechnung Nr. 1', header, item(1, '10,00'), { text: 'MwSt: 19%', x: 0.15 }, item(2, '20,00'), [{ text: 'Rabatt 10 %', x: 0.15 }, { text: '-3,00', x: 0.8 }], [{ text: 'Summe', x: 0.5 }, { text: '27,00', x: 0.8 }]];
+    expect(count([rows])).toBe(2);
+  });
+});
+
 describe('selectAmounts', () => {
   const candidate = (fieldName: string, value: number, score: number): FieldCandidate => ({
     fieldName,
