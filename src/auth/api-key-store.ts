@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
 import type { GrantedScope } from './scopes.ts';
 
 export interface RateLimit {
@@ -56,22 +57,13 @@ export class ApiKeyStore {
   }
 
   async listByWorkspace(workspaceId: string): Promise<ApiKeyRecord[]> {
-    const records: ApiKeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :keys',
-          ExpressionAttributeValues: { ':keys': `WS#${workspaceId}#APIKEYS` },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      records.push(...(page.Items ?? []).map(toApiKeyRecord));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records;
+    const items = await queryAllItems(this.client, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :keys',
+      ExpressionAttributeValues: { ':keys': `WS#${workspaceId}#APIKEYS` },
+    });
+    return items.map(toApiKeyRecord);
   }
 
   /** Marks the key revoked; returns false when no such key exists. */

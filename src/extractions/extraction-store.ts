@@ -1,4 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { queryPages } from '../infrastructure/dynamodb-queries.ts';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -285,13 +286,8 @@ export class ExtractionStore {
   }
 
   /** Every page of a Query, following LastEvaluatedKey; stop early by leaving the loop. */
-  async *queryPages(input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
-    let startKey: Record<string, unknown> | undefined = input.ExclusiveStartKey;
-    do {
-      const page: QueryCommandOutput = await this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-      yield page;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+  queryPages(input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
+    return queryPages(this.client, input);
   }
 
   /** How many items a Query matches (`Select: COUNT`, every page). */

@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 
 export interface Workspace {
@@ -39,22 +40,13 @@ export class WorkspaceStore {
   }
 
   async list(): Promise<Workspace[]> {
-    const workspaces: Workspace[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :all',
-          ExpressionAttributeValues: { ':all': 'WORKSPACES' },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      workspaces.push(...(page.Items ?? []).map(toWorkspace));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return workspaces;
+    const items = await queryAllItems(this.client, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :all',
+      ExpressionAttributeValues: { ':all': 'WORKSPACES' },
+    });
+    return items.map(toWorkspace);
   }
 }
 

@@ -1,6 +1,6 @@
-import { crc32 } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
+import { zipArchive } from './zip-archive.ts';
 
 // Builders for the files the files tests upload: real documents from the libraries that write them,
 // containers assembled byte by byte where that is the point (OOXML package parts, program headers).
@@ -16,52 +16,7 @@ export async function samplePng(width = 64, height = 48): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
 }
 
-export interface ZipEntry {
-  name: string;
-  content: string | Buffer;
-}
-
-/** A ZIP archive with stored (uncompressed) entries: local headers, central directory, end record. */
-export function zipArchive(entries: ZipEntry[]): Buffer {
-  const localParts: Buffer[] = [];
-  const centralParts: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name, 'utf8');
-    const data = Buffer.isBuffer(entry.content) ? entry.content : Buffer.from(entry.content, 'utf8');
-    const checksum = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(0, 8); // stored
-    local.writeUInt32LE(checksum, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt32LE(checksum, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    localParts.push(local, name, data);
-    centralParts.push(central, name);
-    offset += local.length + name.length + data.length;
-  }
-  const centralDirectory = Buffer.concat(centralParts);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(centralDirectory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...localParts, centralDirectory, end]);
-}
+export { zipArchive, type ZipEntry } from './zip-archive.ts';
 
 const officeMainParts = {
   docx: { directory: 'word', part: 'document.xml', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml' },
