@@ -160,6 +160,13 @@ async function main(): Promise<void> {
             (['malformed embedded data', 'conflicting embedded data'].includes(expected.category ?? '') && pageOnly.status === 'COMPLETED' && visibleCorrect >= visibleComparisons.length * 0.6) ||
             (expected.category === 'truncated' && pageOnly.status === 'COMPLETED');
           if (expected.category === 'malformed embedded data') matchesExpectation &&= !document.embeddedInvoice;
+          if (expected.category === 'conflicting embedded data') {
+            // The default run (XML on) must flag the conflict and answer with the page's values.
+            const flagged = withXml.status === 'COMPLETED' && (withXml.warnings ?? []).some((warning) => warning.code === 'EMBEDDED_INVOICE_CONFLICT');
+            const defaultCorrect = compare('bad/ default run', relative, withXml, visible).filter((comparison) => comparison.correct).length;
+            outcomes.push(`default run: conflict ${flagged ? 'flagged' : 'NOT flagged'}, ${defaultCorrect}/${visibleComparisons.length} visible-page fields`);
+            matchesExpectation &&= flagged && defaultCorrect >= visibleComparisons.length * 0.6;
+          }
         }
         badResults.push([relative, expected.category ?? '', matchesExpectation ? 'yes' : 'NO', `${seconds}s`, outcomes.join(' | ')]);
         continue;

@@ -33,8 +33,14 @@ export interface ExtractedField {
   };
 }
 
+/** Something the caller should know about a completed extraction, without failing it. */
+export interface ExtractionWarning {
+  code: 'EMBEDDED_INVOICE_CONFLICT';
+  message: string;
+}
+
 export type ExtractionOutcome =
-  | { status: 'COMPLETED'; docType: string; fields: ExtractedField[]; pageCount: number }
+  | { status: 'COMPLETED'; docType: string; fields: ExtractedField[]; pageCount: number; warnings?: ExtractionWarning[] }
   | { status: 'FAILED'; code: 'DOCUMENT_NOT_ROUTED' | 'DOCUMENT_EXTRACTION_FAILED'; message: string }
   | { status: 'REJECTED'; reason: RejectionReason; message: string };
 
@@ -143,8 +149,21 @@ export function extractDocument(document: ReadDocument, options: ExtractDocument
   }
 
   const extraction = extractFields(document, specification, { layout });
-  const useEmbedded = options.useEmbeddedInvoice ?? true;
+  // An embedded XML whose invoice number or total is not printed on the page describes another
+  // document (a copied template, a wrong attachment): the page is what the sender signed off, so its
+  // values win, and the output says why the XML was set aside.
+  const conflicting = document.embeddedInvoice?.notOnPage ?? [];
+  const useEmbedded = (options.useEmbeddedInvoice ?? true) && conflicting.length === 0;
   const results = useEmbedded && document.embeddedInvoice ? withEmbeddedValues(extraction.fields, specification, document, layout) : extraction.fields;
+  const warnings: ExtractionWarning[] =
+    (options.useEmbeddedInvoice ?? true) && conflicting.length > 0
+      ? [
+          {
+            code: 'EMBEDDED_INVOICE_CONFLICT',
+            message: `The embedded e-invoice XML does not match the visible page (${conflicting.join(', ')} not printed on it); values were read from the page.`,
+          },
+        ]
+      : [];
 
   const missing = specification.fields.filter((field) => field.required && results.find((result) => result.name === field.name)?.value === undefined);
   if (missing.length > 0) {
@@ -179,5 +198,5 @@ export function extractDocument(document: ReadDocument, options: ExtractDocument
       },
     };
   });
-  return { status: 'COMPLETED', docType: specification.docType, fields, pageCount: document.pageCount };
+  return { status: 'COMPLETED', docType: specification.docType, fields, pageCount: document.pageCount, ...(warnings.length > 0 ? { warnings } : {}) };
 }

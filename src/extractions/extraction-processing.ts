@@ -160,7 +160,12 @@ export class ExtractionProcessor {
         pageCount: outcome.pageCount,
       };
     }
-    await this.outputs.put(record, { docType: outcome.docType, fieldCount: outcome.fields.length, fields: outcome.fields });
+    await this.outputs.put(record, {
+      docType: outcome.docType,
+      fieldCount: outcome.fields.length,
+      fields: outcome.fields,
+      ...(outcome.warnings ? { warnings: outcome.warnings } : {}),
+    });
     return { status: 'COMPLETED', pageCount: outcome.pageCount };
   }
 

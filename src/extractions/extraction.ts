@@ -1,4 +1,5 @@
 // The Extraction resource of the public API (spec: Resources > Extraction) and its life cycle.
+import type { ExtractionWarning } from '../extraction-engine/extract-document.ts';
 
 export const extractionStatuses = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED'] as const;
 export type ExtractionStatus = (typeof extractionStatuses)[number];
@@ -42,6 +43,8 @@ export interface ExtractionOutput {
   docType?: string;
   fieldCount: number;
   fields: ExtractedField[];
+  /** Set aside evidence the client should know about, e.g. an embedded XML that contradicts the page. */
+  warnings?: ExtractionWarning[];
 }
 
 /** The stored extraction: the API resource plus what processing needs. */

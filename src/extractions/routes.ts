@@ -64,6 +64,11 @@ const outputSchema = z.object({
       }),
     }),
   ),
+  warnings: z
+    .optional(z.array(z.object({ code: z.string(), message: z.string() })))
+    .register(z.globalRegistry, {
+      description: 'Evidence set aside, e.g. EMBEDDED_INVOICE_CONFLICT: an embedded e-invoice XML that contradicts the visible page (page values are returned).',
+    }),
 });
 
 const extractionFields = {

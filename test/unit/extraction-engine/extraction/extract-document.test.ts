@@ -169,6 +169,23 @@ describe('embedded e-invoice values', () => {
     expect(fields.invoice_number?.metadata.confidence).toBeLessThan(1);
     expect(fields.seller_name?.value).toBeNull();
   });
+
+  it('are set aside, with a warning, when the XML describes another document than the page', () => {
+    const otherInvoice = { ...embeddedInvoice, values: { ...embeddedInvoice.values, invoice_number: 'FA-2017-0010', total_amount: 671.15 }, notOnPage: ['invoice_number', 'total_amount'] };
+
+    const outcome = extractDocument(placedDocument([rows], { language: 'de', embeddedInvoice: otherInvoice }), { configuration: defaultExtractionConfiguration });
+
+    expect(valuesOf(outcome)).toMatchObject({ invoice_number: '471102', total_amount: 529.87 });
+    expect(outcome.status === 'COMPLETED' && outcome.warnings).toEqual([
+      { code: 'EMBEDDED_INVOICE_CONFLICT', message: expect.stringContaining('invoice_number, total_amount') },
+    ]);
+  });
+
+  it('carry no warning when they agree with the page', () => {
+    const outcome = extractDocument(placedDocument([rows], { language: 'de', embeddedInvoice: { ...embeddedInvoice, notOnPage: [] } }), { configuration: defaultExtractionConfiguration });
+
+    expect(outcome.status === 'COMPLETED' && outcome.warnings).toBeUndefined();
+  });
 });
 
 describe('routing and outcomes', () => {
