@@ -13,7 +13,8 @@ import { bindResourceAccess } from './route-resource-access.ts';
 type TaskPlaceholder = keyof typeof extractionStateMachine.taskFunctions;
 
 // The readers load fonts, character maps, WebAssembly, OCR models and native addons from their
-// package folders at run time, so esbuild cannot inline them: they ship as node_modules.
+// package folders at run time, so esbuild cannot inline them: they ship as node_modules (and the
+// function runs on x86_64, the architecture of the addons installed here).
 const documentReaderModules = [
   'pdfjs-dist',
   '@napi-rs/canvas',

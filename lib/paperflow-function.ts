@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -22,8 +22,10 @@ export interface PaperflowFunctionProps {
   timeout?: Duration;
   /**
    * Packages that must stay `node_modules` (native addons, data files esbuild cannot inline). They
-   * are left out of the bundle and installed beside it for linux-arm64 at the root lock file's
-   * versions, so the native addons match the Lambda architecture rather than this machine's.
+   * are left out of the bundle and copied beside it, with everything they depend on, from this
+   * project's installed node_modules: synthesis stays offline and ships exactly the tested versions.
+   * Their native addons are the ones npm installed here (linux-x64), so such a function runs on
+   * x86_64 rather than the default arm64.
    */
   nodeModules?: string[];
 }
@@ -50,7 +52,7 @@ export class PaperflowFunction extends NodejsFunction {
       projectRoot: repositoryRoot,
       depsLockFilePath: path.join(repositoryRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
+      architecture: props.nodeModules ? Architecture.X86_64 : Architecture.ARM_64,
       // API Gateway gives up after 29 s, so an API function running longer only wastes money.
       timeout: props.timeout ?? Duration.seconds(29),
       memorySize: props.memorySize ?? 1024,
@@ -75,8 +77,7 @@ export class PaperflowFunction extends NodejsFunction {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (_inputDir: string, outputDir: string) =>
-                  scope.node.tryGetContext(skipRuntimeModuleInstallContext) === true ? [] : [runtimeModuleInstallCommand(outputDir, props.nodeModules!)],
+                afterBundling: (_inputDir: string, outputDir: string) => runtimeModuleCopyCommands(outputDir, props.nodeModules!),
               },
             }
           : {}),
@@ -102,26 +103,42 @@ export const credentialProvidersLambdaNeverLoads = [
   '@smithy/credential-provider-imds',
 ];
 
-/** Context flag for template-only synths (the infra tests): skip downloading runtime modules. */
-export const skipRuntimeModuleInstallContext = 'paperflow:skipRuntimeModuleInstall';
+interface LockFile {
+  packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
+}
 
-/** `npm install` of exact versions from the root lock file, for the linux-arm64 Lambda runtime. */
-export function runtimeModuleInstallCommand(outputDir: string, modules: readonly string[]): string {
-  const lock = JSON.parse(readFileSync(path.join(repositoryRoot, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { version?: string }>;
+/**
+ * The packages to ship for `modules`: each with its dependencies, as npm installed them here
+ * (optional dependencies only where present, which keeps just this platform's native addons).
+ */
+export function runtimeModuleClosure(modules: readonly string[]): string[] {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error('Functions with native runtime modules are synthesized on linux-x64, whose installed addons they ship.');
+  }
+  const lock = JSON.parse(readFileSync(path.join(repositoryRoot, 'package-lock.json'), 'utf8')) as LockFile;
+  const closure = new Set<string>();
+  const visit = (name: string, required: boolean) => {
+    if (closure.has(name)) return;
+    const entry = lock.packages[`node_modules/${name}`];
+    const installed = existsSync(path.join(repositoryRoot, 'node_modules', name));
+    if (!entry || !installed) {
+      if (required) throw new Error(`${name} is not installed from package-lock.json; add it as a dependency and run npm ci.`);
+      return;
+    }
+    closure.add(name);
+    for (const dependency of Object.keys(entry.dependencies ?? {})) visit(dependency, false);
+    for (const dependency of Object.keys(entry.optionalDependencies ?? {})) visit(dependency, false);
   };
-  const specs = modules.map((name) => {
-    const version = lock.packages[`node_modules/${name}`]?.version;
-    if (!version) throw new Error(`${name} is not in package-lock.json; add it as a dependency.`);
-    return `${name}@${version}`;
+  for (const name of modules) visit(name, true);
+  return [...closure].sort();
+}
+
+/** Shell commands copying the closure of `modules` into the bundle folder's node_modules. */
+export function runtimeModuleCopyCommands(outputDir: string, modules: readonly string[]): string[] {
+  return runtimeModuleClosure(modules).map((name) => {
+    const target = path.join(outputDir, 'node_modules', name);
+    return `mkdir -p "${path.dirname(target)}" && cp -R "${path.join(repositoryRoot, 'node_modules', name)}" "${target}"`;
   });
-  // The bundle folder gets a package.json of its own first: without one npm would walk up and install
-  // into (and prune) the project's node_modules.
-  return [
-    `cd "${outputDir}"`,
-    `printf '{"private":true}' > package.json`,
-    `npm install --prefix "${outputDir}" --no-package-lock --omit=dev --ignore-scripts --no-audit --no-fund --cpu=arm64 --os=linux --libc=glibc ${specs.join(' ')}`,
-  ].join(' && ');
 }
 
 export type TableAccess = 'read' | 'readWrite';

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
@@ -6,7 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayErrorResponses } from '../../lib/gateway-error-responses.ts';
-import { repositoryRoot, runtimeModuleInstallCommand, skipRuntimeModuleInstallContext } from '../../lib/paperflow-function.ts';
+import { repositoryRoot, runtimeModuleClosure } from '../../lib/paperflow-function.ts';
 import { PaperflowStack, stackOutputNames } from '../../lib/paperflow-stack.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../../lib/public-api.ts';
 import { apiBasePath, type RouteDefinition } from '../../src/http/route-table.ts';
@@ -16,12 +16,8 @@ import { extractionStateMachine, extractionSweeper } from '../../src/extractions
 import { filesBucket, recordsTable, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
 
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
-// Template assertions need no OCR models: the runtime-module download is skipped (its command is
-// tested on its own below); everything else bundles for real.
-const cdkContext = {
-  ...(JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>),
-  [skipRuntimeModuleInstallContext]: true,
-};
+// The app's own feature flags, so the test synthesizes what `cdk synth` does.
+const cdkContext = JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
 
@@ -89,17 +85,19 @@ function methodsOnPath(routePath: string) {
 }
 
 describe('functions', () => {
-  it('deploys one function per route row, plus the authorizer, the 404/405 answerer, the upload finalizer, the extraction tasks and sweeper, on Node 22 arm64', () => {
+  it('deploys one function per route row, plus the authorizer, the 404/405 answerer, the upload finalizer, the extraction tasks and sweeper, on Node 22 arm64 (the reader x86_64)', () => {
     // CDK's own bucket-notification helper (Python) is not ours to configure.
     const functions = Object.values(resources).filter(
       (resource) => resource.Type === 'AWS::Lambda::Function' && !String(resource.Properties.Runtime).startsWith('python'),
     );
 
     expect(functions).toHaveLength(deployedRoutes.length + 2 + 1 + stack.extractionPipeline.taskFunctions.size + 1);
-    for (const fn of functions) {
+    const documentReader = logicalIdOf(stack.extractionPipeline.taskFunctions.get('ExtractDocumentFunctionArn')!);
+    for (const [logicalId, fn] of Object.entries(resources).filter(([, resource]) => functions.includes(resource))) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
-        Architectures: ['arm64'],
+        // Only the document reader, whose native addons are this machine's linux-x64 ones, is x86_64.
+        Architectures: [logicalId === documentReader ? 'x86_64' : 'arm64'],
         Handler: 'index.handler',
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
@@ -394,16 +392,24 @@ describe('extraction pipeline', () => {
     const extract = stack.extractionPipeline.taskFunctions.get('ExtractDocumentFunctionArn')!;
     const properties = resources[logicalIdOf(extract)]!.Properties;
 
-    expect(properties).toMatchObject({ MemorySize: 3008, Timeout: 300, Architectures: ['arm64'] });
+    // Its native addons are the linux-x64 ones installed here, so it runs on x86_64.
+    expect(properties).toMatchObject({ MemorySize: 3008, Timeout: 300, Architectures: ['x86_64'] });
+    const assembly = (stack.node.root as App).synth();
+    const manifest = JSON.parse(readFileSync(path.join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+    const codeKey = properties.Code.S3Key['Fn::Sub'] ?? properties.Code.S3Key;
+    const asset = Object.values(manifest.files as Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>).find(
+      (candidate) => Object.values(candidate.destinations).some((destination) => String(codeKey).includes(destination.objectKey)),
+    )!;
+    for (const module of ['pdfjs-dist', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng', 'sharp', '@img/sharp-linux-x64', '@napi-rs/canvas-linux-x64-gnu']) {
+      expect(existsSync(path.join(assembly.directory, asset.source.path, 'node_modules', module, 'package.json'))).toBe(true);
+    }
   });
 
-  it('installs runtime modules for linux-arm64 at the lock file versions, inside the bundle folder only', () => {
-    const command = runtimeModuleInstallCommand('/tmp/bundle', ['pdfjs-dist', 'sharp']);
+  it('ships runtime modules with their dependencies, and refuses one that is not installed', () => {
+    const closure = runtimeModuleClosure(['tesseract.js']);
 
-    expect(command).toMatch(/^cd "\/tmp\/bundle" && printf '\{"private":true\}' > package\.json && npm install --prefix "\/tmp\/bundle" /);
-    expect(command).toContain('--cpu=arm64 --os=linux --libc=glibc');
-    expect(command).toMatch(/pdfjs-dist@\d+\.\d+\.\d+ sharp@\d+\.\d+\.\d+$/);
-    expect(() => runtimeModuleInstallCommand('/tmp/bundle', ['not-a-dependency-of-paperflow'])).toThrow(/package-lock/);
+    expect(closure).toEqual(expect.arrayContaining(['tesseract.js', 'tesseract.js-core', 'node-fetch']));
+    expect(() => runtimeModuleClosure(['not-a-dependency-of-paperflow'])).toThrow(/not installed/);
   });
 
   it('sweeps stuck extractions on a schedule', () => {
