@@ -1,5 +1,5 @@
 import { extractDocument } from '../extraction-engine/extract-document.ts';
-import { readDocument } from '../extraction-engine/read-document.ts';
+import type { ReadDocumentOptions } from '../extraction-engine/read-document.ts';
 import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
 import { fileBlobStore, fileRecordStore } from '../files/lookup-wiring.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
@@ -10,6 +10,13 @@ import { extractionDocuments, extractionSettlement, extractionStore, outputStore
 // The state machine's task functions are the only ones that carry the extraction engine (PDF, OCR);
 // the API functions build from wiring.ts and stay small.
 
+// The readers load native addons (sharp, canvas) when imported, and only the extract task ships them:
+// the other tasks share this wiring, so the readers are imported on first use, never at start-up.
+async function readDocumentOnDemand(bytes: Uint8Array, options: ReadDocumentOptions) {
+  const { readDocument } = await import('../extraction-engine/read-document.ts');
+  return readDocument(bytes, options);
+}
+
 export function extractionProcessor(): ExtractionProcessor {
   return new ExtractionProcessor(
     extractionStore(),
@@ -17,7 +24,7 @@ export function extractionProcessor(): ExtractionProcessor {
     extractionDocuments(),
     new DownloadedDocuments(fileRecordStore(), fileBlobStore()),
     extractionSettlement(),
-    { read: readDocument, extract: extractDocument },
+    { read: readDocumentOnDemand, extract: extractDocument },
     async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
     {
       urlPolicy: outboundUrlPolicyFromEnvironment,

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
@@ -113,6 +115,21 @@ describe('functions', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     // Each function's, and the extraction state machine's.
     template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + 1 + stack.extractionPipeline.taskFunctions.size + 1 + 1);
+  });
+
+  it('loads every bundle on its own, away from the project node_modules, as Lambda will', async () => {
+    const assembly = (stack.node.root as App).synth();
+    expect(path.relative(repositoryRoot, assembly.directory).startsWith('..')).toBe(true);
+    const manifest = JSON.parse(readFileSync(path.join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+    const entries = Object.values(manifest.files as Record<string, { source: { path: string; packaging?: string } }>)
+      .filter((asset) => asset.source.packaging === 'zip')
+      .map((asset) => path.join(assembly.directory, asset.source.path, 'index.mjs'));
+
+    // A module-level failure (a native addon, a missing file) would break the function's every cold start.
+    const script = `for (const entry of ${JSON.stringify(entries)}) { const module = await import(entry); if (typeof module.handler !== 'function') throw new Error('no handler in ' + entry); }`;
+    const { stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: assembly.directory });
+
+    expect(stderr).not.toMatch(/Error/);
   });
 
   it('bundles each handler locally with esbuild into an ESM module that can still require', () => {
