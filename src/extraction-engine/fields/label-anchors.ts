@@ -75,7 +75,7 @@ function compileLabel(fieldName: string | undefined, language: string, phrase: s
 const compiledByLabelSet = new WeakMap<Record<string, string[]>, Map<string, CompiledLabel[]>>();
 
 function compileLabelSource(source: LabelSource): CompiledLabel[] {
-  const key = `${source.fieldName ?? ''}\u0000${source.strengthFactor ?? 1}`;
+  const key = sourceKey(source);
   let bySource = compiledByLabelSet.get(source.labels);
   const cached = bySource?.get(key);
   if (cached) return cached;
@@ -94,8 +94,98 @@ function compileLabelSource(source: LabelSource): CompiledLabel[] {
   return compiled;
 }
 
-export function compileLabelSources(sources: LabelSource[]): CompiledLabel[] {
-  return sources.flatMap(compileLabelSource);
+function sourceKey(source: LabelSource): string {
+  return `${source.fieldName ?? ''}\u0000${source.strengthFactor ?? 1}`;
+}
+
+/**
+ * Labels matched together, with an index from the first two characters of each label's needle to the
+ * labels, so that a segment is scanned once for all needles instead of once per label.
+ */
+export interface CompiledLabelSet {
+  labels: CompiledLabel[];
+  /** Needles of two or more characters by the char codes of their first two characters. */
+  needlesByPrefix: Map<number, LabelNeedle[]>;
+  /** Needles of one character, and the empty needle, which every text contains. */
+  shortNeedles: LabelNeedle[];
+}
+
+interface LabelNeedle {
+  text: string;
+  /** Positions in CompiledLabelSet.labels of the labels with this needle, ascending. */
+  labelIndexes: number[];
+}
+
+function prefixKey(text: string, at: number): number {
+  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
+}
+
+function indexLabels(labels: CompiledLabel[]): CompiledLabelSet {
+  const needles = new Map<string, LabelNeedle>();
+  labels.forEach((label, index) => {
+    const needle = needles.get(label.needle);
+    if (needle) needle.labelIndexes.push(index);
+    else needles.set(label.needle, { text: label.needle, labelIndexes: [index] });
+  });
+  const needlesByPrefix = new Map<number, LabelNeedle[]>();
+  const shortNeedles: LabelNeedle[] = [];
+  for (const needle of needles.values()) {
+    if (needle.text.length < 2) {
+      shortNeedles.push(needle);
+      continue;
+    }
+    const key = prefixKey(needle.text, 0);
+    needlesByPrefix.set(key, [...(needlesByPrefix.get(key) ?? []), needle]);
+  }
+  return { labels, needlesByPrefix, shortNeedles };
+}
+
+/** A node of the cache of label sets, keyed by each source's label record in turn. */
+interface LabelSetCacheNode {
+  next: WeakMap<Record<string, string[]>, Map<string, LabelSetCacheNode>>;
+  set?: CompiledLabelSet;
+}
+
+// Routing and extraction ask for the same combinations of label records on every document. Keys are
+// the records themselves (weakly held), so a configuration's labels leave the cache with it.
+const labelSetCache: LabelSetCacheNode = { next: new WeakMap() };
+
+export function compileLabelSources(sources: LabelSource[]): CompiledLabelSet {
+  let node = labelSetCache;
+  for (const source of sources) {
+    let byKey = node.next.get(source.labels);
+    if (!byKey) {
+      byKey = new Map();
+      node.next.set(source.labels, byKey);
+    }
+    const key = sourceKey(source);
+    let child = byKey.get(key);
+    if (!child) {
+      child = { next: new WeakMap() };
+      byKey.set(key, child);
+    }
+    node = child;
+  }
+  node.set ??= indexLabels(sources.flatMap(compileLabelSource));
+  return node.set;
+}
+
+/** Positions in the set's labels of the labels whose needle the text contains, ascending. */
+function labelsWithNeedleIn(text: string, labelSet: CompiledLabelSet): number[] {
+  const found: number[] = [];
+  for (const needle of labelSet.shortNeedles) if (text.includes(needle.text)) found.push(...needle.labelIndexes);
+  const seen = new Set<LabelNeedle>();
+  for (let at = 0; at + 1 < text.length; at += 1) {
+    const candidates = labelSet.needlesByPrefix.get(prefixKey(text, at));
+    if (!candidates) continue;
+    for (const needle of candidates) {
+      if (!seen.has(needle) && text.startsWith(needle.text, at)) {
+        seen.add(needle);
+        found.push(...needle.labelIndexes);
+      }
+    }
+  }
+  return found.sort((left, right) => left - right);
 }
 
 function labelStrength(phraseLength: number, options: { compoundPart: boolean; atStart: boolean; isKey: boolean; proseSegment: boolean }): number {
@@ -119,7 +209,7 @@ function normalizedSegmentText(segment: LayoutSegment): NormalizedText {
 }
 
 /** Every label occurrence in the document, with shorter labels inside longer ones removed. */
-export function findLabelMatches(layout: DocumentLayout, labels: CompiledLabel[]): LabelMatch[] {
+export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabelSet): LabelMatch[] {
   const matches: LabelMatch[] = [];
   for (const segment of layout.segments) {
     const page = layout.pages.find((candidate) => candidate.pageNumber === segment.pageNumber);
@@ -128,8 +218,8 @@ export function findLabelMatches(layout: DocumentLayout, labels: CompiledLabel[]
     const isTitle = layout.hasGeometry && segment.pageNumber === 1 && segment.box.y < 0.35 && segment.box.height >= (page?.typicalLineHeight ?? 1) * 1.3;
     const normalized = normalizedSegmentText(segment);
     const found: (LabelMatch & { normalizedStart: number; normalizedEnd: number })[] = [];
-    for (const label of labels) {
-      if (!normalized.text.includes(label.needle)) continue;
+    for (const labelIndex of labelsWithNeedleIn(normalized.text, labelSet)) {
+      const label = labelSet.labels[labelIndex]!;
       for (const match of normalized.text.matchAll(label.pattern)) {
         const normalizedStart = match.index;
         const normalizedEnd = match.index + match[0].length;
