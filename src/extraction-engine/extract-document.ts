@@ -8,6 +8,7 @@ import { documentTypeSpecifications } from './document-types.ts';
 import { buildDocumentLayout, boxOfRange, type DocumentLayout } from './fields/document-layout.ts';
 import { embeddedValueFor, extractFields, type FieldResult } from './fields/extract-fields.ts';
 import type { DocumentTypeSpecification, FieldSpecification } from './fields/field-specification.ts';
+import { normalizedSegmentText } from './fields/label-anchors.ts';
 import { routeDocument } from './route-document.ts';
 import { findAmounts } from './values/amount.ts';
 import { findDates } from './values/date.ts';
@@ -54,6 +55,18 @@ export interface ExtractDocumentOptions {
   createFieldId?: () => string;
 }
 
+// ulid's default random source asks the OS for one byte per character; drawing the same bytes from
+// a pool costs a fraction of that for the sixteen characters of every field id.
+const randomPool = new Uint8Array(512);
+let randomPoolUsed = randomPool.length;
+function pooledRandom(): number {
+  if (randomPoolUsed === randomPool.length) {
+    crypto.getRandomValues(randomPool);
+    randomPoolUsed = 0;
+  }
+  return randomPool[randomPoolUsed++]! / 0xff;
+}
+
 const LANGUAGE_NAMES: Record<string, string> = { en: 'English', de: 'German', fr: 'French', nl: 'Dutch', pl: 'Polish', es: 'Spanish', it: 'Italian' };
 
 function chooseDocumentType(
@@ -79,6 +92,7 @@ function chooseDocumentType(
 
 /** Where an embedded value is printed on the page, so that it still gets a page and placement. */
 function locatePrintedValue(layout: DocumentLayout, type: FieldType, value: FieldValue): { pageNumber: number; box: Placement } | undefined {
+  const needle = typeof value === 'string' ? normalizeWithOffsets(value).text : '';
   for (const segment of layout.segments) {
     if (typeof value === 'number') {
       const amount = findAmounts(segment.text).find((found) => !found.isPercentage && Math.abs(found.value - value) < 0.005);
@@ -97,8 +111,7 @@ function locatePrintedValue(layout: DocumentLayout, type: FieldType, value: Fiel
       continue;
     }
     if (value.length < 2) continue;
-    const haystack = normalizeWithOffsets(segment.text);
-    const needle = normalizeWithOffsets(value).text;
+    const haystack = normalizedSegmentText(segment);
     const at = haystack.text.indexOf(needle);
     if (at >= 0 && needle.length > 0) {
       const start = haystack.originalOffsets[at] ?? 0;
@@ -181,7 +194,7 @@ export function extractDocument(document: ReadDocument, options: ExtractDocument
     return { status: 'FAILED', code: 'DOCUMENT_EXTRACTION_FAILED', message: `Required field ${names} failed validation: ${brokenRule.message}.` };
   }
 
-  const createFieldId = options.createFieldId ?? (() => `fld_${ulid()}`);
+  const createFieldId = options.createFieldId ?? (() => `fld_${ulid(undefined, pooledRandom)}`);
   const fields = specification.fields.map((field): ExtractedField => {
     const result = results.find((candidate) => candidate.name === field.name);
     const extracted = result?.value !== undefined;

@@ -197,9 +197,9 @@ function labelStrength(phraseLength: number, options: { compoundPart: boolean; a
   return strength;
 }
 
-// Routing and extraction match several label sets against the same segments.
+// Routing, extraction and the search for printed embedded values read the same segments.
 const normalizedSegments = new WeakMap<LayoutSegment, NormalizedText>();
-function normalizedSegmentText(segment: LayoutSegment): NormalizedText {
+export function normalizedSegmentText(segment: LayoutSegment): NormalizedText {
   let normalized = normalizedSegments.get(segment);
   if (!normalized) {
     normalized = normalizeWithOffsets(segment.text);

@@ -87,6 +87,8 @@ export function readNumberBody(body: string, allowSpaceGrouping: boolean): Numbe
 /** Every amount-looking number in the text, left to right. */
 export function findAmounts(text: string, context: CurrencyContext = {}): FoundAmount[] {
   const found: FoundAmount[] = [];
+  // Every amount has a digit; the patterns below are costly to try at each position of a line without one.
+  if (!/\d/.test(text)) return found;
   const spaced = new RegExp(SPACED_AMOUNT.source, SPACED_AMOUNT.flags);
   const compact = new RegExp(COMPACT_AMOUNT_AT.source, COMPACT_AMOUNT_AT.flags);
   let match: RegExpExecArray | null;

@@ -69,6 +69,13 @@ const SYMBOL_RULES: SymbolRule[] = [
   { pattern: /\$/gu, code: () => 'USD', unambiguous: false },
 ];
 
+// Most lines mention no currency sign: one combined test per flag set rules all symbol rules out.
+// Each combined pattern matches somewhere exactly when one of its rules does.
+const ANY_SYMBOL = [true, false].map((ignoreCase) => {
+  const rules = SYMBOL_RULES.filter((rule) => rule.pattern.ignoreCase === ignoreCase);
+  return new RegExp(rules.map((rule) => `(?:${rule.pattern.source})`).join('|'), ignoreCase ? 'iu' : 'u');
+});
+
 const CODE_PATTERN = /(?<![A-Za-z0-9])([A-Z]{3})(?![A-Za-z0-9])/gu;
 
 /** Every currency mention in the text, in reading order, codes and symbols alike. */
@@ -86,6 +93,7 @@ export function findCurrencyMentions(text: string, context: CurrencyContext = {}
       mentions.push({ code, index: match.index, length: code.length, unambiguous: true });
     }
   }
+  if (!ANY_SYMBOL.some((pattern) => pattern.test(text))) return mentions.sort((left, right) => left.index - right.index);
   for (const rule of SYMBOL_RULES) {
     for (const match of text.matchAll(rule.pattern)) {
       if (claim(match.index, match[0].length)) {

@@ -14,12 +14,15 @@ const LEGAL_FORMS = [
 // A legal form must end a word sequence: followed by end, punctuation or a separator.
 const LEGAL_FORM_PATTERN = new RegExp(`(?<![\\p{L}\\d])(?:${LEGAL_FORMS.join('|')})(?![\\p{L}\\d])`, 'gu');
 
+// The legal forms without the word boundaries: a quick test that rules most lines out.
+const ANY_LEGAL_FORM = new RegExp(LEGAL_FORMS.join('|'), 'u');
+
 const PREFIX_FORM_NAME = /^(?:SARL|S\.A\.R\.L\.|SAS|SASU|EURL|SNC|SCI|SELARL)\s+(?:(?:\p{Lu}[\p{L}'’&.-]*|de|du|des|la|le|et|&)\s?){1,5}/u;
 
 const WHOLE_LEGAL_FORM = new RegExp(`^(?:${LEGAL_FORMS.join('|')})$`, 'u');
 
 export function hasLegalForm(text: string): boolean {
-  return new RegExp(LEGAL_FORM_PATTERN.source, 'u').test(text);
+  return ANY_LEGAL_FORM.test(text) && new RegExp(LEGAL_FORM_PATTERN.source, 'u').test(text);
 }
 
 // Pieces of a letterhead line that separate the name from the address ("Acme GmbH | Europa-Allee 1").
@@ -41,6 +44,7 @@ export interface FoundCompanyName {
  */
 export function findCompanyNames(text: string): FoundCompanyName[] {
   const found: FoundCompanyName[] = [];
+  if (!ANY_LEGAL_FORM.test(text)) return found;
   for (const match of text.matchAll(new RegExp(LEGAL_FORM_PATTERN.source, 'gu'))) {
     const end = match.index + match[0].length;
     // ", Inc." and ", Ltd." belong to the name; the comma is not a separator there.

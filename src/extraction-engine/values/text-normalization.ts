@@ -25,6 +25,26 @@ export interface NormalizedText {
 }
 
 function normalizeCharacter(character: string): string {
+  const code = character.charCodeAt(0);
+  // ASCII, nearly all of the text: the general path below gives the same result, only slower.
+  if (code < 0x80) {
+    if (code >= 0x41 && code <= 0x5a) return String.fromCharCode(code + 0x20);
+    return code === 0x20 || (code >= 0x09 && code <= 0x0d) ? ' ' : character;
+  }
+  let normalized = normalizedNonAscii.get(character);
+  if (normalized === undefined) {
+    normalized = normalizeNonAscii(character);
+    if (normalizedNonAscii.size < MAX_REMEMBERED_CHARACTERS) normalizedNonAscii.set(character, normalized);
+  }
+  return normalized;
+}
+
+// Documents use few distinct non-ASCII characters; Unicode normalization per occurrence is the costly part.
+// The cap keeps a document full of rare characters from growing it without bound.
+const normalizedNonAscii = new Map<string, string>();
+const MAX_REMEMBERED_CHARACTERS = 4096;
+
+function normalizeNonAscii(character: string): string {
   const lower = character.toLowerCase();
   const special = SPECIAL_LETTERS[lower];
   if (special !== undefined) return special;
