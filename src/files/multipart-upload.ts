@@ -44,6 +44,8 @@ export async function receiveMultipartUpload(body: Readable, contentType: string
   }
 }
 
+const spoolBufferBytes = 4 * 1024 * 1024;
+
 /** Text parts are small (a name, a labels object of up to 50 × 576 characters); the file is the big part. */
 const maximumTextPartBytes = 128 * 1024;
 
@@ -138,7 +140,9 @@ function readForm(body: Readable, contentType: string, spoolPath: string): Promi
 }
 
 async function spoolFilePart(file: Readable, spoolPath: string, partFileName: string | undefined): Promise<SpooledFile> {
-  const output = createWriteStream(spoolPath);
+  // A 4 MiB buffer lets the spool take chunks while earlier ones are written (as batched writes);
+  // with the default 16 KB every 64 KB chunk waited for its own write, and so did the request.
+  const output = createWriteStream(spoolPath, { highWaterMark: spoolBufferBytes });
   // A failing spool (disk full, or its folder removed after the upload was refused) ends the loop
   // below through the file stream, instead of surfacing as an unhandled 'error' event.
   output.on('error', (error) => file.destroy(error));
