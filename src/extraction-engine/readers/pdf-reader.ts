@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -51,6 +52,41 @@ function pdfjsDataFolder(name: string): string {
   return path.join(pdfjsPackageDirectory, name) + path.sep;
 }
 
+type BinaryDataKind = 'cMapUrl' | 'standardFontDataUrl' | 'wasmUrl';
+
+// The standard-font, CMap and wasm files pdf.js asks for never change while the process runs, yet
+// its Node factory reads them from disk again for every document. Read once, shared by all documents.
+const binaryDataFiles = new Map<string, Promise<Uint8Array>>();
+
+/** pdf.js's BinaryDataFactory contract (constructed by pdf.js with the folder URLs), with the files kept in memory. */
+class CachedBinaryDataFactory {
+  private readonly folders: Partial<Record<BinaryDataKind, string | null>>;
+
+  constructor(folders: Partial<Record<BinaryDataKind, string | null>>) {
+    this.folders = folders;
+  }
+
+  async fetch({ kind, filename }: { kind: BinaryDataKind; filename: string }): Promise<Uint8Array> {
+    const folder = this.folders[kind];
+    if (!folder) throw new Error(`Ensure that the \`${kind}\` API parameter is provided.`);
+    const file = `${folder}${filename}`;
+    let data = binaryDataFiles.get(file);
+    if (!data) {
+      data = readFile(file).then(
+        (buffer) => new Uint8Array(buffer),
+        () => {
+          throw new Error(`Unable to load ${kind === 'cMapUrl' ? 'CMap' : kind === 'wasmUrl' ? 'wasm' : 'font'} data at: ${file}`);
+        },
+      );
+      binaryDataFiles.set(file, data);
+      // A failed read is not remembered: the next document tries again.
+      data.catch(() => binaryDataFiles.delete(file));
+    }
+    // A copy: pdf.js may transfer (detach) the buffer it is given.
+    return (await data).slice();
+  }
+}
+
 export async function readPdf(bytes: Uint8Array, context: ReadingContext, options: PdfReadingOptions): Promise<PdfReading> {
   const loadingTask = pdfjs.getDocument({
     // pdf.js takes ownership of (and may detach) the buffer it gets: give it a copy.
@@ -67,6 +103,7 @@ export async function readPdf(bytes: Uint8Array, context: ReadingContext, option
     cMapUrl: pdfjsDataFolder('cmaps'),
     cMapPacked: true,
     wasmUrl: pdfjsDataFolder('wasm'),
+    BinaryDataFactory: CachedBinaryDataFactory,
     iccUrl: pdfjsDataFolder('iccs'),
     verbosity: pdfjs.VerbosityLevel.ERRORS,
   });

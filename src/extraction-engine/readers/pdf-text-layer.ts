@@ -53,29 +53,24 @@ function fragmentsOfItem(item: PdfTextItem, viewport: PdfViewport): Fragment[] {
   const toViewport = multiplyTransforms(viewport.transform, item.transform);
   const em = Math.hypot(toViewport[2], toViewport[3]) || Math.hypot(toViewport[0], toViewport[1]);
   // Glyph advances are not available per character; spread the run's width evenly over its characters.
-  const characters = [...item.str];
+  const text = item.str;
+  // Characters are code points; only text with surrogate pairs has fewer of them than UTF-16 units.
+  const hasSurrogates = /[\uD800-\uDFFF]/.test(text);
+  const characterCount = (part: string): number => (hasSurrogates ? [...part].length : part.length);
   const runWidth = item.width / fontSize;
-  const characterWidth = runWidth / characters.length;
+  const characterWidth = runWidth / characterCount(text);
 
   const fragments: Fragment[] = [];
-  let followsSpace = false;
-  let start = 0;
-  while (start < characters.length) {
-    if (/\s/u.test(characters[start]!)) {
-      followsSpace = true;
-      start += 1;
-      continue;
-    }
-    let end = start;
-    while (end < characters.length && !/\s/u.test(characters[end]!)) end += 1;
+  for (const word of text.matchAll(/\S+/gu)) {
+    const start = hasSurrogates ? characterCount(text.slice(0, word.index)) : word.index;
+    const end = start + characterCount(word[0]);
     fragments.push({
-      text: characters.slice(start, end).join(''),
+      text: word[0],
       ...transformedBounds(toViewport, start * characterWidth, -descentEm, end * characterWidth, ascentEm),
       em,
-      followsSpace,
+      // Words are maximal runs without whitespace: any but one at the very start follows a space.
+      followsSpace: word.index > 0,
     });
-    followsSpace = false;
-    start = end;
   }
   return fragments;
 }
@@ -117,15 +112,24 @@ function linesOfRow(row: Fragment[], viewport: PdfViewport): TextLine[] {
   if (currentLine.length > 0) lines.push(currentLine);
 
   return lines.map((lineWords) => {
-    const words: PositionedWord[] = lineWords.map((wordFragments) => ({
-      text: wordFragments.map((fragment) => fragment.text).join(''),
-      placement: clampToPage({
-        x: Math.min(...wordFragments.map((fragment) => fragment.left)) / viewport.width,
-        y: Math.min(...wordFragments.map((fragment) => fragment.top)) / viewport.height,
-        width: (Math.max(...wordFragments.map((fragment) => fragment.right)) - Math.min(...wordFragments.map((fragment) => fragment.left))) / viewport.width,
-        height: (Math.max(...wordFragments.map((fragment) => fragment.bottom)) - Math.min(...wordFragments.map((fragment) => fragment.top))) / viewport.height,
-      }),
-    }));
+    const words: PositionedWord[] = lineWords.map((wordFragments) => {
+      let text = '';
+      let left = Infinity;
+      let top = Infinity;
+      let right = -Infinity;
+      let bottom = -Infinity;
+      for (const fragment of wordFragments) {
+        text += fragment.text;
+        left = Math.min(left, fragment.left);
+        top = Math.min(top, fragment.top);
+        right = Math.max(right, fragment.right);
+        bottom = Math.max(bottom, fragment.bottom);
+      }
+      return {
+        text,
+        placement: clampToPage({ x: left / viewport.width, y: top / viewport.height, width: (right - left) / viewport.width, height: (bottom - top) / viewport.height }),
+      };
+    });
     return {
       text: words.map((word) => word.text).join(' '),
       words,

@@ -17,8 +17,15 @@ export function applyTransform(transform: Transform, x: number, y: number): [num
 
 /** Axis-aligned bounds of the rectangle [x0, x1] × [y0, y1] after the transform. */
 export function transformedBounds(transform: Transform, x0: number, y0: number, x1: number, y1: number): { left: number; top: number; right: number; bottom: number } {
-  const corners = [applyTransform(transform, x0, y0), applyTransform(transform, x1, y0), applyTransform(transform, x0, y1), applyTransform(transform, x1, y1)];
-  const xs = corners.map(([x]) => x);
-  const ys = corners.map(([, y]) => y);
-  return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+  // applyTransform on the four corners, written out: this runs for every word of every page.
+  const [a, b, c, d, e, f] = transform;
+  const xs0 = a * x0 + c * y0 + e;
+  const xs1 = a * x1 + c * y0 + e;
+  const xs2 = a * x0 + c * y1 + e;
+  const xs3 = a * x1 + c * y1 + e;
+  const ys0 = b * x0 + d * y0 + f;
+  const ys1 = b * x1 + d * y0 + f;
+  const ys2 = b * x0 + d * y1 + f;
+  const ys3 = b * x1 + d * y1 + f;
+  return { left: Math.min(xs0, xs1, xs2, xs3), top: Math.min(ys0, ys1, ys2, ys3), right: Math.max(xs0, xs1, xs2, xs3), bottom: Math.max(ys0, ys1, ys2, ys3) };
 }

@@ -18,10 +18,16 @@ export function unplacedLines(text: string): TextLine[] {
 
 /** The smallest box holding all given boxes. */
 export function unitePlacements(placements: Placement[]): Placement {
-  const left = Math.min(...placements.map((placement) => placement.x));
-  const top = Math.min(...placements.map((placement) => placement.y));
-  const right = Math.max(...placements.map((placement) => placement.x + placement.width));
-  const bottom = Math.max(...placements.map((placement) => placement.y + placement.height));
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const placement of placements) {
+    left = Math.min(left, placement.x);
+    top = Math.min(top, placement.y);
+    right = Math.max(right, placement.x + placement.width);
+    bottom = Math.max(bottom, placement.y + placement.height);
+  }
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
