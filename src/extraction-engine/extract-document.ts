@@ -10,7 +10,7 @@ import { embeddedValueFor, extractFields, type FieldResult } from './fields/extr
 import type { DocumentTypeSpecification, FieldSpecification } from './fields/field-specification.ts';
 import { normalizedSegmentText } from './fields/label-anchors.ts';
 import { routeDocument } from './route-document.ts';
-import { findAmounts } from './values/amount.ts';
+import { findAmounts, rememberingAmounts } from './values/amount.ts';
 import { findDates } from './values/date.ts';
 import type { FieldType, FieldValue } from './values/field-value.ts';
 import { findIbans } from './values/iban.ts';
@@ -146,6 +146,10 @@ function withEmbeddedValues(fields: FieldResult[], specification: DocumentTypeSp
 }
 
 export function extractDocument(document: ReadDocument, options: ExtractDocumentOptions): ExtractionOutcome {
+  return rememberingAmounts(() => extractReadDocument(document, options));
+}
+
+function extractReadDocument(document: ReadDocument, options: ExtractDocumentOptions): ExtractionOutcome {
   const specifications = documentTypeSpecifications(options.configuration);
   const layout = buildDocumentLayout(document);
   const chosen = chooseDocumentType(document, layout, specifications, options.labels?.docType);

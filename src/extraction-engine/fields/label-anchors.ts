@@ -42,6 +42,8 @@ interface CompiledLabel {
   strengthFactor: number;
   /** A literal every match contains, checked before running the regular expression. */
   needle: string;
+  /** The label's other literal words (all but "..."), which every match contains too. */
+  otherWords: string[];
   language: string;
   phrase: string;
   pattern: RegExp;
@@ -68,7 +70,8 @@ function compileLabel(fieldName: string | undefined, language: string, phrase: s
     return previousIsWildcard ? `${pattern}${word}` : `${pattern}${String.raw`\)?\s*${CURRENCY_BETWEEN_WORDS}`}${word}`;
   }, '');
   const needle = normalized.split(' ').filter((word) => word !== '...').sort((left, right) => right.length - left.length)[0] ?? '';
-  return { fieldName, strengthFactor, needle, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
+  const otherWords = [...new Set(normalized.split(' ').filter((word) => word !== '...' && word !== needle))];
+  return { fieldName, strengthFactor, needle, otherWords, language, phrase: normalized, pattern: new RegExp(`${leftBoundary}${body}${rightBoundary}`, 'gu'), compounding };
 }
 
 // Label sets are module constants (prebuilt) or parsed once per configuration: compile each set once.
@@ -220,6 +223,7 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
     const found: (LabelMatch & { normalizedStart: number; normalizedEnd: number })[] = [];
     for (const labelIndex of labelsWithNeedleIn(normalized.text, labelSet)) {
       const label = labelSet.labels[labelIndex]!;
+      if (!label.otherWords.every((word) => normalized.text.includes(word))) continue;
       for (const match of normalized.text.matchAll(label.pattern)) {
         const normalizedStart = match.index;
         const normalizedEnd = match.index + match[0].length;

@@ -84,8 +84,35 @@ export function readNumberBody(body: string, allowSpaceGrouping: boolean): Numbe
   return Number.isFinite(value) ? { value, decimals: fractionPart.length } : undefined;
 }
 
+// Routing, currency evidence, label candidates and line items all read the amounts of the same lines
+// of a document; the result depends only on the text and the language. Remembered while one document
+// is extracted (see rememberingAmounts); entries are frozen because callers share them.
+let amountsByLine: Map<string, FoundAmount[]> | undefined;
+
+/** Runs `work` with the amounts of each line read once, then forgets them. */
+export function rememberingAmounts<T>(work: () => T): T {
+  const outer = amountsByLine;
+  amountsByLine = outer ?? new Map();
+  try {
+    return work();
+  } finally {
+    amountsByLine = outer;
+  }
+}
+
 /** Every amount-looking number in the text, left to right. */
 export function findAmounts(text: string, context: CurrencyContext = {}): FoundAmount[] {
+  if (!amountsByLine) return readAmounts(text, context);
+  const key = `${context.language ?? ''}\u0000${text}`;
+  let found = amountsByLine.get(key);
+  if (!found) {
+    found = Object.freeze(readAmounts(text, context).map((amount) => Object.freeze(amount))) as FoundAmount[];
+    amountsByLine.set(key, found);
+  }
+  return found;
+}
+
+function readAmounts(text: string, context: CurrencyContext): FoundAmount[] {
   const found: FoundAmount[] = [];
   // Every amount has a digit; the patterns below are costly to try at each position of a line without one.
   if (!/\d/.test(text)) return found;
