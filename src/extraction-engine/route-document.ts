@@ -16,47 +16,74 @@ export interface RoutingScore {
 const TITLE_WEIGHT = 3;
 const MIN_SCORE = 1;
 
+/** The keyword part of a type's score and the embedded-data bonus; the costly label share is left at 0. */
+function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specification: DocumentTypeSpecification): { keywordScore: number; embeddedBonus: number; applies: boolean } {
+  if (specification.mediaTypes && !specification.mediaTypes.includes(document.mediaType)) return { keywordScore: 0, embeddedBonus: 0, applies: false };
+  const keywordMatches = findLabelMatches(layout, compileLabelSources([{ fieldName: specification.docType, labels: specification.keywords }]));
+  const weights = keywordMatches
+    .map((match) => {
+      const page = layout.pages.find((candidate) => candidate.pageNumber === match.segment.pageNumber);
+      const row = page?.rows[match.segment.rowIndex];
+      const isTitle =
+        match.segment.pageNumber === 1 &&
+        ((row !== undefined && row.index < 3) || (layout.hasGeometry && (match.segment.box.y < 0.3 || match.segment.box.height > (page?.typicalLineHeight ?? 1) * 1.3)));
+      return isTitle ? TITLE_WEIGHT : 1;
+    })
+    .sort((left, right) => right - left)
+    .slice(0, 5);
+  const keywordScore = weights.reduce((sum, weight) => sum + weight, 0);
+  const embeddedBonus = document.embeddedInvoice && specification.fields.some((field) => field.name in (document.embeddedInvoice?.values ?? {})) ? 2 : 0;
+  return { keywordScore, embeddedBonus, applies: true };
+}
+
+function labelledFieldShareOf(layout: DocumentLayout, specification: DocumentTypeSpecification): number {
+  const labelled = specification.fields.filter((field) => Object.keys(field.labels).length > 0);
+  const fieldMatches = findLabelMatches(layout, compileLabelSources(labelled.map((field) => ({ fieldName: field.name, labels: field.labels }))));
+  const labelledFields = new Set(fieldMatches.map((match) => match.fieldName));
+  return labelled.length > 0 ? labelledFields.size / labelled.length : 0;
+}
+
+function scoreOf(specification: DocumentTypeSpecification, evidence: { keywordScore: number; embeddedBonus: number; applies: boolean }, labelledFieldShare: number): RoutingScore {
+  if (!evidence.applies) return { docType: specification.docType, score: 0, keywordScore: 0, labelledFieldShare: 0 };
+  return {
+    docType: specification.docType,
+    score: evidence.keywordScore + 2 * labelledFieldShare + evidence.embeddedBonus,
+    keywordScore: evidence.keywordScore + evidence.embeddedBonus,
+    labelledFieldShare,
+  };
+}
+
 export function scoreDocumentTypes(document: ReadDocument, layout: DocumentLayout, specifications: DocumentTypeSpecification[]): RoutingScore[] {
   return specifications.map((specification) => {
-    if (specification.mediaTypes && !specification.mediaTypes.includes(document.mediaType)) {
-      return { docType: specification.docType, score: 0, keywordScore: 0, labelledFieldShare: 0 };
-    }
-    const keywordMatches = findLabelMatches(layout, compileLabelSources([{ fieldName: specification.docType, labels: specification.keywords }]));
-    const weights = keywordMatches
-      .map((match) => {
-        const page = layout.pages.find((candidate) => candidate.pageNumber === match.segment.pageNumber);
-        const row = page?.rows[match.segment.rowIndex];
-        const isTitle =
-          match.segment.pageNumber === 1 &&
-          ((row !== undefined && row.index < 3) || (layout.hasGeometry && (match.segment.box.y < 0.3 || match.segment.box.height > (page?.typicalLineHeight ?? 1) * 1.3)));
-        return isTitle ? TITLE_WEIGHT : 1;
-      })
-      .sort((left, right) => right - left)
-      .slice(0, 5);
-    const keywordScore = weights.reduce((sum, weight) => sum + weight, 0);
-    const labelled = specification.fields.filter((field) => Object.keys(field.labels).length > 0);
-    const fieldMatches = findLabelMatches(layout, compileLabelSources(labelled.map((field) => ({ fieldName: field.name, labels: field.labels }))));
-    const labelledFields = new Set(fieldMatches.map((match) => match.fieldName));
-    const labelledFieldShare = labelled.length > 0 ? labelledFields.size / labelled.length : 0;
-    const embeddedBonus = document.embeddedInvoice && specification.fields.some((field) => field.name in (document.embeddedInvoice?.values ?? {})) ? 2 : 0;
-    return {
-      docType: specification.docType,
-      score: keywordScore + 2 * labelledFieldShare + embeddedBonus,
-      keywordScore: keywordScore + embeddedBonus,
-      labelledFieldShare,
-    };
+    const evidence = keywordEvidence(document, layout, specification);
+    return scoreOf(specification, evidence, evidence.applies ? labelledFieldShareOf(layout, specification) : 0);
   });
 }
 
-/** The best-scoring type, or undefined when no type has real evidence. */
+function isEligible(score: RoutingScore, specification: DocumentTypeSpecification): boolean {
+  const hasKeywords = Object.keys(specification.keywords).length > 0;
+  // Types without keywords route on their labels alone, which then must mostly be present.
+  // Without its keywords (a till receipt rarely says "receipt"), a type needs most of its labels.
+  return hasKeywords ? score.keywordScore >= MIN_SCORE || score.labelledFieldShare >= 0.3 : score.labelledFieldShare >= 0.5;
+}
+
+/**
+ * The best-scoring type (the first of equals), or undefined when no type has real evidence. Label
+ * shares are the costly part of a score: a type that could not beat the best eligible score found so
+ * far even with all its labels present is not scored further; it could not have been chosen.
+ */
 export function routeDocument(document: ReadDocument, layout: DocumentLayout, specifications: DocumentTypeSpecification[]): RoutingScore | undefined {
-  const scores = scoreDocumentTypes(document, layout, specifications);
-  const eligible = scores.filter((score) => {
-    const specification = specifications.find((candidate) => candidate.docType === score.docType);
-    const hasKeywords = specification !== undefined && Object.keys(specification.keywords).length > 0;
-    // Types without keywords route on their labels alone, which then must mostly be present.
-    // Without its keywords (a till receipt rarely says "receipt"), a type needs most of its labels.
-    return hasKeywords ? score.keywordScore >= MIN_SCORE || score.labelledFieldShare >= 0.3 : score.labelledFieldShare >= 0.5;
+  const candidates = specifications.map((specification, index) => {
+    const evidence = keywordEvidence(document, layout, specification);
+    return { specification, index, evidence, highestScore: evidence.applies ? evidence.keywordScore + 2 + evidence.embeddedBonus : 0 };
   });
-  return eligible.sort((left, right) => right.score - left.score)[0];
+  let best: { score: RoutingScore; index: number } | undefined;
+  for (const candidate of candidates.sort((left, right) => right.highestScore - left.highestScore)) {
+    if (best && candidate.highestScore < best.score.score) break;
+    const share = candidate.evidence.applies ? labelledFieldShareOf(layout, candidate.specification) : 0;
+    const score = scoreOf(candidate.specification, candidate.evidence, share);
+    if (!isEligible(score, candidate.specification)) continue;
+    if (!best || score.score > best.score.score || (score.score === best.score.score && candidate.index < best.index)) best = { score, index: candidate.index };
+  }
+  return best?.score;
 }

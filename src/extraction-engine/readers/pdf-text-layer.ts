@@ -145,16 +145,14 @@ export function linesFromTextItems(items: PdfTextItem[], viewport: PdfViewport):
   return sortInReadingOrder(lines);
 }
 
+const READABLE_CHARACTER = /(?![\p{Co}\uFFFD])[\p{L}\p{N}\p{P}\p{S}]/gu;
+
 /**
  * Characters of a text layer a reader could use. Fonts without a Unicode mapping produce private-use
  * code points or U+FFFD instead of letters; such a layer looks full but says nothing, like a scan.
  */
 export function readableCharacterCount(lines: TextLine[]): number {
   let readable = 0;
-  for (const line of lines) {
-    for (const character of line.text) {
-      if (/[\p{L}\p{N}\p{P}\p{S}]/u.test(character) && !/[\p{Co}\uFFFD]/u.test(character)) readable += 1;
-    }
-  }
+  for (const line of lines) readable += line.text.match(READABLE_CHARACTER)?.length ?? 0;
   return readable;
 }
