@@ -17,6 +17,8 @@ const parser = new XMLParser({
   trimValues: true,
   // Every element becomes an array, so paths read the same whether an element occurs once or many times.
   isArray: (_name, _path, _isLeafNode, isAttribute) => !isAttribute,
+  // The callback ignores the path: spare the parser spelling it out as a string for every element.
+  jPath: false,
   processEntities: true,
   maxNestedTags: 200,
 });
