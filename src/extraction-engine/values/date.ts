@@ -81,6 +81,8 @@ export function toIsoDate(year: number, month: number, day: number): string | un
 
 /** Every date in the text, left to right; overlapping readings keep the earliest, longest match. */
 export function findDates(text: string, context: DateContext = {}): FoundDate[] {
+  // Every date form has digits, and normalization never creates any: a line without one has no date.
+  if (!/\d/.test(text)) return [];
   const normalized = normalizeWithOffsets(text);
   const source = normalized.text;
   const found: FoundDate[] = [];
