@@ -4,8 +4,8 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context, S3Event } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { principalToAuthorizerContext } from '../../../src/auth/principal.ts';
 import { maximumFileBytes } from '../../../src/files/file-limits.ts';
+import { anApiGatewayEvent } from '../../support/api-gateway-events.ts';
 import { sampleCsv } from '../../support/sample-files.ts';
 
 // The handlers as Lambda runs them (a buffered, base64 multipart body; no local gateway), with the AWS
@@ -51,24 +51,10 @@ beforeEach(() => {
 const boundary = 'handler-boundary';
 
 function apiEvent(overrides: Partial<APIGatewayProxyEvent>): APIGatewayProxyEvent {
-  return {
-    resource: '/api/public/v1/files',
-    path: '/api/public/v1/files',
-    httpMethod: 'POST',
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: {
-      requestId: 'req-unit',
-      authorizer: principalToAuthorizerContext({ workspaceId, keyId: 'key_unit', scopes: ['*'] }),
-    } as unknown as APIGatewayProxyEvent['requestContext'],
-    ...overrides,
-  };
+  return anApiGatewayEvent(
+    { resource: '/api/public/v1/files', path: '/api/public/v1/files', ...overrides },
+    { workspaceId, keyId: 'key_unit', scopes: ['*'] },
+  );
 }
 
 function csvUploadEvent(): APIGatewayProxyEvent {

@@ -3,25 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { httpHandler, acceptsJson } from '../../../src/http/http-handler.ts';
 import { ConflictError } from '../../../src/http/errors.ts';
-
-const principalContext = { workspaceId: 'ws_1', keyId: 'key_1', scopes: 'files:read files:write' };
+import { aPrincipal, anApiGatewayEvent } from '../../support/api-gateway-events.ts';
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
-  return {
-    resource: '/x',
-    path: '/x',
-    httpMethod: 'POST',
-    headers: {},
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: { authorizer: principalContext } as unknown as APIGatewayProxyEvent['requestContext'],
-    ...overrides,
-  };
+  return anApiGatewayEvent(overrides);
 }
 
 const context = {} as Context;
@@ -98,7 +83,7 @@ describe('the shared HTTP chain', () => {
   });
 
   it('answers 401 when a protected route is reached without an authorizer context', async () => {
-    const response = await createThing(event({ requestContext: {} as APIGatewayProxyEvent['requestContext'] }), context);
+    const response = await createThing(anApiGatewayEvent({}, null), context);
 
     expect(response.statusCode).toBe(401);
   });
@@ -144,10 +129,7 @@ describe('scopes', () => {
     const readEvents = httpHandler({ scope: 'events:read' }, async () => ({ status: 200, body: {} }));
 
     const forbidden = await readEvents(event({ httpMethod: 'GET' }), context);
-    const allowed = await readEvents(
-      event({ httpMethod: 'GET', requestContext: { authorizer: { ...principalContext, scopes: '*' } } as unknown as APIGatewayProxyEvent['requestContext'] }),
-      context,
-    );
+    const allowed = await readEvents(anApiGatewayEvent({ httpMethod: 'GET' }, aPrincipal({ scopes: ['*'] })), context);
 
     expect(forbidden.statusCode).toBe(403);
     expect(JSON.parse(forbidden.body).error.code).toBe('FORBIDDEN');
