@@ -141,7 +141,8 @@ export class InternalError extends ApiError {
 
 /** The spec: the message renders the rejected fields and the first few reasons; `details` lists all. */
 function describeValidationIssues(details: ValidationIssue[]): string {
-  const shown = details.slice(0, 3).map((detail) => `${detail.field || '(body)'}: ${detail.issue}`);
+  // Issues are sentences of their own; the message ends with one period, not two.
+  const shown = details.slice(0, 3).map((detail) => `${detail.field || '(body)'}: ${detail.issue.replace(/\.+$/, '')}`);
   const more = details.length > shown.length ? ` (and ${details.length - shown.length} more)` : '';
   return `Validation failed: ${shown.join('; ')}${more}.`;
 }

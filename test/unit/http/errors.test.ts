@@ -30,6 +30,7 @@ describe('error envelope', () => {
     expect(envelope.error.details).toEqual(details);
     expect(envelope.error.message).toContain('document.url: must use https');
     expect(envelope.error.message).toContain('and 1 more');
+    expect(new ValidationError([{ field: 'document.url', issue: 'The URL must use https.' }]).message).toBe('Validation failed: document.url: The URL must use https.');
   });
 
   it.each([
