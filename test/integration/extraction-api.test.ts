@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyService } from '../../src/auth/wiring.ts';
+import { extractionStore } from '../../src/extractions/wiring.ts';
+import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -158,6 +160,24 @@ describe('request errors', () => {
     expect((await jsonOf(listWithoutScope)).error.code).toBe('FORBIDDEN');
     expect(createWithReadScope.status).toBe(403);
     expect(listWithReadScope.status).toBe(200);
+  });
+
+  it('answers 409 CONFLICT to a delete while QUEUED, and keeps the extraction', async () => {
+    // An extraction whose execution has not started yet, seeded as the create operation stores it, in
+    // a workspace of its own so the listing tests' totals stay exact.
+    const queuedWorkspace = new ExtractionClient(stack, await workspaceKey('ws_api_queued'));
+    const queuedId = newIdentifier('ext');
+    const now = new Date().toISOString();
+    await extractionStore().seedRecords([
+      { id: queuedId, workspaceId: 'ws_api_queued', status: 'QUEUED', generation: 1, createdAt: now, updatedAt: now, labels: {}, document: { fileId: 'file_seeded' }, outputAvailable: false },
+    ]);
+
+    const deleted = await queuedWorkspace.json(`/document-insights/extractions/${queuedId}`, { method: 'DELETE' });
+    const kept = await queuedWorkspace.get(queuedId);
+
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.error).toMatchObject({ code: 'CONFLICT', retryable: false });
+    expect(kept.body).toMatchObject({ id: queuedId, status: 'QUEUED' });
   });
 
   it('answers 404 for an unknown extraction on get, feedback and delete', async () => {
