@@ -138,16 +138,21 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     return { executionArn, startDate: epochSeconds(execution.startDate) };
   };
 
+  // What ListExecutions returns per execution; DescribeExecution adds input, output and error.
+  const executionSummary = (execution: LocalExecution) => ({
+    executionArn: execution.executionArn,
+    stateMachineArn: execution.stateMachineArn,
+    name: execution.name,
+    status: execution.status,
+    startDate: epochSeconds(execution.startDate),
+    ...(execution.stopDate ? { stopDate: epochSeconds(execution.stopDate) } : {}),
+  });
+
   const describeExecution = (request: { executionArn?: string }) => {
     const execution = executions.get(request.executionArn ?? '');
     if (!execution) throw new ServiceError('ExecutionDoesNotExist', `Execution Does Not Exist: '${request.executionArn}'`);
     return {
-      executionArn: execution.executionArn,
-      stateMachineArn: execution.stateMachineArn,
-      name: execution.name,
-      status: execution.status,
-      startDate: epochSeconds(execution.startDate),
-      ...(execution.stopDate ? { stopDate: epochSeconds(execution.stopDate) } : {}),
+      ...executionSummary(execution),
       input: execution.input,
       ...(execution.output !== undefined ? { output: execution.output } : {}),
       ...(execution.error ? { error: execution.error, cause: execution.cause } : {}),
@@ -159,14 +164,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     return {
       executions: [...executions.values()]
         .filter((execution) => execution.stateMachineArn === request.stateMachineArn && (!request.statusFilter || execution.status === request.statusFilter))
-        .map((execution) => ({
-          executionArn: execution.executionArn,
-          stateMachineArn: execution.stateMachineArn,
-          name: execution.name,
-          status: execution.status,
-          startDate: epochSeconds(execution.startDate),
-          ...(execution.stopDate ? { stopDate: epochSeconds(execution.stopDate) } : {}),
-        })),
+        .map(executionSummary),
     };
   };
 

@@ -4,6 +4,7 @@
 // that "right of" and "below" mean the same thing everywhere; those boxes are never reported.
 
 import type { DocumentPage, Placement, PositionedWord, ReadDocument, TextLine } from '../document.ts';
+import { unitePlacements } from '../readers/text-lines.ts';
 
 export interface LayoutWord {
   text: string;
@@ -48,23 +49,7 @@ export interface DocumentLayout {
   hasGeometry: boolean;
 }
 
-function unite(boxes: Placement[]): Placement {
-  let left = Infinity;
-  let top = Infinity;
-  let right = -Infinity;
-  let bottom = -Infinity;
-  for (const box of boxes) {
-    left = Math.min(left, box.x);
-    top = Math.min(top, box.y);
-    right = Math.max(right, box.x + box.width);
-    bottom = Math.max(bottom, box.y + box.height);
-  }
-  return { x: left, y: top, width: right - left, height: bottom - top };
-}
-
-export function unitePlacements(boxes: Placement[]): Placement {
-  return unite(boxes);
-}
+export { unitePlacements };
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -131,7 +116,7 @@ function segmentFromWords(words: PlacedWord[], pageNumber: number): Omit<LayoutS
     layoutWords.push({ text: word.text, start: text.length, box: word.box, ...(word.confidence !== undefined ? { confidence: word.confidence } : {}) });
     text += word.text;
   }
-  return { pageNumber, text, words: layoutWords, box: unite(words.map((word) => word.box)) };
+  return { pageNumber, text, words: layoutWords, box: unitePlacements(words.map((word) => word.box)) };
 }
 
 /** Text-only lines: columns are runs separated by two or more spaces; boxes from character columns. */
@@ -202,7 +187,7 @@ export function buildDocumentLayout(document: ReadDocument): DocumentLayout {
 /** The box of a character range of a segment: the united boxes of the words it touches. */
 export function boxOfRange(segment: LayoutSegment, start: number, end: number): Placement {
   const touched = segment.words.filter((word) => word.start < end && word.start + word.text.length > start);
-  return touched.length > 0 ? unite(touched.map((word) => word.box)) : segment.box;
+  return touched.length > 0 ? unitePlacements(touched.map((word) => word.box)) : segment.box;
 }
 
 /** Mean OCR confidence of the words in a character range; 1 for text layers. */
