@@ -7,5 +7,5 @@ const route = extractionRoutes.find((candidate) => candidate.operationId === 'up
 
 export const handler = httpHandler(route, async ({ principal, headers, event }) => ({
   status: 202,
-  body: await extractionServiceWithUploads().uploadExtraction(principal.workspaceId, requestBodyStream(event), headers['content-type']!),
+  body: await extractionServiceWithUploads().uploadExtraction(principal.workspaceId, { ...requestBodyStream(event), contentType: headers['content-type']! }),
 }));

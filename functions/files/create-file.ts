@@ -8,5 +8,5 @@ const route = fileRoutes.find((candidate) => candidate.operationId === 'createFi
 
 export const handler = httpHandler<DeclaredUpload>(route, async ({ principal, contentType, headers, body, event }) => {
   if (contentType === 'application/json') return { status: 201, body: await fileService().createUploadSession(principal.workspaceId, body) };
-  return { status: 201, body: await fileService().uploadFile(principal.workspaceId, requestBodyStream(event), headers['content-type']!) };
+  return { status: 201, body: await fileService().uploadFile(principal.workspaceId, { ...requestBodyStream(event), contentType: headers['content-type']! }) };
 });

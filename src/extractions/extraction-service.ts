@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
 import { decodeTime } from 'ulidx';
 import { ConflictError, DownstreamError, NotFoundError, ValidationError, type ValidationIssue } from '../http/errors.ts';
 import type { FileService } from '../files/file-service.ts';
+import type { MultipartBody } from '../files/multipart-upload.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import {
@@ -94,10 +94,10 @@ export class ExtractionService {
    * `POST …/upload`: the `file` part streams into the files store (the files API's limits, 413 and
    * 415); the optional `labels` part is a JSON object (as a JSON part or a text part holding JSON).
    */
-  async uploadExtraction(workspaceId: string, body: Readable, contentType: string): Promise<ExtractionView> {
+  async uploadExtraction(workspaceId: string, upload: MultipartBody): Promise<ExtractionView> {
     const uploads = this.dependencies.uploads;
     if (!uploads) throw new Error('uploadExtraction needs extractionServiceWithUploads().');
-    const { file, textParts } = await uploads.uploadFileWithTextParts(workspaceId, body, contentType);
+    const { file, textParts } = await uploads.uploadFileWithTextParts(workspaceId, upload);
     const labels = parseLabelsPart(textParts.labels);
     const issues = labelIssues(labels);
     if (issues.length > 0) throw new ValidationError(issues);

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { wholeSecond, type SignedUrl } from './content-urls.ts';
 import { callDownstream } from './downstream-calls.ts';
+import type { EarlyStoredContent } from './multipart-upload.ts';
 
 export interface UploadForm extends SignedUrl {
   /** Form fields to send, in this order, before the `file` field. */
@@ -61,6 +63,49 @@ export class FileBlobStore {
         }),
       ),
     );
+  }
+
+  /**
+   * Starts a PutObject of exactly `size` bytes whose content is still arriving; the bytes are fed
+   * through the returned writer (1 MiB in flight, then the request waits for S3). Whatever goes
+   * wrong on the way is reported by `finish()` as false, never thrown at the writer: the caller
+   * still has the spool to store instead. `discard()` aborts the request and deletes the key, since
+   * an emulator may keep the part it received (S3 itself stores nothing of an aborted put).
+   */
+  startPut(objectKey: string, content: { size: number; mimeType: string }): EarlyStoredContent {
+    const body = new PassThrough({ highWaterMark: 1024 * 1024 });
+    const abort = new AbortController();
+    const stored = this.client
+      .send(new PutObjectCommand({ Bucket: this.bucketName, Key: objectKey, Body: body, ContentLength: content.size, ContentType: content.mimeType }), {
+        abortSignal: abort.signal,
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (!abort.signal.aborted) console.error(JSON.stringify({ level: 'warn', operation: 'S3 PutObject (while receiving)', error: String(error) }));
+          body.destroy();
+          return false;
+        },
+      );
+    let ended = false;
+    return {
+      write: async (chunk) => {
+        if (body.destroyed || body.write(chunk)) return;
+        // Waits for S3 to take more, or for the put to fail (then nothing more is written).
+        await Promise.race([once(body, 'drain').catch(() => undefined), stored]);
+      },
+      finish: async () => {
+        if (!ended) body.end();
+        ended = true;
+        return stored;
+      },
+      discard: async () => {
+        abort.abort();
+        body.destroy();
+        await stored;
+        await this.delete(objectKey);
+      },
+    };
   }
 
   /** The object's size, or undefined when there is no such object. */

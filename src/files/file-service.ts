@@ -8,7 +8,7 @@ import { cleanFileName } from './file-names.ts';
 import { FileLookup, toView, type ContentUrlSigner, type FileView } from './file-lookup.ts';
 import { maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
 import type { BlockedReason, FileRecord, FileRecordStore } from './file-records.ts';
-import { HeadCollector, receiveMultipartUpload } from './multipart-upload.ts';
+import { HeadCollector, receiveMultipartUpload, type MultipartBody } from './multipart-upload.ts';
 
 export interface UploadSession {
   fileId: string;
@@ -39,15 +39,23 @@ export class FileService {
   }
 
   /** `POST /files` with multipart/form-data: streams, checks, stores, and records a ready file. */
-  async uploadFile(workspaceId: string, body: Readable, contentType: string): Promise<FileView> {
-    return (await this.uploadFileWithTextParts(workspaceId, body, contentType)).file;
+  async uploadFile(workspaceId: string, upload: MultipartBody): Promise<FileView> {
+    return (await this.uploadFileWithTextParts(workspaceId, upload)).file;
   }
 
-  /** The same upload, also returning the form's other text parts (the extraction upload's `labels`). */
-  async uploadFileWithTextParts(workspaceId: string, body: Readable, contentType: string): Promise<{ file: FileView; textParts: Record<string, string> }> {
-    const received = await receiveMultipartUpload(body, contentType);
+  /**
+   * The same upload, also returning the form's other text parts (the extraction upload's `labels`).
+   * The object is written while the request arrives when its size is known early (see
+   * multipart-upload.ts), otherwise from the spool once the whole file has been received and checked.
+   */
+  async uploadFileWithTextParts(workspaceId: string, upload: MultipartBody): Promise<{ file: FileView; textParts: Record<string, string> }> {
+    const fileId = newIdentifier('file');
+    const objectKey = fileObjectKey(workspaceId, fileId);
+    const received = await receiveMultipartUpload(upload.stream, upload.contentType, {
+      declaredBodyBytes: upload.declaredBodyBytes,
+      earlyStore: { open: (size, verdict) => this.blobs.startPut(objectKey, { size, mimeType: verdict.mimeType }) },
+    });
     try {
-      const fileId = newIdentifier('file');
       const record: FileRecord = {
         fileId,
         workspaceId,
@@ -57,9 +65,9 @@ export class FileService {
         sha256: received.sha256,
         status: 'ready',
         createdAt: this.now().toISOString(),
-        objectKey: fileObjectKey(workspaceId, fileId),
+        objectKey,
       };
-      await this.blobs.putFile(record.objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
+      if (!received.storedEarly) await this.blobs.putFile(objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
       // The record is written after the object, so an object-created notification for this key finds
       // either nothing or a ready file, and the finalizer leaves it alone.
       await this.records.create(record).catch(async (error: unknown) => {

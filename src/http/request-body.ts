@@ -14,10 +14,23 @@ export function hasStreamedBody(event: APIGatewayProxyEvent): boolean {
   return streamedBodies.has(event);
 }
 
-export function requestBodyStream(event: APIGatewayProxyEvent): Readable {
+/** A request body read as a stream, with its length when known. */
+export interface StreamedRequestBody {
+  stream: Readable;
+  /** The Content-Length the client declared for a live stream, the length of a buffered body. */
+  declaredBodyBytes?: number;
+}
+
+export function requestBodyStream(event: APIGatewayProxyEvent): StreamedRequestBody {
   const streamed = streamedBodies.get(event);
-  if (streamed) return streamed;
-  return Readable.from(requestBodyBuffer(event));
+  if (streamed) return { stream: streamed, declaredBodyBytes: declaredContentLength(event) };
+  const buffered = requestBodyBuffer(event);
+  return { stream: Readable.from(buffered), declaredBodyBytes: buffered.length };
+}
+
+function declaredContentLength(event: APIGatewayProxyEvent): number | undefined {
+  const header = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-length')?.[1];
+  return header !== undefined && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
 }
 
 export function requestBodyBuffer(event: APIGatewayProxyEvent): Buffer {

@@ -43,6 +43,7 @@ export const localStackEnvironmentNames = [
   'AWS_ENDPOINT_URL_S3',
   'AWS_ENDPOINT_URL_SQS',
   'AWS_ENDPOINT_URL_SFN',
+  'AWS_REQUEST_CHECKSUM_CALCULATION',
   'PAPERFLOW_S3_FORCE_PATH_STYLE',
   ...Object.values(resourceEnvironment),
 ];

@@ -60,6 +60,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     process.env.AWS_ENDPOINT_URL_DYNAMODB = emulators.endpoints.dynamodb;
     process.env.AWS_ENDPOINT_URL_S3 = emulators.endpoints.s3;
     process.env.AWS_ENDPOINT_URL_SQS = emulators.endpoints.sqs;
+    // s3rver stores an aws-chunked body (the SDK's default for a streamed put, with a CRC32 trailer)
+    // as it came, framing included; checksums are then sent only where an operation requires one.
+    process.env.AWS_REQUEST_CHECKSUM_CALCULATION = 'WHEN_REQUIRED';
   }
   process.env.PAPERFLOW_S3_FORCE_PATH_STYLE = 'true';
 

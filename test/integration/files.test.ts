@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
 import { maximumFileBytes } from '../../src/files/file-limits.ts';
 import { fileSchema, uploadedFileSchema } from '../../src/files/routes.ts';
-import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { bootstrapApiKey, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { elfExecutable, officeDocument, sampleCsv, samplePdf, samplePng, zipArchive } from '../support/sample-files.ts';
 
 let stack: StackUnderTest;
@@ -74,6 +75,56 @@ describe('POST /files (multipart) and GET /files/{fileId}', () => {
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
     expect(download.headers.get('content-disposition')).toContain(`filename="${fileName}"`);
+  });
+
+  async function downloadOf(fileId: string): Promise<Buffer> {
+    const { contentUrl } = (await (await stack.api(`/files/${fileId}`)).json()) as { contentUrl: string };
+    return Buffer.from(await (await fetch(contentUrl)).arrayBuffer());
+  }
+
+  it('stores the same bytes whether the file is the last part (stored while it arrives) or another part follows it', async () => {
+    const content = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(3 * 1024 * 1024)]);
+    const fileLast = new FormData();
+    fileLast.append('fileName', 'March.pdf');
+    fileLast.append('file', new Blob([content]), 'scan.pdf');
+    const partAfterFile = new FormData();
+    partAfterFile.append('file', new Blob([content]), 'scan.pdf');
+    partAfterFile.append('fileName', 'April.pdf');
+
+    for (const [form, fileName] of [
+      [fileLast, 'March.pdf'],
+      [partAfterFile, 'April.pdf'],
+    ] as const) {
+      const created = await upload(form);
+      expect(created.status).toBe(201);
+      const file = (await created.json()) as { fileId: string };
+      expect(file).toMatchObject({ fileName, size: content.length, sha256: sha256(content) });
+      expect((await downloadOf(file.fileId)).equals(content)).toBe(true);
+      expect(await storedKeysOf(file.fileId)).toEqual([`workspaces/ws_default/files/${file.fileId}`]);
+    }
+  });
+
+  it('leaves nothing stored when the client goes away while the file is being stored', async () => {
+    const keysBefore = await storedKeysOf('');
+    const boundary = 'goes-away';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n\r\n%PDF-1.7\n`);
+    const declaredFileBytes = 8 * 1024 * 1024;
+    const request = httpRequest(`${stack.baseUrl}/files`, {
+      method: 'POST',
+      headers: {
+        authorization: `api-key ${bootstrapApiKey}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': head.length + declaredFileBytes + `\r\n--${boundary}--\r\n`.length,
+      },
+    });
+    request.on('error', () => undefined);
+    request.write(head);
+    request.write(randomBytes(2 * 1024 * 1024));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    request.destroy();
+
+    // The server notices, stops storing and removes what S3 got; no record points at it either way.
+    await eventually(async () => expect(await storedKeysOf('')).toEqual(keysBefore));
   });
 
   it('refuses an ELF binary named invoice.pdf with 415', async () => {

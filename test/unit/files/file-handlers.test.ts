@@ -1,3 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -66,6 +69,15 @@ function csvUploadEvent(): APIGatewayProxyEvent {
   });
 }
 
+function uploadEventOf(content: Buffer, fileName: string): APIGatewayProxyEvent {
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return apiEvent({ headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body: body.toString('base64'), isBase64Encoded: true });
+}
+
 function getFileEvent(): APIGatewayProxyEvent {
   return apiEvent({ httpMethod: 'GET', path: `/api/public/v1/files/${fileId}`, resource: '/api/public/v1/files/{fileId}', pathParameters: { fileId } });
 }
@@ -101,6 +113,38 @@ describe('create-file handler', () => {
     const put = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
     expect(put.Key).toMatch(/^workspaces\/ws_unit\/files\/file_[0-9A-Z]{26}$/);
     expect(put.ContentLength).toBe(sampleCsv.length);
+  });
+
+  it('streams an upload larger than the sniffed head into one PutObject of the told size', async () => {
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(400_000)]);
+    s3.on(PutObjectCommand).resolves({});
+    dynamo.on(PutCommand).resolves({});
+
+    const result = await createFile(uploadEventOf(pdf, 'scan.pdf'), context);
+
+    expect(result.statusCode).toBe(201);
+    expect(bodyOf(result)).toMatchObject({ size: pdf.length, sha256: createHash('sha256').update(pdf).digest('hex') });
+    expect(s3.commandCalls(PutObjectCommand)).toHaveLength(1);
+    const put = s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
+    expect(put).toMatchObject({ ContentLength: pdf.length, ContentType: 'application/pdf' });
+    expect((await buffer(put.Body as Readable)).equals(pdf)).toBe(true);
+  });
+
+  it('stores from the spool, with our SHA-256 for S3 to check, when the streamed PutObject fails', async () => {
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(400_000)]);
+    s3.on(PutObjectCommand)
+      .rejectsOnce(new S3ServiceException({ name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: 'Please reduce your request rate.' }))
+      .resolves({});
+    s3.on(DeleteObjectCommand).resolves({});
+    dynamo.on(PutCommand).resolves({});
+
+    const result = await createFile(uploadEventOf(pdf, 'scan.pdf'), context);
+
+    expect(result.statusCode).toBe(201);
+    const [streamed, fromSpool] = s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
+    expect(fromSpool).toMatchObject({ Key: streamed!.Key, ContentLength: pdf.length, ChecksumSHA256: createHash('sha256').update(pdf).digest('base64') });
+    expect((await buffer(fromSpool!.Body as Readable)).equals(pdf)).toBe(true);
+    expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input.Key).toBe(streamed!.Key);
   });
 
   it('answers 502 DOWNSTREAM_ERROR without S3\'s message when storing fails', async () => {

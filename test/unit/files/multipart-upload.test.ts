@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { maximumFileBytes } from '../../../src/files/file-limits.ts';
-import { receiveMultipartUpload } from '../../../src/files/multipart-upload.ts';
+import { receiveMultipartUpload, type EarlyStore } from '../../../src/files/multipart-upload.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../../support/sample-files.ts';
 
 const boundary = 'unit-boundary';
@@ -130,5 +130,163 @@ describe('receiveMultipartUpload', () => {
     );
     await received.discard();
     expect(received.verdict.mimeType).toBe('text/csv');
+  });
+});
+
+describe('receiveMultipartUpload with an early store', () => {
+  /** A store that keeps what it is given, and says what happened to it. */
+  function recordingStore(options: { finishes?: boolean } = {}) {
+    const opened: { size: number; mimeType: string; chunks: Buffer[]; finished: boolean; discarded: boolean }[] = [];
+    const store: EarlyStore = {
+      open(size, verdict) {
+        const content = { size, mimeType: verdict.mimeType, chunks: [] as Buffer[], finished: false, discarded: false };
+        opened.push(content);
+        return {
+          write: async (chunk) => {
+            content.chunks.push(Buffer.from(chunk));
+          },
+          finish: async () => {
+            content.finished = true;
+            return options.finishes ?? true;
+          },
+          discard: async () => {
+            content.discarded = true;
+          },
+        };
+      },
+    };
+    return { store, opened, bytesOf: (index: number) => Buffer.concat(opened[index]!.chunks) };
+  }
+
+  const largePdf = () => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1024 * 1024 + 12_345)]);
+
+  /** The body in chunks of 64 KB, as a socket delivers it. */
+  const inChunks = (body: Buffer) => Readable.from(Array.from({ length: Math.ceil(body.length / 65_536) }, (_, index) => body.subarray(index * 65_536, (index + 1) * 65_536)));
+
+  it('stores a file that is the last part while it arrives, with the size told by Content-Length', async () => {
+    const pdf = largePdf();
+    const body = formBody([{ name: 'fileName', content: 'March.pdf' }, { name: 'file', fileName: 'scan.pdf', content: pdf }]);
+    const { store, opened, bytesOf } = recordingStore();
+
+    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
+    try {
+      expect(received.storedEarly).toBe(true);
+      expect(opened).toHaveLength(1);
+      expect(opened[0]).toMatchObject({ size: pdf.length, mimeType: 'application/pdf', finished: true, discarded: false });
+      expect(bytesOf(0).equals(pdf)).toBe(true);
+      expect(received.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+      expect((await readFile(received.path)).equals(pdf)).toBe(true);
+    } finally {
+      await received.discard();
+    }
+  });
+
+  it('discards the early copy and keeps the spool when a part follows the file', async () => {
+    const pdf = largePdf();
+    const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }, { name: 'fileName', content: 'March.pdf' }]);
+    const { store, opened } = recordingStore();
+
+    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
+    try {
+      expect(received).toMatchObject({ storedEarly: false, size: pdf.length, fileNameField: 'March.pdf' });
+      expect(opened[0]).toMatchObject({ discarded: true });
+      expect(opened[0]!.size).toBeGreaterThan(pdf.length);
+      expect((await readFile(received.path)).equals(pdf)).toBe(true);
+    } finally {
+      await received.discard();
+    }
+  });
+
+  it('gives up the early copy as soon as the file outgrows the told size, never passing on more', async () => {
+    const pdf = largePdf();
+    const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }]);
+    const { store, opened, bytesOf } = recordingStore();
+
+    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length - 100_000, earlyStore: store });
+    await received.discard();
+
+    expect(received.storedEarly).toBe(false);
+    expect(opened[0]).toMatchObject({ discarded: true, finished: false });
+    expect(bytesOf(0).length).toBeLessThanOrEqual(opened[0]!.size);
+  });
+
+  it('stores afterwards when the size cannot be told: no Content-Length, or a file within the sniffed head', async () => {
+    const pdf = largePdf();
+    const { store, opened } = recordingStore();
+    const unknownLength = await receiveMultipartUpload(inChunks(formBody([{ name: 'file', fileName: 'a.pdf', content: pdf }])), contentType, { earlyStore: store });
+    await unknownLength.discard();
+    const smallBody = formBody([{ name: 'file', fileName: 'a.csv', content: sampleCsv }]);
+    const small = await receiveMultipartUpload(Readable.from(smallBody), contentType, { declaredBodyBytes: smallBody.length, earlyStore: store });
+    await small.discard();
+
+    expect(opened).toHaveLength(0);
+    expect([unknownLength.storedEarly, small.storedEarly]).toEqual([false, false]);
+  });
+
+  it('falls back to the spool when the early store could not store the file', async () => {
+    const pdf = largePdf();
+    const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }]);
+    const { store, opened } = recordingStore({ finishes: false });
+
+    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
+    try {
+      expect(received.storedEarly).toBe(false);
+      expect(opened[0]).toMatchObject({ finished: true, discarded: true });
+      expect((await readFile(received.path)).equals(pdf)).toBe(true);
+    } finally {
+      await received.discard();
+    }
+  });
+
+  it('never opens the early store for a refused type', async () => {
+    const executable = Buffer.concat([elfExecutable(), randomBytes(1024 * 1024)]);
+    const body = formBody([{ name: 'file', fileName: 'invoice.pdf', content: executable }]);
+    const { store, opened } = recordingStore();
+    await expect(receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+    });
+    expect(opened).toHaveLength(0);
+  });
+
+  it('has discarded the early copy by the time it answers 400 for a client that went away', async () => {
+    const pdf = largePdf();
+    const whole = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }]);
+    const body = new Readable({ read() {} });
+    body.push(whole.subarray(0, 600_000));
+    setTimeout(() => body.destroy(), 20);
+    const { store, opened } = recordingStore();
+
+    const refusal = await receiveMultipartUpload(body, contentType, { declaredBodyBytes: whole.length, earlyStore: store }).catch((error: unknown) => error);
+
+    expect(refusal).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ discarded: true, finished: false });
+  });
+
+  it('discards a complete early copy when the body breaks after the file', async () => {
+    const pdf = largePdf();
+    // The file part ends with exactly the told size; only then does the body turn out broken (a part
+    // header that never ends instead of the closing delimiter).
+    const throughFile = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }]).subarray(0, -`--\r\n`.length);
+    const brokenEnding = Buffer.from('\r\nX-');
+    const body = new Readable({ read() {} });
+    body.push(throughFile);
+    const { store, opened } = recordingStore();
+    const finished = new Promise<void>((resolve) => {
+      const wait = setInterval(() => {
+        if (opened[0]?.finished) resolve(void clearInterval(wait));
+      }, 5);
+    });
+    void finished.then(() => {
+      body.push(brokenEnding);
+      body.push(null);
+    });
+
+    const refusal = await receiveMultipartUpload(body, contentType, { declaredBodyBytes: throughFile.length + brokenEnding.length, earlyStore: store }).catch(
+      (error: unknown) => error,
+    );
+
+    expect(refusal).toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(opened[0]).toMatchObject({ size: pdf.length, finished: true, discarded: true });
   });
 });
