@@ -1,6 +1,6 @@
 import { decodeTime } from 'ulidx';
 import { ConflictError, DownstreamError, NotFoundError, ValidationError, type ValidationIssue } from '../http/errors.ts';
-import type { FileService } from '../files/file-service.ts';
+import type { DirectUploads } from '../files/direct-uploads.ts';
 import type { MultipartBody } from '../files/multipart-upload.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
@@ -33,7 +33,7 @@ export interface FeedbackRequest {
 }
 
 /** The files domain's streamed multipart upload (same limits, 413 and 415), with the form's other text parts. */
-export type FileUploads = Pick<FileService, 'uploadFileWithTextParts'>;
+export type FileUploads = Pick<DirectUploads, 'uploadFileWithTextParts'>;
 
 export interface ExtractionServiceDependencies {
   store: ExtractionStore;

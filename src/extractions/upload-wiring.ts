@@ -1,4 +1,4 @@
-import { fileService } from '../files/wiring.ts';
+import { directUploads } from '../files/wiring.ts';
 import type { ExtractionService } from './extraction-service.ts';
 import { extractionService } from './wiring.ts';
 
@@ -7,5 +7,5 @@ import { extractionService } from './wiring.ts';
 
 /** `POST /extractions/upload`: the extraction service plus the files domain's multipart upload. */
 export function extractionServiceWithUploads(): ExtractionService {
-  return extractionService(fileService());
+  return extractionService(directUploads());
 }

@@ -15,7 +15,7 @@ import { ExtractionSettlement } from './extraction-settlement.ts';
 import { ExtractionStore } from './extraction-store.ts';
 
 // Built from the environment the stack (deployed or local) sets; clients are shared per process.
-// Nothing here may import the files upload path (FileService, sniffing): every extraction API handler
+// Nothing here may import the files upload path (DirectUploads, sniffing): every extraction API handler
 // bundles this module; upload-extraction adds the upload (upload-wiring.ts), the fetch task the sniffing.
 
 export function extractionStore(): ExtractionStore {

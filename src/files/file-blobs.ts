@@ -3,15 +3,8 @@ import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { wholeSecond, type SignedUrl } from './content-urls.ts';
 import { callDownstream } from './downstream-calls.ts';
 import type { EarlyStoredContent } from './multipart-upload.ts';
-
-export interface UploadForm extends SignedUrl {
-  /** Form fields to send, in this order, before the `file` field. */
-  fields: Record<string, string>;
-}
 
 // Blobs live under a per-workspace prefix, so a bucket policy or an export can work per workspace:
 // - `workspaces/<ws>/files/<fileId>`: content of a direct upload, written once by the service;
@@ -38,7 +31,7 @@ export function parseUploadObjectKey(objectKey: string): { workspaceId: string; 
   return match ? { workspaceId: match[1]!, fileId: match[2]! } : undefined;
 }
 
-/** The files bucket: content of uploaded files, and the pre-signed POSTs that bring it past the API (downloads: content-urls.ts). */
+/** The files bucket's objects (download links: content-urls.ts; upload forms: upload-forms.ts). */
 export class FileBlobStore {
   constructor(
     private readonly client: S3Client,
@@ -141,16 +134,5 @@ export class FileBlobStore {
 
   async delete(objectKey: string): Promise<void> {
     await callDownstream('S3 DeleteObject', () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucketName, Key: objectKey })));
-  }
-
-  /** A pre-signed POST for exactly this key, whose policy limits the size to 1..maximumBytes. */
-  async uploadForm(objectKey: string, maximumBytes: number, lifetimeSeconds: number, now = new Date()): Promise<UploadForm> {
-    const { url, fields } = await createPresignedPost(this.client, {
-      Bucket: this.bucketName,
-      Key: objectKey,
-      Conditions: [['content-length-range', 1, maximumBytes]],
-      Expires: lifetimeSeconds,
-    });
-    return { url, fields, expiresAt: new Date(wholeSecond(now).getTime() + lifetimeSeconds * 1000).toISOString() };
   }
 }

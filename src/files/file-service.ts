@@ -3,12 +3,13 @@ import type { Readable } from 'node:stream';
 import { PayloadTooLargeError, ValidationError } from '../http/errors.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { sniffContent } from './content-sniffing.ts';
-import { fileObjectKey, parseUploadObjectKey, snapshotObjectKey, uploadObjectKey, type FileBlobStore, type UploadForm } from './file-blobs.ts';
+import { parseUploadObjectKey, snapshotObjectKey, uploadObjectKey, type FileBlobStore } from './file-blobs.ts';
 import { cleanFileName } from './file-names.ts';
-import { FileLookup, toView, type ContentUrlSigner, type FileView } from './file-lookup.ts';
+import { FileLookup, type ContentUrlSigner, type FileView } from './file-lookup.ts';
 import { maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
 import type { BlockedReason, FileRecord, FileRecordStore } from './file-records.ts';
-import { HeadCollector, receiveMultipartUpload, type MultipartBody } from './multipart-upload.ts';
+import { HeadCollector } from './multipart-upload.ts';
+import type { FileUploadForms, UploadForm } from './upload-forms.ts';
 
 export interface UploadSession {
   fileId: string;
@@ -33,51 +34,10 @@ export class FileService {
     private readonly records: FileRecordStore,
     private readonly blobs: FileBlobStore,
     contentUrls: ContentUrlSigner,
+    private readonly uploadForms: Pick<FileUploadForms, 'uploadForm'>,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.lookup = new FileLookup(records, contentUrls, now);
-  }
-
-  /** `POST /files` with multipart/form-data: streams, checks, stores, and records a ready file. */
-  async uploadFile(workspaceId: string, upload: MultipartBody): Promise<FileView> {
-    return (await this.uploadFileWithTextParts(workspaceId, upload)).file;
-  }
-
-  /**
-   * The same upload, also returning the form's other text parts (the extraction upload's `labels`).
-   * The object is written while the request arrives when its size is known early (see
-   * multipart-upload.ts), otherwise from the spool once the whole file has been received and checked.
-   */
-  async uploadFileWithTextParts(workspaceId: string, upload: MultipartBody): Promise<{ file: FileView; textParts: Record<string, string> }> {
-    const fileId = newIdentifier('file');
-    const objectKey = fileObjectKey(workspaceId, fileId);
-    const received = await receiveMultipartUpload(upload.stream, upload.contentType, {
-      declaredBodyBytes: upload.declaredBodyBytes,
-      earlyStore: { open: (size, verdict) => this.blobs.startPut(objectKey, { size, mimeType: verdict.mimeType }) },
-    });
-    try {
-      const record: FileRecord = {
-        fileId,
-        workspaceId,
-        fileName: displayName([received.fileNameField, received.partFileName], received.verdict.extension),
-        mimeType: received.verdict.mimeType,
-        size: received.size,
-        sha256: received.sha256,
-        status: 'ready',
-        createdAt: this.now().toISOString(),
-        objectKey,
-      };
-      if (!received.storedEarly) await this.blobs.putFile(objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
-      // The record is written after the object, so an object-created notification for this key finds
-      // either nothing or a ready file, and the finalizer leaves it alone.
-      await this.records.create(record).catch(async (error: unknown) => {
-        await this.blobs.delete(record.objectKey).catch(() => undefined); // the lifecycle rule is the backstop
-        throw error;
-      });
-      return { file: toView(record), textParts: received.textParts };
-    } finally {
-      await received.discard();
-    }
   }
 
   /** `POST /files` with JSON: a pending record and a pre-signed POST for the bytes (deployed path). */
@@ -89,7 +49,7 @@ export class FileService {
     const createdAt = this.now();
     // The record points at the upload key until finalization points it at the checked snapshot.
     const objectKey = uploadObjectKey(workspaceId, fileId);
-    const upload = await this.blobs.uploadForm(objectKey, maximumFileBytes, uploadUrlLifetimeSeconds(), createdAt);
+    const upload = await this.uploadForms.uploadForm(objectKey, maximumFileBytes, uploadUrlLifetimeSeconds(), createdAt);
     await this.records.create({
       fileId,
       workspaceId,
@@ -178,13 +138,4 @@ function refusalBySize(size: number): BlockedReason | undefined {
   if (size > maximumFileBytes) return { code: 'PAYLOAD_TOO_LARGE', message: `The file is ${size} bytes; the limit is ${maximumFileBytes} bytes (50 MB).` };
   if (size === 0) return { code: 'VALIDATION_FAILED', message: 'The file is empty (0 bytes).' };
   return undefined;
-}
-
-/** The first sent name that survives cleaning; a default named after the sniffed type otherwise. */
-function displayName(sentNames: (string | undefined)[], extension: string): string {
-  for (const sent of sentNames) {
-    const cleaned = sent === undefined ? undefined : cleanFileName(sent);
-    if (cleaned) return cleaned;
-  }
-  return `upload.${extension}`;
 }

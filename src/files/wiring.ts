@@ -1,11 +1,18 @@
+import { s3Client } from '../infrastructure/s3-client.ts';
+import { DirectUploads } from './direct-uploads.ts';
 import { FileService } from './file-service.ts';
-import { fileBlobStore, fileContentUrls, fileRecordStore } from './lookup-wiring.ts';
+import { fileBlobStore, fileContentUrls, fileRecordStore, filesBucketName } from './lookup-wiring.ts';
+import { FileUploadForms } from './upload-forms.ts';
 
-/**
- * The file service over the stack's table and bucket, from the environment the stack (deployed or
- * local) sets. Built per call, which is cheap: the SDK clients underneath are the cached ones, and a
- * process that starts a second local stack (benchmarks) gets that stack's endpoints and names.
- */
+// Built per call, which is cheap: the SDK clients underneath are the cached ones, and a process that
+// starts a second local stack (benchmarks) gets that stack's endpoints and names.
+
+/** Upload sessions, their finalizer, and reads, over the stack's table and bucket. */
 export function fileService(): FileService {
-  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls());
+  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls(), new FileUploadForms(s3Client(), filesBucketName()));
+}
+
+/** Multipart uploads: `POST /files` and the extraction upload. */
+export function directUploads(): DirectUploads {
+  return new DirectUploads(fileRecordStore(), fileBlobStore());
 }

@@ -1,0 +1,68 @@
+import { newIdentifier } from '../infrastructure/identifiers.ts';
+import { fileObjectKey, type FileBlobStore } from './file-blobs.ts';
+import { toView, type FileView } from './file-lookup.ts';
+import { cleanFileName } from './file-names.ts';
+import type { FileRecord, FileRecordStore } from './file-records.ts';
+import { receiveMultipartUpload, type MultipartBody } from './multipart-upload.ts';
+
+// The direct upload (`POST /files` with multipart/form-data, and the extraction upload), apart from
+// FileService: its sessions, finalizer and download links are code the extraction upload never runs.
+
+export class DirectUploads {
+  constructor(
+    private readonly records: FileRecordStore,
+    private readonly blobs: FileBlobStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Streams, checks, stores, and records a ready file. */
+  async uploadFile(workspaceId: string, upload: MultipartBody): Promise<FileView> {
+    return (await this.uploadFileWithTextParts(workspaceId, upload)).file;
+  }
+
+  /**
+   * The same upload, also returning the form's other text parts (the extraction upload's `labels`).
+   * The object is written while the request arrives when its size is known early (see
+   * multipart-upload.ts), otherwise from the spool once the whole file has been received and checked.
+   */
+  async uploadFileWithTextParts(workspaceId: string, upload: MultipartBody): Promise<{ file: FileView; textParts: Record<string, string> }> {
+    const fileId = newIdentifier('file');
+    const objectKey = fileObjectKey(workspaceId, fileId);
+    const received = await receiveMultipartUpload(upload.stream, upload.contentType, {
+      declaredBodyBytes: upload.declaredBodyBytes,
+      earlyStore: { open: (size, verdict) => this.blobs.startPut(objectKey, { size, mimeType: verdict.mimeType }) },
+    });
+    try {
+      const record: FileRecord = {
+        fileId,
+        workspaceId,
+        fileName: displayName([received.fileNameField, received.partFileName], received.verdict.extension),
+        mimeType: received.verdict.mimeType,
+        size: received.size,
+        sha256: received.sha256,
+        status: 'ready',
+        createdAt: this.now().toISOString(),
+        objectKey,
+      };
+      if (!received.storedEarly) await this.blobs.putFile(objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
+      // The record is written after the object, so an object-created notification for this key finds
+      // either nothing or a ready file, and the finalizer leaves it alone.
+      await this.records.create(record).catch(async (error: unknown) => {
+        await this.blobs.delete(record.objectKey).catch(() => undefined); // the lifecycle rule is the backstop
+        throw error;
+      });
+      return { file: toView(record), textParts: received.textParts };
+    } finally {
+      await received.discard();
+    }
+  }
+}
+
+/** The first sent name that survives cleaning; a default named after the sniffed type otherwise. */
+function displayName(sentNames: (string | undefined)[], extension: string): string {
+  for (const sent of sentNames) {
+    const cleaned = sent === undefined ? undefined : cleanFileName(sent);
+    if (cleaned) return cleaned;
+  }
+  return `upload.${extension}`;
+}
