@@ -22,8 +22,8 @@ export class DirectUploads {
 
   /**
    * The same upload, also returning the form's other text parts (the extraction upload's `labels`).
-   * The object is written while the request arrives when its size is known early (see
-   * multipart-upload.ts), otherwise from the spool once the whole file has been received and checked.
+   * The object is written while the request arrives when its size is known early (early-copy.ts),
+   * otherwise from the spool once the whole file has been received and checked.
    */
   async uploadFileWithTextParts(workspaceId: string, upload: MultipartBody): Promise<{ file: FileView; textParts: Record<string, string> }> {
     const fileId = newIdentifier('file');
@@ -33,6 +33,9 @@ export class DirectUploads {
       earlyStore: { open: (size, verdict) => this.blobs.startPut(objectKey, { size, mimeType: verdict.mimeType }) },
     });
     try {
+      // Stored while it arrived, or spooled: then stored now, with our SHA-256 for S3 to check.
+      const content = received.content;
+      if ('spooledAt' in content) await this.blobs.putFile(objectKey, content.spooledAt, { size: received.size, sha256: received.sha256, mimeType: received.verdict.mimeType });
       const record: FileRecord = {
         fileId,
         workspaceId,
@@ -42,9 +45,8 @@ export class DirectUploads {
         sha256: received.sha256,
         status: 'ready',
         createdAt: this.now().toISOString(),
-        objectKey,
+        objectKey: 'storedAt' in content ? content.storedAt : objectKey,
       };
-      if (!received.storedEarly) await this.blobs.putFile(objectKey, received.path, { size: record.size, sha256: received.sha256, mimeType: record.mimeType });
       // The record is written after the object, so an object-created notification for this key finds
       // either nothing or a ready file, and the finalizer leaves it alone.
       await this.records.create(record).catch(async (error: unknown) => {

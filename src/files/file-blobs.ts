@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DownstreamError } from '../http/errors.ts';
 import { callDownstream } from './downstream-calls.ts';
-import type { EarlyStoredContent } from './multipart-upload.ts';
+import type { EarlyStoredContent } from './early-copy.ts';
 
 // Blobs live under a per-workspace prefix, so a bucket policy or an export can work per workspace:
 // - `workspaces/<ws>/files/<fileId>`: content of a direct upload, written once by the service;
@@ -12,6 +13,9 @@ import type { EarlyStoredContent } from './multipart-upload.ts';
 //   client can write it again until the form expires, so it is never served);
 // - `workspaces/<ws>/files/<fileId>/<uuid>`: the snapshot of a session upload that was checked and
 //   is served, which no client can write.
+
+/** Filler that completes a streamed put of a file that turned out shorter than told. */
+const fillerBytes = Buffer.alloc(64 * 1024);
 
 export function fileObjectKey(workspaceId: string, fileId: string): string {
   return `workspaces/${workspaceId}/files/${fileId}`;
@@ -60,10 +64,12 @@ export class FileBlobStore {
 
   /**
    * Starts a PutObject of exactly `size` bytes whose content is still arriving; the bytes are fed
-   * through the returned writer (1 MiB in flight, then the request waits for S3). Whatever goes
-   * wrong on the way is reported by `finish()` as false, never thrown at the writer: the caller
-   * still has the spool to store instead. `discard()` aborts the request and deletes the key, since
-   * an emulator may keep the part it received (S3 itself stores nothing of an aborted put).
+   * through the returned writer (1 MiB in flight, then the request waits for S3). See
+   * EarlyStoredContent for how a file of another size ends up exact. The put cannot carry our SHA-256
+   * (it is known only at the end): deployed, the SDK adds its CRC32 as a trailer for S3 to check, and
+   * an object made from it is checked against our SHA-256. `discard()` aborts the request and then
+   * deletes the key, since an emulator may keep the part it received (S3 stores nothing of an
+   * aborted put).
    */
   startPut(objectKey: string, content: { size: number; mimeType: string }): EarlyStoredContent {
     const body = new PassThrough({ highWaterMark: 1024 * 1024 });
@@ -75,30 +81,69 @@ export class FileBlobStore {
       .then(
         () => true,
         (error: unknown) => {
-          if (!abort.signal.aborted) console.error(JSON.stringify({ level: 'warn', operation: 'S3 PutObject (while receiving)', error: String(error) }));
+          if (!abort.signal.aborted) console.error(JSON.stringify({ level: 'error', operation: 'S3 PutObject (streamed)', error: String(error) }));
           body.destroy();
           return false;
         },
       );
-    let ended = false;
+    let written = 0;
+    let storedKeys = [objectKey];
+    const write = async (chunk: Buffer) => {
+      written += chunk.length;
+      if (body.destroyed || body.write(chunk)) return;
+      // Waits for S3 to take more, or for the put to fail (nothing more is sent then).
+      await Promise.race([once(body, 'drain').catch(() => undefined), stored]);
+    };
     return {
-      write: async (chunk) => {
-        if (body.destroyed || body.write(chunk)) return;
-        // Waits for S3 to take more, or for the put to fail (then nothing more is written).
-        await Promise.race([once(body, 'drain').catch(() => undefined), stored]);
-      },
-      finish: async () => {
-        if (!ended) body.end();
-        ended = true;
-        return stored;
+      write,
+      finish: async (file) => {
+        // A shorter file completes the put with filler that the exact object below leaves out.
+        while (written < content.size) await write(fillerBytes.subarray(0, Math.min(fillerBytes.length, content.size - written)));
+        body.end();
+        if (!(await stored)) throw new DownstreamError();
+        if (file.size === content.size) return objectKey;
+        const exactKey = `${objectKey}/${randomUUID()}`;
+        storedKeys = [objectKey, exactKey];
+        await this.putExactFile(exactKey, objectKey, Math.min(file.size, content.size), { ...file, mimeType: content.mimeType });
+        await this.delete(objectKey);
+        storedKeys = [exactKey];
+        return exactKey;
       },
       discard: async () => {
         abort.abort();
         body.destroy();
         await stored;
-        await this.delete(objectKey);
+        for (const key of storedKeys) await this.delete(key);
       },
     };
+  }
+
+  /** Stores the first `headBytes` of an object followed by `rest` as a new object of exactly `size` bytes. */
+  private async putExactFile(
+    objectKey: string,
+    sourceKey: string,
+    headBytes: number,
+    file: { size: number; sha256: string; mimeType: string; rest?: () => Readable },
+  ): Promise<void> {
+    const source = await callDownstream('S3 GetObject', () =>
+      this.client.send(new GetObjectCommand({ Bucket: this.bucketName, Key: sourceKey, Range: `bytes=0-${headBytes - 1}` })),
+    );
+    async function* exactContent() {
+      yield* source.Body as Readable;
+      if (file.rest) yield* file.rest();
+    }
+    await callDownstream('S3 PutObject', () =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucketName,
+          Key: objectKey,
+          Body: Readable.from(exactContent()),
+          ContentLength: file.size,
+          ContentType: file.mimeType,
+          ChecksumSHA256: Buffer.from(file.sha256, 'hex').toString('base64'),
+        }),
+      ),
+    );
   }
 
   /** The object's size, or undefined when there is no such object. */

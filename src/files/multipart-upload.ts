@@ -1,58 +1,36 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
 import { sniffContent, type ContentVerdict } from './content-sniffing.ts';
+import { EarlyCopy, type AcceptedContent, type EarlyStore } from './early-copy.ts';
 import { maximumFileBytes, sniffedHeadBytes } from './file-limits.ts';
+import { UploadSpool } from './upload-spool.ts';
 
-// A multipart upload is read as it arrives: the `file` part is hashed, sniffed on its first bytes and
-// spooled to a temporary file, and reading stops at the first byte over the limit or at a blocked
-// type. Memory holds the sniffed head and stream buffers, never the file.
-//
-// Storing waits for nothing it does not have to. Once the head is accepted and the file's size can be
-// told from the request's Content-Length (the file is the last part, as curl, browsers and SDKs send
-// it), the bytes also go on to an early store while they arrive; the size is confirmed when the part
-// ends, and any other ending (another size, a refusal, a broken body) discards what the early store
-// got. Without a known size, the complete, accepted spool is stored afterwards.
+// A multipart upload is read as it arrives: the `file` part is hashed and sniffed on its first bytes,
+// and reading stops at the first byte over the limit or at a blocked type. Memory holds the sniffed
+// head and stream buffers, never the file. Once the head is accepted, the bytes go on to S3 while they
+// arrive when the request tells the file's size (early-copy.ts); otherwise they are spooled to a
+// temporary file and stored once the whole file has been received and accepted. A refusal is
+// answered only after whatever was stored has been removed.
 
 export interface ReceivedFile {
-  /** Spooled content; call `discard()` when done with it. */
-  path: string;
   size: number;
   sha256: string;
   verdict: AcceptedContent;
+  /** Where the content is: already stored under an object key, or spooled to a file to store. */
+  content: { storedAt: string } | { spooledAt: string };
   /** Names as sent (not yet cleaned): the `fileName` text part, and the file part's own filename. */
   fileNameField?: string;
   partFileName?: string;
   /** Other text parts of the form, by name, as sent (the extraction upload reads `labels` here). */
   textParts: Record<string, string>;
-  /** True when the early store holds the complete content; it then belongs to the caller. */
-  storedEarly: boolean;
+  /** Removes the spool; a stored object belongs to the caller. */
   discard(): Promise<void>;
 }
 
-export type AcceptedContent = Extract<ContentVerdict, { accepted: true }>;
-type SpooledFile = Omit<ReceivedFile, 'path' | 'fileNameField' | 'textParts' | 'discard'>;
-
-/** Where an accepted file's bytes can go while they still arrive. */
-export interface EarlyStore {
-  /** Starts storing content of exactly `size` bytes. */
-  open(size: number, verdict: AcceptedContent): EarlyStoredContent;
-}
-
-export interface EarlyStoredContent {
-  /** Takes the next bytes; resolves when it can take more. */
-  write(chunk: Buffer): Promise<void>;
-  /** Ends the content; resolves true once it is stored complete, false if storing failed. */
-  finish(): Promise<boolean>;
-  /** Stops storing, and removes whatever was stored. */
-  discard(): Promise<void>;
-}
+type ReceivedFilePart = Omit<ReceivedFile, 'fileNameField' | 'textParts' | 'discard'>;
 
 export interface ReceiveOptions {
   /** The request's Content-Length, when the client declared one. */
@@ -67,18 +45,15 @@ export interface MultipartBody extends Pick<ReceiveOptions, 'declaredBodyBytes'>
 }
 
 export async function receiveMultipartUpload(body: Readable, contentType: string, options: ReceiveOptions = {}): Promise<ReceivedFile> {
-  const spoolDirectory = await mkdtemp(join(tmpdir(), 'paperflow-upload-'));
-  const path = join(spoolDirectory, 'content');
-  const discard = () => rm(spoolDirectory, { recursive: true, force: true });
+  const spool = new UploadSpool();
+  const discard = () => spool.discard();
   try {
-    return { ...(await readForm(body, contentType, path, options)), path, discard };
+    return { ...(await readForm(body, contentType, spool, options)), discard };
   } catch (error) {
     await discard();
     throw error;
   }
 }
-
-const spoolBufferBytes = 4 * 1024 * 1024;
 
 /** Text parts are small (a name, a labels object of up to 50 × 576 characters); the file is the big part. */
 const maximumTextPartBytes = 128 * 1024;
@@ -91,9 +66,9 @@ const filePartWithoutFileName = () => filePartProblem('Send "file" as a file par
 function readForm(
   body: Readable,
   contentType: string,
-  spoolPath: string,
+  spool: UploadSpool,
   options: ReceiveOptions,
-): Promise<SpooledFile & { fileNameField?: string; textParts: Record<string, string> }> {
+): Promise<ReceivedFilePart & { fileNameField?: string; textParts: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -110,7 +85,7 @@ function readForm(
       return;
     }
     let settled = false;
-    let filePart: Promise<SpooledFile> | undefined;
+    let filePart: Promise<ReceivedFilePart> | undefined;
     let activeFileStream: Readable | undefined;
     let fileName: string | undefined;
     const earlyCopy = new EarlyCopy(body, contentType, options);
@@ -146,7 +121,7 @@ function readForm(
       // backpressure; stop reading the request at that moment rather than when the spool catches up
       // (once busboy has returned from the chunk it is parsing: it does not expect to be destroyed).
       stream.on('limit', () => queueMicrotask(() => fail(new PayloadTooLargeError())));
-      filePart = spoolFilePart(stream, spoolPath, info.filename, earlyCopy);
+      filePart = receiveFilePart(stream, info.filename, spool, earlyCopy);
       filePart.catch(fail);
     });
     // No prototype: a part named "__proto__" must stay a plain entry.
@@ -167,10 +142,10 @@ function readForm(
         fail(missingFilePart());
         return;
       }
-      filePart.then((spooled) => {
+      filePart.then((received) => {
         if (settled) return;
         settled = true;
-        resolve({ ...spooled, fileNameField: fileName, textParts });
+        resolve({ ...received, fileNameField: fileName, textParts });
       }, fail);
     });
     const interrupted = () => fail(new InvalidRequestError('The upload was interrupted before the multipart body ended.'));
@@ -183,13 +158,7 @@ function readForm(
   });
 }
 
-async function spoolFilePart(file: Readable, spoolPath: string, partFileName: string | undefined, earlyCopy: EarlyCopy): Promise<SpooledFile> {
-  // A 4 MiB buffer lets the spool take chunks while earlier ones are written (as batched writes);
-  // with the default 16 KB every 64 KB chunk waited for its own write, and so did the request.
-  const output = createWriteStream(spoolPath, { highWaterMark: spoolBufferBytes });
-  // A failing spool (disk full, or its folder removed after the upload was refused) ends the loop
-  // below through the file stream, instead of surfacing as an unhandled 'error' event.
-  output.on('error', (error) => file.destroy(error));
+async function receiveFilePart(file: Readable, partFileName: string | undefined, spool: UploadSpool, earlyCopy: EarlyCopy): Promise<ReceivedFilePart> {
   const hash = createHash('sha256');
   const head = new HeadCollector(sniffedHeadBytes);
   let size = 0;
@@ -199,119 +168,36 @@ async function spoolFilePart(file: Readable, spoolPath: string, partFileName: st
       size += chunk.length;
       if (size > maximumFileBytes) throw new PayloadTooLargeError();
       hash.update(chunk);
-      output.write(chunk);
-      if (verdict) await earlyCopy.write(chunk, size);
-      else if (head.add(chunk)) {
+      if (verdict) {
+        // Whatever the early store cannot take (a file longer than told) waits in the spool.
+        const beyond = earlyCopy.active ? await earlyCopy.write(chunk, size) : chunk;
+        if (beyond.length > 0) await spool.write(beyond);
+      } else if (head.add(chunk)) {
+        // Until now the head holds every byte; this chunk completes it and may hold more.
         const headBytes = head.bytes();
         verdict = acceptedOrThrow(await sniffContent(headBytes, false));
-        // The head is complete with this chunk: everything before it is in the head, and what the
-        // chunk holds past the head follows it.
-        await earlyCopy.start(headBytes, verdict, chunk.subarray(chunk.length - (size - sniffedHeadBytes)), size);
+        const pastHead = chunk.subarray(chunk.length - (size - sniffedHeadBytes));
+        if (!(await earlyCopy.start(headBytes, verdict, pastHead))) {
+          await spool.write(headBytes);
+          await spool.write(pastHead);
+        }
       }
-      // Asked after the early copy's wait, during which the spool may have drained already.
-      if (output.writableNeedDrain) await once(output, 'drain');
     }
-    output.end();
-    await once(output, 'close');
+    if (size === 0) throw new ValidationError([{ field: 'file', issue: 'The file is empty (0 bytes).' }]);
+    // A file within the head was never passed on: it is all in the head.
+    if (!verdict) {
+      verdict = acceptedOrThrow(await sniffContent(head.bytes(), true));
+      await spool.write(head.bytes());
+    }
+    await spool.close();
+    const sha256 = hash.digest('hex');
+    if (!earlyCopy.active) return { size, sha256, verdict, partFileName, content: { spooledAt: spool.path } };
+    const rest = spool.started ? () => createReadStream(spool.path) : undefined;
+    return { size, sha256, verdict, partFileName, content: { storedAt: await earlyCopy.finish({ size, sha256, rest }) } };
   } catch (error) {
-    output.destroy();
     await earlyCopy.discard();
     throw error;
   }
-  if (size === 0) throw new ValidationError([{ field: 'file', issue: 'The file is empty (0 bytes).' }]);
-  verdict ??= acceptedOrThrow(await sniffContent(head.bytes(), true));
-  return { size, sha256: hash.digest('hex'), verdict, partFileName, storedEarly: await earlyCopy.finish(size) };
-}
-
-/**
- * The file's way to the early store. The size the store must expect comes from the request: with
- * the file as the last part, the body ends with the file, a CRLF and the closing delimiter, so the
- * file is Content-Length minus where its content starts minus that ending. Where it starts is found
- * in the raw head of the body, where the file's first bytes appear after its part header. Any other
- * layout (a part after the file, an epilogue, a chunked body) makes the prediction wrong or
- * impossible, and the spool is stored afterwards instead: the size the part really had decides.
- */
-class EarlyCopy {
-  private readonly rawHead: Buffer[] = [];
-  private rawHeadBytes = 0;
-  private stopCollecting: (() => void) | undefined;
-  private content: EarlyStoredContent | undefined;
-  private expectedSize = 0;
-
-  constructor(
-    body: Readable,
-    private readonly contentType: string,
-    private readonly options: ReceiveOptions,
-  ) {
-    if (!options.earlyStore || options.declaredBodyBytes === undefined || !closingDelimiter(contentType)) return;
-    const collect = (chunk: Buffer) => {
-      this.rawHead.push(chunk);
-      this.rawHeadBytes += chunk.length;
-      if (this.rawHeadBytes >= rawHeadLimit) this.stopCollecting?.();
-    };
-    body.on('data', collect);
-    this.stopCollecting = () => {
-      body.off('data', collect);
-      this.stopCollecting = undefined;
-    };
-  }
-
-  /** Called once, when the head was accepted: opens the early store if the size can be told. */
-  async start(head: Buffer, verdict: AcceptedContent, pastHead: Buffer, received: number): Promise<void> {
-    const size = this.predictedSize(head);
-    this.stopCollecting?.();
-    this.rawHead.length = 0;
-    if (size === undefined || size < received) return;
-    this.expectedSize = size;
-    this.content = this.options.earlyStore!.open(size, verdict);
-    await this.content.write(head);
-    if (pastHead.length > 0) await this.content.write(pastHead);
-  }
-
-  /** Passes on a chunk, unless the file outgrew the expected size: then the early copy is given up. */
-  async write(chunk: Buffer, received: number): Promise<void> {
-    if (!this.content) return;
-    if (received > this.expectedSize) await this.discard();
-    else await this.content.write(chunk);
-  }
-
-  /** At the end of the part: true when the early store holds exactly the received file. */
-  async finish(received: number): Promise<boolean> {
-    if (!this.content) return false;
-    if (received === this.expectedSize && (await this.content.finish())) return true;
-    await this.discard();
-    return false;
-  }
-
-  async discard(): Promise<void> {
-    this.stopCollecting?.();
-    const content = this.content;
-    this.content = undefined;
-    // A failed removal is logged by the store; the bucket's lifecycle rule is the backstop, and the
-    // answer stays the one the upload earned.
-    await content?.discard().catch(() => undefined);
-  }
-
-  private predictedSize(head: Buffer): number | undefined {
-    const closing = closingDelimiter(this.contentType);
-    if (!closing || this.options.declaredBodyBytes === undefined) return undefined;
-    const rawHead = Buffer.concat(this.rawHead);
-    const contentStart = rawHead.indexOf(head.subarray(0, startMarkerBytes));
-    if (contentStart < 0) return undefined;
-    const size = this.options.declaredBodyBytes - contentStart - closing.length;
-    return size > 0 && size <= maximumFileBytes ? size : undefined;
-  }
-}
-
-/** The raw body kept for finding where the file starts: part headers and text parts before it, and its head. */
-const rawHeadLimit = 2 * sniffedHeadBytes;
-/** How many of the file's first bytes locate it in the raw body. */
-const startMarkerBytes = 4096;
-
-/** What follows the last part: CRLF, the boundary with its closing dashes, CRLF. */
-function closingDelimiter(contentType: string): string | undefined {
-  const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
-  return boundary ? `\r\n--${boundary[1] ?? boundary[2]}--\r\n` : undefined;
 }
 
 function acceptedOrThrow(verdict: ContentVerdict): AcceptedContent {

@@ -31,7 +31,7 @@ function uploadForm(content: Buffer | string, fileName: string, partContentType 
   return form;
 }
 
-async function upload(form: FormData | string, init: { apiKey?: string; contentType?: string } = {}): Promise<Response> {
+async function upload(form: FormData | string | Uint8Array, init: { apiKey?: string; contentType?: string } = {}): Promise<Response> {
   const headers = init.contentType ? { 'content-type': init.contentType } : undefined;
   return stack.api('/files', { method: 'POST', body: form, headers, apiKey: init.apiKey });
 }
@@ -91,6 +91,7 @@ describe('POST /files (multipart) and GET /files/{fileId}', () => {
     partAfterFile.append('file', new Blob([content]), 'scan.pdf');
     partAfterFile.append('fileName', 'April.pdf');
 
+    const stored: Record<string, string[]> = {};
     for (const [form, fileName] of [
       [fileLast, 'March.pdf'],
       [partAfterFile, 'April.pdf'],
@@ -100,8 +101,27 @@ describe('POST /files (multipart) and GET /files/{fileId}', () => {
       const file = (await created.json()) as { fileId: string };
       expect(file).toMatchObject({ fileName, size: content.length, sha256: sha256(content) });
       expect((await downloadOf(file.fileId)).equals(content)).toBe(true);
-      expect(await storedKeysOf(file.fileId)).toEqual([`workspaces/ws_default/files/${file.fileId}`]);
+      stored[fileName] = (await storedKeysOf(file.fileId)).map((key) => key.replace(file.fileId, '<fileId>'));
     }
+    // One object each: the streamed one, or the exact copy made of it (the streamed one removed).
+    expect(stored['March.pdf']).toEqual(['workspaces/ws_default/files/<fileId>']);
+    expect(stored['April.pdf']).toEqual([expect.stringMatching(/^workspaces\/ws_default\/files\/<fileId>\/[0-9a-f-]{36}$/)]);
+  });
+
+  it('stores the exact bytes for a client that ends the body without the final CRLF', async () => {
+    const content = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1024 * 1024)]);
+    const boundary = 'no-final-crlf';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\n\r\n`),
+      content,
+      Buffer.from(`\r\n--${boundary}--`),
+    ]);
+    const created = await upload(body, { contentType: `multipart/form-data; boundary=${boundary}` });
+    expect(created.status).toBe(201);
+    const file = (await created.json()) as { fileId: string };
+    expect(file).toMatchObject({ size: content.length, sha256: sha256(content) });
+    expect((await downloadOf(file.fileId)).equals(content)).toBe(true);
+    expect(await storedKeysOf(file.fileId)).toHaveLength(1);
   });
 
   it('leaves nothing stored when the client goes away while the file is being stored', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
@@ -69,10 +69,11 @@ function csvUploadEvent(): APIGatewayProxyEvent {
   });
 }
 
-function uploadEventOf(content: Buffer, fileName: string): APIGatewayProxyEvent {
+function uploadEventOf(content: Buffer, fileName: string, partsAfterFile: { name: string; value: string }[] = []): APIGatewayProxyEvent {
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n\r\n`),
     content,
+    ...partsAfterFile.map((part) => Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}`)),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return apiEvent({ headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body: body.toString('base64'), isBase64Encoded: true });
@@ -130,21 +131,45 @@ describe('create-file handler', () => {
     expect((await buffer(put.Body as Readable)).equals(pdf)).toBe(true);
   });
 
-  it('stores from the spool, with our SHA-256 for S3 to check, when the streamed PutObject fails', async () => {
+  it('stores a file that a part follows as an exact copy, checked against our SHA-256, and removes the streamed one', async () => {
     const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(400_000)]);
-    s3.on(PutObjectCommand)
-      .rejectsOnce(new S3ServiceException({ name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: 'Please reduce your request rate.' }))
-      .resolves({});
+    s3.on(PutObjectCommand).resolves({});
+    s3.on(GetObjectCommand).callsFake(async (input: { Range: string }) => {
+      // S3 serves the range of what the streamed put sent: the file, then filler up to the told size.
+      const streamed = await buffer(s3.commandCalls(PutObjectCommand)[0]!.args[0].input.Body as Readable);
+      const lastByte = Number(/^bytes=0-(\d+)$/.exec(input.Range)![1]);
+      return { Body: Readable.from([streamed.subarray(0, lastByte + 1)]) };
+    });
     s3.on(DeleteObjectCommand).resolves({});
     dynamo.on(PutCommand).resolves({});
 
-    const result = await createFile(uploadEventOf(pdf, 'scan.pdf'), context);
+    const result = await createFile(uploadEventOf(pdf, 'scan.pdf', [{ name: 'fileName', value: 'March.pdf' }]), context);
 
     expect(result.statusCode).toBe(201);
-    const [streamed, fromSpool] = s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
-    expect(fromSpool).toMatchObject({ Key: streamed!.Key, ContentLength: pdf.length, ChecksumSHA256: createHash('sha256').update(pdf).digest('base64') });
-    expect((await buffer(fromSpool!.Body as Readable)).equals(pdf)).toBe(true);
-    expect(s3.commandCalls(DeleteObjectCommand)[0]!.args[0].input.Key).toBe(streamed!.Key);
+    expect(bodyOf(result)).toMatchObject({ fileName: 'March.pdf', size: pdf.length });
+    const [streamed, exact] = s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input);
+    expect(streamed!.ContentLength).toBeGreaterThan(pdf.length);
+    expect(exact).toMatchObject({ Key: expect.stringMatching(new RegExp(`^${streamed!.Key}/[0-9a-f-]{36}$`)), ContentLength: pdf.length });
+    expect(exact!.ChecksumSHA256).toBe(createHash('sha256').update(pdf).digest('base64'));
+    expect((await buffer(exact!.Body as Readable)).equals(pdf)).toBe(true);
+    expect(s3.commandCalls(DeleteObjectCommand).map((call) => call.args[0].input.Key)).toEqual([streamed!.Key]);
+    expect(dynamo.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ objectKey: exact!.Key });
+  });
+
+  it('answers 502 and removes what the streamed PutObject left when it fails', async () => {
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(400_000)]);
+    s3.on(PutObjectCommand).rejects(
+      new S3ServiceException({ name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: 'Please reduce your request rate.' }),
+    );
+    s3.on(DeleteObjectCommand).resolves({});
+
+    const result = await createFile(uploadEventOf(pdf, 'scan.pdf'), context);
+
+    expect(result.statusCode).toBe(502);
+    expect(bodyOf(result).error).toMatchObject({ code: 'DOWNSTREAM_ERROR', retryable: true });
+    const streamedKey = s3.commandCalls(PutObjectCommand)[0]!.args[0].input.Key;
+    expect(s3.commandCalls(DeleteObjectCommand).map((call) => call.args[0].input.Key)).toEqual([streamedKey]);
+    expect(dynamo.commandCalls(PutCommand)).toHaveLength(0);
   });
 
   it('answers 502 DOWNSTREAM_ERROR without S3\'s message when storing fails', async () => {

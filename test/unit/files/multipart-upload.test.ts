@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { maximumFileBytes } from '../../../src/files/file-limits.ts';
-import { receiveMultipartUpload, type EarlyStore } from '../../../src/files/multipart-upload.ts';
+import type { EarlyStore } from '../../../src/files/early-copy.ts';
+import { receiveMultipartUpload, type ReceivedFile } from '../../../src/files/multipart-upload.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../../support/sample-files.ts';
 
 const boundary = 'unit-boundary';
@@ -46,6 +48,11 @@ function largeFormStream(firstBytes: Buffer, fileBytes: number) {
   return { stream: Readable.from(generate(), { objectMode: false }), counter };
 }
 
+function spooledPath(received: ReceivedFile): string {
+  if (!('spooledAt' in received.content)) throw new Error('The file was not spooled.');
+  return received.content.spooledAt;
+}
+
 describe('receiveMultipartUpload', () => {
   it('spools the file part with its size and SHA-256, and takes the fileName part', async () => {
     const pdf = await samplePdf();
@@ -56,11 +63,11 @@ describe('receiveMultipartUpload', () => {
     try {
       expect(received).toMatchObject({ size: pdf.length, fileNameField: 'Invoice March.pdf', partFileName: 'scan.bin', verdict: { mimeType: 'application/pdf' } });
       expect(received.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
-      expect((await readFile(received.path)).equals(pdf)).toBe(true);
+      expect((await readFile(spooledPath(received))).equals(pdf)).toBe(true);
     } finally {
       await received.discard();
     }
-    await expect(stat(received.path)).rejects.toThrow();
+    await expect(stat(spooledPath(received))).rejects.toThrow();
   });
 
   it('keeps the file part\'s filename with its path, for the one cleaning rule', async () => {
@@ -134,20 +141,27 @@ describe('receiveMultipartUpload', () => {
 });
 
 describe('receiveMultipartUpload with an early store', () => {
+  interface FinishedFile {
+    size: number;
+    sha256: string;
+    rest?: Buffer;
+  }
+
   /** A store that keeps what it is given, and says what happened to it. */
-  function recordingStore(options: { finishes?: boolean } = {}) {
-    const opened: { size: number; mimeType: string; chunks: Buffer[]; finished: boolean; discarded: boolean }[] = [];
+  function recordingStore(options: { fails?: boolean } = {}) {
+    const opened: { size: number; mimeType: string; chunks: Buffer[]; finishedAs?: FinishedFile; discarded: boolean }[] = [];
     const store: EarlyStore = {
       open(size, verdict) {
-        const content = { size, mimeType: verdict.mimeType, chunks: [] as Buffer[], finished: false, discarded: false };
+        const content: (typeof opened)[number] = { size, mimeType: verdict.mimeType, chunks: [], discarded: false };
         opened.push(content);
         return {
           write: async (chunk) => {
             content.chunks.push(Buffer.from(chunk));
           },
-          finish: async () => {
-            content.finished = true;
-            return options.finishes ?? true;
+          finish: async (file) => {
+            content.finishedAs = { size: file.size, sha256: file.sha256, ...(file.rest ? { rest: await buffer(file.rest()) } : {}) };
+            if (options.fails) throw new Error('S3 failed');
+            return `stored/${opened.length}`;
           },
           discard: async () => {
             content.discarded = true;
@@ -159,83 +173,79 @@ describe('receiveMultipartUpload with an early store', () => {
   }
 
   const largePdf = () => Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1024 * 1024 + 12_345)]);
+  const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
   /** The body in chunks of 64 KB, as a socket delivers it. */
   const inChunks = (body: Buffer) => Readable.from(Array.from({ length: Math.ceil(body.length / 65_536) }, (_, index) => body.subarray(index * 65_536, (index + 1) * 65_536)));
 
-  it('stores a file that is the last part while it arrives, with the size told by Content-Length', async () => {
+  it('stores a file that is the last part while it arrives, with the size told by Content-Length, spooling nothing', async () => {
     const pdf = largePdf();
     const body = formBody([{ name: 'fileName', content: 'March.pdf' }, { name: 'file', fileName: 'scan.pdf', content: pdf }]);
     const { store, opened, bytesOf } = recordingStore();
 
     const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
-    try {
-      expect(received.storedEarly).toBe(true);
-      expect(opened).toHaveLength(1);
-      expect(opened[0]).toMatchObject({ size: pdf.length, mimeType: 'application/pdf', finished: true, discarded: false });
-      expect(bytesOf(0).equals(pdf)).toBe(true);
-      expect(received.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
-      expect((await readFile(received.path)).equals(pdf)).toBe(true);
-    } finally {
-      await received.discard();
-    }
-  });
-
-  it('discards the early copy and keeps the spool when a part follows the file', async () => {
-    const pdf = largePdf();
-    const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }, { name: 'fileName', content: 'March.pdf' }]);
-    const { store, opened } = recordingStore();
-
-    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
-    try {
-      expect(received).toMatchObject({ storedEarly: false, size: pdf.length, fileNameField: 'March.pdf' });
-      expect(opened[0]).toMatchObject({ discarded: true });
-      expect(opened[0]!.size).toBeGreaterThan(pdf.length);
-      expect((await readFile(received.path)).equals(pdf)).toBe(true);
-    } finally {
-      await received.discard();
-    }
-  });
-
-  it('gives up the early copy as soon as the file outgrows the told size, never passing on more', async () => {
-    const pdf = largePdf();
-    const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }]);
-    const { store, opened, bytesOf } = recordingStore();
-
-    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length - 100_000, earlyStore: store });
     await received.discard();
 
-    expect(received.storedEarly).toBe(false);
-    expect(opened[0]).toMatchObject({ discarded: true, finished: false });
-    expect(bytesOf(0).length).toBeLessThanOrEqual(opened[0]!.size);
+    expect(received).toMatchObject({ content: { storedAt: 'stored/1' }, size: pdf.length, sha256: sha256Of(pdf), fileNameField: 'March.pdf' });
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ size: pdf.length, mimeType: 'application/pdf', finishedAs: { size: pdf.length, sha256: sha256Of(pdf) }, discarded: false });
+    expect(opened[0]!.finishedAs!.rest).toBeUndefined();
+    expect(bytesOf(0).equals(pdf)).toBe(true);
   });
 
-  it('stores afterwards when the size cannot be told: no Content-Length, or a file within the sniffed head', async () => {
+  it('hands over a file shorter than told, when a part follows it, with its real size', async () => {
+    const pdf = largePdf();
+    const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }, { name: 'fileName', content: 'March.pdf' }]);
+    const { store, opened, bytesOf } = recordingStore();
+
+    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
+    await received.discard();
+
+    expect(received).toMatchObject({ content: { storedAt: 'stored/1' }, size: pdf.length, fileNameField: 'March.pdf' });
+    expect(opened[0]!.size).toBeGreaterThan(pdf.length);
+    expect(opened[0]).toMatchObject({ finishedAs: { size: pdf.length, sha256: sha256Of(pdf) }, discarded: false });
+    expect(bytesOf(0).equals(pdf)).toBe(true);
+  });
+
+  it('passes on no more than told of a longer file, and hands over the rest from the spool', async () => {
+    const pdf = largePdf();
+    // Without the CRLF after the closing delimiter (allowed), the file is two bytes longer than told.
+    const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }]).subarray(0, -2);
+    const { store, opened, bytesOf } = recordingStore();
+
+    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
+    await received.discard();
+
+    expect(received).toMatchObject({ content: { storedAt: 'stored/1' }, size: pdf.length });
+    expect(opened[0]!.size).toBe(pdf.length - 2);
+    expect(bytesOf(0).equals(pdf.subarray(0, -2))).toBe(true);
+    expect(opened[0]!.finishedAs).toMatchObject({ size: pdf.length, sha256: sha256Of(pdf) });
+    expect(opened[0]!.finishedAs!.rest!.equals(pdf.subarray(-2))).toBe(true);
+  });
+
+  it('spools the file when its size cannot be told: no Content-Length, or a file within the sniffed head', async () => {
     const pdf = largePdf();
     const { store, opened } = recordingStore();
     const unknownLength = await receiveMultipartUpload(inChunks(formBody([{ name: 'file', fileName: 'a.pdf', content: pdf }])), contentType, { earlyStore: store });
-    await unknownLength.discard();
     const smallBody = formBody([{ name: 'file', fileName: 'a.csv', content: sampleCsv }]);
     const small = await receiveMultipartUpload(Readable.from(smallBody), contentType, { declaredBodyBytes: smallBody.length, earlyStore: store });
-    await small.discard();
-
-    expect(opened).toHaveLength(0);
-    expect([unknownLength.storedEarly, small.storedEarly]).toEqual([false, false]);
+    try {
+      expect(opened).toHaveLength(0);
+      expect((await readFile(spooledPath(unknownLength))).equals(pdf)).toBe(true);
+      expect(await readFile(spooledPath(small), 'utf8')).toBe(sampleCsv);
+    } finally {
+      await unknownLength.discard();
+      await small.discard();
+    }
   });
 
-  it('falls back to the spool when the early store could not store the file', async () => {
+  it('discards the early copy and answers the failure when the early store cannot store the file', async () => {
     const pdf = largePdf();
     const body = formBody([{ name: 'file', fileName: 'scan.pdf', content: pdf }]);
-    const { store, opened } = recordingStore({ finishes: false });
+    const { store, opened } = recordingStore({ fails: true });
 
-    const received = await receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store });
-    try {
-      expect(received.storedEarly).toBe(false);
-      expect(opened[0]).toMatchObject({ finished: true, discarded: true });
-      expect((await readFile(received.path)).equals(pdf)).toBe(true);
-    } finally {
-      await received.discard();
-    }
+    await expect(receiveMultipartUpload(inChunks(body), contentType, { declaredBodyBytes: body.length, earlyStore: store })).rejects.toThrow('S3 failed');
+    expect(opened[0]).toMatchObject({ discarded: true });
   });
 
   it('never opens the early store for a refused type', async () => {
@@ -260,10 +270,11 @@ describe('receiveMultipartUpload with an early store', () => {
 
     expect(refusal).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(opened).toHaveLength(1);
-    expect(opened[0]).toMatchObject({ discarded: true, finished: false });
+    expect(opened[0]).toMatchObject({ discarded: true });
+    expect(opened[0]!.finishedAs).toBeUndefined();
   });
 
-  it('discards a complete early copy when the body breaks after the file', async () => {
+  it('discards a stored early copy when the body breaks after the file', async () => {
     const pdf = largePdf();
     // The file part ends with exactly the told size; only then does the body turn out broken (a part
     // header that never ends instead of the closing delimiter).
@@ -274,7 +285,7 @@ describe('receiveMultipartUpload with an early store', () => {
     const { store, opened } = recordingStore();
     const finished = new Promise<void>((resolve) => {
       const wait = setInterval(() => {
-        if (opened[0]?.finished) resolve(void clearInterval(wait));
+        if (opened[0]?.finishedAs) resolve(void clearInterval(wait));
       }, 5);
     });
     void finished.then(() => {
@@ -287,6 +298,6 @@ describe('receiveMultipartUpload with an early store', () => {
     );
 
     expect(refusal).toMatchObject({ code: 'INVALID_REQUEST' });
-    expect(opened[0]).toMatchObject({ size: pdf.length, finished: true, discarded: true });
+    expect(opened[0]).toMatchObject({ size: pdf.length, finishedAs: { size: pdf.length }, discarded: true });
   });
 });
