@@ -38,7 +38,8 @@ export type FileUploads = Pick<DirectUploads, 'uploadFileWithTextParts'>;
 export interface ExtractionServiceDependencies {
   store: ExtractionStore;
   outputs: ExtractionOutputStore;
-  documents: ExtractionDocuments;
+  /** Every service but upload-extraction's has it (`extractionService()`): reads of files and their download links. */
+  documents?: ExtractionDocuments;
   /** Only upload-extraction's service has it (`extractionServiceWithUploads()`), so no other handler bundles busboy and file-type. */
   uploads?: FileUploads;
   executions: ExtractionExecutions;
@@ -57,6 +58,11 @@ export class ExtractionService {
     this.lister = new ExtractionLister(dependencies.store);
   }
 
+  private documents(): ExtractionDocuments {
+    if (!this.dependencies.documents) throw new Error('Reading documents needs extractionService().');
+    return this.dependencies.documents;
+  }
+
   /**
    * Validates, stores the QUEUED extraction and starts its execution. An unknown (or not yet ready)
    * `fileId` is a 422 on `document.fileId`: the request body names it, the path does not.
@@ -70,7 +76,7 @@ export class ExtractionService {
     let document: ExtractionRecord['document'] = {};
     let sha256: string | undefined;
     if (request.document.fileId !== undefined) {
-      const file = await this.dependencies.documents.find(workspaceId, request.document.fileId);
+      const file = await this.documents().find(workspaceId, request.document.fileId);
       if (!file || file.status !== 'ready') {
         const issue = file ? `File ${file.fileId} is not ready (${file.status}).` : 'No such file in this workspace.';
         throw new ValidationError([{ field: 'document.fileId', issue }]);
@@ -147,7 +153,7 @@ export class ExtractionService {
     const view = extractionSummary(record);
     const [output, contentUrl] = await Promise.all([
       record.outputAvailable ? this.dependencies.outputs.get(record.id) : Promise.resolve(undefined),
-      record.document.fileId ? this.dependencies.documents.contentUrl(workspaceId, record.document.fileId) : Promise.resolve(undefined),
+      record.document.fileId ? this.documents().contentUrl(workspaceId, record.document.fileId) : Promise.resolve(undefined),
     ]);
     if (contentUrl) view.document.contentUrl = contentUrl;
     if (output) view.output = output;

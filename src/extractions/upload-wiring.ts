@@ -1,11 +1,12 @@
 import { directUploads } from '../files/wiring.ts';
-import type { ExtractionService } from './extraction-service.ts';
-import { extractionService } from './wiring.ts';
+import { ExtractionService } from './extraction-service.ts';
+import { serviceDependencies } from './wiring.ts';
 
 // Apart from wiring.ts: the files domain's multipart upload bundles busboy and file-type, which only
-// upload-extraction runs.
+// upload-extraction runs; and upload-extraction takes its document in, so it needs no reads of files
+// nor their download links.
 
 /** `POST /extractions/upload`: the extraction service plus the files domain's multipart upload. */
 export function extractionServiceWithUploads(): ExtractionService {
-  return extractionService(directUploads());
+  return new ExtractionService({ ...serviceDependencies(), uploads: directUploads() });
 }

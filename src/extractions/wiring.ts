@@ -10,7 +10,7 @@ import { ExtractionDocuments } from './extraction-documents.ts';
 import { EventRecorder } from './extraction-events.ts';
 import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
 import { ExtractionOutputStore } from './extraction-output-store.ts';
-import { ExtractionService, type FileUploads } from './extraction-service.ts';
+import { ExtractionService, type ExtractionServiceDependencies } from './extraction-service.ts';
 import { ExtractionSettlement } from './extraction-settlement.ts';
 import { ExtractionStore } from './extraction-store.ts';
 
@@ -51,16 +51,19 @@ export function extractionExecutions(): ExtractionExecutions {
 }
 
 /** Creates by fileId or url, reads, feedback, deletes; uploads need `extractionServiceWithUploads()` (upload-wiring.ts). */
-export function extractionService(uploads?: FileUploads): ExtractionService {
-  return new ExtractionService({
+export function extractionService(): ExtractionService {
+  return new ExtractionService({ ...serviceDependencies(), documents: extractionDocuments() });
+}
+
+/** What every extraction service has; documents (reads of files, download links) and uploads are added by use. */
+export function serviceDependencies(): ExtractionServiceDependencies {
+  return {
     store: extractionStore(),
     outputs: outputStore(),
-    documents: extractionDocuments(),
-    ...(uploads ? { uploads } : {}),
     executions: extractionExecutions(),
     settlement: extractionSettlement(),
     urlPolicy: outboundUrlPolicyFromEnvironment,
-  });
+  };
 }
 
 /** Extractions in flight longer than this are ended FAILED by the sweeper (default 20 minutes). */
