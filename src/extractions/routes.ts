@@ -159,8 +159,10 @@ const feedbackSchema = z.object({
 
 const pageInfoSchema = z.object({ page: integer(), size: integer(), totalItems: integer(), totalPages: integer() });
 
-const access: Record<'start' | 'read' | 'write' | 'remove', ResourceAccess> = {
+const access: Record<'start' | 'upload' | 'read' | 'write' | 'remove', ResourceAccess> = {
   start: { recordsTable: 'readWrite', filesBucket: 'readWrite', extractionStateMachine: 'start' },
+  // The files API's direct upload, which removes what a refused upload left (see files/routes.ts).
+  upload: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete', extractionStateMachine: 'start' },
   read: { recordsTable: 'read', filesBucket: 'read' },
   write: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
   remove: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },
@@ -188,7 +190,7 @@ export const extractionRoutes: RouteDefinition[] = [
     path: '/document-insights/extractions/upload',
     handler: 'functions/extractions/upload-extraction.ts',
     scope: 'extractions:write',
-    access: access.start,
+    access: access.upload,
     summary: 'Upload a document and extract it in one request (multipart: file, optional labels).',
     tag,
     requestBody: { 'multipart/form-data': uploadExtractionRequestSchema },

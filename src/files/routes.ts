@@ -79,7 +79,9 @@ const multipartUploadSchema = z.object({
 });
 
 const fileAccess: Record<'write' | 'read', ResourceAccess> = {
-  write: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
+  // Delete: a direct upload removes what S3 got of a refused upload, and a streamed object it replaced
+  // with an exact copy (docs/files.md); reading the object back is what makes that copy.
+  write: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },
   read: { recordsTable: 'read', filesBucket: 'read' },
 };
 

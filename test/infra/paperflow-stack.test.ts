@@ -455,9 +455,14 @@ describe('upload sessions', () => {
     const finalizerActions = actionsGrantedTo(logicalIdOf(stack.uploadedFileFinalizer.function));
     const deleteExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'deleteExtraction')!).logicalId);
     const getFile = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'getFile')!).logicalId);
+    // Direct uploads remove what a refused upload left, and a streamed object replaced by its exact copy.
+    const directUploads = ['createFile', 'uploadExtraction'].map((operationId) => actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === operationId)!).logicalId));
+    const createExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'createExtraction')!).logicalId);
 
     expect(finalizerActions.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
     expect(deleteExtraction.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
+    for (const actions of directUploads) expect(actions.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
+    expect(createExtraction.some((action) => action.startsWith('s3:DeleteObject'))).toBe(false);
     expect(getFile.some((action) => action.startsWith('s3:DeleteObject') || action.startsWith('s3:PutObject'))).toBe(false);
   });
 });
