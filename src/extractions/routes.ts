@@ -115,7 +115,7 @@ export const createExtractionRequestSchema = z.object({
 const uploadExtractionRequestSchema = z.object({
   file: z
     .string()
-    .register(z.globalRegistry, { format: 'binary', description: 'The document: exactly one part named "file", at most 50 MB.' }),
+    .register(z.globalRegistry, { format: 'binary', description: 'The document: exactly one part named "file", at most 50 MB. Sent as the last part, it is stored while it arrives.' }),
   labels: z
     .optional(z.string())
     .register(z.globalRegistry, { description: 'A JSON object of labels, as a JSON part or a text part holding JSON.' }),

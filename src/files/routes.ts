@@ -74,7 +74,7 @@ export const uploadSessionSchema = z.object({
 const multipartUploadSchema = z.object({
   file: z
     .string()
-    .register(z.globalRegistry, { format: 'binary', description: 'The file content: exactly one part named "file", at most 50 MB.' }),
+    .register(z.globalRegistry, { format: 'binary', description: 'The file content: exactly one part named "file", at most 50 MB. Sent as the last part, it is stored while it arrives.' }),
   fileName: z.optional(z.string()).register(z.globalRegistry, { description: 'Optional name; defaults to the file part\'s filename.' }),
 });
 
