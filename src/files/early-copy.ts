@@ -52,8 +52,9 @@ export class EarlyCopy {
   ) {
     if (!options.earlyStore || options.declaredBodyBytes === undefined || !closingDelimiter(contentType)) return;
     const collect = (chunk: Buffer) => {
-      this.rawHead.push(chunk);
-      this.rawHeadBytes += chunk.length;
+      const kept = chunk.subarray(0, rawHeadLimit - this.rawHeadBytes);
+      this.rawHead.push(kept);
+      this.rawHeadBytes += kept.length;
       if (this.rawHeadBytes >= rawHeadLimit) this.stopCollecting?.();
     };
     body.on('data', collect);
