@@ -38,6 +38,29 @@ export function isValidIban(iban: string): boolean {
   );
 }
 
+/**
+ * An account number that a label ("IBAN: …") or an e-invoice tag says is an IBAN, as printed: a valid
+ * IBAN, or one in IBAN shape (country letters, two check digits, 6 to 30 letters and digits) whose
+ * length or check digits do not agree, as in sample invoices and typos. Callers rate the second kind
+ * lower; text without such a label only yields valid IBANs (findIbans).
+ */
+export function findLabelledIban(text: string): (FoundIban & { valid: boolean }) | undefined {
+  const valid = findIbans(text)[0];
+  if (valid) return { ...valid, valid: true };
+  const index = /^[\s:.#=-]*(?:IBAN|Iban|iban)?[\s:.#=-]*/.exec(text)![0].length;
+  // Printed whole, or in groups of up to four; a group of letters only is a bank code right after the
+  // check digits ("GB82 WEST …"), anywhere else it is the next word ("… 00 BIC").
+  const groups = /^[A-Z0-9]+(?:[ \u00a0][A-Z0-9]{1,4}(?![A-Za-z0-9]))*/.exec(text.slice(index))?.[0].split(/[ \u00a0]/) ?? [];
+  let printed = groups[0] ?? '';
+  for (const [position, group] of groups.slice(1).entries()) {
+    if (position > 0 && !/\d/.test(group)) break;
+    printed += ` ${group}`;
+  }
+  const iban = printed.replace(/ /g, '');
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{6,30}$/.test(iban)) return undefined;
+  return { iban, index, length: printed.length, valid: isValidIban(iban) };
+}
+
 /** A whole value that is one IBAN, normalized, or undefined when it fails length or checksum. */
 export function parseIban(text: string): string | undefined {
   const iban = normalizeIban(text.trim());

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findIbans, hasValidIbanChecksum, parseIban } from '../../../../src/extraction-engine/values/iban.ts';
+import { embeddedValueFor } from '../../../../src/extraction-engine/fields/extract-fields.ts';
+import type { FieldSpecification } from '../../../../src/extraction-engine/fields/field-specification.ts';
+import { findValuesAfterLabel } from '../../../../src/extraction-engine/values/field-value.ts';
+import { findIbans, findLabelledIban, hasValidIbanChecksum, parseIban } from '../../../../src/extraction-engine/values/iban.ts';
 import { findIdentifierAtStart } from '../../../../src/extraction-engine/values/identifier.ts';
 import { findVatIds, parseVatId } from '../../../../src/extraction-engine/values/vat-id.ts';
 
@@ -16,6 +19,23 @@ describe('IBAN', () => {
     expect(parseIban('US1234567890')).toBeUndefined();
     expect(hasValidIbanChecksum('GB82WEST12345698765432')).toBe(true);
     expect(hasValidIbanChecksum('GB82WEST12345698765433')).toBe(false);
+  });
+
+  it('takes an IBAN-shaped number right after an IBAN label as printed, rated lower when its check digits fail', () => {
+    expect(findValuesAfterLabel('iban', ': DE08 7009 0100 1234 5678 90')).toEqual([expect.objectContaining({ value: 'DE08700901001234567890', quality: 1 })]);
+    expect(findValuesAfterLabel('iban', ': DE12 1234 4321 9876 00 BIC: ABCDEFGH')).toEqual([expect.objectContaining({ value: 'DE1212344321987600', quality: 0.6 })]);
+    expect(findValuesAfterLabel('iban', ' US1234567890')).toEqual([expect.objectContaining({ value: 'US1234567890', quality: 0.6 })]);
+    // Not IBAN-shaped, or not right after the label: nothing, as before.
+    expect(findValuesAfterLabel('iban', ': 1234 5678 90')).toEqual([]);
+    expect(findValuesAfterLabel('iban', ' Sparkasse Köln, DE12 1234 4321 9876 00')).toEqual([]);
+    expect(findLabelledIban('Konto 0012345678 BLZ 37050198')).toBeUndefined();
+  });
+
+  it('keeps an e-invoice\'s declared IBAN even when its check digits fail, and finds none in unlabelled text', () => {
+    const iban = { name: 'iban', type: 'iban' } as FieldSpecification;
+    expect(embeddedValueFor(iban, 'DE12 1234 4321 9876 00')).toBe('DE1212344321987600');
+    expect(embeddedValueFor(iban, 'not an account')).toBeUndefined();
+    expect(findIbans('Bank: Sparkasse, DE12 1234 4321 9876 00')).toEqual([]);
   });
 
   it('finds IBANs inside running text and stops at the country length', () => {
