@@ -10,6 +10,8 @@ export interface AmountCandidates {
   tax: FieldCandidate[];
   total: FieldCandidate[];
   due: FieldCandidate[];
+  /** An unpaid document with no amount due printed owes its total (see priorPaymentLabels). */
+  dueIsTotalUnlessPrinted?: boolean;
 }
 
 export interface AmountChoice {
@@ -17,7 +19,7 @@ export interface AmountChoice {
   confidence: number;
 }
 
-export type AmountSelection = Partial<Record<keyof AmountCandidates, AmountChoice>>;
+export type AmountSelection = Partial<Record<'net' | 'tax' | 'total' | 'due', AmountChoice>>;
 
 const CONSISTENCY_TOLERANCE = 0.015;
 const MISSING_SCORE = 0.2;
@@ -120,5 +122,11 @@ export function selectAmounts(amounts: AmountCandidates): AmountSelection {
   const dues = top(amounts.due);
   const due = dues[0];
   if (due) selection.due = { candidate: due.candidate, confidence: calibrateConfidence(due.score, dues[1]?.score) };
+  else if (amounts.dueIsTotalUnlessPrinted && selection.total) {
+    selection.due = {
+      candidate: { ...selection.total.candidate, evidence: 'the total: no amount due printed, no payment shown' },
+      confidence: roundConfidence(selection.total.confidence * 0.75),
+    };
+  }
   return selection;
 }

@@ -241,11 +241,14 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     total: fieldOfRole(context, 'total-amount'),
     due: fieldOfRole(context, 'amount-due'),
   };
+  const priorPaymentLabels = context.specification.priorPaymentLabels;
   const amountSelection = selectAmounts({
     net: pool.of(amountFields.net?.name),
     tax: pool.of(amountFields.tax?.name),
     total: pool.of(amountFields.total?.name),
     due: pool.of(amountFields.due?.name),
+    dueIsTotalUnlessPrinted:
+      priorPaymentLabels !== undefined && findLabelMatches(context.layout, compileLabelSources([{ fieldName: 'prior-payment', labels: priorPaymentLabels }])).length === 0,
   });
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];

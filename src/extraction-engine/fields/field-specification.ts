@@ -51,4 +51,10 @@ export interface DocumentTypeSpecification {
    * they claim their words so that a shorter field label inside them ("Date") does not match there.
    */
   distractorLabels: Record<string, string[]>;
+  /**
+   * Phrases that show a payment already made ("paid", "deposit", "Anzahlung"). A type that has them
+   * owes its total until paid: when no amount due is printed and none of them appears, the amount due
+   * is the total. Without them (receipts, which are paid), an amount due is only ever read.
+   */
+  priorPaymentLabels?: Record<string, string[]>;
 }

@@ -188,5 +188,18 @@ function candidatesBelow(field: FieldSpecification, label: LabelMatch, context: 
     // A party block may start with a line that is not the name ("GLN 4000001123452").
     if (!isPartyName) break;
   }
-  return candidates;
+  return numeric ? withSumRowFirst(candidates) : candidates;
+}
+
+/**
+ * Rows per tax rate, then a row that adds them up: the sum row is the document's figure, though it is
+ * the farthest from the header, so it gets the first row's score.
+ */
+function withSumRowFirst(column: FieldCandidate[]): FieldCandidate[] {
+  const last = column.at(-1);
+  if (!last || column.length < 3 || column.some((candidate) => typeof candidate.value !== 'number')) return column;
+  const rows = column.slice(0, -1);
+  const sum = rows.reduce((total, candidate) => total + (candidate.value as number), 0);
+  if (Math.abs(sum - (last.value as number)) > 0.011 * rows.length || (last.value as number) === 0) return column;
+  return [...rows, { ...last, score: Math.max(last.score, rows[0]!.score * 1.05), evidence: `${last.evidence} (sum of the rows above)` }];
 }

@@ -94,6 +94,17 @@ export const amountDueLabels: LabelsByLanguage = {
   it: ['totale da pagare', 'netto a pagare', 'importo dovuto'],
 };
 
+/** A payment already made: then the amount due is not simply the total. */
+export const priorPaymentLabels: LabelsByLanguage = {
+  en: ['paid', 'prepaid', 'prepayment', 'deposit', 'payment received', 'amount received', 'credit applied', 'partial payment'],
+  de: ['bezahlt', 'gezahlt', 'anzahlung', 'vorauszahlung', 'abschlagszahlung', 'teilzahlung', 'erhaltene zahlung'],
+  fr: ['paye', 'acompte', 'deja regle', 'montant regle', 'versement recu'],
+  nl: ['betaald', 'aanbetaling', 'voldaan', 'vooruitbetaling'],
+  pl: ['zaplacono', 'zaliczka', 'wplacono', 'przedplata'],
+  es: ['pagado', 'anticipo'],
+  it: ['pagato', 'acconto'],
+};
+
 export const sellerNameLabels: LabelsByLanguage = {
   en: ['seller', 'vendor', 'supplier', 'sold by', 'issued by', 'bill from', 'service provider', 'payee', 'remit to', 'from'],
   de: ['verkäufer', 'lieferant', 'rechnungsersteller', 'rechnungssteller', 'leistungserbringer', 'absender'],

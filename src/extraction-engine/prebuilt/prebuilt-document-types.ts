@@ -47,6 +47,7 @@ export const invoiceSpecification: DocumentTypeSpecification = {
   languages: [...PREBUILT_LANGUAGES],
   duplicatePolicy: 'allow',
   distractorLabels: labels.invoiceDistractorLabels,
+  priorPaymentLabels: labels.priorPaymentLabels,
   validations: [
     { rule: 'sum', fields: ['net_amount', 'tax_amount'], equals: 'total_amount', tolerance: 0.02 },
     { rule: 'before', field: 'issue_date', other: 'due_date', allowEqual: true },

@@ -169,3 +169,54 @@ describe('prebuilt receipt on till receipts', () => {
     expect(values.total_amount).not.toBe(name === 'enTill' ? 20 : 10);
   });
 });
+
+describe('totals tables and the amount due', () => {
+  // A German totals table: one row per tax rate, then the unlabelled row that adds them up.
+  const totalsTable = (extraRows: Row[] = []): Row[] => [
+    { text: 'RECHNUNG', x: 0.6, height: 0.024 },
+    [{ text: 'Muster Handel GmbH', x: 0.08 }, { text: 'Rechnungsnummer', x: 0.6 }, { text: 'R-2024-77', x: 0.85 }],
+    [{ text: 'Hauptstraße 1, 10115 Berlin', x: 0.08 }, { text: 'Rechnungsdatum', x: 0.6 }, { text: '02.05.2024', x: 0.85 }],
+    [{ text: 'Artikel', x: 0.08 }, { text: 'Menge', x: 0.5 }, { text: 'Betrag', x: 0.85 }],
+    [{ text: 'Kaffee', x: 0.08 }, { text: '10', x: 0.5 }, { text: '100,00', x: 0.85 }],
+    [{ text: 'Tassen', x: 0.08 }, { text: '20', x: 0.5 }, { text: '200,00', x: 0.85 }],
+    ...extraRows,
+    [{ text: 'Warenwert', x: 0.08 }, { text: 'Nettobetrag', x: 0.55 }, { text: 'MwSt-Betrag', x: 0.69 }, { text: 'Endbetrag', x: 0.87 }],
+    [{ text: '100,00', x: 0.1 }, { text: '100,00', x: 0.58 }, { text: '7,00', x: 0.71 }, { text: '107,00', x: 0.89 }],
+    [{ text: '200,00', x: 0.1 }, { text: '200,00', x: 0.58 }, { text: '38,00', x: 0.71 }, { text: '238,00', x: 0.89 }],
+    [{ text: '300,00', x: 0.1 }, { text: '300,00', x: 0.58 }, { text: '45,00', x: 0.71 }, { text: '345,00', x: 0.89 }],
+    'Zahlbar innerhalb von 14 Tagen ohne Abzug.',
+  ];
+
+  function valuesOf(rows: Row[], language: string) {
+    const outcome = extractDocument(placedDocument([rows], { language }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return Object.fromEntries(outcome.fields.map((field) => [field.name, field]));
+  }
+
+  it('takes the row that adds up the per-rate rows as the document\'s amounts', () => {
+    const fields = valuesOf(totalsTable(), 'de');
+    expect(fields.net_amount?.value).toBe(300);
+    expect(fields.tax_amount?.value).toBe(45);
+    expect(fields.total_amount?.value).toBe(345);
+  });
+
+  it('reports the total as the amount due of an invoice that prints none and shows no payment, rated lower', () => {
+    const fields = valuesOf(totalsTable(), 'de');
+    expect(fields.amount_due?.value).toBe(345);
+    expect(fields.amount_due!.metadata.confidence!).toBeLessThan(fields.total_amount!.metadata.confidence!);
+  });
+
+  it('infers no amount due when a payment was already made', () => {
+    const fields = valuesOf(totalsTable([[{ text: 'Anzahlung vom 20.04.2024', x: 0.08 }, { text: '-100,00', x: 0.85 }]]), 'de');
+    expect(fields.total_amount?.value).toBe(345);
+    expect(fields.amount_due?.value ?? null).toBeNull();
+  });
+
+  it('infers no amount due on a receipt, which is paid', () => {
+    const [rows, language] = receipts.enTill as [Row[], string];
+    const outcome = extractDocument(placedDocument([rows], { language }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    expect(outcome.docType).toBe('receipt');
+    expect(outcome.fields.find((field) => field.name === 'amount_due')?.value ?? null).toBeNull();
+  });
+});
