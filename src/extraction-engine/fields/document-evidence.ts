@@ -181,10 +181,14 @@ export function vatIdCandidates(layout: DocumentLayout, fieldName: string, party
 export function companyNameCandidates(layout: DocumentLayout, fieldName: string, party: Party, parties: PartyBlocks): FieldCandidate[] {
   const found: FieldCandidate[] = [];
   const occurrences = new Map<string, number>();
+  // A name printed in the buyer's block is the buyer's wherever else it appears (a ship-to block, a
+  // footer line): it is not the seller's.
+  const buyerNames = new Set<string>();
   for (const segment of layout.segments) {
     for (const company of findCompanyNames(segment.text)) {
       const key = normalizeForMatching(company.name);
       occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
+      if (parties.partyOf(segment.id) === 'buyer') buyerNames.add(key);
     }
   }
   for (const page of layout.pages) {
@@ -196,7 +200,7 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
           if (party === 'seller') {
             score = page.pageNumber === 1 && row.top < 0.3 ? 0.62 : row.top > 0.7 ? 0.55 : 0.42;
             if (page.pageNumber > 1) score *= 0.9;
-            if (owner === 'buyer') score *= 0.3;
+            if (owner === 'buyer' || (owner !== 'seller' && buyerNames.has(normalizeForMatching(company.name)))) score *= 0.3;
             if (owner === 'seller') score *= 1.3;
             // The envelope window (DIN 5008 and similar: left half, 4-9 cm from the top) holds the
             // recipient; a company heading an address block there is more likely the buyer.

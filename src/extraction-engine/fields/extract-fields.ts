@@ -257,7 +257,8 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
   }
   for (const field of context.specification.fields) {
     if (chosen.has(field.name)) continue;
-    const groups = groupByValue(pool.of(field.name));
+    const candidates = field.role === 'seller-name' || field.role === 'buyer-name' ? withWholeNames(pool.of(field.name)) : pool.of(field.name);
+    const groups = groupByValue(candidates);
     const best = groups[0];
     if (!best || best.score < MIN_REPORTED_SCORE) {
       chosen.set(field.name, { name: field.name, value: undefined });
@@ -266,6 +267,26 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), hasGeometry, best.value));
   }
   return chosen;
+}
+
+/**
+ * A legal form ends a name where the line often goes on ("Rohstoff AG Salzgitter"): a candidate that
+ * is the start of a longer one from the same line names the same party, and supports the longer value.
+ */
+function withWholeNames(candidates: FieldCandidate[]): FieldCandidate[] {
+  return candidates.map((candidate) => {
+    if (typeof candidate.value !== 'string') return candidate;
+    const shorter = candidate.value;
+    // What follows must read as more of the name (a place, a word), not punctuation or a number.
+    const whole = candidates.find(
+      (other) =>
+        other.segmentId === candidate.segmentId &&
+        typeof other.value === 'string' &&
+        other.value.startsWith(`${shorter} `) &&
+        /^(?: \p{Lu}[\p{L}.&-]*){1,2}$/u.test(other.value.slice(shorter.length)),
+    );
+    return whole ? { ...candidate, value: whole.value } : candidate;
+  });
 }
 
 /**

@@ -220,3 +220,41 @@ describe('totals tables and the amount due', () => {
     expect(outcome.fields.find((field) => field.name === 'amount_due')?.value ?? null).toBeNull();
   });
 });
+
+describe('parties', () => {
+  const invoiceWithShipTo = (sellerName: string, processLines: number): Row[] => [
+    { text: 'RECHNUNG Nr. 2024-118 vom 03.06.2024', x: 0.08 },
+    // Process data first, as e-invoice viewers print it: the parties follow in mid-page.
+    ...Array.from({ length: processLines }, (_, line) => [{ text: `Angabe ${line + 1}`, x: 0.08 }, { text: `: Wert ${line + 1}`, x: 0.3 }]),
+    { text: 'Verkäufer:', x: 0.08 },
+    [{ text: 'Nummer', x: 0.08 }, { text: ': 55501', x: 0.225 }],
+    { text: sellerName, x: 0.08 },
+    { text: 'Hafenstraße 4, 24103 Kiel', x: 0.08 },
+    { text: 'Käufer:', x: 0.08 },
+    [{ text: 'Nummer', x: 0.08 }, { text: ': 90017', x: 0.225 }],
+    { text: 'Metallbau Süd GmbH & Co. KG', x: 0.08 },
+    { text: 'Werkstraße 9, 80331 München', x: 0.08 },
+    [{ text: 'Nettobetrag', x: 0.08 }, { text: '1.000,00', x: 0.8 }],
+    [{ text: 'MwSt. 19 %', x: 0.08 }, { text: '190,00', x: 0.8 }],
+    [{ text: 'Gesamtbetrag EUR', x: 0.08 }, { text: '1.190,00', x: 0.8 }],
+    // Terms and notes down to the lower part of the page, where the ship-to block sits.
+    ...Array.from({ length: 12 }, (_, line) => ({ text: `Hinweis ${line + 1}: Lieferung frei Haus, Versand per Spedition.`, x: 0.08 })),
+    { text: 'Abweichender Warenempfänger:', x: 0.08 },
+    { text: 'Metallbau Süd GmbH & Co. KG', x: 0.08 },
+    { text: 'Lagerweg 2, 85748 Garching', x: 0.08 },
+  ];
+
+  function valuesOf(rows: Row[]) {
+    const outcome = extractDocument(placedDocument([rows], { language: 'de' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return Object.fromEntries(outcome.fields.map((field) => [field.name, field.value]));
+  }
+
+  it('does not take the buyer\'s company, printed again in a ship-to block, for the seller', () => {
+    expect(valuesOf(invoiceWithShipTo('Stahlhandel Nord', 14))).toMatchObject({ seller_name: 'Stahlhandel Nord', buyer_name: 'Metallbau Süd GmbH & Co. KG', total_amount: 1190 });
+  });
+
+  it('keeps the words after a legal form that the name\'s line goes on with', () => {
+    expect(valuesOf(invoiceWithShipTo('Stahlhandel Nord AG Kiel', 0))).toMatchObject({ seller_name: 'Stahlhandel Nord AG Kiel' });
+  });
+});
