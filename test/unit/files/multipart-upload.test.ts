@@ -248,6 +248,14 @@ describe('receiveMultipartUpload with an early store', () => {
     expect(opened[0]).toMatchObject({ discarded: true });
   });
 
+  it('never opens the early store for a file the Content-Length says is over 50 MB, and answers 413', async () => {
+    const { stream } = largeFormStream(Buffer.from('%PDF-1.7\n'), maximumFileBytes + 1);
+    const declaredBodyBytes = formBody([{ name: 'file', fileName: 'big.pdf', content: Buffer.alloc(maximumFileBytes + 1) }]).length;
+    const { store, opened } = recordingStore();
+    await expect(receiveMultipartUpload(stream, contentType, { declaredBodyBytes, earlyStore: store })).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(opened).toHaveLength(0);
+  });
+
   it('never opens the early store for a refused type', async () => {
     const executable = Buffer.concat([elfExecutable(), randomBytes(1024 * 1024)]);
     const body = formBody([{ name: 'file', fileName: 'invoice.pdf', content: executable }]);
