@@ -63,6 +63,9 @@ export function lineItemCandidate(layout: DocumentLayout, fieldName: string, lab
       // Under a header repeated on a later page, its second line ("MwSt.") is not the totals yet.
       const itemsAbove = headerIndex >= 0 ? count > countBeforePage : count > 0;
       if (itemsAbove && totalsRows.has(key) && !onlyRates(row)) {
+        // A section's subtotal ("--- Food ---" ... "Subtotal") when more items of the table follow it
+        // before the next totals row; otherwise the table ends here.
+        if (isSubtotal(row) && itemsFollowBeforeTotals(page.rows, rowIndex, page.pageNumber, totalsRows, labelledRows, layout.hasGeometry)) continue;
         finished = true;
         break;
       }
@@ -82,6 +85,29 @@ export function lineItemCandidate(layout: DocumentLayout, fieldName: string, lab
     segmentId: anchor.id,
     evidence: 'rows of the item table',
   };
+}
+
+const SUBTOTAL_START = /^(?:sub-?\s?total|zwischensumme|sous-?\s?total|subtotaal|subtotale|podsuma)\b/;
+
+/** A row that starts with a subtotal word: it can close a section of the table, not the table. */
+function isSubtotal(row: LayoutRow): boolean {
+  return SUBTOTAL_START.test(normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim());
+}
+
+/**
+ * True when, after the totals row at `rowIndex`, item rows come before the next totals row. Items there
+ * must look like table rows (description, quantity or price, amount: three columns or more), so an
+ * "Amount paid" line between a total and the amount due does not count.
+ */
+function itemsFollowBeforeTotals(rows: LayoutRow[], rowIndex: number, pageNumber: number, totalsRows: Set<string>, labelledRows: Set<string>, hasGeometry: boolean): boolean {
+  for (let next = rowIndex + 1; next < rows.length; next += 1) {
+    const key = `${pageNumber}:${next}`;
+    const row = rows[next];
+    if (!row) continue;
+    if (totalsRows.has(key)) return false;
+    if (!labelledRows.has(key) && row.segments.length >= 3 && endsWithMoney(row, hasGeometry)) return true;
+  }
+  return false;
 }
 
 /** A row whose only numbers are percentages: a tax rate inside an item, not a totals line. */

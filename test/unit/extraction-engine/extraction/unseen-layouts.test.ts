@@ -258,3 +258,45 @@ describe('parties', () => {
     expect(valuesOf(invoiceWithShipTo('Stahlhandel Nord AG Kiel', 0))).toMatchObject({ seller_name: 'Stahlhandel Nord AG Kiel' });
   });
 });
+
+describe('line items', () => {
+  function lineItemCount(rows: Row[]): unknown {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return outcome.fields.find((field) => field.name === 'line_item_count')?.value;
+  }
+  const header: Row = [{ text: 'Description', x: 0.05 }, { text: 'Quantity', x: 0.43 }, { text: 'Unit Price', x: 0.56 }, { text: 'Amount', x: 0.88 }];
+  const item = (name: string, amount: string): Row => [{ text: name, x: 0.05 }, { text: '1.00', x: 0.45 }, { text: amount, x: 0.59 }, { text: `$ ${amount}`, x: 0.88 }];
+
+  it('counts the items of every section when sections close with their own subtotal', () => {
+    const rows: Row[] = [
+      { text: 'Invoice INV/2024/0042', x: 0.05 },
+      [{ text: 'Invoice Date:', x: 0.05 }, { text: '03/20/2024', x: 0.3 }],
+      header,
+      '--- Hardware ---',
+      item('Desk lamp', '42.00'),
+      item('Office chair', '70.00'),
+      { text: 'Subtotal $ 112.00', x: 0.81 },
+      '--- Services ---',
+      item('Assembly', '30.00'),
+      { text: 'Subtotal $ 30.00', x: 0.81 },
+      [{ text: 'Subtotal', x: 0.52 }, { text: '$ 142.00', x: 0.88 }],
+      [{ text: 'Tax 10%', x: 0.52 }, { text: '$ 14.20', x: 0.88 }],
+      [{ text: 'Total', x: 0.52 }, { text: '$ 156.20', x: 0.88 }],
+    ];
+    expect(lineItemCount(rows)).toBe(3);
+  });
+
+  it('does not count a payment line between the total and the balance as an item', () => {
+    const rows: Row[] = [
+      { text: 'Invoice 7781', x: 0.05 },
+      [{ text: 'Invoice Date:', x: 0.05 }, { text: '03/20/2024', x: 0.3 }],
+      header,
+      item('Room night', '100.00'),
+      [{ text: 'Grand Total', x: 0.05 }, { text: '$ 100.00', x: 0.88 }],
+      [{ text: 'Payment received', x: 0.05 }, { text: 'Paid by card (100.00)', x: 0.5 }, { text: '$ 100.00', x: 0.88 }],
+      [{ text: 'Balance', x: 0.05 }, { text: '$ 0.00', x: 0.88 }],
+    ];
+    expect(lineItemCount(rows)).toBe(1);
+  });
+});
