@@ -118,7 +118,7 @@ export const sellerNameLabels: LabelsByLanguage = {
 export const buyerNameLabels: LabelsByLanguage = {
   en: ['bill to', 'billed to', 'bill to address', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'guest name', 'customer name'],
   de: ['rechnungsempfänger', 'käufer', 'käufer/leistungsempfänger', 'leistungsempfänger', 'rechnungsadresse', 'kunde', 'empfänger'],
-  fr: ['facture a', 'facturé a', 'client', 'destinataire', 'acheteur', 'adresse de facturation'],
+  fr: ['facture a', 'facturé a', 'client', 'destinataire', 'acheteur', 'adresse de facturation', "nom de l'abonné", 'nom du client', 'titulaire du contrat'],
   nl: ['factuuradres', 'klant', 'koper', 'afnemer', 'geadresseerde'],
   pl: ['nabywca', 'odbiorca', 'kupujacy'],
   es: ['facturar a', 'cliente', 'comprador'],

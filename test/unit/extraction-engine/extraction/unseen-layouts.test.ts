@@ -254,6 +254,20 @@ describe('parties', () => {
     expect(valuesOf(invoiceWithShipTo('Stahlhandel Nord', 14))).toMatchObject({ seller_name: 'Stahlhandel Nord', buyer_name: 'Metallbau Süd GmbH & Co. KG', total_amount: 1190 });
   });
 
+  it('reads the subscriber of a French telecom invoice as the buyer', () => {
+    const rows: Row[] = [
+      { text: 'Réseau Fibre SAS', x: 0.07 },
+      { text: '12 avenue de la Gare, 75010 Paris', x: 0.07 },
+      [{ text: 'Adresse email de contact', x: 0.07 }, { text: "Nom de l’abonné", x: 0.43 }],
+      [{ text: 'marie@example.fr', x: 0.07 }, { text: 'Durand Marie', x: 0.43 }],
+      { text: 'Facture n°88120455 du 02 Juillet 2024', x: 0.07 },
+      [{ text: 'Total facture', x: 0.07 }, { text: '24,99', x: 0.56 }, { text: '5,00', x: 0.72 }, { text: '29,99', x: 0.89 }],
+    ];
+    const outcome = extractDocument(placedDocument([rows], { language: 'fr' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    expect(outcome.fields.find((field) => field.name === 'buyer_name')?.value).toBe('Durand Marie');
+  });
+
   it('keeps the words after a legal form that the name\'s line goes on with', () => {
     expect(valuesOf(invoiceWithShipTo('Stahlhandel Nord AG Kiel', 0))).toMatchObject({ seller_name: 'Stahlhandel Nord AG Kiel' });
   });
