@@ -116,13 +116,13 @@ export const sellerNameLabels: LabelsByLanguage = {
 };
 
 export const buyerNameLabels: LabelsByLanguage = {
-  en: ['bill to', 'billed to', 'bill to address', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'guest name', 'customer name'],
-  de: ['rechnungsempfänger', 'käufer', 'käufer/leistungsempfänger', 'leistungsempfänger', 'rechnungsadresse', 'kunde', 'empfänger'],
+  en: ['bill to', 'billed to', 'bill to address', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'guest name', 'customer name', 'subscriber', 'subscriber name'],
+  de: ['rechnungsempfänger', 'käufer', 'käufer/leistungsempfänger', 'leistungsempfänger', 'rechnungsadresse', 'kunde', 'empfänger', 'teilnehmer', 'vertragsinhaber'],
   fr: ['facture a', 'facturé a', 'client', 'destinataire', 'acheteur', 'adresse de facturation', "nom de l'abonné", 'nom du client', 'titulaire du contrat'],
-  nl: ['factuuradres', 'klant', 'koper', 'afnemer', 'geadresseerde'],
-  pl: ['nabywca', 'odbiorca', 'kupujacy'],
-  es: ['facturar a', 'cliente', 'comprador'],
-  it: ['cliente', 'destinatario', 'committente', 'cessionario', 'cessionario/committente'],
+  nl: ['factuuradres', 'klant', 'koper', 'afnemer', 'geadresseerde', 'abonnee', 'naam abonnee'],
+  pl: ['nabywca', 'odbiorca', 'kupujacy', 'abonent'],
+  es: ['facturar a', 'cliente', 'comprador', 'abonado', 'titular del contrato'],
+  it: ['cliente', 'destinatario', 'committente', 'cessionario', 'cessionario/committente', 'abbonato', 'intestatario della fattura'],
 };
 
 export const vatIdLabels: LabelsByLanguage = {
