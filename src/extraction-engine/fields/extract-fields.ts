@@ -145,6 +145,7 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
       ...(field.allowedValues ? { allowedValues: field.allowedValues } : {}),
       ...(field.patterns.length > 0 ? { patterns: field.patterns } : {}),
       ...(field.shape ? { shape: field.shape } : {}),
+      ...(field.dateInRange ? { dateInRange: field.dateInRange } : {}),
       fromOcr: context.layout.pages.find((page) => page.pageNumber === label.segment.pageNumber)?.source === 'ocr',
     };
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });

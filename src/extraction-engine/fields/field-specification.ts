@@ -2,7 +2,7 @@
 // workspace's configuration: one shape for both, so both are extracted by the same code.
 
 import type { DuplicatePolicy, FieldValidation } from '../configuration/extraction-configuration-schema.ts';
-import type { FieldType, StringShape } from '../values/field-value.ts';
+import type { DateInRange, FieldType, StringShape } from '../values/field-value.ts';
 
 /**
  * Prebuilt fields whose values are also looked for with document-wide evidence beyond their labels
@@ -35,6 +35,8 @@ export interface FieldSpecification {
   allowedValues?: string[];
   shape?: StringShape;
   role?: FieldRole;
+  /** Which date of a printed range ("01.09.13 - 30.09.13") a date field takes; the first by default. */
+  dateInRange?: DateInRange;
 }
 
 export interface DocumentTypeSpecification {

@@ -56,7 +56,7 @@ export const invoiceSpecification: DocumentTypeSpecification = {
     field({ name: 'invoice_number', type: 'string', shape: 'identifier', role: 'document-number', labels: labels.invoiceNumberLabels, weakLabels: labels.documentNumberWeakLabels }),
     field({ name: 'issue_date', type: 'date', role: 'issue-date', labels: labels.issueDateLabels }),
     field({ name: 'due_date', type: 'date', labels: labels.dueDateLabels }),
-    field({ name: 'delivery_date', type: 'date', labels: labels.deliveryDateLabels }),
+    field({ name: 'delivery_date', type: 'date', labels: labels.deliveryDateLabels, dateInRange: 'end' }),
     ...amountFields,
     ...partyAndPaymentFields,
     field({ name: 'buyer_reference', type: 'string', shape: 'identifier', labels: labels.buyerReferenceLabels }),

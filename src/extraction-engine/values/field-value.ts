@@ -33,7 +33,13 @@ export interface ValueContext {
   shape?: StringShape;
   /** The text was read by OCR, which splits digit runs ("471 1 02"). */
   fromOcr?: boolean;
+  dateInRange?: DateInRange;
 }
+
+/** A delivery or service period printed as a range was complete on its last day. */
+export type DateInRange = 'start' | 'end';
+
+const RANGE_SEPARATOR = /^\s*(?:-|–|—|bis|to|till|until|through|au|tot|t\/m|do|al|a|hasta)\s*$/i;
 
 export interface FoundValue {
   value: FieldValue;
@@ -102,7 +108,8 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
       return value === undefined ? [] : [{ value, index: text.indexOf(match?.[1] ?? ''), length: (match?.[1] ?? '').trim().length, quality: 1 }];
     }
     case 'date': {
-      const date = findDates(text, { order: context.dateOrder ?? 'DMY' })[0];
+      const [first, second] = findDates(text, { order: context.dateOrder ?? 'DMY' });
+      const date = context.dateInRange === 'end' && first && second && RANGE_SEPARATOR.test(text.slice(first.index + first.length, second.index)) ? second : first;
       if (!date) return [];
       return [{ value: date.iso, index: date.index, length: date.length, quality: date.orderAssumed ? 0.8 : 1 }];
     }

@@ -116,3 +116,18 @@ describe('parseValueOfType', () => {
     expect(parseValueOfType('string', '  ')).toBeUndefined();
   });
 });
+
+describe('date ranges after a label', () => {
+  const dateAfter = (text: string, dateInRange?: 'start' | 'end') => findValuesAfterLabel('date', text, dateInRange ? { dateInRange } : {})[0]?.value;
+
+  it('takes the last day of a printed period where the field asks for it, the first otherwise', () => {
+    expect(dateAfter(': 01.09.13 - 30.09.13', 'end')).toBe('2013-09-30');
+    expect(dateAfter(': 01.10.2018 bis 31.10.2018', 'end')).toBe('2018-10-31');
+    expect(dateAfter(' du 01/03/2024 au 31/03/2024', 'end')).toBe('2024-03-31');
+    expect(dateAfter(': 01.09.13 - 30.09.13')).toBe('2013-09-01');
+  });
+
+  it('keeps the first date when the second is not the end of a range', () => {
+    expect(dateAfter(': 05.03.2024, Lieferschein vom 04.03.2024', 'end')).toBe('2024-03-05');
+  });
+});
