@@ -10,6 +10,9 @@ export interface AmountCandidates {
   tax: FieldCandidate[];
   total: FieldCandidate[];
   due: FieldCandidate[];
+}
+
+export interface AmountSelectionOptions {
   /** An unpaid document with no amount due printed owes its total (see priorPaymentLabels). */
   dueIsTotalUnlessPrinted?: boolean;
 }
@@ -19,7 +22,7 @@ export interface AmountChoice {
   confidence: number;
 }
 
-export type AmountSelection = Partial<Record<'net' | 'tax' | 'total' | 'due', AmountChoice>>;
+export type AmountSelection = Partial<Record<keyof AmountCandidates, AmountChoice>>;
 
 const CONSISTENCY_TOLERANCE = 0.015;
 const MISSING_SCORE = 0.2;
@@ -57,7 +60,7 @@ function perRateTaxSums(taxes: Scored[]): Scored[] {
   return sums;
 }
 
-export function selectAmounts(amounts: AmountCandidates): AmountSelection {
+export function selectAmounts(amounts: AmountCandidates, options: AmountSelectionOptions = {}): AmountSelection {
   // The amount due equals the total unless something was prepaid, so it is a weaker total candidate.
   const totals = top([...amounts.total, ...amounts.due.map((candidate) => ({ ...candidate, score: candidate.score * (amounts.total.length > 0 ? 0.75 : 0.9) }))]);
   const largestTotal = Math.max(0, ...totals.map((total) => Math.abs(total.candidate.value as number)));
@@ -122,7 +125,7 @@ export function selectAmounts(amounts: AmountCandidates): AmountSelection {
   const dues = top(amounts.due);
   const due = dues[0];
   if (due) selection.due = { candidate: due.candidate, confidence: calibrateConfidence(due.score, dues[1]?.score) };
-  else if (amounts.dueIsTotalUnlessPrinted && selection.total) {
+  else if (options.dueIsTotalUnlessPrinted && selection.total) {
     selection.due = {
       candidate: { ...selection.total.candidate, evidence: 'the total: no amount due printed, no payment shown' },
       confidence: roundConfidence(selection.total.confidence * 0.75),

@@ -243,14 +243,15 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     due: fieldOfRole(context, 'amount-due'),
   };
   const priorPaymentLabels = context.specification.priorPaymentLabels;
-  const amountSelection = selectAmounts({
-    net: pool.of(amountFields.net?.name),
-    tax: pool.of(amountFields.tax?.name),
-    total: pool.of(amountFields.total?.name),
-    due: pool.of(amountFields.due?.name),
-    dueIsTotalUnlessPrinted:
-      priorPaymentLabels !== undefined && findLabelMatches(context.layout, compileLabelSources([{ fieldName: 'prior-payment', labels: priorPaymentLabels }])).length === 0,
-  });
+  const amountSelection = selectAmounts(
+    {
+      net: pool.of(amountFields.net?.name),
+      tax: pool.of(amountFields.tax?.name),
+      total: pool.of(amountFields.total?.name),
+      due: pool.of(amountFields.due?.name),
+    },
+    { dueIsTotalUnlessPrinted: priorPaymentLabels !== undefined && !mentionsPriorPayment(context.layout, priorPaymentLabels) },
+  );
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
     const selection = amountSelection[role];
@@ -268,6 +269,10 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), hasGeometry, best.value));
   }
   return chosen;
+}
+
+function mentionsPriorPayment(layout: DocumentLayout, priorPaymentLabels: Record<string, string[]>): boolean {
+  return findLabelMatches(layout, compileLabelSources([{ fieldName: 'prior-payment', labels: priorPaymentLabels }])).length > 0;
 }
 
 /**
