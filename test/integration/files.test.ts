@@ -124,6 +124,22 @@ describe('POST /files (multipart) and GET /files/{fileId}', () => {
     expect(await storedKeysOf(file.fileId)).toHaveLength(1);
   });
 
+  it('answers 400 and leaves nothing stored when the body breaks after a file of the told size', async () => {
+    const keysBefore = await storedKeysOf('');
+    const boundary = 'broken-after-file';
+    const content = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1024 * 1024)]);
+    // Where the closing delimiter belongs, a part header that never ends; the lengths match the usual ending.
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.pdf"\r\n\r\n`),
+      content,
+      Buffer.from(`\r\n--${boundary}\r\nX-`),
+    ]);
+    const response = await upload(body, { contentType: `multipart/form-data; boundary=${boundary}` });
+    expect(response.status).toBe(400);
+    expect(await errorCodeOf(response)).toBe('INVALID_REQUEST');
+    expect(await storedKeysOf('')).toEqual(keysBefore);
+  });
+
   it('leaves nothing stored when the client goes away while the file is being stored', async () => {
     const keysBefore = await storedKeysOf('');
     const boundary = 'goes-away';
