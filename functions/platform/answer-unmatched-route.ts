@@ -8,7 +8,7 @@ import { NotFoundError } from '../../src/http/errors.ts';
 // the route table then says 404 or 405 (with Allow) exactly as the local gateway does.
 const matcher = new RouteMatcher(routes);
 
-export const handler = httpHandler({ scope: 'public' }, async ({ event }) => {
+export const handler = httpHandler({ scope: 'public', anyQuery: true }, async ({ event }) => {
   const path = event.path.startsWith(apiBasePath) ? event.path.slice(apiBasePath.length) : undefined;
   if (path === undefined) throw new NotFoundError(`No operation exists at ${event.path}.`);
   matcher.match(event.httpMethod, path);

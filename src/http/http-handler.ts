@@ -15,7 +15,7 @@ import {
   type ValidationIssue,
 } from './errors.ts';
 import { lowerCaseHeaders } from './headers.ts';
-import { resolveRequestId } from './request-id.ts';
+import { generatedRequestId, requestIdOf } from './request-id.ts';
 import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteDefinition } from './route-table.ts';
 import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
@@ -46,7 +46,10 @@ export interface HttpResponse {
   headers?: Record<string, string>;
 }
 
-type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody'>;
+type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody'> & {
+  /** Skip the query check: only for the answer to unmatched routes, which says 404/405 whatever the query. */
+  anyQuery?: boolean;
+};
 
 interface RequestState {
   requestId: string;
@@ -94,11 +97,10 @@ const anonymousPrincipal: Principal = { workspaceId: '', keyId: '', scopes: [] }
 function responseRendering(state: WeakMap<APIGatewayProxyEvent, RequestState>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
-      const clientRequestId = lowerCaseHeaders(request.event.headers)['x-request-id'];
-      state.set(request.event, { requestId: resolveRequestId(clientRequestId) });
+      state.set(request.event, { requestId: requestIdOf(request.event) });
     },
     onError: (request) => {
-      const requestId = state.get(request.event)?.requestId ?? resolveRequestId(undefined);
+      const requestId = state.get(request.event)?.requestId ?? generatedRequestId();
       const apiError = toApiError(request.error);
       if (!(request.error instanceof ApiError)) {
         // The client sees a generic 500; the cause goes to the log with the request id to find it.
@@ -181,30 +183,61 @@ function parseBody(route: RouteContract, event: APIGatewayProxyEvent, contentTyp
 }
 
 function parseQuery(route: RouteContract, event: APIGatewayProxyEvent): unknown {
-  if (!route.query) return {};
+  if (route.anyQuery) return {};
   const query = queryObject(event);
+  const acceptedNames = route.query ? Object.keys(route.query._zod.def.shape) : [];
+  const unknownName = Object.keys(query).find((name) => !acceptedNames.includes(name));
+  if (unknownName !== undefined) {
+    throw new InvalidRequestError(
+      acceptedNames.length === 0
+        ? `This operation takes no query parameters; "${unknownName}" was sent.`
+        : `Unknown query parameter "${unknownName}"; this operation accepts ${acceptedNames.map((name) => `"${name}"`).join(', ')}.`,
+    );
+  }
+  if (!route.query) return {};
   return validateWith(route.query, query, (issues) =>
     new InvalidRequestError(`Invalid query parameter ${issues.map((issue) => `"${issue.field}": ${issue.issue}`).join('; ')}.`),
   );
 }
 
-/** Single values as strings; deep-object parameters (`labels[key]=v`) nest one level. */
-export function queryObject(event: APIGatewayProxyEvent): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  const multi = event.multiValueQueryStringParameters ?? {};
-  const single = event.queryStringParameters ?? {};
-  const names = new Set([...Object.keys(multi), ...Object.keys(single)]);
-  for (const name of names) {
-    const value = multi[name]?.at(-1) ?? single[name] ?? '';
+// Parameter names become object keys. Names that only mean something to JavaScript's object model
+// would reach Object.prototype through a plain object (`__proto__[x]=1` once polluted every later
+// request of the process), so they are refused, and the objects built here have no prototype.
+const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Single values as strings; deep-object parameters (`labels[key]=v`) nest one level, where any key
+ * but `__proto__` is an ordinary key. A parameter sent twice is 400: keeping one of the values would
+ * silently drop the other.
+ */
+export function queryObject(event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>): Record<string, unknown> {
+  const result: Record<string, unknown> = Object.create(null);
+  for (const [name, values] of queryParameterValues(event)) {
+    if (values.length > 1) throw new InvalidRequestError(`Query parameter "${name}" is sent ${values.length} times; send it once.`);
+    const value = values[0] ?? '';
     const deep = /^(\w+)\[([^\]]*)\]$/.exec(name);
-    if (deep) {
-      const group = (result[deep[1]!] ??= {}) as Record<string, string>;
-      group[deep[2]!] = value;
-    } else {
+    const groupName = deep ? deep[1]! : name;
+    if (reservedNames.has(groupName)) throw new InvalidRequestError(`Query parameter "${name}" is not accepted.`);
+    if (!deep) {
+      if (Object.hasOwn(result, name)) throw new InvalidRequestError(`Query parameter "${name}" is sent both as a value and as ${name}[key].`);
       result[name] = value;
+      continue;
     }
+    const key = deep[2]!;
+    if (key === '__proto__') throw new InvalidRequestError(`Query parameter "${name}": "__proto__" is not accepted as a key.`);
+    const group = (result[groupName] ??= Object.create(null)) as Record<string, string> | string;
+    if (typeof group === 'string') throw new InvalidRequestError(`Query parameter "${groupName}" is sent both as a value and as ${groupName}[key].`);
+    group[key] = value;
   }
   return result;
+}
+
+/** Every parameter's values, from API Gateway's multi-value map where present, else the single-value one. */
+function queryParameterValues(event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined) values.set(name, [value]);
+  for (const [name, multiple] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (multiple !== undefined) values.set(name, multiple);
+  return values;
 }
 
 export function validateWith<T>(schema: ZodType<T>, input: unknown, toError: (issues: ValidationIssue[]) => Error): T {

@@ -1,6 +1,6 @@
 // Schemas are typed by zod's core so rows may use zod/mini, whose tree-shaking keeps Lambda bundles
 // small; classic zod schemas satisfy the same type.
-import type { $ZodType as ZodType } from 'zod/v4/core';
+import type { $ZodObject as ZodObject, $ZodType as ZodType } from 'zod/v4/core';
 import type { Scope } from '../auth/scopes.ts';
 
 // One typed table drives the deployed REST API (one Lambda per row), the local gateway, the 404/405
@@ -37,7 +37,8 @@ export interface RouteDefinition {
   access?: ResourceAccess;
   summary: string;
   tag: string;
-  query?: ZodType;
+  /** Query parameters by name; any other name, and a name sent twice, is 400 (a route without it takes none). */
+  query?: ZodObject;
   /** Accepted request bodies by content type. Routes without it take no body. */
   requestBody?: Partial<Record<'application/json' | 'multipart/form-data', ZodType>>;
   responses: Record<number, RouteResponse>;

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { httpHandler, acceptsJson } from '../../../src/http/http-handler.ts';
-import { ConflictError } from '../../../src/http/errors.ts';
+import { httpHandler, acceptsJson, queryObject } from '../../../src/http/http-handler.ts';
+import { ConflictError, InvalidRequestError } from '../../../src/http/errors.ts';
 import { aPrincipal, anApiGatewayEvent } from '../../support/api-gateway-events.ts';
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
@@ -29,7 +29,8 @@ describe('the shared HTTP chain', () => {
 
     expect(response.statusCode).toBe(201);
     expect(JSON.parse(response.body)).toEqual({ received: { document: { url: 'https://a.example/x.pdf' } }, workspace: 'ws_1', query: {} });
-    expect(response.headers?.['X-Request-Id']).toMatch(/^req_/);
+    // The id the edge gave the request (requestContext.requestId), not a second one made here.
+    expect(response.headers?.['X-Request-Id']).toBe('req-unit');
   });
 
   it('echoes the client request id in the header and the error body', async () => {
@@ -106,6 +107,80 @@ describe('the shared HTTP chain', () => {
     expect(crash.body).not.toContain('secretTableName');
     expect(log).toHaveBeenCalled();
     log.mockRestore();
+  });
+});
+
+describe('request ids', () => {
+  it('uses the edge\'s id (requestContext.requestId) when the client sent none, for errors too', async () => {
+    const response = await createThing(event({ headers: { 'content-type': 'application/json' }, body: '{', requestContext: { requestId: 'edge-id-1' } as never }), context);
+
+    expect(response.headers?.['X-Request-Id']).toBe('edge-id-1');
+    expect(JSON.parse(response.body).error.requestId).toBe('edge-id-1');
+  });
+
+  it.each([
+    ['refused', { headers: { 'X-Request-Id': 'has space' } }],
+    ['sent twice', { headers: { 'X-Request-Id': 'trace-2' }, multiValueHeaders: { 'X-Request-Id': ['trace-1', 'trace-2'] } }],
+  ])('falls back to the edge\'s id when the client id is %s', async (_case, overrides) => {
+    const response = await createThing(event({ ...overrides, requestContext: { requestId: 'edge-id-2' } as never }), context);
+
+    expect(response.headers?.['X-Request-Id']).toBe('edge-id-2');
+    expect(JSON.parse(response.body).error.requestId).toBe('edge-id-2');
+  });
+
+  it('generates one only when the event has none', async () => {
+    const response = await createThing(event({ requestContext: {} as never }), context);
+
+    expect(response.headers?.['X-Request-Id']).toMatch(/^req_[0-9a-f-]{36}$/);
+    expect(JSON.parse(response.body).error.requestId).toBe(response.headers?.['X-Request-Id']);
+  });
+});
+
+describe('query parsing', () => {
+  const query = (parameters: Record<string, string[]>) =>
+    queryObject({ queryStringParameters: null, multiValueQueryStringParameters: parameters });
+
+  it.each([['__proto__[sortBy]'], ['constructor[prototype]'], ['constructor[sortBy]'], ['prototype[x]'], ['__proto__'], ['labels[__proto__]']])(
+    'refuses %s with 400 and leaves Object.prototype alone',
+    (name) => {
+      expect(() => query({ [name]: ['bogus'] })).toThrow(InvalidRequestError);
+      expect(({} as Record<string, unknown>).sortBy).toBeUndefined();
+      expect(({} as Record<string, unknown>).x).toBeUndefined();
+      expect((Object as unknown as Record<string, unknown>).sortBy).toBeUndefined();
+    },
+  );
+
+  it('builds objects without a prototype, where constructor and prototype are ordinary label keys', () => {
+    const parsed = query({ 'labels[constructor]': ['x'], 'labels[prototype]': [''], status: ['QUEUED'] });
+
+    expect(Object.getPrototypeOf(parsed)).toBeNull();
+    expect(Object.getPrototypeOf(parsed.labels)).toBeNull();
+    expect({ ...(parsed.labels as object) }).toEqual({ constructor: 'x', prototype: '' });
+    expect(parsed.status).toBe('QUEUED');
+  });
+
+  it.each([
+    [{ status: ['QUEUED', 'FAILED'] }, 'status'],
+    [{ 'labels[a]': ['1', '2'] }, 'labels[a]'],
+    [{ labels: ['x'], 'labels[a]': ['1'] }, 'labels'],
+  ])('refuses %j naming %s', (parameters, name) => {
+    expect(() => query(parameters)).toThrow(`"${name}"`);
+  });
+
+  it('answers 400 naming an unknown parameter, and any parameter where the route takes none', async () => {
+    const unknown = await createThing(
+      event({ headers: { 'content-type': 'application/json' }, body: '{"document":{"url":"https://a"}}', queryStringParameters: { 'labels.customer': 'x' } }),
+      context,
+    );
+    const noneTaken = await httpHandler({ scope: 'files:read' }, async () => ({ status: 200, body: {} }))(
+      event({ httpMethod: 'GET', queryStringParameters: { page: '1' } }),
+      context,
+    );
+
+    expect(unknown.statusCode).toBe(400);
+    expect(JSON.parse(unknown.body).error.message).toContain('"labels.customer"');
+    expect(noneTaken.statusCode).toBe(400);
+    expect(JSON.parse(noneTaken.body).error.message).toContain('"page"');
   });
 });
 
