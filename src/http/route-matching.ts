@@ -32,18 +32,22 @@ export class RouteMatcher {
     });
   }
 
+  /**
+   * As API Gateway resolves resources: the most literal route path that fits wins (`/extractions/upload`
+   * over `/extractions/{extractionId}`), and only its methods count, for the match and for 405's Allow.
+   * HEAD is answered by a path's GET operation.
+   */
   match(method: string, path: string): RouteMatch {
     const candidates = this.compiled
       .map((compiled) => ({ compiled, result: compiled.pattern.exec(path) }))
       .filter((candidate) => candidate.result !== null);
     if (candidates.length === 0) throw new NotFoundError(`No operation exists at ${path}.`);
-    // A literal segment beats a parameter (`/extractions/upload` before `/extractions/{id}`).
-    const forMethod = candidates
-      .filter((candidate) => candidate.compiled.route.method === method)
-      .sort((a, b) => a.compiled.parameterNames.length - b.compiled.parameterNames.length)[0];
+    const resourcePath = candidates.map((candidate) => candidate.compiled.route.path).sort(byLiteralSegmentsFirst)[0]!;
+    const atResource = candidates.filter((candidate) => candidate.compiled.route.path === resourcePath);
+    const servedMethod = method === 'HEAD' ? 'GET' : method;
+    const forMethod = atResource.find((candidate) => candidate.compiled.route.method === servedMethod);
     if (!forMethod) {
-      const allowed = [...new Set(candidates.map((candidate) => candidate.compiled.route.method))];
-      throw new MethodNotAllowedError(method, allowed);
+      throw new MethodNotAllowedError(method, atResource.map((candidate) => candidate.compiled.route.method));
     }
     const pathParameters: Record<string, string> = {};
     forMethod.compiled.parameterNames.forEach((name, index) => {
@@ -58,6 +62,18 @@ export class RouteMatcher {
     for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route.method]);
     return byPath;
   }
+}
+
+/** Compares route paths segment by segment: at the first difference, a literal segment sorts before a `{parameter}`. */
+function byLiteralSegmentsFirst(a: string, b: string): number {
+  const isParameter = (segment: string | undefined) => segment !== undefined && /^\{\w+\}$/.test(segment);
+  const aSegments = a.split('/');
+  const bSegments = b.split('/');
+  for (let index = 0; index < Math.max(aSegments.length, bSegments.length); index++) {
+    const difference = Number(isParameter(aSegments[index])) - Number(isParameter(bSegments[index]));
+    if (difference !== 0) return difference;
+  }
+  return 0;
 }
 
 function escapeRegExp(text: string): string {

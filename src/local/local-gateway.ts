@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -9,8 +10,17 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { ApiError, PayloadTooLargeError, RateLimitedError, UnauthorizedError, ForbiddenError, errorEnvelope, toApiError } from '../http/errors.ts';
-import { resolveRequestId } from '../http/request-id.ts';
+import {
+  ApiError,
+  ForbiddenError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  errorEnvelope,
+  toApiError,
+} from '../http/errors.ts';
+import { clientRequestId, generatedRequestId } from '../http/request-id.ts';
 import { attachStreamedBody } from '../http/request-body.ts';
 import { RouteMatcher } from '../http/route-matching.ts';
 import { apiBasePath, type RouteDefinition } from '../http/route-table.ts';
@@ -120,7 +130,10 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
 
     const handler = await loadExport<ProxyHandler>(route.handler, 'handler');
     const result = await handler(event, lambdaContext(requestId));
-    const responseHeaders: Record<string, string> = { ...stringHeaders(result.headers), 'X-Request-Id': requestId };
+    const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+    // The handler names the request id it used (the same one, from requestContext); HEAD gets GET's
+    // headers, Content-Length included, and Node leaves the body out.
+    const responseHeaders: Record<string, string> = { 'X-Request-Id': requestId, ...stringHeaders(result.headers), 'Content-Length': String(body.length) };
     if (streamed && !request.readableEnded) {
       // The handler answered before reading the whole upload (413, 415): discard the rest without
       // buffering it, and close the connection so the client sees the answer.
@@ -128,11 +141,13 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
       request.resume();
     }
     response.writeHead(result.statusCode, responseHeaders);
-    response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
+    response.end(body);
   };
 
   const server: Server = createServer((request, response) => {
-    const requestId = resolveRequestId(firstHeader(request.headers['x-request-id']));
+    // The one id of this request: the header, the error body, the handler (through requestContext) and
+    // the logs all use it.
+    const requestId = clientRequestId(request.headersDistinct['x-request-id'] ?? []) ?? generatedRequestId();
     serve(request, response, requestId).catch((error: unknown) => {
       const apiError = toApiError(error);
       if (!(error instanceof ApiError)) console.error(JSON.stringify({ level: 'error', requestId, error: String(error), stack: (error as Error)?.stack }));
@@ -145,6 +160,11 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
       if (!request.readableEnded) request.resume();
     });
   });
+  // Node's parser refuses what is not HTTP before any request handler runs, unknown methods (`FOO`)
+  // included, and would answer a bare 400; answer with the envelope, and 404/405 from the route table.
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
+    answerClientError(error, socket, matcher),
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
@@ -160,6 +180,56 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
         server.close(() => resolvePromise());
       }),
   };
+}
+
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, matcher: RouteMatcher): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const head = parseRequestHead(error.rawPacket);
+  const requestId = clientRequestId(head.requestIds) ?? generatedRequestId();
+  let apiError: ApiError;
+  if (error.code === 'HPE_INVALID_METHOD' && head.method !== undefined && head.path !== undefined) {
+    apiError = unmatchedMethodError(matcher, head.method, head.path);
+  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    apiError = new InvalidRequestError('The request headers are too large.');
+  } else {
+    apiError = new InvalidRequestError('The request is not well-formed HTTP.');
+  }
+  const body = JSON.stringify(errorEnvelope(apiError, requestId));
+  const headerLines = Object.entries({
+    'Content-Type': 'application/json; charset=utf-8',
+    'X-Request-Id': requestId,
+    ...apiError.headers,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\n${headerLines.join('')}\r\n${body}`);
+}
+
+/** 404 for a path no route serves, else 405 with the path's Allow, as for any other unsupported method. */
+function unmatchedMethodError(matcher: RouteMatcher, method: string, target: string): ApiError {
+  const path = new URL(target, 'http://localhost').pathname;
+  if (!path.startsWith(`${apiBasePath}/`)) return new ApiError('NOT_FOUND', `No operation exists at ${path}.`);
+  try {
+    matcher.match(method, path.slice(apiBasePath.length));
+  } catch (error) {
+    return toApiError(error);
+  }
+  return new MethodNotAllowedError(method, []);
+}
+
+/** The request line and X-Request-Id values of a request Node's parser refused, as far as they can be read. */
+function parseRequestHead(rawPacket: Buffer | undefined): { method?: string; path?: string; requestIds: string[] } {
+  const lines = (rawPacket ?? Buffer.alloc(0)).toString('latin1').split('\r\n');
+  const requestLine = /^([^ ]+) ([^ ]+) HTTP\/\d\.\d$/.exec(lines[0] ?? '');
+  const headerEnd = lines.indexOf('');
+  const requestIds = lines
+    .slice(1, headerEnd === -1 ? lines.length : headerEnd)
+    .map((line) => /^x-request-id:[ \t]*(.*?)[ \t]*$/i.exec(line)?.[1])
+    .filter((value): value is string => value !== undefined);
+  return { method: requestLine?.[1], path: requestLine?.[2], requestIds };
 }
 
 function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
@@ -186,7 +256,8 @@ function proxyEvent(
   requestId: string,
   authorizer: Record<string, unknown> | undefined,
 ): APIGatewayProxyEvent {
-  const multiValueQuery: Record<string, string[]> = {};
+  // Client-chosen names: a map without a prototype, so `__proto__` is a name like any other.
+  const multiValueQuery: Record<string, string[]> = Object.create(null);
   for (const [name, value] of url.searchParams) (multiValueQuery[name] ??= []).push(value);
   const hasQuery = Object.keys(multiValueQuery).length > 0;
   return {
@@ -253,7 +324,7 @@ function isMultipart(headers: Record<string, string>): boolean {
 }
 
 function singleValueHeaders(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
@@ -262,10 +333,6 @@ function singleValueHeaders(request: IncomingMessage): Record<string, string> {
 
 function stringHeaders(headers: APIGatewayProxyResult['headers']): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, String(value)]));
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function escapeRegExp(text: string): string {

@@ -46,6 +46,24 @@ describe('route matching', () => {
     expect(() => matcher.match('GET', '/things/%E0%A4%A')).toThrow(NotFoundError);
   });
 
+  it('answers only with the methods of the most literal path: GET on /things/upload is 405 with Allow: POST', () => {
+    const error = (() => {
+      try {
+        matcher.match('GET', '/things/upload');
+      } catch (caught) {
+        return caught;
+      }
+    })();
+
+    expect(error).toBeInstanceOf(MethodNotAllowedError);
+    expect((error as MethodNotAllowedError).headers.Allow).toBe('POST');
+  });
+
+  it('answers HEAD with the path\'s GET operation, and 405 where there is none', () => {
+    expect(matcher.match('HEAD', '/things/abc').route.operationId).toBe('GET /things/{thingId}');
+    expect(() => matcher.match('HEAD', '/things/upload')).toThrow(MethodNotAllowedError);
+  });
+
   it('tolerates a trailing slash', () => {
     expect(matcher.match('GET', '/things/').route.operationId).toBe('GET /things');
   });

@@ -1,0 +1,214 @@
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
+import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { samplePdf } from '../support/sample-files.ts';
+
+// The HTTP edge as a client meets it over real HTTP: query parsing that no parameter name can turn
+// against the process, one request id per request, methods, and strict query parameters.
+let stack: StackUnderTest;
+let client: ExtractionClient;
+const extractions = '/document-insights/extractions';
+const missingExtraction = `${extractions}/ext_00000000000000000000000000`;
+
+beforeAll(async () => {
+  stack = await startStackUnderTest();
+  client = new ExtractionClient(stack, await workspaceKey('ws_http_edge'));
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** A request (path below the API base) exactly as written: any method token, repeated headers, values fetch would normalise. */
+function rawRequest(method: string, path: string, headers: OutgoingHttpHeaders = {}): Promise<RawResponse> {
+  const url = new URL(`${stack.baseUrl}${path}`);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+function withKey(headers: OutgoingHttpHeaders = {}): OutgoingHttpHeaders {
+  return { authorization: `api-key ${client.apiKey}`, ...headers };
+}
+
+describe('query parameter names that name JavaScript internals', () => {
+  it.each([
+    '__proto__[sortBy]=bogus',
+    '__proto__[status]=FAILED',
+    'constructor[prototype][x]=1',
+    'constructor[x]=1',
+    'prototype[x]=1',
+    '__proto__=1',
+    'labels[__proto__]=x',
+  ])('answers 400 INVALID_REQUEST to %s', async (query) => {
+    const { status, body } = await client.list(query);
+
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'INVALID_REQUEST', retryable: false });
+  });
+
+  it('leaves every workspace working after the attack requests', async () => {
+    const attacker = new ExtractionClient(stack, await workspaceKey('ws_http_edge_attacker'));
+    for (const query of ['__proto__[sortBy]=bogus', 'constructor[prototype][x]=1', 'constructor[sortBy]=bogus', '__proto__[labels]=x']) {
+      await attacker.list(query);
+    }
+    const other = new ExtractionClient(stack, await workspaceKey('ws_http_edge_other'));
+
+    const list = await other.list();
+    const upload = await other.upload(await samplePdf(), 'after-attack.pdf', { customer: 'acme' });
+    const filtered = await other.list('labels[customer]=acme');
+
+    expect(({} as Record<string, unknown>).sortBy).toBeUndefined();
+    expect(({} as Record<string, unknown>).labels).toBeUndefined();
+    expect(list.status).toBe(200);
+    expect(upload.status).toBe(202);
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.data.map((item: { id: string }) => item.id)).toEqual([upload.body.id]);
+  });
+
+  it('treats labels[constructor] and labels[prototype] as ordinary label keys of the filter', async () => {
+    const { status, body } = await client.list('labels[constructor]=x&labels[prototype]=');
+
+    expect(status).toBe(200);
+    expect(body.pageInfo.totalItems).toBe(0);
+  });
+});
+
+describe('one request id per request', () => {
+  const errorCases: [string, () => Promise<Response>, number][] = [
+    ['a bad query value (handler)', () => client.request(`${extractions}?size=abc`), 400],
+    ['an unknown extraction (handler)', () => client.request(missingExtraction), 404],
+    ['an unknown path (gateway)', () => client.request('/nowhere'), 404],
+    ['an unsupported method (gateway)', () => client.request(extractions, { method: 'PUT' }), 405],
+    ['Accept without JSON (handler)', () => client.request(extractions, { headers: { accept: 'text/html' } }), 406],
+    ['an unsupported content type (handler)', () => client.request(extractions, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }), 415],
+    ['an invalid body (handler)', () => client.request(extractions, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 422],
+    [
+      'a key without the scope (handler)',
+      async () => stack.api(extractions, { apiKey: await workspaceKey('ws_http_edge_reader', ['files:read']) }),
+      403,
+    ],
+  ];
+
+  it.each(errorCases)('gives the header and the body the same generated id for %s', async (_case, send, expectedStatus) => {
+    const response = await send();
+    const body = await jsonOf(response);
+
+    expect(response.status).toBe(expectedStatus);
+    expect(body.error.requestId).toMatch(/^req_/);
+    expect(response.headers.get('x-request-id')).toBe(body.error.requestId);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['over 128 characters', 'x'.repeat(129)],
+    ['non-ASCII', 'trace-\u00e9'],
+    ['holding a tab', 'trace\t7'],
+    ['sent twice', ['trace-1', 'trace-2']],
+  ])('replaces a client id that is %s by one id used in the header and the body', async (_case, clientId) => {
+    const response = await rawRequest('GET', missingExtraction, withKey({ 'x-request-id': clientId }));
+    const body = JSON.parse(response.text);
+
+    expect(response.status).toBe(404);
+    expect(body.error.requestId).toMatch(/^req_/);
+    expect(response.headers['x-request-id']).toBe(body.error.requestId);
+  });
+
+  it('echoes an acceptable client id in the header and the body of a handler error', async () => {
+    const response = await rawRequest('GET', missingExtraction, withKey({ 'x-request-id': 'trace-edge-7' }));
+
+    expect(response.status).toBe(404);
+    expect(response.headers['x-request-id']).toBe('trace-edge-7');
+    expect(JSON.parse(response.text).error.requestId).toBe('trace-edge-7');
+  });
+});
+
+describe('methods', () => {
+  it('answers an unknown method on a known path with 405, the envelope, Allow and a request id', async () => {
+    const response = await rawRequest('FOO', '/files', { 'x-request-id': 'trace-foo' });
+    const body = JSON.parse(response.text);
+
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(body.error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', requestId: 'trace-foo', retryable: false });
+    expect(response.headers['x-request-id']).toBe('trace-foo');
+  });
+
+  it('answers an unknown method on an unknown path with 404 and the envelope', async () => {
+    const response = await rawRequest('FOO', '/nowhere');
+    const body = JSON.parse(response.text);
+
+    expect(response.status).toBe(404);
+    expect(body.error.code).toBe('NOT_FOUND');
+    expect(response.headers['x-request-id']).toBe(body.error.requestId);
+  });
+
+  it('answers HEAD as GET without a body', async () => {
+    const get = await rawRequest('GET', extractions, withKey({ 'x-request-id': 'trace-head' }));
+    const head = await rawRequest('HEAD', extractions, withKey({ 'x-request-id': 'trace-head' }));
+
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.headers['x-request-id']).toBe('trace-head');
+  });
+
+  it('answers HEAD on the public OpenAPI document as GET without a body', async () => {
+    const get = await rawRequest('GET', '/openapi.json');
+    const head = await rawRequest('HEAD', '/openapi.json');
+
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+  });
+
+  it.each(['GET', 'DELETE', 'HEAD'])('answers %s on the upload path with 405 and Allow: POST', async (method) => {
+    const response = await client.request(`${extractions}/upload`, { method });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('strict query parameters', () => {
+  it.each([
+    ['a repeated parameter', 'status=QUEUED&status=FAILED', 'status'],
+    ['a repeated label filter', 'labels[customer]=a&labels[customer]=b', 'labels[customer]'],
+    ['an unknown parameter', 'labels.customer=x', 'labels.customer'],
+    ['an unknown deep-object group', 'filters[customer]=x', 'filters'],
+    ['labels both as a value and as labels[key]', 'labels=x&labels[customer]=y', 'labels'],
+  ])('answers 400 naming the parameter for %s', async (_case, query, name) => {
+    const { status, body } = await client.list(query);
+
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('INVALID_REQUEST');
+    expect(body.error.message).toContain(`"${name}"`);
+  });
+
+  it.each([
+    ['/openapi.json?format=yaml', null],
+    [`${missingExtraction}?verbose=true`, 'key'],
+  ])('answers 400 to a query parameter on %s, which takes none', async (path, key) => {
+    const response = await stack.api(path, key === null ? { apiKey: null } : { apiKey: client.apiKey });
+    const body = await jsonOf(response);
+
+    expect(response.status).toBe(400);
+    expect(body.error.code).toBe('INVALID_REQUEST');
+    expect(response.headers.get('x-request-id')).toBe(body.error.requestId);
+  });
+});
