@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { pageQueryParameters } from '../http/pagination.ts';
 import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
 import { extractionStatuses } from './extraction.ts';
 import { maximumFeedbackMessageLength, maximumLabelKeyLength, maximumLabels, maximumLabelValueLength } from './extraction-requests.ts';
@@ -124,8 +125,7 @@ const uploadExtractionRequestSchema = z.object({
 const isoDateTime = z.iso.datetime({ offset: true });
 
 export const listExtractionsQuerySchema = z.object({
-  page: z.optional(z.string()).register(z.globalRegistry, { description: 'Zero-based page index, default 0.' }),
-  size: z.optional(z.string()).register(z.globalRegistry, { description: 'Page size 1-100, default 50.' }),
+  ...pageQueryParameters,
   status: z.optional(z.enum(extractionStatuses)),
   from: z.optional(isoDateTime).register(z.globalRegistry, { description: 'Created at or after (ISO 8601).' }),
   to: z.optional(isoDateTime).register(z.globalRegistry, { description: 'Created at or before (ISO 8601).' }),

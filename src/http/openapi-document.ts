@@ -53,8 +53,13 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
     info: {
       title: 'Paperflow public API',
       version: 'v1',
-      description:
-        'Document extraction, workflow runs and signed webhooks. Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable characters) is echoed.',
+      description: [
+        'Paperflow: files, document extraction, and (not yet available) workflow runs and signed webhooks.',
+        'Implemented today, and listed below: files (upload, pre-signed upload, read) and extractions (create, upload, list, read, feedback, delete).',
+        'Workflow runs, events and webhook subscriptions are not part of this API yet; their scopes exist for keys issued now.',
+        'Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable ASCII characters, sent once) is echoed in the header and in error bodies.',
+        'Query parameters: an operation answers 400 to a parameter it does not list, and to one sent more than once.',
+      ].join(' '),
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: serverUrl }],
@@ -113,11 +118,12 @@ function pathParameters(path: string): unknown[] {
 function queryParameters(query: ZodType | undefined): unknown[] {
   if (!query) return [];
   const schema = toJsonSchema(query) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  // An object-valued parameter is what the query parser reads as a deep object: `labels[key]=value`.
   return Object.entries(schema.properties ?? {}).map(([name, property]) => ({
     name,
     in: 'query',
     required: schema.required?.includes(name) ?? false,
-    ...(property.style ? { style: property.style, explode: true } : {}),
+    ...(property.type === 'object' ? { style: 'deepObject', explode: true } : {}),
     schema: property,
   }));
 }

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { InvalidRequestError } from './errors.ts';
 
 export interface PageRequest {
@@ -21,6 +22,27 @@ export const defaultPageSize = 50;
 export const maximumPageSize = 100;
 
 const wholeNumber = /^\d+$/;
+
+/**
+ * The `page` and `size` query parameters of every list schema. They arrive as text and
+ * `parsePageRequest` checks them (so its messages name the parameter); the OpenAPI document shows the
+ * integers they carry, with their bounds and defaults.
+ */
+export const pageQueryParameters = {
+  page: z.optional(z.string()).register(z.globalRegistry, {
+    type: 'integer',
+    minimum: 0,
+    default: 0,
+    description: 'Zero-based page index.',
+  }),
+  size: z.optional(z.string()).register(z.globalRegistry, {
+    type: 'integer',
+    minimum: 1,
+    maximum: maximumPageSize,
+    default: defaultPageSize,
+    description: 'Page size.',
+  }),
+};
 
 /** Shared parsing for every list endpoint: `page` ≥ 0 (default 0), `size` 1..100 (default 50); else 400. */
 export function parsePageRequest(query: Record<string, string | undefined>): PageRequest {

@@ -15,4 +15,30 @@ describe('OpenAPI document', () => {
     const paths = document.paths as Record<string, Record<string, { operationId: string }>>;
     for (const route of routes) expect(paths[route.path]?.[route.method.toLowerCase()]?.operationId).toBe(route.operationId);
   });
+
+  it('documents page and size as bounded integers and labels as a deep object of strings', () => {
+    const document = buildOpenApiDocument(routes);
+    const paths = document.paths as Record<string, Record<string, { parameters: Record<string, unknown>[] }>>;
+    const parameters = paths['/document-insights/extractions']!.get!.parameters;
+    const named = (name: string) => parameters.find((parameter) => parameter.name === name);
+
+    expect(named('page')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } });
+    expect(named('size')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } });
+    expect(named('labels')).toMatchObject({
+      in: 'query',
+      style: 'deepObject',
+      explode: true,
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+    });
+    expect(named('status')).not.toHaveProperty('style');
+  });
+
+  it('says which parts of the API exist today', () => {
+    const { description } = buildOpenApiDocument(routes).info as { description: string };
+
+    expect(description).toMatch(/files/i);
+    expect(description).toMatch(/extraction/i);
+    expect(description).toMatch(/workflow runs[^.]*not part of this API yet/i);
+    expect(description).toMatch(/webhook/i);
+  });
 });
