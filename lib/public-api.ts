@@ -8,6 +8,7 @@ import {
   RequestAuthorizer,
   RestApi,
   type IResource,
+  type MethodOptions,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
@@ -90,16 +91,13 @@ export class PublicApi extends Construct {
       resourcesByPath.set(route.path, resource);
       const fn = this.routeFunction(route);
       const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
-      if (route.scope === 'public') {
-        resource.addMethod(route.method, integration, { authorizationType: AuthorizationType.NONE, operationName: route.operationId });
-      } else {
-        resource.addMethod(route.method, integration, {
-          authorizationType: AuthorizationType.CUSTOM,
-          authorizer: this.requestAuthorizer(),
-          apiKeyRequired: true,
-          operationName: route.operationId,
-        });
-      }
+      const methodOptions: MethodOptions =
+        route.scope === 'public'
+          ? { authorizationType: AuthorizationType.NONE, operationName: route.operationId }
+          : { authorizationType: AuthorizationType.CUSTOM, authorizer: this.requestAuthorizer(), apiKeyRequired: true, operationName: route.operationId };
+      resource.addMethod(route.method, integration, methodOptions);
+      // HEAD is GET without the body: the GET function answers it, and API Gateway sends no body for HEAD.
+      if (route.method === 'GET') resource.addMethod('HEAD', integration, { ...methodOptions, operationName: `${route.operationId}Head` });
     }
     // API Gateway prefers a resource's explicit methods; every other method lands on ANY and gets 405
     // with Allow from the route table. Unknown paths below the base path get 404 the same way; unknown

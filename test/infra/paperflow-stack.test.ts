@@ -209,6 +209,23 @@ describe('REST API', () => {
     }
   });
 
+  it('answers HEAD on every GET route from the GET route\'s function, guarded the same way', () => {
+    const getRoutes = deployedRoutes.filter((route) => route.method === 'GET');
+    expect(getRoutes.length).toBeGreaterThan(0);
+    for (const route of getRoutes) {
+      const methods = methodsOnPath(route.path);
+      const get = methods.find((method) => method.Properties.HttpMethod === 'GET')!;
+      const head = methods.find((method) => method.Properties.HttpMethod === 'HEAD');
+
+      expect(head, route.path).toBeDefined();
+      expect(head!.Properties.Integration.Uri, route.path).toEqual(get.Properties.Integration.Uri);
+      expect(head!.Properties.AuthorizationType, route.path).toBe(get.Properties.AuthorizationType);
+      expect(head!.Properties.ApiKeyRequired, route.path).toBe(get.Properties.ApiKeyRequired);
+    }
+    const uploadPath = deployedRoutes.find((route) => route.path.endsWith('/upload'))!.path;
+    expect(methodsOnPath(uploadPath).map((method) => method.Properties.HttpMethod).sort()).toEqual(['ANY', 'POST']);
+  });
+
   it('serves public routes without authorizer or API key', () => {
     const openApiMethod = methodsOnPath('/openapi.json').find((method) => method.Properties.HttpMethod === 'GET')!;
 
