@@ -20,6 +20,7 @@ export async function startLocalOrchestration(projectRoot: string): Promise<Runn
     projectRoot,
     stateMachines: [{ name: 'extraction', definitionFile: extractionStateMachine.definitionFile, taskFunctions: extractionStateMachine.taskFunctions }],
     ...(Number.isFinite(retryInterval) && retryInterval >= 0 && process.env.PAPERFLOW_LOCAL_RETRY_INTERVAL_MS !== '' ? { retryIntervalMs: retryInterval } : {}),
+    waitTimeScale: Number(process.env.PAPERFLOW_LOCAL_WAIT_TIME_SCALE || 1),
     region: process.env.AWS_REGION,
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
@@ -19,6 +20,11 @@ export interface LocalStepFunctionsOptions {
   stateMachines: LocalStateMachineDefinition[];
   /** Compresses every Retry interval (DESIGN.md, Time in tests); undefined keeps the ASL's backoff. */
   retryIntervalMs?: number;
+  /**
+   * Multiplies the duration of every Wait state, for tests (0.001 turns a 60 s Wait into 60 ms);
+   * 1, the default, is real time.
+   */
+  waitTimeScale?: number;
   region?: string;
 }
 
@@ -45,13 +51,22 @@ interface LocalExecution {
   error?: string;
   cause?: string;
   finished: Promise<void>;
-  abort: () => void;
+  stop: () => void;
 }
+
+/** What a Task's local handler needs of the execution it runs in. */
+interface ExecutionRun {
+  executionArn: string;
+  /** Aborted by StopExecution: a callback task or a scaled Wait then stops waiting. */
+  stopped: AbortSignal;
+}
+
+type TaskHandler = (input: unknown) => Promise<unknown>;
 
 interface ServedStateMachine {
   arn: string;
   machine: StateMachine;
-  taskHandlers: Record<string, (input: unknown) => Promise<unknown>>;
+  taskHandlersFor(run: ExecutionRun): Record<string, TaskHandler>;
   retryOverrides: Record<string, number>;
 }
 
@@ -65,22 +80,90 @@ class ServiceError extends Error {
   }
 }
 
+/**
+ * A failure a Task raises, matched by Retry and Catch on its name like a Lambda's error. States.Runtime
+ * and a stopped execution are neither retried nor caught, as in AWS; the library reads the two flags.
+ */
+function stateError(name: string, cause: string, recoverable = true): Error {
+  const error = Object.assign(new Error(cause), { isRetryable: recoverable, isCatchable: recoverable });
+  error.name = name;
+  return error;
+}
+
+const executionStopped = () => stateError('States.ExecutionStopped', 'The execution was stopped.', false);
+
+interface WaitingTask {
+  executionArn: string;
+  succeed: (output: unknown) => void;
+  fail: (error: Error) => void;
+}
+
+/**
+ * Callback tasks (`.waitForTaskToken`) waiting for SendTaskSuccess or SendTaskFailure, by token.
+ * Closed tokens are remembered so that a late or repeated call answers TaskTimedOut ("the task
+ * associated with the token has already been closed") rather than InvalidToken, as AWS documents.
+ */
+class CallbackTasks {
+  private readonly waiting = new Map<string, WaitingTask>();
+  private readonly closed = new Set<string>();
+
+  wait(executionArn: string): { taskToken: string; outcome: Promise<unknown> } {
+    const taskToken = randomBytes(48).toString('base64url');
+    const outcome = new Promise<unknown>((succeed, fail) => this.waiting.set(taskToken, { executionArn, succeed, fail }));
+    return { taskToken, outcome };
+  }
+
+  /** The task waiting on this token, or the error AWS answers for any other token. */
+  find(taskToken: string | undefined): WaitingTask {
+    const task = this.waiting.get(taskToken ?? '');
+    if (task) return task;
+    if (this.closed.has(taskToken ?? '')) throw new ServiceError('TaskTimedOut', "Task Timed Out: 'Provided task does not exist anymore'");
+    throw new ServiceError('InvalidToken', 'Invalid token');
+  }
+
+  /** The waiting task, closed: the answer that settles it is the only one it gets. */
+  claim(taskToken: string | undefined): WaitingTask {
+    const task = this.find(taskToken);
+    this.close(taskToken!);
+    return task;
+  }
+
+  close(taskToken: string): void {
+    this.waiting.delete(taskToken);
+    this.closed.add(taskToken);
+  }
+
+  /** A stopped execution's tasks stop waiting, and their tokens answer TaskTimedOut from then on. */
+  stopExecution(executionArn: string): void {
+    for (const [taskToken, task] of this.waiting) {
+      if (task.executionArn !== executionArn) continue;
+      this.close(taskToken);
+      task.fail(executionStopped());
+    }
+  }
+}
+
 const accountId = '000000000000';
 // SFN's own limits on execution names: 1-80 characters, no whitespace, brackets, wildcards or controls.
 const executionNamePattern = /^[^\s<>{}[\]?*"#%\\^|~`$&,;:/\u0000-\u001f\u007f-\u009f]{1,80}$/;
 
 /**
  * A small Step Functions endpoint for the embedded stack, speaking the service's JSON protocol
- * (awsJson1_0: StartExecution, DescribeExecution, ListExecutions), so handlers use the real
+ * (awsJson1_0: StartExecution, StopExecution, DescribeExecution, ListExecutions and the callback
+ * calls SendTaskSuccess, SendTaskFailure, SendTaskHeartbeat), so handlers use the real
  * `@aws-sdk/client-sfn` against it. Executions run the real ASL files with aws-local-stepfunctions;
- * each Task's Lambda is the handler module its placeholder maps to, invoked in this process.
+ * each Task's Lambda is the handler module its placeholder maps to, invoked in this process, as a
+ * plain Resource or through `lambda:invoke` and `lambda:invoke.waitForTaskToken`.
  */
 export async function startLocalStepFunctions(options: LocalStepFunctionsOptions): Promise<RunningLocalStepFunctions> {
   const region = options.region ?? 'us-east-1';
+  const waitTimeScale = options.waitTimeScale ?? 1;
+  if (!Number.isFinite(waitTimeScale) || waitTimeScale < 0) throw new Error(`Local Step Functions: the Wait time scale must be a number ≥ 0, not ${options.waitTimeScale}.`);
   const machines = new Map<string, ServedStateMachine>();
   const stateMachineArns: Record<string, string> = {};
+  const callbackTasks = new CallbackTasks();
   for (const definition of options.stateMachines) {
-    const served = await serveStateMachine(definition, options, region);
+    const served = await serveStateMachine(definition, options, region, callbackTasks);
     machines.set(served.arn, served);
     stateMachineArns[definition.name] = served.arn;
   }
@@ -105,9 +188,13 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
       if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: epochSeconds(existing.startDate) };
       throw new ServiceError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
+    const stopping = new AbortController();
     const run = served.machine.run(parsedInput as never, {
-      overrides: { taskResourceLocalHandlers: served.taskHandlers as never, retryIntervalOverrides: served.retryOverrides },
-      context: { Execution: { Id: executionArn, Name: name, Input: parsedInput, StartTime: new Date().toISOString() } } as never,
+      overrides: {
+        taskResourceLocalHandlers: served.taskHandlersFor({ executionArn, stopped: stopping.signal }) as never,
+        retryIntervalOverrides: served.retryOverrides,
+      },
+      context: { Execution: { Id: executionArn, Name: name, Input: parsedInput, StartTime: new Date().toISOString() }, Task: { Token: taskTokenPlaceholder } } as never,
     });
     const execution: LocalExecution = {
       executionArn,
@@ -116,15 +203,22 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
       input,
       status: 'RUNNING',
       startDate: new Date(),
-      abort: run.abort,
+      stop: () => {
+        stopping.abort();
+        run.abort();
+        callbackTasks.stopExecution(executionArn);
+      },
       finished: Promise.resolve(),
     };
     execution.finished = run.result.then(
       (output) => {
+        if (execution.status !== 'RUNNING') return;
         execution.status = 'SUCCEEDED';
         execution.output = JSON.stringify(output ?? null);
       },
       (error: Error) => {
+        // StopExecution has already recorded ABORTED with the caller's error and cause.
+        if (execution.status !== 'RUNNING') return;
         const cause = (error as { cause?: { name?: string; message?: string } }).cause;
         execution.status = error.name === 'ExecutionAbortedError' ? 'ABORTED' : error.name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED';
         execution.error = cause?.name ?? error.name;
@@ -132,10 +226,30 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
         console.error(JSON.stringify({ level: 'error', execution: name, status: execution.status, error: execution.error, cause: execution.cause }));
       },
     ).finally(() => {
-      execution.stopDate = new Date();
+      execution.stopDate ??= new Date();
     });
     executions.set(executionArn, execution);
     return { executionArn, startDate: epochSeconds(execution.startDate) };
+  };
+
+  const findExecution = (executionArn: string | undefined) => {
+    const execution = executions.get(executionArn ?? '');
+    if (!execution) throw new ServiceError('ExecutionDoesNotExist', `Execution Does Not Exist: '${executionArn}'`);
+    return execution;
+  };
+
+  // AWS documents no error for stopping an execution that is no longer running: the call succeeds
+  // and the execution keeps the status, error and cause it ended with.
+  const stopExecution = (request: { executionArn?: string; error?: string; cause?: string }) => {
+    const execution = findExecution(request.executionArn);
+    if (execution.status === 'RUNNING') {
+      execution.status = 'ABORTED';
+      execution.stopDate = new Date();
+      execution.error = request.error;
+      execution.cause = request.cause;
+      execution.stop();
+    }
+    return { stopDate: epochSeconds(execution.stopDate ?? new Date()) };
   };
 
   // What ListExecutions returns per execution; DescribeExecution adds input, output and error.
@@ -149,13 +263,13 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
   });
 
   const describeExecution = (request: { executionArn?: string }) => {
-    const execution = executions.get(request.executionArn ?? '');
-    if (!execution) throw new ServiceError('ExecutionDoesNotExist', `Execution Does Not Exist: '${request.executionArn}'`);
+    const execution = findExecution(request.executionArn);
     return {
       ...executionSummary(execution),
       input: execution.input,
       ...(execution.output !== undefined ? { output: execution.output } : {}),
-      ...(execution.error ? { error: execution.error, cause: execution.cause } : {}),
+      ...(execution.error !== undefined ? { error: execution.error } : {}),
+      ...(execution.cause !== undefined ? { cause: execution.cause } : {}),
     };
   };
 
@@ -168,10 +282,36 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     };
   };
 
+  const sendTaskSuccess = (request: { taskToken?: string; output?: string }) => {
+    let output: unknown;
+    try {
+      output = JSON.parse(request.output ?? '');
+    } catch {
+      throw new ServiceError('InvalidOutput', 'Invalid output: not JSON.');
+    }
+    callbackTasks.claim(request.taskToken).succeed(output);
+    return {};
+  };
+
+  const sendTaskFailure = (request: { taskToken?: string; error?: string; cause?: string }) => {
+    callbackTasks.claim(request.taskToken).fail(stateError(request.error ?? '', request.cause ?? ''));
+    return {};
+  };
+
+  // Accepted for a waiting task; HeartbeatSeconds is not enforced locally.
+  const sendTaskHeartbeat = (request: { taskToken?: string }) => {
+    callbackTasks.find(request.taskToken);
+    return {};
+  };
+
   const operations: Record<string, (request: never) => unknown> = {
     StartExecution: startExecution,
+    StopExecution: stopExecution,
     DescribeExecution: describeExecution,
     ListExecutions: listExecutions,
+    SendTaskSuccess: sendTaskSuccess,
+    SendTaskFailure: sendTaskFailure,
+    SendTaskHeartbeat: sendTaskHeartbeat,
   };
 
   const server: Server = createServer((request, response) => {
@@ -210,13 +350,60 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
-      for (const execution of executions.values()) if (execution.status === 'RUNNING') execution.abort();
+      for (const execution of executions.values()) if (execution.status === 'RUNNING') execution.stop();
       await Promise.allSettled([...executions.values()].map((execution) => execution.finished));
     },
   };
 }
 
-async function serveStateMachine(definition: LocalStateMachineDefinition, options: LocalStepFunctionsOptions, region: string): Promise<ServedStateMachine> {
+/** An ASL state, loosely: the fields the local endpoint reads or rewrites. */
+interface AslState {
+  Type: string;
+  Resource?: string;
+  Retry?: unknown[];
+  TimeoutSeconds?: number;
+  TimeoutSecondsPath?: string;
+  Seconds?: number;
+  SecondsPath?: string;
+  Timestamp?: string;
+  TimestampPath?: string;
+  Branches?: AslMachine[];
+  Iterator?: AslMachine;
+  ItemProcessor?: AslMachine;
+  [field: string]: unknown;
+}
+
+interface AslMachine {
+  StartAt: string;
+  States: Record<string, AslState>;
+}
+
+/** Every state with the States object holding it, also those inside Parallel branches and Map processors. */
+function* everyState(machine: AslMachine): Generator<[name: string, state: AslState, holder: Record<string, AslState>]> {
+  for (const [name, state] of Object.entries(machine.States)) {
+    yield [name, state, machine.States];
+    for (const nested of [...(state.Branches ?? []), state.Iterator, state.ItemProcessor]) if (nested) yield* everyState(nested);
+  }
+}
+
+const lambdaInvoke = 'arn:aws:states:::lambda:invoke';
+const lambdaInvokeWithTaskToken = 'arn:aws:states:::lambda:invoke.waitForTaskToken';
+// The library fills `$$.Task.Token` from the run's fixed context object, not per state entry, so the
+// context carries this placeholder and the callback task's handler swaps in a fresh token per attempt.
+const taskTokenPlaceholder = 'paperflow-local:task-token';
+// Resource of the Task a scaled Wait becomes (see scaledWaitTask); never in an ASL file.
+const scaledWaitResource = 'arn:aws:states:::paperflow-local:scaledWait';
+// setTimeout's longest delay (about 24.8 days): the library times a Task with it, so it is the
+// local stand-in for AWS's unbounded default Task timeout.
+const longestTimerMilliseconds = 2_147_483_647;
+const longestTaskTimeoutSeconds = Math.floor(longestTimerMilliseconds / 1000);
+
+async function serveStateMachine(
+  definition: LocalStateMachineDefinition,
+  options: LocalStepFunctionsOptions,
+  region: string,
+  callbackTasks: CallbackTasks,
+): Promise<ServedStateMachine> {
   const text = await readFile(resolve(options.projectRoot, definition.definitionFile), 'utf8');
   const localFunctionArn = (placeholder: string) => `arn:aws:lambda:${region}:${accountId}:function:paperflow-local-${placeholder.replace(/FunctionArn$/, '')}`;
   // The same substitution CDK's definitionSubstitutions performs, with local function ARNs.
@@ -224,27 +411,124 @@ async function serveStateMachine(definition: LocalStateMachineDefinition, option
     if (!(placeholder in definition.taskFunctions)) throw new Error(`${definition.definitionFile}: no handler for \${${placeholder}}.`);
     return localFunctionArn(placeholder);
   });
-  const asl = JSON.parse(substituted) as StateMachineDefinition & { States: Record<string, { Type: string; Resource?: string; Retry?: unknown[] }> };
+  const asl = JSON.parse(substituted) as AslMachine;
   const moduleByArn = new Map(Object.entries(definition.taskFunctions).map(([placeholder, module]) => [localFunctionArn(placeholder), module]));
   const modules = new Map<string, Promise<{ handler: (event: unknown, context: Context) => Promise<unknown> }>>();
-  const taskHandlers: Record<string, (input: unknown) => Promise<unknown>> = {};
+  const invokeFunction = async (functionArn: string, payload: unknown) => {
+    const module = moduleByArn.get(functionArn);
+    if (!module) throw stateError('Lambda.ResourceNotFoundException', `Function not found: ${functionArn}`);
+    if (!modules.has(module)) modules.set(module, import(pathToFileURL(resolve(options.projectRoot, module)).href));
+    const { handler } = await modules.get(module)!;
+    return (await handler(payload, lambdaContext(crypto.randomUUID(), { functionArn, timeoutMilliseconds: 300_000 }))) ?? null;
+  };
+
+  const waitTimeScale = options.waitTimeScale ?? 1;
+  const handlerFactories: Record<string, (run: ExecutionRun) => TaskHandler> = {};
   const retryOverrides: Record<string, number> = {};
-  for (const [stateName, state] of Object.entries(asl.States)) {
+  for (const [stateName, state, holder] of everyState(asl)) {
     if (state.Retry && options.retryIntervalMs !== undefined) retryOverrides[stateName] = options.retryIntervalMs;
+    if (state.Type === 'Wait' && waitTimeScale !== 1) {
+      holder[stateName] = scaledWaitTask(state);
+      handlerFactories[stateName] = (run) => (input) => scaledWait(input as ScaledWaitInput, waitTimeScale, run.stopped);
+      continue;
+    }
     if (state.Type !== 'Task' || !state.Resource) continue;
-    const module = moduleByArn.get(state.Resource)!;
-    taskHandlers[stateName] = async (input) => {
-      if (!modules.has(module)) modules.set(module, import(pathToFileURL(resolve(options.projectRoot, module)).href));
-      const { handler } = await modules.get(module)!;
-      return (await handler(input, lambdaContext(crypto.randomUUID(), { functionArn: state.Resource!, timeoutMilliseconds: 300_000 }))) ?? null;
-    };
+    const resource = state.Resource;
+    if (resource === lambdaInvoke) {
+      handlerFactories[stateName] = () => async (input) => {
+        const { FunctionName, Payload } = input as { FunctionName: string; Payload?: unknown };
+        return { ExecutedVersion: '$LATEST', Payload: await invokeFunction(FunctionName, Payload ?? {}), StatusCode: 200 };
+      };
+    } else if (resource === lambdaInvokeWithTaskToken) {
+      // AWS waits for the callback with no limit unless the state sets one; the library's default is 60 s.
+      if (state.TimeoutSeconds === undefined && state.TimeoutSecondsPath === undefined) state.TimeoutSeconds = longestTaskTimeoutSeconds;
+      handlerFactories[stateName] = (run) => async (input) => {
+        if (run.stopped.aborted) throw executionStopped();
+        const { taskToken, outcome } = callbackTasks.wait(run.executionArn);
+        const { FunctionName, Payload } = withTaskToken(input, taskToken) as { FunctionName: string; Payload?: unknown };
+        try {
+          await invokeFunction(FunctionName, Payload ?? {});
+        } catch (error) {
+          callbackTasks.close(taskToken);
+          throw error;
+        }
+        return outcome;
+      };
+    } else if (moduleByArn.has(resource)) {
+      handlerFactories[stateName] = () => (input) => invokeFunction(resource, input);
+    } else {
+      throw new Error(`${definition.definitionFile}: state ${stateName} uses ${resource}, which the local Step Functions does not serve.`);
+    }
   }
   return {
     arn: `arn:aws:states:${region}:${accountId}:stateMachine:paperflow-local-${definition.name}`,
-    machine: new StateMachine(asl, { validationOptions: { checkPaths: true, checkArn: true } }),
-    taskHandlers,
+    machine: new StateMachine(asl as unknown as StateMachineDefinition, { validationOptions: { checkPaths: true, checkArn: true } }),
+    taskHandlersFor: (run) => Object.fromEntries(Object.entries(handlerFactories).map(([stateName, handlerFor]) => [stateName, handlerFor(run)])),
     retryOverrides,
   };
+}
+
+/** The callback task's input with the context's token placeholder replaced by this attempt's token. */
+function withTaskToken(value: unknown, taskToken: string): unknown {
+  if (value === taskTokenPlaceholder) return taskToken;
+  if (Array.isArray(value)) return value.map((item) => withTaskToken(item, taskToken));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withTaskToken(item, taskToken)]));
+  return value;
+}
+
+interface ScaledWaitInput {
+  input: unknown;
+  seconds?: unknown;
+  timestamp?: unknown;
+}
+
+/**
+ * A Wait state as a Task whose handler sleeps the scaled duration. The library's own Wait can only be
+ * overridden by a fixed number of milliseconds per state, which cannot follow SecondsPath or
+ * TimestampPath; as a Task, its Parameters resolve those paths (InputPath and OutputPath still
+ * apply) and pass the state's input through unchanged, as a Wait does.
+ */
+function scaledWaitTask(wait: AslState): AslState {
+  const { Type, Seconds, SecondsPath, Timestamp, TimestampPath, ...transitionAndPaths } = wait;
+  return {
+    ...transitionAndPaths,
+    Type: 'Task',
+    Resource: scaledWaitResource,
+    TimeoutSeconds: longestTaskTimeoutSeconds,
+    Parameters: {
+      'input.$': '$',
+      ...(Seconds !== undefined ? { seconds: Seconds } : {}),
+      ...(SecondsPath !== undefined ? { 'seconds.$': SecondsPath } : {}),
+      ...(Timestamp !== undefined ? { timestamp: Timestamp } : {}),
+      ...(TimestampPath !== undefined ? { 'timestamp.$': TimestampPath } : {}),
+    },
+  };
+}
+
+async function scaledWait({ input, seconds, timestamp }: ScaledWaitInput, scale: number, stopped: AbortSignal): Promise<unknown> {
+  let milliseconds: number;
+  if (seconds !== undefined) {
+    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0) throw stateError('States.Runtime', `Wait seconds must be a non-negative integer: ${JSON.stringify(seconds)}`, false);
+    milliseconds = seconds * 1000;
+  } else {
+    const until = typeof timestamp === 'string' ? Date.parse(timestamp) : Number.NaN;
+    if (Number.isNaN(until)) throw stateError('States.Runtime', `Wait timestamp is not a timestamp: ${JSON.stringify(timestamp)}`, false);
+    milliseconds = until - Date.now();
+  }
+  const delay = Math.min(longestTimerMilliseconds - 1000, Math.max(0, milliseconds * scale));
+  await new Promise<void>((resolvePromise, reject) => {
+    if (stopped.aborted) return reject(executionStopped());
+    const timer = setTimeout(() => {
+      stopped.removeEventListener('abort', onStop);
+      resolvePromise();
+    }, delay);
+    const onStop = () => {
+      clearTimeout(timer);
+      reject(executionStopped());
+    };
+    stopped.addEventListener('abort', onStop, { once: true });
+  });
+  return input;
 }
 
 function reply(response: ServerResponse, status: number, body: unknown): void {

@@ -1,16 +1,18 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../../src/local/local-step-functions.ts';
 
 // The local Step Functions endpoint with a small state machine whose tasks are modules in a temp
-// folder: a task that doubles, and one that fails on its first call (retried) or always (caught).
+// folder: a task that doubles, and one that fails on its first call (retried) or always (caught);
+// and a machine that waits an hour in real time, to be stopped.
 let folder: string;
 let endpoint: RunningLocalStepFunctions;
 let client: SFNClient;
 let arn: string;
+let waitingArn: string;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'paperflow-sfn-'));
@@ -44,13 +46,18 @@ beforeAll(async () => {
       },
     }),
   );
+  await writeFile(join(folder, 'waiting.asl.json'), JSON.stringify({ StartAt: 'Hold', States: { Hold: { Type: 'Wait', Seconds: 3600, End: true } } }));
   endpoint = await startLocalStepFunctions({
     projectRoot: folder,
-    stateMachines: [{ name: 'sample', definitionFile: 'machine.asl.json', taskFunctions: { DoubleFunctionArn: 'double.mjs', FlakyFunctionArn: 'flaky.mjs' } }],
+    stateMachines: [
+      { name: 'sample', definitionFile: 'machine.asl.json', taskFunctions: { DoubleFunctionArn: 'double.mjs', FlakyFunctionArn: 'flaky.mjs' } },
+      { name: 'waiting', definitionFile: 'waiting.asl.json', taskFunctions: {} },
+    ],
     retryIntervalMs: 1,
   });
   client = new SFNClient({ endpoint: endpoint.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   arn = endpoint.stateMachineArns.sample!;
+  waitingArn = endpoint.stateMachineArns.waiting!;
 });
 
 afterAll(async () => {
@@ -100,5 +107,36 @@ describe('local Step Functions', () => {
     const listed = await client.send(new ListExecutionsCommand({ stateMachineArn: arn, statusFilter: 'SUCCEEDED' }));
 
     expect(listed.executions!.map((execution) => execution.name)).toEqual(expect.arrayContaining(['run-1', 'run-2', 'run-3']));
+  });
+
+  it('stops a running execution: ABORTED with its stopDate, error and cause, in describe and list', async () => {
+    const started = await client.send(new StartExecutionCommand({ stateMachineArn: waitingArn, name: 'stopped-1' }));
+
+    const stopped = await client.send(new StopExecutionCommand({ executionArn: started.executionArn, error: 'Run.Cancelled', cause: 'cancelled by ana' }));
+    const described = await finished(started.executionArn!);
+    const listed = await client.send(new ListExecutionsCommand({ stateMachineArn: waitingArn, statusFilter: 'ABORTED' }));
+
+    expect(stopped.stopDate).toBeInstanceOf(Date);
+    expect(described).toMatchObject({ status: 'ABORTED', error: 'Run.Cancelled', cause: 'cancelled by ana', stopDate: stopped.stopDate });
+    expect(listed.executions!.map((execution) => [execution.name, execution.status, execution.stopDate])).toContainEqual(['stopped-1', 'ABORTED', stopped.stopDate]);
+  });
+
+  it('leaves a stopped execution as it ended when stopped again, and names no error when none is given', async () => {
+    const started = await client.send(new StartExecutionCommand({ stateMachineArn: waitingArn, name: 'stopped-2' }));
+    const first = await client.send(new StopExecutionCommand({ executionArn: started.executionArn }));
+
+    const second = await client.send(new StopExecutionCommand({ executionArn: started.executionArn, error: 'Late', cause: 'too late' }));
+    const described = await finished(started.executionArn!);
+
+    expect(second.stopDate).toEqual(first.stopDate);
+    expect(described.status).toBe('ABORTED');
+    expect(described).not.toHaveProperty('error');
+    expect(described).not.toHaveProperty('cause');
+  });
+
+  it('answers ExecutionDoesNotExist when stopping an unknown execution', async () => {
+    await expect(client.send(new StopExecutionCommand({ executionArn: `${waitingArn.replace(':stateMachine:', ':execution:')}:never-started` }))).rejects.toMatchObject({
+      name: 'ExecutionDoesNotExist',
+    });
   });
 });
