@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { S3Event } from 'aws-lambda';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -44,7 +44,7 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {})
   (s3 as unknown as EventEmitter).on('event', (event: S3Event) => {
     if (event.Records.every((record) => record.eventName.startsWith('ObjectCreated:'))) hooks.onObjectCreated?.(event);
   });
-  const sqs = await startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs') });
+  const sqs = await listeningOnLoopbackOnly(() => startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs') }));
 
   return {
     endpoints: {
@@ -63,6 +63,29 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {})
       ]);
     },
   };
+}
+
+/**
+ * Runs `start` with every wildcard listen turned into a loopback one. fauxqs 2.4.1 listens on
+ * `0.0.0.0` whatever its options say (its `host` only names queue URLs), which would open the local
+ * queues to the network; the emulators are for this machine only, like everything the stack opens.
+ * Nothing else listens on the emulator thread while `start` runs, so only fauxqs is affected.
+ */
+async function listeningOnLoopbackOnly<T>(start: () => Promise<T>): Promise<T> {
+  const listen = NetServer.prototype.listen;
+  // fastify (under fauxqs) listens with an options object; the lifecycle test checks every port.
+  NetServer.prototype.listen = function listenOnLoopback(this: NetServer, ...args: unknown[]) {
+    const [options] = args;
+    if (options && typeof options === 'object' && ['0.0.0.0', '::', undefined].includes((options as { host?: string }).host)) {
+      args[0] = { ...options, host: '127.0.0.1' };
+    }
+    return (listen as (...listenArgs: unknown[]) => NetServer).apply(this, args);
+  } as typeof listen;
+  try {
+    return await start();
+  } finally {
+    NetServer.prototype.listen = listen;
+  }
 }
 
 /**
