@@ -4,7 +4,7 @@ import type { S3Event } from 'aws-lambda';
 import { resolve } from 'node:path';
 import { routes } from '../http/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
+import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
@@ -67,9 +67,8 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     process.env.AWS_ACCESS_KEY_ID ??= 'test';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   } else {
-    // s3rver accepts only its own fixed credentials; the other emulators accept any.
-    process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-    process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+    process.env.AWS_ACCESS_KEY_ID = s3rverCredentials.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = s3rverCredentials.secretAccessKey;
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
     emulators = await startEmulatorsOnOwnThread(options.dataDir, { onObjectCreated: (event) => objectCreated.deliver(event) });
