@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
+import { isWorkspaceId } from '../workspaces/workspace-store.ts';
 import { usagePlanRegistryFromEnvironment } from '../auth/usage-plan-registry.ts';
 import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
 import { reprocessExtraction } from '../extractions/wiring.ts';
@@ -35,11 +36,18 @@ const commands: Record<string, Command> = {
   'workspaces create': async (args, output) => {
     const { values } = parseArgs({ args, options: { name: { type: 'string' }, id: { type: 'string' } } });
     if (!values.name) return fail(output, '--name is required.');
+    if (values.id !== undefined && !isWorkspaceId(values.id)) {
+      return fail(output, `--id ${JSON.stringify(values.id)} is not a workspace id: ws_ and then 1 to 64 of A-Z a-z 0-9 _ -.`);
+    }
+    // Creating again with the same name is a no-op success, so scripts can run it on every deploy.
     const workspace = await workspaceStore().ensure({
       id: values.id ?? newIdentifier('ws'),
       name: values.name,
       createdAt: new Date().toISOString(),
     });
+    if (workspace.name !== values.name) {
+      return fail(output, `Workspace ${workspace.id} already exists, named ${JSON.stringify(workspace.name)}; nothing was changed.`);
+    }
     output.out(JSON.stringify(workspace));
     return 0;
   },
@@ -74,6 +82,7 @@ const commands: Record<string, Command> = {
   'keys list': async (args, output) => {
     const { values } = parseArgs({ args, options: { workspace: { type: 'string' } } });
     if (!values.workspace) return fail(output, '--workspace is required.');
+    if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
     for (const key of await apiKeyService().list(values.workspace)) output.out(JSON.stringify(key));
     return 0;
   },
@@ -89,7 +98,7 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
     const file = positionals[0];
     if (!file || !values.workspace) return fail(output, 'Usage: config apply <file> --workspace <ws_id>.');
-    if (!(await workspaceStore().get(values.workspace))) return fail(output, `Workspace ${values.workspace} does not exist.`);
+    if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
     const format = extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
     const result = await extractionConfigurationStore().apply(values.workspace, await readFile(file, 'utf8'), format);
     if (!result.ok) {
@@ -103,6 +112,7 @@ const commands: Record<string, Command> = {
   'config show': async (args, output) => {
     const { values } = parseArgs({ args, options: { workspace: { type: 'string' } } });
     if (!values.workspace) return fail(output, '--workspace is required.');
+    if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
     const stored = await extractionConfigurationStore().get(values.workspace);
     if (stored.isDefault) output.err('No configuration applied: the default (prebuilt invoice and receipt) is in force.');
     output.out(stored.source ?? JSON.stringify(stored.configuration, null, 2));
@@ -151,6 +161,15 @@ function parseRateLimit(rate: string | undefined, burst: string | undefined) {
   const burstSize = Number(burst);
   if (!Number.isInteger(requestsPerSecond) || !Number.isInteger(burstSize) || requestsPerSecond < 1 || burstSize < 1) return 'invalid' as const;
   return { requestsPerSecond, burst: burstSize };
+}
+
+/** A malformed id names no workspace either, and is never sent to the store (key length limits). */
+async function workspaceExists(workspaceId: string): Promise<boolean> {
+  return isWorkspaceId(workspaceId) && (await workspaceStore().get(workspaceId)) !== undefined;
+}
+
+function failNoWorkspace(output: CommandOutput, workspaceId: string): number {
+  return fail(output, `Workspace ${workspaceId} does not exist (paperflow-admin workspaces list shows those that do).`);
 }
 
 function fail(output: CommandOutput, message: string): number {

@@ -1,13 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import type { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { S3Event } from 'aws-lambda';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { startFauxqs } from 'fauxqs';
+import { startS3PostPolicyFront } from './s3-post-policy-front.ts';
 
 export interface EmulatorEndpoints {
   dynamodb: string;
@@ -25,9 +26,13 @@ export interface RunningEmulators {
   stop(): Promise<void>;
 }
 
+/** s3rver accepts only these fixed credentials; the other emulators accept any. */
+export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
 /**
  * In-process emulators for the AWS services the stack uses, with their data on disk under `dataDir`
- * so a restart keeps it: dynalite (DynamoDB on LevelDB), s3rver (S3) and fauxqs (SQS).
+ * so a restart keeps it: dynalite (DynamoDB on LevelDB), s3rver (S3, behind a front that checks
+ * upload forms' policies) and fauxqs (SQS).
  */
 export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {}): Promise<RunningEmulators> {
   await mkdir(join(dataDir, 's3'), { recursive: true });
@@ -44,12 +49,16 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {})
   (s3 as unknown as EventEmitter).on('event', (event: S3Event) => {
     if (event.Records.every((record) => record.eventName.startsWith('ObjectCreated:'))) hooks.onObjectCreated?.(event);
   });
-  const sqs = await startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs') });
+  // The S3 endpoint is a front that enforces upload forms' policies, as S3 does and s3rver does not.
+  const s3Front = await startS3PostPolicyFront(s3Address.port, (accessKeyId) =>
+    accessKeyId === s3rverCredentials.accessKeyId ? s3rverCredentials.secretAccessKey : undefined,
+  );
+  const sqs = await listeningOnLoopbackOnly(() => startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs') }));
 
   return {
     endpoints: {
       dynamodb: `http://127.0.0.1:${(dynamo.address() as AddressInfo).port}`,
-      s3: `http://127.0.0.1:${s3Address.port}`,
+      s3: s3Front.url,
       sqs: `http://127.0.0.1:${sqs.port}`,
     },
     async stop() {
@@ -58,11 +67,34 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {})
           dynamo.closeAllConnections?.();
           dynamo.close(() => resolve());
         }),
-        s3.close(),
+        s3Front.close().then(() => s3.close()),
         sqs.stop(),
       ]);
     },
   };
+}
+
+/**
+ * Runs `start` with every wildcard listen turned into a loopback one. fauxqs 2.4.1 listens on
+ * `0.0.0.0` whatever its options say (its `host` only names queue URLs), which would open the local
+ * queues to the network; the emulators are for this machine only, like everything the stack opens.
+ * Nothing else listens on the emulator thread while `start` runs, so only fauxqs is affected.
+ */
+async function listeningOnLoopbackOnly<T>(start: () => Promise<T>): Promise<T> {
+  const listen = NetServer.prototype.listen;
+  // fastify (under fauxqs) listens with an options object; the lifecycle test checks every port.
+  NetServer.prototype.listen = function listenOnLoopback(this: NetServer, ...args: unknown[]) {
+    const [options] = args;
+    if (options && typeof options === 'object' && ['0.0.0.0', '::', undefined].includes((options as { host?: string }).host)) {
+      args[0] = { ...options, host: '127.0.0.1' };
+    }
+    return (listen as (...listenArgs: unknown[]) => NetServer).apply(this, args);
+  } as typeof listen;
+  try {
+    return await start();
+  } finally {
+    NetServer.prototype.listen = listen;
+  }
 }
 
 /**

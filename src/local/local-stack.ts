@@ -4,13 +4,16 @@ import type { S3Event } from 'aws-lambda';
 import { resolve } from 'node:path';
 import { routes } from '../http/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
+import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { uploadedFileFinalizer } from '../files/routes.ts';
 import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStackConnection } from './local-stack-connection.ts';
 import { startLocalOrchestration, type RunningLocalOrchestration } from './local-extraction-orchestration.ts';
+import { isWellFormedApiKey } from '../auth/api-key-secrets.ts';
+import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts';
+import { LocalStackStartError } from './local-stack-errors.ts';
 
 export interface LocalStackOptions {
   /** Where the emulators keep their data; a restart with the same folder keeps it. */
@@ -42,18 +45,30 @@ const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
  * endpoints are the only things that differ from a deployment.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<RunningLocalStack> {
+  if (options.bootstrapApiKey !== undefined && !isWellFormedApiKey(options.bootstrapApiKey)) {
+    throw new LocalStackStartError('PAPERFLOW_BOOTSTRAP_API_KEY must look like pf_live_<16 to 128 of A-Z a-z 0-9 _ ->.');
+  }
+  await mkdir(options.dataDir, { recursive: true });
+  const dataDirectoryLock = await lockDataDirectory(options.dataDir);
+  process.env.AWS_REGION ??= 'us-east-1';
+  try {
+    return await startLockedLocalStack(options, dataDirectoryLock);
+  } catch (error) {
+    await dataDirectoryLock.release();
+    throw error;
+  }
+}
+
+async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLock: DataDirectoryLock): Promise<RunningLocalStack> {
   let emulators: RunningEmulators | undefined;
   const objectCreated = objectCreatedNotifications();
-  await mkdir(options.dataDir, { recursive: true });
-  process.env.AWS_REGION ??= 'us-east-1';
   if (options.externalEndpoint) {
     process.env.AWS_ENDPOINT_URL = options.externalEndpoint;
     process.env.AWS_ACCESS_KEY_ID ??= 'test';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
   } else {
-    // s3rver accepts only its own fixed credentials; the other emulators accept any.
-    process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-    process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+    process.env.AWS_ACCESS_KEY_ID = s3rverCredentials.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = s3rverCredentials.secretAccessKey;
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
     emulators = await startEmulatorsOnOwnThread(options.dataDir, { onObjectCreated: (event) => objectCreated.deliver(event) });
@@ -87,6 +102,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
       port: options.port,
       host: options.host,
       authorizerCacheSeconds: options.authorizerCacheSeconds ?? 0,
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      throw new LocalStackStartError(`Port ${options.port} on ${options.host ?? '127.0.0.1'} is already in use: stop what listens there, or set PORT to another port.`);
     });
     const running = gateway;
     const runningOrchestration = orchestration;
@@ -108,6 +126,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
         await runningOrchestration.close();
         await objectCreated.settled();
         await emulators?.stop();
+        await dataDirectoryLock.release();
       },
     };
   } catch (error) {

@@ -33,6 +33,57 @@ async function configFile(name: string, text: string): Promise<string> {
   return path;
 }
 
+type Failed = { code: number; stderr: string };
+const failureOf = (running: Promise<unknown>) => running.then(() => expect.fail('the command succeeded'), (error: Failed) => error);
+
+describe('workspaces create', () => {
+  it('is idempotent for an existing id with the same name', async () => {
+    const first = await admin('workspaces', 'create', '--id', 'ws_acme', '--name', 'Acme');
+    const again = await admin('workspaces', 'create', '--id', 'ws_acme', '--name', 'Acme');
+
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+  });
+
+  it('refuses an existing id with another name, and keeps the stored name', async () => {
+    await admin('workspaces', 'create', '--id', 'ws_named', '--name', 'Original');
+
+    const refused = await failureOf(admin('workspaces', 'create', '--id', 'ws_named', '--name', 'Renamed'));
+    const listed = (await admin('workspaces', 'list')).stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; name: string });
+
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/ws_named already exists, named "Original"/) });
+    expect(listed.find((workspace) => workspace.id === 'ws_named')).toMatchObject({ name: 'Original' });
+  });
+
+  it.each([['no prefix', 'acme'], ['spaces', 'ws_two words'], ['a slash', 'ws_a/b'], ['nothing after the prefix', 'ws_'], ['too long', `ws_${'a'.repeat(65)}`]])(
+    'refuses an id that is not a workspace id (%s)',
+    async (_case, id) => {
+      const refused = await failureOf(admin('workspaces', 'create', '--id', id, '--name', 'Bad'));
+      const listed = (await admin('workspaces', 'list')).stdout;
+
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('is not a workspace id') });
+      expect(listed).not.toContain(JSON.stringify(id));
+    },
+  );
+});
+
+describe('commands naming a workspace that does not exist', () => {
+  it.each([
+    ['keys list', ['keys', 'list', '--workspace', 'ws_unknown']],
+    ['config show', ['config', 'show', '--workspace', 'ws_unknown']],
+    ['keys create', ['keys', 'create', '--workspace', 'ws_unknown', '--name', 'k', '--scopes', '*']],
+  ])('%s says so and exits non-zero', async (_command, args) => {
+    const refused = await failureOf(admin(...args));
+
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('Workspace ws_unknown does not exist') });
+  });
+
+  it('keys list still lists the keys of a workspace that exists', async () => {
+    const { stdout } = await admin('keys', 'list', '--workspace', 'ws_default');
+
+    expect(stdout).toContain('bootstrap');
+  });
+});
+
 describe('config apply and show', () => {
   it('shows the default (prebuilt invoice and receipt) until a configuration is applied', async () => {
     const { stdout, stderr } = await admin('config', 'show', '--workspace', 'ws_default');

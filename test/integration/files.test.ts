@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
 import { maximumFileBytes } from '../../src/files/file-limits.ts';
@@ -361,12 +361,17 @@ describe('POST /files (JSON upload session) and the object-created finalizer', (
     expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
   });
 
-  it('enforces 50 MB again at finalization, since the emulator ignores the POST policy', async () => {
+  it('refuses a file over the policy\'s 50 MB as S3 does, and enforces 50 MB again at finalization', async () => {
     const session = await createSession({ fileName: 'claims-small.pdf', size: 1000, mimeType: 'application/pdf' });
     const oversized = Buffer.alloc(maximumFileBytes + 1, 0x20);
     oversized.write('%PDF-1.7\n');
 
-    expect((await postToBucket(session, oversized)).status).toBe(204);
+    const refused = await postToBucket(session, oversized);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('<Code>EntityTooLarge</Code>');
+    expect(await objectExists(session.upload.fields.key!)).toBe(false);
+    // The finalizer does not rely on the policy: a put that skips it (none can, deployed) is sized too.
+    await new S3Client({ forcePathStyle: true }).send(new PutObjectCommand({ Bucket: stack.resources.filesBucketName, Key: session.upload.fields.key!, Body: oversized }));
     const file = await fileOnceSettled(session.fileId);
 
     expect(file).toMatchObject({ status: 'blocked', blockedReason: { code: 'PAYLOAD_TOO_LARGE' }, size: maximumFileBytes + 1 });

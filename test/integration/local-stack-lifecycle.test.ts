@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,51 @@ describe('the embedded local stack', () => {
     expect(document.status).toBe(200);
   });
 
+  it.runIf(process.platform === 'linux')('listens on the loopback interface only, emulators included', async () => {
+    const stack = await startStackUnderTest();
+    try {
+      const listening = await listeningSocketsOfThisProcess();
+      const stackPorts = [stack.port, ...Object.values(JSON.parse(await readFile(join(stack.dataDir, 'local-stack.json'), 'utf8')).endpoints as string[]).map((url) => Number(new URL(url).port))];
+
+      expect(stackPorts).toHaveLength(4);
+      expect(listening.map((socket) => socket.port)).toEqual(expect.arrayContaining(stackPorts));
+      for (const socket of listening) expect(socket, `port ${socket.port}`).toMatchObject({ address: '127.0.0.1' });
+    } finally {
+      await stack.stop();
+    }
+  });
+
   it('refuses a malformed bootstrap key with a clear message', async () => {
     await expect(startStackUnderTest({ bootstrapApiKey: 'short' })).rejects.toThrow(/pf_live_/);
   });
 });
+
+/** The TCP sockets this process listens on (threads included), from /proc: the kernel's own view. */
+async function listeningSocketsOfThisProcess(): Promise<{ address: string; port: number }[]> {
+  const socketInodes = new Set<string>();
+  for (const fd of await readdir('/proc/self/fd')) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) socketInodes.add(inode);
+  }
+  const sockets: { address: string; port: number }[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const lines = (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1);
+    for (const line of lines) {
+      const columns = line.trim().split(/\s+/);
+      const [localAddress, , state, , , , , , inode] = columns.slice(1);
+      if (state !== '0A' || !socketInodes.has(inode!)) continue; // 0A: LISTEN
+      const [hexAddress, hexPort] = localAddress!.split(':');
+      sockets.push({ address: addressOf(hexAddress!), port: parseInt(hexPort!, 16) });
+    }
+  }
+  return sockets;
+}
+
+/** /proc/net/tcp writes addresses as little-endian hex words: 0100007F is 127.0.0.1. */
+function addressOf(hex: string): string {
+  if (hex.length === 8) return (hex.match(/../g) ?? []).reverse().map((byte) => parseInt(byte, 16)).join('.');
+  if (/^0{24}0100007F$/i.test(hex)) return '127.0.0.1'; // IPv4-mapped in tcp6
+  if (/^0{24}01000000$/i.test(hex)) return '::1';
+  return `[${hex}]`;
+}
