@@ -120,6 +120,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
 
     const handler = await loadExport<ProxyHandler>(route.handler, 'handler');
     const result = await handler(event, lambdaContext(requestId));
+    if (clientWentAway(request)) return logClientGone(requestId);
     const responseHeaders: Record<string, string> = { ...stringHeaders(result.headers), 'X-Request-Id': requestId };
     if (streamed && !request.readableEnded) {
       // The handler answered before reading the whole upload (413, 415): discard the rest without
@@ -134,6 +135,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   const server: Server = createServer((request, response) => {
     const requestId = resolveRequestId(firstHeader(request.headers['x-request-id']));
     serve(request, response, requestId).catch((error: unknown) => {
+      if (clientWentAway(request)) return logClientGone(requestId);
       const apiError = toApiError(error);
       if (!(error instanceof ApiError)) console.error(JSON.stringify({ level: 'error', requestId, error: String(error), stack: (error as Error)?.stack }));
       if (response.headersSent) {
@@ -160,6 +162,16 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
         server.close(() => resolvePromise());
       }),
   };
+}
+
+/** The client closed the connection before sending the whole request (API Gateway never invokes then). */
+function clientWentAway(request: IncomingMessage): boolean {
+  return request.destroyed && !request.complete;
+}
+
+// Not a fault of the service, and nobody is left to answer: noted once, at info level.
+function logClientGone(requestId: string): void {
+  console.info(JSON.stringify({ level: 'info', requestId, message: 'The client went away before the request ended; it was dropped.' }));
 }
 
 function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
