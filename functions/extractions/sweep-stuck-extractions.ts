@@ -4,6 +4,6 @@ import { extractionSettlement, stuckExtractionAfterMs } from '../../src/extracti
 // past the deadline, and interrupted events, counters and deletes are finished.
 export async function handler() {
   const report = await extractionSettlement().sweep(stuckExtractionAfterMs());
-  if (report.failedStuck + report.settled + report.deleted + report.counted > 0) console.log(JSON.stringify({ level: 'info', sweep: report }));
+  if (report.failedStuck + report.settled + report.deleted + report.counted + report.skipped > 0) console.log(JSON.stringify({ level: 'info', sweep: report }));
   return report;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulidx';
+import { asDynamoMap } from './caller-keyed-maps.ts';
 import type { ExtractionOutput, ExtractionRecord, ExtractionStatus } from './extraction.ts';
 
 export type ExtractionEventType =
@@ -95,7 +96,7 @@ export class EventRecorder {
   async record(workspaceId: string, event: EventEnvelope): Promise<boolean> {
     const expiresAt = Math.floor(Date.parse(event.occurredAt) / 1000) + eventRetentionDays * 24 * 3600;
     const data = JSON.stringify(event.data);
-    let stored: Record<string, unknown> = { ...event };
+    let stored: Record<string, unknown> = { ...event, data: asDynamoMap(event.data) };
     if (Buffer.byteLength(data) > this.inlineLimitBytes) {
       if (!this.payloads) throw new Error(`Event ${event.eventId} is too large for the table and no payload store is configured.`);
       const dataObjectKey = `workspaces/${workspaceId}/events/${event.eventId}.json`;

@@ -1,4 +1,6 @@
+/// <reference lib="es2024.string" />
 import type { ValidationIssue } from '../http/errors.ts';
+import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 
@@ -15,7 +17,16 @@ export interface DocumentReference {
   fileName?: string;
 }
 
-/** At most 50 labels (docType counts as one), keys 1-64 and values 1-512 characters, none blank. */
+/**
+ * `__proto__` would set the prototype of any plain object labels are copied into, so it is refused
+ * (422). `constructor` and `prototype` are ordinary keys: labels are written to the store as maps.
+ */
+const forbiddenLabelKeys = new Set(['__proto__']);
+
+/**
+ * At most 50 labels (docType counts as one), keys 1-64 and values 1-512 characters, none blank, all
+ * well-formed Unicode: a lone surrogate cannot be encoded in the label's index key (nor in UTF-8).
+ */
 export function labelIssues(labels: Record<string, string> | undefined): ValidationIssue[] {
   if (!labels) return [];
   const issues: ValidationIssue[] = [];
@@ -25,9 +36,12 @@ export function labelIssues(labels: Record<string, string> | undefined): Validat
   }
   for (const [key, value] of entries) {
     const field = `labels.${key}`;
-    if ([...key].length > maximumLabelKeyLength) issues.push({ field, issue: `The label key must be 1-${maximumLabelKeyLength} characters.` });
+    if (forbiddenLabelKeys.has(key)) issues.push({ field, issue: 'is not allowed as a label key' });
+    else if (!key.isWellFormed()) issues.push({ field, issue: 'The label key must be well-formed Unicode (it holds a lone surrogate).' });
+    else if ([...key].length > maximumLabelKeyLength) issues.push({ field, issue: `The label key must be 1-${maximumLabelKeyLength} characters.` });
     else if (key.trim() === '') issues.push({ field, issue: 'The label key must not be empty or blank.' });
-    if ([...value].length > maximumLabelValueLength) issues.push({ field, issue: `The label value must be 1-${maximumLabelValueLength} characters.` });
+    if (!value.isWellFormed()) issues.push({ field, issue: 'The label value must be well-formed Unicode (it holds a lone surrogate).' });
+    else if ([...value].length > maximumLabelValueLength) issues.push({ field, issue: `The label value must be 1-${maximumLabelValueLength} characters.` });
     else if (value.trim() === '') issues.push({ field, issue: 'The label value must not be empty or blank.' });
   }
   return issues;
@@ -44,6 +58,9 @@ export function documentReferenceIssues(document: DocumentReference, policy: Out
   if (!hasFileId && !hasUrl) return [{ field: 'document', issue: 'Send document.fileId (an uploaded file) or document.url (an HTTPS URL).' }];
   const issues: ValidationIssue[] = [];
   if (hasFileId && document.fileId!.trim() === '') issues.push({ field: 'document.fileId', issue: 'must not be empty' });
+  else if (hasFileId && !isIdentifier('file', document.fileId!)) {
+    issues.push({ field: 'document.fileId', issue: 'is not a file id (file_ followed by 26 characters); no such file exists.' });
+  }
   if (hasUrl) {
     const checked = checkOutboundUrl(document.url!, { refuseFragment: true }, policy);
     if (!checked.ok) issues.push({ field: 'document.url', issue: `The URL ${checked.issue}.` });

@@ -16,6 +16,8 @@ export interface SweepReport {
   settled: number;
   deleted: number;
   counted: number;
+  /** Records the sweep could not handle (each logged at warn level); the next sweep tries again. */
+  skipped: number;
 }
 
 /**
@@ -107,29 +109,39 @@ export class ExtractionSettlement {
    * unrecorded are settled; interrupted deletes are finished. Reads the sparse attention index only.
    */
   async sweep(stuckAfterMs: number): Promise<SweepReport> {
-    const report: SweepReport = { failedStuck: 0, settled: 0, deleted: 0, counted: 0 };
+    const report: SweepReport = { failedStuck: 0, settled: 0, deleted: 0, counted: 0, skipped: 0 };
     const deadline = new Date(this.now().getTime() - stuckAfterMs).toISOString();
     for await (const record of this.store.needingAttention()) {
-      // Never counted: its create may have stopped before writing the label items.
-      if (!record.deleting && record.countedAs === undefined) await this.store.writeLabelItems(record);
-      if (record.deleting) {
-        await this.completeDeletion(record);
-        report.deleted += 1;
-      } else if (isTerminal(record.status)) {
-        await this.settle(record);
-        report.settled += 1;
-      } else if (record.updatedAt < deadline) {
-        const ended = await this.finish(record.id, record.generation, {
-          status: 'FAILED',
-          error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'Processing did not finish in time; submit the document again.' },
-        });
-        if (ended && isTerminal(ended.status)) report.failedStuck += 1;
-      } else if (record.countedAs !== record.status) {
-        await this.store.syncCounters(record);
-        report.counted += 1;
+      // One record that cannot be handled (malformed, or a failing write) must not stop the recovery
+      // of every other workspace's records behind it.
+      try {
+        await this.sweepOne(record, deadline, report);
+      } catch (error) {
+        report.skipped += 1;
+        console.warn(JSON.stringify({ level: 'warn', message: 'extraction sweep skipped a record', extractionId: record.id, error: String(error) }));
       }
     }
     return report;
   }
-}
 
+  private async sweepOne(record: StoredExtraction, deadline: string, report: SweepReport): Promise<void> {
+    // Never counted: its create may have stopped before writing the label items.
+    if (!record.deleting && record.countedAs === undefined) await this.store.writeLabelItems(record);
+    if (record.deleting) {
+      await this.completeDeletion(record);
+      report.deleted += 1;
+    } else if (isTerminal(record.status)) {
+      await this.settle(record);
+      report.settled += 1;
+    } else if (record.updatedAt < deadline) {
+      const ended = await this.finish(record.id, record.generation, {
+        status: 'FAILED',
+        error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'Processing did not finish in time; submit the document again.' },
+      });
+      if (ended && isTerminal(ended.status)) report.failedStuck += 1;
+    } else if (record.countedAs !== record.status) {
+      await this.store.syncCounters(record);
+      report.counted += 1;
+    }
+  }
+}

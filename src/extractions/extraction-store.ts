@@ -1,3 +1,4 @@
+/// <reference lib="es2024.string" />
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { queryPages } from '../infrastructure/dynamodb-queries.ts';
 import {
@@ -25,6 +26,7 @@ import {
   labelValuePartition,
   recordSortKey,
 } from './extraction-keys.ts';
+import { asDynamoMap } from './caller-keyed-maps.ts';
 
 /** The record as stored: the resource plus bookkeeping for optimistic locking and counters. */
 export interface StoredExtraction extends ExtractionRecord {
@@ -75,24 +77,55 @@ export class ExtractionStore {
    * The record first, then its label items, then the counters: until counted the record stays in the
    * attention index, and the sweeper rewrites the label items of any record that is not counted yet,
    * so an interrupted create can leave neither orphan label items nor a record missing from them.
+   * Every item is derived, and its keys checked, before the first write, so a record that cannot be
+   * indexed is refused with nothing written; a label write that fails takes the record back out.
    */
   async create(record: ExtractionRecord): Promise<StoredExtraction> {
     const stored: StoredExtraction = { ...record, revision: 1 };
+    const recordItem = itemOf(stored);
+    const labelItems = labelItemsOf(record);
+    for (const item of [recordItem, ...labelItems]) assertStorableKeys(item);
     await this.client.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: itemOf(stored),
+        Item: recordItem,
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
-    await this.writeLabelItems(record);
+    try {
+      await this.batchWrite(labelItems.map((item) => ({ PutRequest: { Item: item } })));
+    } catch (error) {
+      await this.withdrawCreated(stored, labelItems);
+      throw error;
+    }
     await this.syncCounters(stored);
     return stored;
   }
 
+  /**
+   * Undoes a create that failed before its counters were touched: label items, then the record (only
+   * as created: nobody else has changed it). Should this fail too, the record is still uncounted and in
+   * the attention index, where the sweeper finishes the create instead.
+   */
+  private async withdrawCreated(record: StoredExtraction, labelItems: { pk: string; sk: string }[]): Promise<void> {
+    try {
+      await this.batchWrite(labelItems.map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })));
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: extractionKey(record.id),
+          ConditionExpression: 'revision = :created AND attribute_not_exists(countedAs) AND attribute_not_exists(pendingCount)',
+          ExpressionAttributeValues: { ':created': record.revision },
+        }),
+      );
+    } catch (error) {
+      console.warn(JSON.stringify({ level: 'warn', message: 'could not withdraw a failed create; the sweeper finishes it', extractionId: record.id, error: String(error) }));
+    }
+  }
+
   /** Idempotent: the label items of a record (labels never change after creation). */
   async writeLabelItems(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'labels'>): Promise<void> {
-    await this.batchWrite(labelItemKeys(record).map((key) => ({ PutRequest: { Item: { ...key, extractionId: record.id } } })));
+    await this.batchWrite(labelItemsOf(record).map((item) => ({ PutRequest: { Item: item } })));
   }
 
   async get(extractionId: string): Promise<StoredExtraction | undefined> {
@@ -392,7 +425,7 @@ export class ExtractionStore {
   async seedRecords(records: ExtractionRecord[]): Promise<void> {
     await this.batchWrite(
       records.flatMap((record) => [
-        ...labelItemKeys(record).map((key) => ({ PutRequest: { Item: { ...key, extractionId: record.id } } })),
+        ...labelItemsOf(record).map((item) => ({ PutRequest: { Item: item } })),
         { PutRequest: { Item: itemOf({ ...record, revision: 1, countedAs: record.status }, { needsAttention: false }) } },
       ]),
     );
@@ -421,10 +454,28 @@ function labelItemKeys(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'la
   ]);
 }
 
+function labelItemsOf(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'labels'>): { pk: string; sk: string; extractionId: string }[] {
+  return labelItemKeys(record).map((key) => ({ ...key, extractionId: record.id }));
+}
+
+// DynamoDB's limits on key attributes, of the table and of every index (UTF-8 bytes).
+const maximumPartitionKeyBytes = 2048;
+const maximumSortKeyBytes = 1024;
+
+/** Throws before any write when a key attribute of the item would be refused by DynamoDB. */
+function assertStorableKeys(item: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(item)) {
+    const limit = /^(gsi\d+)?pk$/.test(name) ? maximumPartitionKeyBytes : /^(gsi\d+)?sk$/.test(name) ? maximumSortKeyBytes : undefined;
+    if (limit === undefined || typeof value !== 'string') continue;
+    const bytes = Buffer.byteLength(value, 'utf8');
+    if (bytes === 0 || bytes > limit || !value.isWellFormed()) throw new Error(`Key attribute ${name} (${bytes} bytes) cannot be stored.`);
+  }
+}
+
 function itemOf(record: StoredExtraction, options?: { needsAttention: boolean }): Record<string, unknown> {
   const needsAttention = options?.needsAttention ?? (record.countedAs !== record.status || record.deleting === true);
   const indexes = indexAttributesOf(record, { needsAttention });
-  const item: Record<string, unknown> = { ...extractionKey(record.id), ...record };
+  const item: Record<string, unknown> = { ...extractionKey(record.id), ...record, labels: asDynamoMap(record.labels) };
   for (const [name, value] of Object.entries(indexes)) {
     // A record being deleted is in no list, only in the attention index that finishes the delete.
     if (record.deleting && !name.startsWith('gsi6')) continue;

@@ -23,7 +23,8 @@ const labelsSchema = z
   )
   .register(z.globalRegistry, {
     description:
-      `Up to ${maximumLabels} labels (docType counts as one); keys 1-${maximumLabelKeyLength} and values 1-${maximumLabelValueLength} characters, not blank. ` +
+      `Up to ${maximumLabels} labels (docType counts as one); keys 1-${maximumLabelKeyLength} and values 1-${maximumLabelValueLength} characters, not blank, ` +
+      'well-formed Unicode (no lone surrogates); the key __proto__ is refused (422). ' +
       'Returned unchanged; the reserved key docType selects the document type instead of default routing.',
   });
 
@@ -101,7 +102,9 @@ export const createExtractionRequestSchema = z.object({
     .object({
       fileId: z
         .optional(z.string())
-        .register(z.globalRegistry, { description: 'An uploaded file of this workspace (a fileId that does not exist is 422 on document.fileId).' }),
+        .register(z.globalRegistry, {
+          description: 'An uploaded file of this workspace, file_ followed by 26 characters (a fileId that does not exist is 422 on document.fileId).',
+        }),
       url: z
         .optional(z.string())
         .register(z.globalRegistry, { description: 'A public HTTPS URL; no user info, no fragment, no private or loopback host.' }),
@@ -119,7 +122,7 @@ const uploadExtractionRequestSchema = z.object({
     .register(z.globalRegistry, { format: 'binary', description: 'The document: exactly one part named "file", at most 50 MB. Sent as the last part, it is stored while it arrives.' }),
   labels: z
     .optional(z.string())
-    .register(z.globalRegistry, { description: 'A JSON object of labels, as a JSON part or a text part holding JSON.' }),
+    .register(z.globalRegistry, { description: 'A JSON object of labels (the rules of labels in createExtraction), as a JSON part or a text part holding JSON; at most one part.' }),
 });
 
 const isoDateTime = z.iso.datetime({ offset: true });
@@ -145,7 +148,7 @@ export const feedbackRequestSchema = z.object({
     .register(z.globalRegistry, { description: 'Default ERROR, which sets reviewRequired on the extraction.' }),
   fieldId: z
     .optional(z.string())
-    .register(z.globalRegistry, { description: 'An id from output.fields; omit for feedback on the whole extraction.' }),
+    .register(z.globalRegistry, { description: 'An id from output.fields (fld_ followed by 26 characters); omit for feedback on the whole extraction.' }),
 });
 
 const feedbackSchema = z.object({

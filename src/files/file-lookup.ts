@@ -1,4 +1,5 @@
 import { NotFoundError } from '../http/errors.ts';
+import { isIdentifier } from '../infrastructure/identifiers.ts';
 import type { SignedUrl } from './content-urls.ts';
 import { contentUrlLifetimeSeconds } from './file-limits.ts';
 import type { BlockedReason, FileRecord, FileRecordStore, FileStatus } from './file-records.ts';
@@ -33,7 +34,8 @@ export class FileLookup {
 
   /** `GET /files/{fileId}`: the record, plus a freshly signed `contentUrl` when the file is ready. */
   async getFile(workspaceId: string, fileId: string): Promise<FileView> {
-    const record = await this.records.get(workspaceId, fileId);
+    // An id the service never mints names nothing, and one over the store's key size would be a 502.
+    const record = isIdentifier('file', fileId) ? await this.records.get(workspaceId, fileId) : undefined;
     if (!record) throw new NotFoundError(`File ${fileId} does not exist.`);
     if (record.status !== 'ready') return toView(record);
     const content = await this.contentUrls.contentUrl(record.objectKey, record, contentUrlLifetimeSeconds(), this.now());

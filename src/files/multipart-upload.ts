@@ -126,9 +126,13 @@ function readForm(
     });
     // No prototype: a part named "__proto__" must stay a plain entry.
     const textParts: Record<string, string> = Object.create(null);
+    const textPartNames = new Set<string>();
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(new InvalidRequestError(`The text part "${name}" exceeds ${maximumTextPartBytes} bytes.`));
-      else if (name === 'fileName') fileName = value;
+      if (info.valueTruncated) return fail(new InvalidRequestError(`The text part "${name}" exceeds ${maximumTextPartBytes} bytes.`));
+      // Which of two values was meant is the client's to say, not ours to guess.
+      if (textPartNames.has(name)) return fail(new InvalidRequestError(`The form has more than one part named "${name}"; send it once.`));
+      textPartNames.add(name);
+      if (name === 'fileName') fileName = value;
       else if (name === 'file') fail(filePartWithoutFileName());
       else textParts[name] = value;
     });

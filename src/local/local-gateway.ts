@@ -130,6 +130,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
 
     const handler = await loadExport<ProxyHandler>(route.handler, 'handler');
     const result = await handler(event, lambdaContext(requestId));
+    if (clientWentAway(request)) return logClientGone(requestId);
     const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
     // The handler names the request id it used (the same one, from requestContext); HEAD gets GET's
     // headers, Content-Length included, and Node leaves the body out.
@@ -149,6 +150,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
     // the logs all use it.
     const requestId = clientRequestId(request.headersDistinct['x-request-id'] ?? []) ?? generatedRequestId();
     serve(request, response, requestId).catch((error: unknown) => {
+      if (clientWentAway(request)) return logClientGone(requestId);
       const apiError = toApiError(error);
       if (!(error instanceof ApiError)) console.error(JSON.stringify({ level: 'error', requestId, error: String(error), stack: (error as Error)?.stack }));
       if (response.headersSent) {
@@ -230,6 +232,16 @@ function parseRequestHead(rawPacket: Buffer | undefined): { method?: string; pat
     .map((line) => /^x-request-id:[ \t]*(.*?)[ \t]*$/i.exec(line)?.[1])
     .filter((value): value is string => value !== undefined);
   return { method: requestLine?.[1], path: requestLine?.[2], requestIds };
+}
+
+/** The client closed the connection before sending the whole request (API Gateway never invokes then). */
+function clientWentAway(request: IncomingMessage): boolean {
+  return request.destroyed && !request.complete;
+}
+
+// Not a fault of the service, and nobody is left to answer: noted once, at info level.
+function logClientGone(requestId: string): void {
+  console.info(JSON.stringify({ level: 'info', requestId, message: 'The client went away before the request ended; it was dropped.' }));
 }
 
 function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {

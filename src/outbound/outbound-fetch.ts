@@ -131,6 +131,14 @@ async function exchange(
   });
 }
 
+/**
+ * A name that does not resolve, resolves to nothing, or resolves to a private address gets one and the
+ * same message: telling them apart would let a caller map which internal host names exist.
+ */
+function unreachableHostMessage(hostname: string): string {
+  return `The host ${hostname} could not be resolved to a public address.`;
+}
+
 async function resolveChecked(hostname: string, options: OutboundOptions, resolveHost: HostResolver): Promise<ResolvedAddress> {
   const literal = ipLiteralOf(hostname);
   let addresses: ResolvedAddress[];
@@ -141,13 +149,13 @@ async function resolveChecked(hostname: string, options: OutboundOptions, resolv
       addresses = await resolveHost(hostname);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new OutboundRequestError('dns', `The host ${hostname} could not be resolved (${code ?? 'error'}).`, code !== 'ENOTFOUND');
+      throw new OutboundRequestError('dns', unreachableHostMessage(hostname), code !== 'ENOTFOUND');
     }
   }
-  if (addresses.length === 0) throw new OutboundRequestError('dns', `The host ${hostname} has no addresses.`, false);
+  if (addresses.length === 0) throw new OutboundRequestError('dns', unreachableHostMessage(hostname), false);
   // One bad address is enough to refuse: otherwise the connection could be steered to it.
   if (addresses.some(({ address }) => !isAddressAllowed(address, options.policy))) {
-    throw new OutboundRequestError('refused-address', `The host ${hostname} resolves to a private, loopback or reserved address.`, false);
+    throw new OutboundRequestError('refused-address', unreachableHostMessage(hostname), false);
   }
   return addresses[0]!;
 }

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, InvalidArn } from '@aws-sdk/client-sfn';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EventRecorder, extractionEventOf } from '../../../src/extractions/extraction-events.ts';
@@ -177,5 +177,43 @@ describe('ExtractionStore', () => {
     const updates = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(updates.every((update) => update.Key!.pk === `EXT#${record.id}`)).toBe(true);
     expect(updates.map((update) => update.UpdateExpression)).toEqual(['REMOVE gsi6pk, gsi6sk']);
+  });
+});
+
+describe('ExtractionStore.create', () => {
+  const queued: ExtractionRecord = { ...record, status: 'QUEUED', generation: 1, completedAt: undefined, error: undefined, labels: { customer: 'acme' } };
+
+  it('writes nothing when a label cannot be encoded into its index key', async () => {
+    const store = new ExtractionStore(documentClient(), 'records');
+
+    await expect(store.create({ ...queued, labels: { '\udfff': 'v' } })).rejects.toThrow(URIError);
+
+    expect(documents.calls()).toHaveLength(0);
+  });
+
+  it('takes the record back out when its label items cannot be written', async () => {
+    documents.on(PutCommand).resolves({});
+    documents.on(BatchWriteCommand).rejectsOnce(new Error('throttled')).resolves({});
+    documents.on(DeleteCommand).resolves({});
+    const store = new ExtractionStore(documentClient(), 'records');
+
+    await expect(store.create(queued)).rejects.toThrow('throttled');
+
+    const withdrawn = documents.commandCalls(BatchWriteCommand)[1]!.args[0].input.RequestItems!.records!;
+    expect(withdrawn.map((request) => request.DeleteRequest?.Key?.pk)).toEqual([expect.stringMatching(/^WS#ws_a#EXTLABEL#customer=/), 'WS#ws_a#EXTLABELKEY#customer']);
+    expect(documents.commandCalls(DeleteCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: `EXT#${record.id}`, sk: 'EXTRACTION' }, ExpressionAttributeValues: { ':created': 1 } });
+    expect(documents.commandCalls(UpdateCommand)).toHaveLength(0); // the counters were never touched
+  });
+
+  it('stores labels named "constructor" and "prototype" as a map', async () => {
+    documents.on(PutCommand).resolves({});
+    documents.on(BatchWriteCommand).resolves({});
+    documents.on(GetCommand).resolves({ Item: { pk: `EXT#${record.id}`, sk: 'EXTRACTION', ...queued, revision: 1, countedAs: 'QUEUED' } });
+    const store = new ExtractionStore(documentClient(), 'records');
+
+    await store.create({ ...queued, labels: { constructor: 'x', prototype: 'y' } });
+
+    const item = documents.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+    expect(item.labels).toEqual(new Map([['constructor', 'x'], ['prototype', 'y']]));
   });
 });

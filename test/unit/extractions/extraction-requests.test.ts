@@ -21,6 +21,16 @@ describe('labelIssues', () => {
   it('refuses empty or blank keys and values with the key in the path', () => {
     expect(labelIssues({ '': 'v', ' ': 'v', a: '', b: '\t ' }).map((issue) => issue.field)).toEqual(['labels.', 'labels. ', 'labels.a', 'labels.b']);
   });
+
+  it('refuses keys and values with a lone surrogate, and the key __proto__', () => {
+    const labels = JSON.parse('{"\\udfff":"v","customer":"\\ud800x","__proto__":"x","constructor":"c","prototype":"p","pair":"\\ud83d\\ude00"}');
+
+    expect(labelIssues(labels)).toEqual([
+      { field: 'labels.\udfff', issue: expect.stringContaining('key must be well-formed Unicode') },
+      { field: 'labels.customer', issue: expect.stringContaining('value must be well-formed Unicode') },
+      { field: 'labels.__proto__', issue: 'is not allowed as a label key' },
+    ]);
+  });
 });
 
 describe('documentReferenceIssues', () => {
@@ -29,7 +39,13 @@ describe('documentReferenceIssues', () => {
       { field: 'document', issue: 'Send either document.fileId or document.url, not both.' },
     ]);
     expect(documentReferenceIssues({}, strict)[0]!.field).toBe('document');
-    expect(documentReferenceIssues({ fileId: 'file_1' }, strict)).toEqual([]);
+    expect(documentReferenceIssues({ fileId: 'file_01JZ0000000000000000000000' }, strict)).toEqual([]);
+  });
+
+  it('refuses a fileId that is not a file id, before any lookup', () => {
+    for (const fileId of ['file_1', `file_${'A'.repeat(2_100)}`, 'ext_01JZ0000000000000000000000', 'file_01jz0000000000000000000000']) {
+      expect(documentReferenceIssues({ fileId }, strict)).toEqual([{ field: 'document.fileId', issue: expect.stringContaining('not a file id') }]);
+    }
   });
 
   it('checks URLs with the outbound rules', () => {

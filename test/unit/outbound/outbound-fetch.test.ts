@@ -109,6 +109,19 @@ describe('fetchOutbound', () => {
     expect(failure.transient).toBe(false);
   });
 
+  it('says the same of a host that does not resolve and one that resolves to a private address', async () => {
+    const resolver = resolverOf({ 'internal.example.test': ['10.0.0.8'], 'empty.example.test': [] });
+
+    const privateHost = await failureOf(fetchOutbound({ url: `http://internal.example.test:${port}/doc.pdf` }, options({ resolveHost: resolver })));
+    const unknownHost = await failureOf(fetchOutbound({ url: `http://nowhere.example.test:${port}/doc.pdf` }, options({ resolveHost: resolver })));
+    const noAddresses = await failureOf(fetchOutbound({ url: `http://empty.example.test:${port}/doc.pdf` }, options({ resolveHost: resolver })));
+
+    const named = (failure: OutboundRequestError, hostname: string) => failure.message.replace(hostname, '<host>');
+    expect(named(privateHost, 'internal.example.test')).toBe('The host <host> could not be resolved to a public address.');
+    expect(named(unknownHost, 'nowhere.example.test')).toBe(named(privateHost, 'internal.example.test'));
+    expect(named(noAddresses, 'empty.example.test')).toBe(named(privateHost, 'internal.example.test'));
+  });
+
   it('follows redirects, checking and resolving each hop', async () => {
     routes['/start'] = (_request, response) => response.writeHead(302, { location: `http://second.example.test:${port}/doc.pdf#frag` }).end();
     routes['/doc.pdf'] = (_request, response) => response.end('content');
