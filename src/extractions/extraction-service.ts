@@ -103,10 +103,12 @@ export class ExtractionService {
   async uploadExtraction(workspaceId: string, upload: MultipartBody): Promise<ExtractionView> {
     const uploads = this.dependencies.uploads;
     if (!uploads) throw new Error('uploadExtraction needs extractionServiceWithUploads().');
-    const { file, textParts } = await uploads.uploadFileWithTextParts(workspaceId, upload);
+    // Labels are checked before the file is recorded: a refused upload leaves no file behind.
+    const { file, textParts } = await uploads.uploadFileWithTextParts(workspaceId, upload, (parts) => {
+      const issues = labelIssues(parseLabelsPart(parts.labels));
+      if (issues.length > 0) throw new ValidationError(issues);
+    });
     const labels = parseLabelsPart(textParts.labels);
-    const issues = labelIssues(labels);
-    if (issues.length > 0) throw new ValidationError(issues);
     const document = { fileId: file.fileId, fileName: file.fileName, mimeType: file.mimeType, size: file.size };
     return extractionSummary(await this.accept(workspaceId, { document, labels, ...(file.sha256 ? { sha256: file.sha256 } : {}) }));
   }

@@ -23,9 +23,15 @@ export class DirectUploads {
   /**
    * The same upload, also returning the form's other text parts (the extraction upload's `labels`).
    * The object is written while the request arrives when its size is known early (early-copy.ts),
-   * otherwise from the spool once the whole file has been received and checked.
+   * otherwise from the spool once the whole file has been received and checked. `acceptTextParts`
+   * may refuse the other parts by throwing: then no file record is written and an object already
+   * stored is deleted, so a refused request leaves nothing behind.
    */
-  async uploadFileWithTextParts(workspaceId: string, upload: MultipartBody): Promise<{ file: FileView; textParts: Record<string, string> }> {
+  async uploadFileWithTextParts(
+    workspaceId: string,
+    upload: MultipartBody,
+    acceptTextParts: (textParts: Record<string, string>) => void = () => undefined,
+  ): Promise<{ file: FileView; textParts: Record<string, string> }> {
     const fileId = newIdentifier('file');
     const objectKey = fileObjectKey(workspaceId, fileId);
     const received = await receiveMultipartUpload(upload.stream, upload.contentType, {
@@ -35,6 +41,12 @@ export class DirectUploads {
     try {
       // Stored while it arrived, or spooled: then stored now, with our SHA-256 for S3 to check.
       const content = received.content;
+      try {
+        acceptTextParts(received.textParts);
+      } catch (refusal) {
+        if ('storedAt' in content) await this.blobs.delete(content.storedAt).catch(() => undefined); // the lifecycle rule is the backstop
+        throw refusal;
+      }
       if ('spooledAt' in content) await this.blobs.putFile(objectKey, content.spooledAt, { size: received.size, sha256: received.sha256, mimeType: received.verdict.mimeType });
       const record: FileRecord = {
         fileId,

@@ -96,11 +96,16 @@ describe('labels that cannot be encoded', () => {
     expect(response.body.error.details).toEqual([{ field: 'labels.customer', issue: expect.stringContaining('well-formed Unicode') }]);
   });
 
-  it('refuses a lone surrogate in the upload\'s labels part with 422', async () => {
+  it('refuses a lone surrogate in the upload\'s labels part with 422 and keeps neither the file nor its record', async () => {
+    const objectsBefore = await storedObjectsOf(workspaceId);
+    const itemsBefore = await tableItemsOf(workspaceId);
+
     const response = await client.uploadWithJsonLabelsPart(await invoicePdf(), 'invoice.pdf', `{"${loneSurrogate}":"v"}`);
 
     expect(response.status).toBe(422);
     expect(response.body.error.details).toEqual([{ field: 'labels.\udfff', issue: expect.stringContaining('well-formed Unicode') }]);
+    expect(await storedObjectsOf(workspaceId)).toEqual(objectsBefore);
+    expect(await tableItemsOf(workspaceId)).toHaveLength(itemsBefore.length);
   });
 
   it('refuses "__proto__" as a label key in the upload\'s labels part', async () => {
