@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { S3Event } from 'aws-lambda';
+import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { routes } from '../http/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
@@ -8,9 +7,11 @@ import { startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
-import { uploadedFileFinalizer } from '../files/routes.ts';
+import { stateMachines, triggers } from '../manifest/triggers.ts';
+import type { TriggerDefinition } from '../platform/trigger-table.ts';
+import { createLocalInvoker } from './local-invoker.ts';
 import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStackConnection } from './local-stack-connection.ts';
-import { startLocalOrchestration, type RunningLocalOrchestration } from './local-extraction-orchestration.ts';
+import { localBucketNotifications, startLocalTriggers, type RunningLocalTriggers } from './local-triggers.ts';
 
 export interface LocalStackOptions {
   /** Where the emulators keep their data; a restart with the same folder keeps it. */
@@ -22,6 +23,8 @@ export interface LocalStackOptions {
   /** An AWS-compatible endpoint (LocalStack, moto) to use instead of the embedded emulators. */
   externalEndpoint?: string;
   authorizerCacheSeconds?: number;
+  /** Trigger rows served besides the manifest's (tests add consumers and schedules of their own). */
+  additionalTriggers?: readonly TriggerDefinition[];
 }
 
 export interface RunningLocalStack {
@@ -43,7 +46,9 @@ const projectRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<RunningLocalStack> {
   let emulators: RunningEmulators | undefined;
-  const objectCreated = objectCreatedNotifications();
+  const servedTriggers = [...triggers, ...(options.additionalTriggers ?? [])];
+  const invoker = createLocalInvoker(projectRoot);
+  const objectCreated = localBucketNotifications(servedTriggers, invoker);
   await mkdir(options.dataDir, { recursive: true });
   process.env.AWS_REGION ??= 'us-east-1';
   if (options.externalEndpoint) {
@@ -67,13 +72,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
   process.env.PAPERFLOW_S3_FORCE_PATH_STYLE = 'true';
 
   let gateway: RunningGateway | undefined;
-  let orchestration: RunningLocalOrchestration | undefined;
+  let orchestration: RunningLocalTriggers | undefined;
   try {
     const resources = await provisionResources({ prefix: 'paperflow-local' });
     process.env[resourceEnvironment.recordsTableName] = resources.recordsTableName;
     process.env[resourceEnvironment.filesBucketName] = resources.filesBucketName;
     process.env[resourceEnvironment.webhookDeliveryQueueUrl] = resources.webhookDeliveryQueueUrl;
-    orchestration = await startLocalOrchestration(projectRoot);
+    orchestration = await startLocalTriggers({
+      projectRoot,
+      invoker,
+      stateMachines,
+      triggers: servedTriggers,
+      queueUrls: { webhookDelivery: resources.webhookDeliveryQueueUrl },
+    });
 
     if (options.bootstrapApiKey) {
       await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
@@ -116,27 +127,4 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
     await emulators?.stop();
     throw error;
   }
-}
-
-/**
- * The bucket notification of the deployed stack, locally: each ObjectCreated event of the S3 emulator
- * under the finalizer's prefix invokes the same handler module S3 invokes deployed, in the background
- * as S3 does. `settled()` waits for invocations in flight so stopping never cuts one off.
- */
-function objectCreatedNotifications() {
-  const inFlight = new Set<Promise<void>>();
-  return {
-    deliver(event: S3Event) {
-      const records = event.Records.filter((record) => record.s3.object.key.startsWith(uploadedFileFinalizer.objectKeyPrefix));
-      if (records.length === 0) return;
-      const invocation = import(pathToFileURL(resolve(projectRoot, uploadedFileFinalizer.handler)).href)
-        .then((module: { handler: (event: S3Event) => Promise<void> }) => module.handler({ Records: records }))
-        .catch((error: unknown) => console.error(JSON.stringify({ level: 'error', message: 'object-created handler failed', error: String(error) })))
-        .finally(() => inFlight.delete(invocation));
-      inFlight.add(invocation);
-    },
-    async settled() {
-      await Promise.allSettled([...inFlight]);
-    },
-  };
 }

@@ -2,16 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Context } from 'aws-lambda';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { lambdaContext } from './local-gateway.ts';
+import type { StateMachineTaskTrigger } from '../platform/trigger-table.ts';
+import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
 
-/** A state machine to serve: its ASL file and, per `${Placeholder}` Resource, the handler module. */
+/** A state machine to serve: its ASL file and its task rows, one per `${Placeholder}` Resource. */
 export interface LocalStateMachineDefinition {
   name: string;
   definitionFile: string;
-  taskFunctions: Record<string, string>;
+  tasks: readonly Pick<StateMachineTaskTrigger, 'placeholder' | 'handler' | 'timeoutSeconds'>[];
 }
 
 export interface LocalStepFunctionsOptions {
@@ -220,24 +219,22 @@ async function serveStateMachine(definition: LocalStateMachineDefinition, option
   const text = await readFile(resolve(options.projectRoot, definition.definitionFile), 'utf8');
   const localFunctionArn = (placeholder: string) => `arn:aws:lambda:${region}:${accountId}:function:paperflow-local-${placeholder.replace(/FunctionArn$/, '')}`;
   // The same substitution CDK's definitionSubstitutions performs, with local function ARNs.
+  const taskByPlaceholder = new Map(definition.tasks.map((task) => [task.placeholder, task]));
   const substituted = text.replace(/\$\{(\w+)\}/g, (whole, placeholder: string) => {
-    if (!(placeholder in definition.taskFunctions)) throw new Error(`${definition.definitionFile}: no handler for \${${placeholder}}.`);
+    if (!taskByPlaceholder.has(placeholder)) throw new Error(`${definition.definitionFile}: no handler for \${${placeholder}}.`);
     return localFunctionArn(placeholder);
   });
   const asl = JSON.parse(substituted) as StateMachineDefinition & { States: Record<string, { Type: string; Resource?: string; Retry?: unknown[] }> };
-  const moduleByArn = new Map(Object.entries(definition.taskFunctions).map(([placeholder, module]) => [localFunctionArn(placeholder), module]));
-  const modules = new Map<string, Promise<{ handler: (event: unknown, context: Context) => Promise<unknown> }>>();
+  const taskByArn = new Map(definition.tasks.map((task) => [localFunctionArn(task.placeholder), task]));
+  const invoker = createLocalInvoker(options.projectRoot);
   const taskHandlers: Record<string, (input: unknown) => Promise<unknown>> = {};
   const retryOverrides: Record<string, number> = {};
   for (const [stateName, state] of Object.entries(asl.States)) {
     if (state.Retry && options.retryIntervalMs !== undefined) retryOverrides[stateName] = options.retryIntervalMs;
     if (state.Type !== 'Task' || !state.Resource) continue;
-    const module = moduleByArn.get(state.Resource)!;
-    taskHandlers[stateName] = async (input) => {
-      if (!modules.has(module)) modules.set(module, import(pathToFileURL(resolve(options.projectRoot, module)).href));
-      const { handler } = await modules.get(module)!;
-      return (await handler(input, lambdaContext(crypto.randomUUID(), { functionArn: state.Resource!, timeoutMilliseconds: 300_000 }))) ?? null;
-    };
+    const task = taskByArn.get(state.Resource)!;
+    const invoked = { functionArn: state.Resource, ...(task.timeoutSeconds ? { timeoutMilliseconds: task.timeoutSeconds * 1000 } : {}) };
+    taskHandlers[stateName] = async (input) => (await invoker.invoke(task.handler, input, lambdaContext(crypto.randomUUID(), invoked))) ?? null;
   }
   return {
     arn: `arn:aws:states:${region}:${accountId}:stateMachine:paperflow-local-${definition.name}`,

@@ -46,7 +46,7 @@ beforeAll(async () => {
   );
   endpoint = await startLocalStepFunctions({
     projectRoot: folder,
-    stateMachines: [{ name: 'sample', definitionFile: 'machine.asl.json', taskFunctions: { DoubleFunctionArn: 'double.mjs', FlakyFunctionArn: 'flaky.mjs' } }],
+    stateMachines: [{ name: 'sample', definitionFile: 'machine.asl.json', tasks: [{ placeholder: 'DoubleFunctionArn', handler: 'double.mjs' }, { placeholder: 'FlakyFunctionArn', handler: 'flaky.mjs' }] }],
     retryIntervalMs: 1,
   });
   client = new SFNClient({ endpoint: endpoint.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
