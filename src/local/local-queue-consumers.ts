@@ -84,12 +84,14 @@ export function startLocalQueueConsumer(
     const succeeded = messages.filter((message) => !failed.has(message.MessageId!));
     for (let start = 0; start < succeeded.length; start += maximumMessagesPerReceive) {
       const chunk = succeeded.slice(start, start + maximumMessagesPerReceive);
-      await client.send(
+      const { Failed } = await client.send(
         new DeleteMessageBatchCommand({
           QueueUrl: queueUrl,
           Entries: chunk.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
         }),
       );
+      // As with Lambda, a message that could not be deleted (its receipt expired) simply comes back.
+      if (Failed?.length) console.error(JSON.stringify({ level: 'warn', message: 'handled messages not deleted', consumer: consumer.name, failed: Failed }));
     }
   };
 
