@@ -68,3 +68,11 @@ export function lambdaContext(
 export function localFunctionArn(name: string, region = process.env.AWS_REGION ?? 'us-east-1'): string {
   return `arn:aws:lambda:${region}:000000000000:function:paperflow-local-${name}`;
 }
+
+/** The context of one invocation of a trigger row's function: its name, and its timeout if the row sets one. */
+export function triggerContext(trigger: { name: string; timeoutSeconds?: number }, region: string, requestId: string = crypto.randomUUID()): Context {
+  return lambdaContext(requestId, {
+    functionArn: localFunctionArn(trigger.name, region),
+    ...(trigger.timeoutSeconds ? { timeoutMilliseconds: trigger.timeoutSeconds * 1000 } : {}),
+  });
+}

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import type { QueueConsumerTrigger } from '../platform/trigger-table.ts';
-import { lambdaContext, localFunctionArn, type LocalInvoker } from './local-invoker.ts';
+import { triggerContext, type LocalInvoker } from './local-invoker.ts';
 
 export interface RunningQueueConsumer {
   /** Stops polling (a long poll in flight is abandoned) and waits for the batch being handled. */
@@ -67,14 +67,7 @@ export function startLocalQueueConsumer(
     const event: SQSEvent = { Records: messages.map((message) => sqsRecord(message, queueArn!, region)) };
     let failed: ReadonlySet<string> | 'wholeBatch';
     try {
-      const response = await invoker.invoke<SQSBatchResponse | undefined>(
-        consumer.handler,
-        event,
-        lambdaContext(crypto.randomUUID(), {
-          functionArn: localFunctionArn(consumer.name, region),
-          ...(consumer.timeoutSeconds ? { timeoutMilliseconds: consumer.timeoutSeconds * 1000 } : {}),
-        }),
-      );
+      const response = await invoker.invoke<SQSBatchResponse | undefined>(consumer.handler, event, triggerContext(consumer, region));
       failed = consumer.reportBatchItemFailures ? reportedFailures(response, messages) : new Set();
     } catch (error) {
       console.error(JSON.stringify({ level: 'error', message: 'queue consumer failed; the batch stays on the queue', consumer: consumer.name, error: String(error) }));
@@ -123,7 +116,7 @@ export function startLocalQueueConsumer(
  * The messages a handler reported as failed, or the whole batch where Lambda would count the answer
  * as a failure: an item without an id, or with an id that is not in the batch.
  */
-function reportedFailures(response: SQSBatchResponse | undefined, messages: Message[]): ReadonlySet<string> | 'wholeBatch' {
+export function reportedFailures(response: SQSBatchResponse | undefined, messages: Message[]): ReadonlySet<string> | 'wholeBatch' {
   const failures = response?.batchItemFailures ?? [];
   if (!Array.isArray(failures)) return 'wholeBatch';
   const batchIds = new Set(messages.map((message) => message.MessageId));

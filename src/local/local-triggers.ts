@@ -2,7 +2,7 @@ import type { S3Event } from 'aws-lambda';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { stateMachineArnEnvironment, type QueueName } from '../platform/resource-access.ts';
 import { tasksOf, triggersOfKind, type StateMachineDefinition, type TriggerDefinition } from '../platform/trigger-table.ts';
-import { lambdaContext, localFunctionArn, type LocalInvoker } from './local-invoker.ts';
+import { triggerContext, type LocalInvoker } from './local-invoker.ts';
 import { startLocalQueueConsumer } from './local-queue-consumers.ts';
 import { startLocalStepFunctions, type RunningLocalStepFunctions } from './local-step-functions.ts';
 
@@ -72,7 +72,7 @@ function startLocalSchedule(schedule: Extract<TriggerDefinition, { kind: 'schedu
     if (running) return;
     const event = scheduledEvent(schedule.name, region);
     running = invoker
-      .invoke(schedule.handler, event, lambdaContext(event.id, invokedAs(schedule, region)))
+      .invoke(schedule.handler, event, triggerContext(schedule, region, event.id))
       .catch((error: unknown) => console.error(JSON.stringify({ level: 'error', message: 'scheduled run failed', schedule: schedule.name, error: String(error) })))
       .finally(() => (running = undefined));
   }, Math.max(1, intervalSeconds) * 1000);
@@ -100,7 +100,7 @@ export function localBucketNotifications(triggers: readonly TriggerDefinition[],
         const records = event.Records.filter((record) => record.s3.object.key.startsWith(notification.keyPrefix));
         if (records.length === 0) continue;
         const invocation = invoker
-          .invoke(notification.handler, { Records: records }, lambdaContext(crypto.randomUUID(), invokedAs(notification, region)))
+          .invoke(notification.handler, { Records: records }, triggerContext(notification, region))
           .then(() => undefined)
           .catch((error: unknown) =>
             console.error(JSON.stringify({ level: 'error', message: 'object-created handler failed', notification: notification.name, error: String(error) })),
@@ -113,10 +113,6 @@ export function localBucketNotifications(triggers: readonly TriggerDefinition[],
       await Promise.allSettled([...inFlight]);
     },
   };
-}
-
-function invokedAs(trigger: TriggerDefinition, region: string) {
-  return { functionArn: localFunctionArn(trigger.name, region), ...(trigger.timeoutSeconds ? { timeoutMilliseconds: trigger.timeoutSeconds * 1000 } : {}) };
 }
 
 // What EventBridge sends a rule's Lambda target.
