@@ -4,17 +4,24 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { createRequireBanner, credentialProvidersLambdaNeverLoads } from '../lib/paperflow-function.ts';
+import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../lib/public-api.ts';
 import { routes } from '../src/http/routes.ts';
+import { triggers } from '../src/manifest/triggers.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
-// Each API handler bundled as the CDK stack bundles it (esbuild, ESM, minified, node22, AWS SDK
-// included), then imported cold in a fresh Node process: the bundle's share of a Lambda cold start.
+// Each handler of the two tables (routes and triggers) bundled as the CDK stack bundles it (esbuild,
+// ESM, minified, node22, AWS SDK included), then imported cold in a fresh Node process: the bundle's
+// share of a Lambda cold start.
 // Bundles are written inside the project so anything left external still resolves.
 const run = promisify(execFile);
 const projectRoot = resolve(import.meta.dirname, '..');
 await mkdir(join(projectRoot, 'node_modules/.cache'), { recursive: true });
 const outputDir = await mkdtemp(join(projectRoot, 'node_modules/.cache/paperflow-bundles-'));
-const handlers = [...new Set(['functions/auth/authorize-request.ts', ...routes.map((route) => route.handler)])];
+// Packages a trigger row ships as node_modules stay outside its bundle, as deployed.
+const nodeModulesByHandler = new Map(triggers.map((trigger) => [trigger.handler, trigger.nodeModules ?? []]));
+const handlers = [
+  ...new Set([authorizerHandlerModule, unmatchedRouteHandlerModule, ...routes.map((route) => route.handler), ...triggers.map((trigger) => trigger.handler)]),
+];
 const importSamples = Number(process.env.BENCH_IMPORT_SAMPLES ?? 5);
 
 console.log(`handler bundles (${describeMachine()}; cold import = median of ${importSamples} fresh processes)`);
@@ -31,7 +38,7 @@ try {
       mainFields: ['module', 'main'],
       minify: true,
       banner: { js: createRequireBanner },
-      external: credentialProvidersLambdaNeverLoads,
+      external: [...credentialProvidersLambdaNeverLoads, ...(nodeModulesByHandler.get(handler) ?? [])],
       logLevel: 'silent',
     });
     const sizeKb = (await stat(outfile)).size / 1024;

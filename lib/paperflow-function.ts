@@ -8,8 +8,10 @@ import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { resourceEnvironment } from '../src/infrastructure/resource-definitions.ts';
+import type { QueueAccess, StateMachineAccess } from '../src/platform/resource-access.ts';
 
 /** The repository root: handler paths in the route table are relative to it. */
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +30,8 @@ export interface PaperflowFunctionProps {
    * x86_64 rather than the default arm64.
    */
   nodeModules?: string[];
+  /** Overrides the choice above (arm64, or x86_64 with nodeModules). */
+  architecture?: 'arm64' | 'x86_64';
 }
 
 // ESM bundles have no `require`; some CommonJS dependencies still call it (for Node built-ins).
@@ -52,7 +56,7 @@ export class PaperflowFunction extends NodejsFunction {
       projectRoot: repositoryRoot,
       depsLockFilePath: path.join(repositoryRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_22_X,
-      architecture: props.nodeModules ? Architecture.X86_64 : Architecture.ARM_64,
+      architecture: (props.architecture ?? (props.nodeModules ? 'x86_64' : 'arm64')) === 'x86_64' ? Architecture.X86_64 : Architecture.ARM_64,
       // API Gateway gives up after 29 s, so an API function running longer only wastes money.
       timeout: props.timeout ?? Duration.seconds(29),
       memorySize: props.memorySize ?? 1024,
@@ -163,8 +167,23 @@ export function bindFilesBucket(fn: NodejsFunction, bucket: IBucket, access: Buc
   if (access === 'readWriteDelete') bucket.grantDelete(fn);
 }
 
-/** Lets the function schedule webhook delivery attempts; consumers get an event source instead. */
-export function bindDeliveryQueue(fn: NodejsFunction, queue: IQueue): void {
-  fn.addEnvironment(resourceEnvironment.webhookDeliveryQueueUrl, queue.queueUrl);
-  queue.grantSendMessages(fn);
+/**
+ * Tells the function the queue's URL. `send` may only send; `consume` may receive, delete and change
+ * visibility (what Lambda's event source mapping does with the function's role), never send.
+ */
+export function bindQueue(fn: NodejsFunction, queue: IQueue, urlEnvironmentVariable: string, access: QueueAccess): void {
+  fn.addEnvironment(urlEnvironmentVariable, queue.queueUrl);
+  if (access === 'send') queue.grantSendMessages(fn);
+  else queue.grantConsumeMessages(fn);
+}
+
+/**
+ * Tells the function the state machine's ARN. `start` starts executions, `stop` stops them, and
+ * `callback` answers the task tokens of `.waitForTaskToken` tasks; each grants only its own calls.
+ */
+export function bindStateMachine(fn: NodejsFunction, stateMachine: IStateMachine, arnEnvironmentVariable: string, access: StateMachineAccess): void {
+  fn.addEnvironment(arnEnvironmentVariable, stateMachine.stateMachineArn);
+  if (access === 'start') stateMachine.grantStartExecution(fn);
+  else if (access === 'stop') stateMachine.grantExecution(fn, 'states:StopExecution');
+  else stateMachine.grantTaskResponse(fn);
 }

@@ -9,12 +9,15 @@ import { apiBasePath, type RouteDefinition } from '../src/http/route-table.ts';
 import { repositoryRoot } from './paperflow-function.ts';
 import { PaperflowStorage } from './paperflow-storage.ts';
 import { PublicApi } from './public-api.ts';
-import { ExtractionPipeline } from './extraction-pipeline.ts';
-import { UploadedFileFinalizer } from './uploaded-file-finalizer.ts';
+import { Triggers } from './triggers.ts';
+import { stateMachines, triggers as manifestTriggers } from '../src/manifest/triggers.ts';
+import type { TriggerDefinition } from '../src/platform/trigger-table.ts';
 
 export interface PaperflowStackProps extends StackProps {
   /** The operations to deploy; the route table unless a test narrows it. */
   routes?: readonly RouteDefinition[];
+  /** The non-HTTP entry points to deploy; the trigger table unless a test narrows or extends it. */
+  triggers?: readonly TriggerDefinition[];
   stageName?: string;
   authorizerCacheTtl?: Duration;
 }
@@ -42,25 +45,23 @@ export const stackOutputNames = [
 export class PaperflowStack extends Stack {
   readonly storage: PaperflowStorage;
   readonly publicApi: PublicApi;
-  readonly extractionPipeline: ExtractionPipeline;
-  readonly uploadedFileFinalizer: UploadedFileFinalizer;
+  readonly triggers: Triggers;
 
   constructor(scope: Construct, id: string, props: PaperflowStackProps = {}) {
     super(scope, id, { description: 'Paperflow: document extraction, workflows and webhooks', ...props });
 
     this.storage = new PaperflowStorage(this, 'Storage');
-    this.uploadedFileFinalizer = new UploadedFileFinalizer(this, 'UploadedFileFinalizer', { storage: this.storage });
-    this.extractionPipeline = new ExtractionPipeline(this, 'ExtractionPipeline', { storage: this.storage });
+    this.triggers = new Triggers(this, 'Triggers', { stateMachines, triggers: props.triggers ?? manifestTriggers, storage: this.storage });
     this.publicApi = new PublicApi(this, 'PublicApi', {
       routes: props.routes ?? publicRoutes,
       storage: this.storage,
-      extractionStateMachine: this.extractionPipeline.stateMachine,
+      stateMachines: this.triggers.stateMachines,
       stageName: props.stageName ?? 'prod',
       authorizerCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(60),
     });
 
-    // Later state machines (workflow runs) join through `addStateMachineFromDefinitionFile` below,
-    // as the extraction pipeline does.
+    // Later state machines (workflow runs) join as a row of `stateMachines` in src/manifest/triggers.ts
+    // with their task rows; lib/triggers.ts builds them through `addStateMachineFromDefinitionFile`.
 
     const { restApi, defaultUsagePlan } = this.publicApi;
     const outputs: Record<(typeof stackOutputNames)[number], { value: string; description: string }> = {

@@ -16,15 +16,16 @@ import { defaultRateLimit } from '../src/auth/api-key-store.ts';
 import { apiBasePath, type RouteDefinition } from '../src/http/route-table.ts';
 import { addGatewayErrorResponses } from './gateway-error-responses.ts';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import type { StateMachineName } from '../src/platform/resource-access.ts';
 import { PaperflowFunction, bindRecordsTable } from './paperflow-function.ts';
 import type { PaperflowStorage } from './paperflow-storage.ts';
-import { bindResourceAccess } from './route-resource-access.ts';
+import { bindResourceAccess } from './resource-access.ts';
 
 export interface PublicApiProps {
   routes: readonly RouteDefinition[];
   storage: PaperflowStorage;
-  /** For routes whose access starts extraction executions. */
-  extractionStateMachine?: IStateMachine;
+  /** For routes whose access names a state machine (starting extractions, for one). */
+  stateMachines: Partial<Record<StateMachineName, IStateMachine>>;
   stageName: string;
   /** How long API Gateway reuses an authorizer answer per Authorization header (revocation delay). */
   authorizerCacheTtl: Duration;
@@ -48,13 +49,13 @@ export class PublicApi extends Construct {
   /** The function serving each route, by operationId. */
   readonly routeFunctions = new Map<string, PaperflowFunction>();
   private readonly storage: PaperflowStorage;
-  private readonly extractionStateMachine?: IStateMachine;
+  private readonly stateMachines: Partial<Record<StateMachineName, IStateMachine>>;
   private readonly authorizerCacheTtl: Duration;
 
   constructor(scope: Construct, id: string, props: PublicApiProps) {
     super(scope, id);
     this.storage = props.storage;
-    this.extractionStateMachine = props.extractionStateMachine;
+    this.stateMachines = props.stateMachines;
     this.authorizerCacheTtl = props.authorizerCacheTtl;
 
     this.restApi = new RestApi(this, 'RestApi', {
@@ -139,7 +140,7 @@ export class PublicApi extends Construct {
       handlerModule: route.handler,
       description: `${route.method} ${apiBasePath}${route.path} (${route.operationId})`,
     });
-    bindResourceAccess(fn, route.access, { storage: this.storage, extractionStateMachine: this.extractionStateMachine });
+    bindResourceAccess(fn, route.access, { storage: this.storage, stateMachines: this.stateMachines });
     this.routeFunctions.set(route.operationId, fn);
     return fn;
   }

@@ -163,9 +163,9 @@ const feedbackSchema = z.object({
 const pageInfoSchema = z.object({ page: integer(), size: integer(), totalItems: integer(), totalPages: integer() });
 
 const access: Record<'start' | 'upload' | 'read' | 'write' | 'remove', ResourceAccess> = {
-  start: { recordsTable: 'readWrite', filesBucket: 'readWrite', extractionStateMachine: 'start' },
+  start: { recordsTable: 'readWrite', filesBucket: 'readWrite', stateMachines: { extraction: 'start' } },
   // The files API's direct upload, which removes what a refused upload left (see files/routes.ts).
-  upload: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete', extractionStateMachine: 'start' },
+  upload: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete', stateMachines: { extraction: 'start' } },
   read: { recordsTable: 'read', filesBucket: 'read' },
   write: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
   remove: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },

@@ -117,15 +117,3 @@ export const fileRoutes: RouteDefinition[] = [
     errorStatuses: [404, 502],
   },
 ];
-
-/**
- * Not a route: the function S3 invokes when an object is created in the files bucket (deployed: an
- * `s3:ObjectCreated:*` notification on the `workspaces/` prefix; locally: the S3 emulator's events).
- * It acts on upload keys (`workspaces/<ws>/uploads/<fileId>`) only. Besides reading and writing
- * records and objects it deletes objects (refused uploads, emptied upload keys).
- */
-export const uploadedFileFinalizer = {
-  handler: 'functions/files/finalize-uploaded-file.ts',
-  objectKeyPrefix: 'workspaces/',
-  access: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' } satisfies ResourceAccess,
-} as const;

@@ -2,6 +2,10 @@
 // small; classic zod schemas satisfy the same type.
 import type { $ZodObject as ZodObject, $ZodType as ZodType } from 'zod/v4/core';
 import type { Scope } from '../auth/scopes.ts';
+import type { ResourceAccess } from '../platform/resource-access.ts';
+
+// What a route's function may touch is declared the same way as a trigger's (src/platform/resource-access.ts).
+export type { ResourceAccess };
 
 // One typed table drives the deployed REST API (one Lambda per row), the local gateway, the 404/405
 // answers for everything else, the authorizer's per-key policy and the OpenAPI document. Adding an
@@ -12,16 +16,6 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface RouteResponse {
   description: string;
   schema?: ZodType;
-}
-
-/** What a route's function may touch; the CDK stack turns it into least-privilege grants. */
-export interface ResourceAccess {
-  recordsTable?: 'read' | 'readWrite';
-  /** `readWriteDelete` also removes objects (deletes, refused uploads); others never delete. */
-  filesBucket?: 'read' | 'readWrite' | 'readWriteDelete';
-  webhookDeliveryQueue?: 'send';
-  /** Starts executions of the extraction state machine (statemachines/extraction.asl.json). */
-  extractionStateMachine?: 'start';
 }
 
 export interface RouteDefinition {

@@ -1,14 +1,11 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
-  Context,
 } from 'aws-lambda';
 import {
   ApiError,
@@ -26,9 +23,7 @@ import { RouteMatcher } from '../http/route-matching.ts';
 import { apiBasePath, type RouteDefinition } from '../http/route-table.ts';
 import { TokenBucketLimiter } from '../auth/token-bucket.ts';
 import { defaultRateLimit, type RateLimit } from '../auth/api-key-store.ts';
-
-type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
 
 export interface LocalGatewayOptions {
   routes: readonly RouteDefinition[];
@@ -52,7 +47,6 @@ export interface RunningGateway {
 
 // The same ARN shape API Gateway hands the authorizer, so the same policy code decides locally.
 const localArnPrefix = 'arn:aws:execute-api:local:000000000000:paperflow-local/v1';
-const lambdaTimeoutMilliseconds = 29_000;
 
 /**
  * A local stand-in for the deployed REST API, built from the same route table: route matching (404,
@@ -63,20 +57,15 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   const matcher = new RouteMatcher(options.routes);
   const limiter = new TokenBucketLimiter();
   const authorizations = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
-  const modules = new Map<string, Promise<Record<string, unknown>>>();
-  const loadExport = async <T>(modulePath: string, name: string): Promise<T> => {
-    if (!modules.has(modulePath)) modules.set(modulePath, import(pathToFileURL(resolve(options.projectRoot, modulePath)).href));
-    return (await modules.get(modulePath)!)[name] as T;
-  };
+  const invoker = createLocalInvoker(options.projectRoot);
 
   const authorize = async (authorization: string | undefined, event: APIGatewayRequestAuthorizerEvent) => {
     const cacheKey = authorization ?? '';
     const cached = authorizations.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) return cached.result;
-    const authorizer = await loadExport<AuthorizerHandler>(options.authorizerHandler, 'handler');
     let result: APIGatewayAuthorizerResult;
     try {
-      result = await authorizer(event);
+      result = await invoker.invoke<APIGatewayAuthorizerResult>(options.authorizerHandler, event);
     } catch (error) {
       if ((error as Error).message === 'Unauthorized') throw new UnauthorizedError();
       throw error;
@@ -128,8 +117,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
     if (streamed) attachStreamedBody(event, request);
     else event.body = await bufferedBody(request, options.maximumBufferedBodyBytes ?? 10 * 1024 * 1024);
 
-    const handler = await loadExport<ProxyHandler>(route.handler, 'handler');
-    const result = await handler(event, lambdaContext(requestId));
+    const result = await invoker.invoke<APIGatewayProxyResult>(route.handler, event, lambdaContext(requestId));
     if (clientWentAway(request)) return logClientGone(requestId);
     const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
     // The handler names the request id it used (the same one, from requestContext); HEAD gets GET's
@@ -306,29 +294,6 @@ async function bufferedBody(request: IncomingMessage, limitBytes: number): Promi
     chunks.push(chunk as Buffer);
   }
   return total === 0 ? null : Buffer.concat(chunks).toString('utf8');
-}
-
-/** The Lambda context a locally invoked handler gets (also used by the local Step Functions tasks). */
-export function lambdaContext(
-  requestId: string,
-  invoked: { functionArn?: string; timeoutMilliseconds?: number } = {},
-): Context {
-  const deadline = Date.now() + (invoked.timeoutMilliseconds ?? lambdaTimeoutMilliseconds);
-  const invokedFunctionArn = invoked.functionArn ?? 'arn:aws:lambda:local:000000000000:function:paperflow-local';
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: invokedFunctionArn.split(':').at(-1)!,
-    functionVersion: '$LATEST',
-    invokedFunctionArn,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: 'paperflow-local',
-    logStreamName: 'paperflow-local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 function isMultipart(headers: Record<string, string>): boolean {

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { S3Event } from 'aws-lambda';
+import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { routes } from '../http/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
@@ -8,12 +7,14 @@ import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } f
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
-import { uploadedFileFinalizer } from '../files/routes.ts';
+import { stateMachines, triggers } from '../manifest/triggers.ts';
+import type { TriggerDefinition } from '../platform/trigger-table.ts';
+import { createLocalInvoker } from './local-invoker.ts';
 import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStackConnection } from './local-stack-connection.ts';
-import { startLocalOrchestration, type RunningLocalOrchestration } from './local-extraction-orchestration.ts';
 import { isWellFormedApiKey } from '../auth/api-key-secrets.ts';
 import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts';
 import { LocalStackStartError } from './local-stack-errors.ts';
+import { localBucketNotifications, startLocalTriggers, type RunningLocalTriggers } from './local-triggers.ts';
 
 export interface LocalStackOptions {
   /** Where the emulators keep their data; a restart with the same folder keeps it. */
@@ -25,6 +26,8 @@ export interface LocalStackOptions {
   /** An AWS-compatible endpoint (LocalStack, moto) to use instead of the embedded emulators. */
   externalEndpoint?: string;
   authorizerCacheSeconds?: number;
+  /** Trigger rows served besides the manifest's (tests add consumers and schedules of their own). */
+  additionalTriggers?: readonly TriggerDefinition[];
 }
 
 export interface RunningLocalStack {
@@ -61,7 +64,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
 
 async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLock: DataDirectoryLock): Promise<RunningLocalStack> {
   let emulators: RunningEmulators | undefined;
-  const objectCreated = objectCreatedNotifications();
+  const servedTriggers = [...triggers, ...(options.additionalTriggers ?? [])];
+  const invoker = createLocalInvoker(projectRoot);
+  const objectCreated = localBucketNotifications(servedTriggers, invoker);
   if (options.externalEndpoint) {
     process.env.AWS_ENDPOINT_URL = options.externalEndpoint;
     process.env.AWS_ACCESS_KEY_ID ??= 'test';
@@ -82,13 +87,19 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
   process.env.PAPERFLOW_S3_FORCE_PATH_STYLE = 'true';
 
   let gateway: RunningGateway | undefined;
-  let orchestration: RunningLocalOrchestration | undefined;
+  let orchestration: RunningLocalTriggers | undefined;
   try {
     const resources = await provisionResources({ prefix: 'paperflow-local' });
     process.env[resourceEnvironment.recordsTableName] = resources.recordsTableName;
     process.env[resourceEnvironment.filesBucketName] = resources.filesBucketName;
     process.env[resourceEnvironment.webhookDeliveryQueueUrl] = resources.webhookDeliveryQueueUrl;
-    orchestration = await startLocalOrchestration(projectRoot);
+    orchestration = await startLocalTriggers({
+      projectRoot,
+      invoker,
+      stateMachines,
+      triggers: servedTriggers,
+      queueUrls: { webhookDelivery: resources.webhookDeliveryQueueUrl },
+    });
 
     if (options.bootstrapApiKey) {
       await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
@@ -135,27 +146,4 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     await emulators?.stop();
     throw error;
   }
-}
-
-/**
- * The bucket notification of the deployed stack, locally: each ObjectCreated event of the S3 emulator
- * under the finalizer's prefix invokes the same handler module S3 invokes deployed, in the background
- * as S3 does. `settled()` waits for invocations in flight so stopping never cuts one off.
- */
-function objectCreatedNotifications() {
-  const inFlight = new Set<Promise<void>>();
-  return {
-    deliver(event: S3Event) {
-      const records = event.Records.filter((record) => record.s3.object.key.startsWith(uploadedFileFinalizer.objectKeyPrefix));
-      if (records.length === 0) return;
-      const invocation = import(pathToFileURL(resolve(projectRoot, uploadedFileFinalizer.handler)).href)
-        .then((module: { handler: (event: S3Event) => Promise<void> }) => module.handler({ Records: records }))
-        .catch((error: unknown) => console.error(JSON.stringify({ level: 'error', message: 'object-created handler failed', error: String(error) })))
-        .finally(() => inFlight.delete(invocation));
-      inFlight.add(invocation);
-    },
-    async settled() {
-      await Promise.allSettled([...inFlight]);
-    },
-  };
 }

@@ -3,16 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Context } from 'aws-lambda';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { lambdaContext } from './local-gateway.ts';
+import type { StateMachineTaskTrigger } from '../platform/trigger-table.ts';
+import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
 
-/** A state machine to serve: its ASL file and, per `${Placeholder}` Resource, the handler module. */
+/** A state machine to serve: its ASL file and its task rows, one per `${Placeholder}` Resource. */
 export interface LocalStateMachineDefinition {
   name: string;
   definitionFile: string;
-  taskFunctions: Record<string, string>;
+  tasks: readonly Pick<StateMachineTaskTrigger, 'placeholder' | 'handler' | 'timeoutSeconds'>[];
 }
 
 export interface LocalStepFunctionsOptions {
@@ -407,19 +406,19 @@ async function serveStateMachine(
   const text = await readFile(resolve(options.projectRoot, definition.definitionFile), 'utf8');
   const localFunctionArn = (placeholder: string) => `arn:aws:lambda:${region}:${accountId}:function:paperflow-local-${placeholder.replace(/FunctionArn$/, '')}`;
   // The same substitution CDK's definitionSubstitutions performs, with local function ARNs.
+  const taskByPlaceholder = new Map(definition.tasks.map((task) => [task.placeholder, task]));
   const substituted = text.replace(/\$\{(\w+)\}/g, (whole, placeholder: string) => {
-    if (!(placeholder in definition.taskFunctions)) throw new Error(`${definition.definitionFile}: no handler for \${${placeholder}}.`);
+    if (!taskByPlaceholder.has(placeholder)) throw new Error(`${definition.definitionFile}: no handler for \${${placeholder}}.`);
     return localFunctionArn(placeholder);
   });
   const asl = JSON.parse(substituted) as AslMachine;
-  const moduleByArn = new Map(Object.entries(definition.taskFunctions).map(([placeholder, module]) => [localFunctionArn(placeholder), module]));
-  const modules = new Map<string, Promise<{ handler: (event: unknown, context: Context) => Promise<unknown> }>>();
+  const taskByArn = new Map(definition.tasks.map((task) => [localFunctionArn(task.placeholder), task]));
+  const invoker = createLocalInvoker(options.projectRoot);
   const invokeFunction = async (functionArn: string, payload: unknown) => {
-    const module = moduleByArn.get(functionArn);
-    if (!module) throw stateError('Lambda.ResourceNotFoundException', `Function not found: ${functionArn}`);
-    if (!modules.has(module)) modules.set(module, import(pathToFileURL(resolve(options.projectRoot, module)).href));
-    const { handler } = await modules.get(module)!;
-    return (await handler(payload, lambdaContext(crypto.randomUUID(), { functionArn, timeoutMilliseconds: 300_000 }))) ?? null;
+    const task = taskByArn.get(functionArn);
+    if (!task) throw stateError('Lambda.ResourceNotFoundException', `Function not found: ${functionArn}`);
+    const invoked = { functionArn, ...(task.timeoutSeconds ? { timeoutMilliseconds: task.timeoutSeconds * 1000 } : {}) };
+    return (await invoker.invoke(task.handler, payload, lambdaContext(crypto.randomUUID(), invoked))) ?? null;
   };
 
   const waitTimeScale = options.waitTimeScale ?? 1;
@@ -454,7 +453,7 @@ async function serveStateMachine(
         }
         return outcome;
       };
-    } else if (moduleByArn.has(resource)) {
+    } else if (taskByArn.has(resource)) {
       handlerFactories[stateName] = () => (input) => invokeFunction(resource, input);
     } else {
       throw new Error(`${definition.definitionFile}: state ${stateName} uses ${resource}, which the local Step Functions does not serve.`);

@@ -13,9 +13,12 @@ import { PaperflowStack, stackOutputNames } from '../../lib/paperflow-stack.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../../lib/public-api.ts';
 import { apiBasePath, type RouteDefinition } from '../../src/http/route-table.ts';
 import { routes } from '../../src/http/routes.ts';
-import { uploadedFileFinalizer } from '../../src/files/routes.ts';
-import { extractionStateMachine, extractionSweeper } from '../../src/extractions/extraction-state-machine.ts';
-import { filesBucket, recordsTable, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
+import { uploadedFileFinalizer } from '../../src/files/triggers.ts';
+import { extractionSweeper } from '../../src/extractions/triggers.ts';
+import { filesBucket, recordsTable, resourceEnvironment, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
+import { stateMachines, triggers } from '../../src/manifest/triggers.ts';
+import type { ResourceAccess } from '../../src/platform/resource-access.ts';
+import { effectiveAccess, tasksOf, triggersOfKind, type QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
 
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
@@ -48,18 +51,38 @@ const writeRoute = anAuthenticatedRoute({
 });
 const deployedRoutes = [...routes, readRoute, writeRoute];
 
+/** The table has no queue consumer yet (webhooks add one): this test deploys one of its own. */
+const deliveryConsumer: QueueConsumerTrigger = {
+  kind: 'queueConsumer',
+  name: 'infraTestConsumeDeliveries',
+  queue: 'webhookDelivery',
+  batchSize: 25,
+  maximumBatchingWindowSeconds: 2,
+  reportBatchItemFailures: true,
+  handler: 'test/support/recording-queue-consumer.ts',
+  description: 'Infra test queue consumer',
+  access: { recordsTable: 'read' },
+};
+const deployedTriggers = [...triggers, deliveryConsumer];
+
 let stack: PaperflowStack;
 let template: Template;
 let resources: Resources;
 
 beforeAll(() => {
-  stack = new PaperflowStack(new App({ context: cdkContext }), 'PaperflowTest', { routes: deployedRoutes });
+  stack = new PaperflowStack(new App({ context: cdkContext }), 'PaperflowTest', { routes: deployedRoutes, triggers: deployedTriggers });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources as Resources;
 });
 
 function logicalIdOf(construct: LambdaFunction): string {
   return stack.getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+function triggerFunction(name: string): LambdaFunction {
+  const fn = stack.triggers.functions.get(name);
+  if (!fn) throw new Error(`No function for trigger ${name}`);
+  return fn;
 }
 
 function routeFunction(route: RouteDefinition) {
@@ -87,14 +110,14 @@ function methodsOnPath(routePath: string) {
 }
 
 describe('functions', () => {
-  it('deploys one function per route row, plus the authorizer, the 404/405 answerer, the upload finalizer, the extraction tasks and sweeper, on Node 22 arm64 (the reader x86_64)', () => {
+  it('deploys one function per route row and per trigger row, plus the authorizer and the 404/405 answerer, on Node 22 arm64 (the reader x86_64)', () => {
     // CDK's own bucket-notification helper (Python) is not ours to configure.
     const functions = Object.values(resources).filter(
       (resource) => resource.Type === 'AWS::Lambda::Function' && !String(resource.Properties.Runtime).startsWith('python'),
     );
 
-    expect(functions).toHaveLength(deployedRoutes.length + 2 + 1 + stack.extractionPipeline.taskFunctions.size + 1);
-    const documentReader = logicalIdOf(stack.extractionPipeline.taskFunctions.get('ExtractDocumentFunctionArn')!);
+    expect(functions).toHaveLength(deployedRoutes.length + 2 + deployedTriggers.length);
+    const documentReader = logicalIdOf(triggerFunction('extractDocument'));
     for (const [logicalId, fn] of Object.entries(resources).filter(([, resource]) => functions.includes(resource))) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -113,8 +136,8 @@ describe('functions', () => {
 
   it('gives every function a log group with a retention', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    // Each function's, and the extraction state machine's.
-    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + 1 + stack.extractionPipeline.taskFunctions.size + 1 + 1);
+    // Each function's, and each state machine's.
+    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + deployedTriggers.length + stateMachines.length);
   });
 
   it('loads every bundle on its own, away from the project node_modules, as Lambda will', async () => {
@@ -140,11 +163,9 @@ describe('functions', () => {
       .map((asset) => readFileSync(path.join(assembly.directory, asset.source.path, 'index.mjs'), 'utf8'));
     const distinctHandlers = new Set([
       ...deployedRoutes.map((route) => route.handler),
+      ...deployedTriggers.map((trigger) => trigger.handler),
       authorizerHandlerModule,
       unmatchedRouteHandlerModule,
-      uploadedFileFinalizer.handler,
-      ...Object.values(extractionStateMachine.taskFunctions),
-      extractionSweeper.handler,
     ]);
 
     expect(bundles).toHaveLength(distinctHandlers.size);
@@ -405,25 +426,26 @@ describe('extraction pipeline', () => {
   it('deploys statemachines/extraction.asl.json with every Task placeholder filled by its function', () => {
     const machine = Object.values(resources).find((resource) => resource.Type === 'AWS::StepFunctions::StateMachine')!;
     const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, { 'Fn::GetAtt': [string, string] }>;
+    const tasks = tasksOf('extraction', triggers);
 
-    expect(Object.keys(substitutions).sort()).toEqual(Object.keys(extractionStateMachine.taskFunctions).sort());
-    for (const [placeholder, fn] of stack.extractionPipeline.taskFunctions) {
-      expect(substitutions[placeholder]!['Fn::GetAtt'][0]).toBe(logicalIdOf(fn));
+    expect(Object.keys(substitutions).sort()).toEqual(tasks.map((task) => task.placeholder).sort());
+    for (const task of tasks) {
+      expect(substitutions[task.placeholder]!['Fn::GetAtt'][0]).toBe(logicalIdOf(triggerFunction(task.name)));
     }
   });
 
   it('lets exactly the routes that start extractions start executions, and tells them the machine', () => {
-    const machineLogicalId = stack.getLogicalId(stack.extractionPipeline.stateMachine.node.defaultChild as CfnElement);
+    const machineLogicalId = stack.getLogicalId(stack.triggers.stateMachines.extraction!.node.defaultChild as CfnElement);
     for (const route of routes) {
       const fn = routeFunction(route);
-      const starts = route.access?.extractionStateMachine === 'start';
+      const starts = route.access?.stateMachines?.extraction === 'start';
       expect(actionsGrantedTo(fn.logicalId).includes('states:StartExecution')).toBe(starts);
       expect(fn.properties.Environment.Variables.PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN).toEqual(starts ? { Ref: machineLogicalId } : undefined);
     }
   });
 
   it('gives the document reader the memory and time for OCR, and ships its runtime modules beside the bundle', () => {
-    const extract = stack.extractionPipeline.taskFunctions.get('ExtractDocumentFunctionArn')!;
+    const extract = triggerFunction('extractDocument');
     const properties = resources[logicalIdOf(extract)]!.Properties;
 
     // Its native addons are the linux-x64 ones installed here, so it runs on x86_64.
@@ -448,8 +470,8 @@ describe('extraction pipeline', () => {
 
   it('sweeps stuck extractions on a schedule', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: `rate(${extractionSweeper.scheduleMinutes} minutes)`,
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(stack.extractionPipeline.sweeper), 'Arn'] } })],
+      ScheduleExpression: `rate(${extractionSweeper.everyMinutes} minutes)`,
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(triggerFunction(extractionSweeper.name)), 'Arn'] } })],
     });
   });
 });
@@ -461,7 +483,7 @@ describe('upload sessions', () => {
         LambdaFunctionConfigurations: [
           Match.objectLike({
             Events: ['s3:ObjectCreated:*'],
-            Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: uploadedFileFinalizer.objectKeyPrefix }] } },
+            Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: uploadedFileFinalizer.keyPrefix }] } },
           }),
         ],
       },
@@ -469,7 +491,7 @@ describe('upload sessions', () => {
   });
 
   it('lets only functions that remove objects delete them', () => {
-    const finalizerActions = actionsGrantedTo(logicalIdOf(stack.uploadedFileFinalizer.function));
+    const finalizerActions = actionsGrantedTo(logicalIdOf(triggerFunction(uploadedFileFinalizer.name)));
     const deleteExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'deleteExtraction')!).logicalId);
     const getFile = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'getFile')!).logicalId);
     // Direct uploads remove what a refused upload left, and a streamed object replaced by its exact copy.
@@ -481,5 +503,116 @@ describe('upload sessions', () => {
     for (const actions of directUploads) expect(actions.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
     expect(createExtraction.some((action) => action.startsWith('s3:DeleteObject'))).toBe(false);
     expect(getFile.some((action) => action.startsWith('s3:DeleteObject') || action.startsWith('s3:PutObject'))).toBe(false);
+  });
+});
+
+/**
+ * Asserts that a function was granted exactly what `access` names, family by family: each declared
+ * access brings its actions and its environment variable, each undeclared one neither.
+ */
+function expectGrantsExactly(functionLogicalId: string, access: ResourceAccess, label: string) {
+  const actions = actionsGrantedTo(functionLogicalId);
+  const granted = (pattern: RegExp) => actions.some((action) => pattern.test(action));
+  const environment = (resources[functionLogicalId]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+  const stateMachineAccess = Object.values(access.stateMachines ?? {});
+  const queueAccess = Object.values(access.queues ?? {});
+
+  expect(granted(/^dynamodb:(GetItem|Query)$/), `${label}: table reads`).toBe(access.recordsTable !== undefined);
+  expect(granted(/^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/), `${label}: table writes`).toBe(access.recordsTable === 'readWrite');
+  expect(resourceEnvironment.recordsTableName in environment, `${label}: table variable`).toBe(access.recordsTable !== undefined);
+  expect(granted(/^s3:GetObject/), `${label}: object reads`).toBe(access.filesBucket !== undefined);
+  expect(granted(/^s3:PutObject/), `${label}: object writes`).toBe(access.filesBucket === 'readWrite' || access.filesBucket === 'readWriteDelete');
+  expect(granted(/^s3:DeleteObject/), `${label}: object deletes`).toBe(access.filesBucket === 'readWriteDelete');
+  expect(resourceEnvironment.filesBucketName in environment, `${label}: bucket variable`).toBe(access.filesBucket !== undefined);
+  expect(actions.includes('states:StartExecution'), `${label}: StartExecution`).toBe(stateMachineAccess.includes('start'));
+  expect(actions.includes('states:StopExecution'), `${label}: StopExecution`).toBe(stateMachineAccess.includes('stop'));
+  expect(granted(/^states:SendTask(Success|Failure|Heartbeat)$/), `${label}: task callbacks`).toBe(stateMachineAccess.includes('callback'));
+  expect(resourceEnvironment.extractionStateMachineArn in environment, `${label}: state machine variable`).toBe(access.stateMachines?.extraction !== undefined);
+  expect(actions.includes('sqs:SendMessage'), `${label}: SendMessage`).toBe(queueAccess.includes('send'));
+  for (const consumeAction of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
+    expect(actions.includes(consumeAction), `${label}: ${consumeAction}`).toBe(queueAccess.includes('consume'));
+  }
+  expect(resourceEnvironment.webhookDeliveryQueueUrl in environment, `${label}: queue variable`).toBe(access.queues?.webhookDelivery !== undefined);
+  expect(actions.filter((action) => !/^(dynamodb|s3|states|sqs|xray):/.test(action)), `${label}: other services`).toEqual([]);
+}
+
+describe('trigger table', () => {
+  it.each(deployedTriggers.map((trigger) => [trigger.kind, trigger.name, trigger] as const))(
+    '%s %s becomes a function with exactly the grants its row names',
+    (_kind, name, trigger) => {
+      const logicalId = logicalIdOf(triggerFunction(name));
+
+      expect(resources[logicalId]!.Properties.Description).toBe(trigger.description);
+      if (trigger.memorySize) expect(resources[logicalId]!.Properties.MemorySize).toBe(trigger.memorySize);
+      if (trigger.timeoutSeconds) expect(resources[logicalId]!.Properties.Timeout).toBe(trigger.timeoutSeconds);
+      expectGrantsExactly(logicalId, effectiveAccess(trigger), name);
+    },
+  );
+
+  it('grants every route exactly what its row names, by the same rule', () => {
+    for (const route of deployedRoutes) expectGrantsExactly(routeFunction(route).logicalId, route.access ?? {}, route.operationId);
+  });
+
+  it('runs every schedule row on an EventBridge rule at its rate', () => {
+    for (const schedule of triggersOfKind(deployedTriggers, 'schedule')) {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: `rate(${schedule.everyMinutes} minutes)`,
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(triggerFunction(schedule.name)), 'Arn'] } })],
+      });
+    }
+  });
+
+  it('notifies every bucket notification row of objects created under its prefix', () => {
+    const [notifications] = Object.values(template.findResources('Custom::S3BucketNotifications'));
+    const configurations = notifications!.Properties.NotificationConfiguration.LambdaFunctionConfigurations as {
+      Events: string[];
+      Filter: unknown;
+      LambdaFunctionArn: { 'Fn::GetAtt': [string, string] };
+    }[];
+    const rows = triggersOfKind(deployedTriggers, 'bucketNotification');
+
+    expect(configurations).toHaveLength(rows.length);
+    for (const row of rows) {
+      expect(configurations).toContainEqual({
+        Events: ['s3:ObjectCreated:*'],
+        Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: row.keyPrefix }] } },
+        LambdaFunctionArn: { 'Fn::GetAtt': [logicalIdOf(triggerFunction(row.name)), 'Arn'] },
+      });
+    }
+  });
+
+  it('feeds a queue consumer row through an event source mapping with its batching and partial batch failures', () => {
+    const consumerLogicalId = logicalIdOf(triggerFunction(deliveryConsumer.name));
+    const queueLogicalId = stack.getLogicalId(stack.storage.deliveryQueue.node.defaultChild as CfnElement);
+    const actions = actionsGrantedTo(consumerLogicalId);
+
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', triggersOfKind(deployedTriggers, 'queueConsumer').length);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: consumerLogicalId },
+      EventSourceArn: { 'Fn::GetAtt': [queueLogicalId, 'Arn'] },
+      BatchSize: deliveryConsumer.batchSize,
+      MaximumBatchingWindowInSeconds: deliveryConsumer.maximumBatchingWindowSeconds,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(actions).not.toContain('sqs:SendMessage');
+  });
+
+  it('refuses two rows with one name, and a task of a state machine the stack lacks', () => {
+    const build = (rows: typeof deployedTriggers) => () =>
+      new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'RefusedTriggers', { routes: [], triggers: rows });
+
+    expect(build([...triggers, { ...extractionSweeper }])).toThrow(/Two trigger rows are named sweepStuckExtractions/);
+    expect(build([...triggers, { ...tasksOf('extraction', triggers)[0]!, name: 'orphanTask', stateMachine: 'workflowRun' as never }])).toThrow(
+      /orphanTask is a task of a state machine/,
+    );
+  });
+
+  it('refuses a state machine whose ASL placeholders lack a task row', () => {
+    const withoutFirstTask = triggers.filter((trigger) => trigger !== tasksOf('extraction', triggers)[0]);
+
+    expect(
+      () => new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'MissingTask', { routes: [], triggers: withoutFirstTask }),
+    ).toThrow(/no task row fills \$\{MarkExtractionProcessingFunctionArn\}/);
   });
 });

@@ -2,10 +2,13 @@ import { access, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
-import { extractionStateMachine } from '../../../src/extractions/extraction-state-machine.ts';
+import { stateMachines, triggers } from '../../../src/manifest/triggers.ts';
+import { tasksOf } from '../../../src/platform/trigger-table.ts';
 
 // The ASL file is the source of truth (CDK and the local endpoint only substitute placeholders).
 const root = resolve(import.meta.dirname, '../../..');
+const extractionStateMachine = stateMachines.find((machine) => machine.name === 'extraction')!;
+const extractionTasks = tasksOf('extraction', triggers);
 
 interface State {
   Type: string;
@@ -27,8 +30,8 @@ describe('statemachines/extraction.asl.json', () => {
     const { text } = await definition();
     const placeholders = new Set([...text.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]!));
 
-    expect([...placeholders].sort()).toEqual(Object.keys(extractionStateMachine.taskFunctions).sort());
-    for (const module of Object.values(extractionStateMachine.taskFunctions)) await expect(access(resolve(root, module))).resolves.toBeUndefined();
+    expect([...placeholders].sort()).toEqual(extractionTasks.map((task) => task.placeholder).sort());
+    for (const task of extractionTasks) await expect(access(resolve(root, task.handler))).resolves.toBeUndefined();
   });
 
   it('is valid ASL once the placeholders are filled (JSONPath only)', async () => {

@@ -27,8 +27,8 @@ beforeAll(async () => {
   endpoint = await startLocalStepFunctions({
     projectRoot: fixtures,
     stateMachines: [
-      { name: 'callback', definitionFile: 'callback.asl.json', taskFunctions: { RequestApprovalFunctionArn: 'request-approval.mjs' } },
-      { name: 'invoke', definitionFile: 'invoke.asl.json', taskFunctions: { DoubleFunctionArn: 'double.mjs' } },
+      { name: 'callback', definitionFile: 'callback.asl.json', tasks: [{ placeholder: 'RequestApprovalFunctionArn', handler: 'request-approval.mjs' }] },
+      { name: 'invoke', definitionFile: 'invoke.asl.json', tasks: [{ placeholder: 'DoubleFunctionArn', handler: 'double.mjs' }] },
     ],
     retryIntervalMs: 1,
   });

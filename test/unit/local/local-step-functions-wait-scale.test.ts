@@ -32,8 +32,8 @@ beforeAll(async () => {
   endpoint = await startLocalStepFunctions({
     projectRoot: folder,
     stateMachines: [
-      { name: 'waits', definitionFile: 'waits.asl.json', taskFunctions: {} },
-      { name: 'year', definitionFile: 'year.asl.json', taskFunctions: {} },
+      { name: 'waits', definitionFile: 'waits.asl.json', tasks: [] },
+      { name: 'year', definitionFile: 'year.asl.json', tasks: [] },
     ],
     waitTimeScale: 0.0001,
   });

@@ -50,8 +50,8 @@ beforeAll(async () => {
   endpoint = await startLocalStepFunctions({
     projectRoot: folder,
     stateMachines: [
-      { name: 'sample', definitionFile: 'machine.asl.json', taskFunctions: { DoubleFunctionArn: 'double.mjs', FlakyFunctionArn: 'flaky.mjs' } },
-      { name: 'waiting', definitionFile: 'waiting.asl.json', taskFunctions: {} },
+      { name: 'sample', definitionFile: 'machine.asl.json', tasks: [{ placeholder: 'DoubleFunctionArn', handler: 'double.mjs' }, { placeholder: 'FlakyFunctionArn', handler: 'flaky.mjs' }] },
+      { name: 'waiting', definitionFile: 'waiting.asl.json', tasks: [] },
     ],
     retryIntervalMs: 1,
   });

@@ -1,0 +1,132 @@
+import type { S3Event } from 'aws-lambda';
+import { sqsClient } from '../infrastructure/sqs-client.ts';
+import { stateMachineArnEnvironment, type QueueName } from '../platform/resource-access.ts';
+import { tasksOf, triggersOfKind, type StateMachineDefinition, type TriggerDefinition } from '../platform/trigger-table.ts';
+import { triggerContext, type LocalInvoker } from './local-invoker.ts';
+import { startLocalQueueConsumer } from './local-queue-consumers.ts';
+import { startLocalStepFunctions, type RunningLocalStepFunctions } from './local-step-functions.ts';
+
+// What the deployed stack gets from Step Functions, EventBridge, S3 notifications and SQS event source
+// mappings, locally and from the same trigger rows (src/manifest/triggers.ts): a runner per kind, each
+// invoking the row's handler module through the one local invoker.
+
+export interface LocalTriggersOptions {
+  projectRoot: string;
+  invoker: LocalInvoker;
+  stateMachines: readonly StateMachineDefinition[];
+  triggers: readonly TriggerDefinition[];
+  /** The provisioned queues' URLs, by the names rows use. */
+  queueUrls: Record<QueueName, string>;
+}
+
+export interface RunningLocalTriggers {
+  stepFunctions: RunningLocalStepFunctions;
+  /** Stops the schedules and queue consumers, waits for their invocations, then the executions. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the state machines (behind a local SFN endpoint that handlers reach through
+ * AWS_ENDPOINT_URL_SFN and the same ARN variables as deployed), the schedules and the queue consumers.
+ * Bucket notifications come from the S3 emulator, which starts earlier: see `localBucketNotifications`.
+ */
+export async function startLocalTriggers(options: LocalTriggersOptions): Promise<RunningLocalTriggers> {
+  const region = process.env.AWS_REGION ?? 'us-east-1';
+  const stepFunctions = await startLocalStateMachines(options, region);
+  const schedules = triggersOfKind(options.triggers, 'schedule').map((schedule) => startLocalSchedule(schedule, options.invoker, region));
+  const consumers = triggersOfKind(options.triggers, 'queueConsumer').map((consumer) =>
+    startLocalQueueConsumer(consumer, { invoker: options.invoker, client: sqsClient(), queueUrl: options.queueUrls[consumer.queue], region }),
+  );
+  return {
+    stepFunctions,
+    async close() {
+      await Promise.all([...schedules, ...consumers].map((runner) => runner.close()));
+      await stepFunctions.close();
+    },
+  };
+}
+
+async function startLocalStateMachines(options: LocalTriggersOptions, region: string): Promise<RunningLocalStepFunctions> {
+  // Compresses every Retry interval in tests (DESIGN.md, Time in tests).
+  const retryInterval = Number(process.env.PAPERFLOW_LOCAL_RETRY_INTERVAL_MS);
+  const stepFunctions = await startLocalStepFunctions({
+    projectRoot: options.projectRoot,
+    stateMachines: options.stateMachines.map((machine) => ({ ...machine, tasks: tasksOf(machine.name, options.triggers) })),
+    ...(Number.isFinite(retryInterval) && retryInterval >= 0 && process.env.PAPERFLOW_LOCAL_RETRY_INTERVAL_MS !== '' ? { retryIntervalMs: retryInterval } : {}),
+    waitTimeScale: Number(process.env.PAPERFLOW_LOCAL_WAIT_TIME_SCALE || 1),
+    region,
+  });
+  process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
+  for (const machine of options.stateMachines) process.env[stateMachineArnEnvironment[machine.name]] = stepFunctions.stateMachineArns[machine.name]!;
+  return stepFunctions;
+}
+
+/**
+ * A schedule row on an interval from configuration (its `localInterval` variable, in seconds). A run
+ * still going when the next is due is not overlapped, as a slow sweep should not pile up.
+ */
+function startLocalSchedule(schedule: Extract<TriggerDefinition, { kind: 'schedule' }>, invoker: LocalInvoker, region: string) {
+  const configured = Number(process.env[schedule.localInterval.environmentVariable] ?? schedule.localInterval.defaultSeconds);
+  const intervalSeconds = Number.isFinite(configured) ? configured : schedule.localInterval.defaultSeconds;
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    const event = scheduledEvent(schedule.name, region);
+    running = invoker
+      .invoke(schedule.handler, event, triggerContext(schedule, region, event.id))
+      .catch((error: unknown) => console.error(JSON.stringify({ level: 'error', message: 'scheduled run failed', schedule: schedule.name, error: String(error) })))
+      .finally(() => (running = undefined));
+  }, Math.max(1, intervalSeconds) * 1000);
+  timer.unref();
+  return {
+    async close() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/**
+ * The bucket notification rows, fed by the S3 emulator's ObjectCreated events: each row's handler
+ * gets the records under its prefix, in the background as S3 invokes it. `settled()` waits for
+ * invocations in flight so stopping never cuts one off.
+ */
+export function localBucketNotifications(triggers: readonly TriggerDefinition[], invoker: LocalInvoker) {
+  const region = process.env.AWS_REGION ?? 'us-east-1';
+  const notifications = triggersOfKind(triggers, 'bucketNotification').filter((row) => row.bucket === 'files' && row.event === 'objectCreated');
+  const inFlight = new Set<Promise<void>>();
+  return {
+    deliver(event: S3Event) {
+      for (const notification of notifications) {
+        const records = event.Records.filter((record) => record.s3.object.key.startsWith(notification.keyPrefix));
+        if (records.length === 0) continue;
+        const invocation = invoker
+          .invoke(notification.handler, { Records: records }, triggerContext(notification, region))
+          .then(() => undefined)
+          .catch((error: unknown) =>
+            console.error(JSON.stringify({ level: 'error', message: 'object-created handler failed', notification: notification.name, error: String(error) })),
+          )
+          .finally(() => inFlight.delete(invocation));
+        inFlight.add(invocation);
+      }
+    },
+    async settled() {
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+// What EventBridge sends a rule's Lambda target.
+function scheduledEvent(ruleName: string, region: string) {
+  return {
+    version: '0',
+    id: crypto.randomUUID(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '000000000000',
+    time: new Date().toISOString(),
+    region,
+    resources: [`arn:aws:events:${region}:000000000000:rule/paperflow-local-${ruleName}`],
+    detail: {},
+  };
+}
