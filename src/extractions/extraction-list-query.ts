@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../http/errors.ts';
+import { InvalidRequestError } from '../platform/errors.ts';
 import { parsePageRequest } from '../http/pagination.ts';
 import type { ExtractionStatus } from './extraction.ts';
 import type { SortAttribute } from './extraction-keys.ts';

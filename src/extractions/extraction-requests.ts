@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../http/errors.ts';
+import type { ValidationIssue } from '../platform/errors.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 

@@ -3,17 +3,16 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { config, safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import { en } from 'zod/v4/locales';
 import {
-  ApiError,
+  DomainError,
   ForbiddenError,
   InvalidRequestError,
   NotAcceptableError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
-  errorEnvelope,
-  toApiError,
   type ValidationIssue,
-} from './errors.ts';
+} from '../platform/errors.ts';
+import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from './error-responses.ts';
 import { lowerCaseHeaders } from './headers.ts';
 import { generatedRequestId, requestIdOf } from './request-id.ts';
 import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
@@ -101,12 +100,12 @@ function responseRendering(state: WeakMap<APIGatewayProxyEvent, RequestState>): 
     },
     onError: (request) => {
       const requestId = state.get(request.event)?.requestId ?? generatedRequestId();
-      const apiError = toApiError(request.error);
-      if (!(request.error instanceof ApiError)) {
+      const domainError = toDomainError(request.error);
+      if (!(request.error instanceof DomainError)) {
         // The client sees a generic 500; the cause goes to the log with the request id to find it.
         console.error(JSON.stringify({ level: 'error', requestId, error: String(request.error), stack: (request.error as Error)?.stack }));
       }
-      return renderError(apiError, requestId);
+      return renderError(domainError, requestId);
     },
   };
 }
@@ -120,10 +119,10 @@ function contentNegotiation(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayPro
   };
 }
 
-export function renderError(error: ApiError, requestId: string): APIGatewayProxyResult {
+export function renderError(error: DomainError, requestId: string): APIGatewayProxyResult {
   return {
-    statusCode: error.status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...error.headers },
+    statusCode: httpStatusOf(error),
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...errorHeadersOf(error) },
     body: JSON.stringify(errorEnvelope(error, requestId)),
   };
 }

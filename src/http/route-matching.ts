@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, NotFoundError } from './errors.ts';
+import { MethodNotAllowedError, NotFoundError } from '../platform/errors.ts';
 import type { HttpMethod, RouteDefinition } from './route-table.ts';
 
 export interface RouteMatch {

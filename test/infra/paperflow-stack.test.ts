@@ -8,6 +8,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayErrorResponses } from '../../lib/gateway-error-responses.ts';
+import { isRetryable } from '../../src/http/error-responses.ts';
 import { repositoryRoot, runtimeModuleClosure } from '../../lib/paperflow-function.ts';
 import { PaperflowStack, stackOutputNames } from '../../lib/paperflow-stack.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../../lib/public-api.ts';
@@ -268,7 +269,7 @@ describe('REST API', () => {
       );
 
       expect(body).toEqual({
-        error: { code: response.error.code, message: expect.any(String), requestId: '$context.requestId', retryable: response.error.retryable },
+        error: { code: response.error.code, message: expect.any(String), requestId: '$context.requestId', retryable: isRetryable(response.error) },
       });
       expect(properties.ResponseParameters).toMatchObject({
         'gatewayresponse.header.Content-Type': "'application/json'",
