@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { createRequireBanner, credentialProvidersLambdaNeverLoads } from '../lib/paperflow-function.ts';
-import { routes } from '../src/http/routes.ts';
+import { routes } from '../src/manifest/routes.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // Each API handler bundled as the CDK stack bundles it (esbuild, ESM, minified, node22, AWS SDK

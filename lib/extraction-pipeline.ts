@@ -3,7 +3,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { ResourceAccess } from '../src/http/route-table.ts';
+import type { ResourceAccess } from '../src/platform/resource-access.ts';
 import { extractionStateMachine, extractionSweeper } from '../src/extractions/extraction-state-machine.ts';
 import { PaperflowFunction } from './paperflow-function.ts';
 import type { PaperflowStack } from './paperflow-stack.ts';

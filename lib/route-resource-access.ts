@@ -1,6 +1,6 @@
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { ResourceAccess } from '../src/http/route-table.ts';
+import type { ResourceAccess } from '../src/platform/resource-access.ts';
 import { resourceEnvironment } from '../src/infrastructure/resource-definitions.ts';
 import { bindDeliveryQueue, bindFilesBucket, bindRecordsTable } from './paperflow-function.ts';
 import type { PaperflowStorage } from './paperflow-storage.ts';

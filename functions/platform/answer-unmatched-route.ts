@@ -1,7 +1,7 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { RouteMatcher } from '../../src/http/route-matching.ts';
-import { apiBasePath } from '../../src/http/route-table.ts';
-import { routes } from '../../src/http/routes.ts';
+import { apiBasePath } from '../../src/platform/route-table.ts';
+import { routes } from '../../src/manifest/routes.ts';
 import { NotFoundError } from '../../src/platform/errors.ts';
 
 // Deployed, API Gateway sends every method a resource does not define, and every unknown path, here;

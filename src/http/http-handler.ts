@@ -16,7 +16,7 @@ import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from './er
 import { lowerCaseHeaders } from './headers.ts';
 import { generatedRequestId, requestIdOf } from './request-id.ts';
 import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
-import type { RouteDefinition } from './route-table.ts';
+import type { RouteBody, RouteDefinition, RouteQuery } from '../platform/route-table.ts';
 import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
 import { scopeAllows } from '../auth/scopes.ts';
 
@@ -57,11 +57,12 @@ interface RequestState {
 /**
  * The shared HTTP behaviour of every operation, as one middy chain: request id, content negotiation,
  * principal and the route's scope (403), content type, body and query parsing, and one error
- * renderer placed last. `route` is the operation's own row of the route table.
+ * renderer placed last. `route` is the operation's own row of the route table; its schemas type the
+ * request's `body` and `query`.
  */
-export function httpHandler<TBody = unknown, TQuery = unknown>(
-  route: RouteContract,
-  handle: (request: HttpRequest<TBody, TQuery>) => Promise<HttpResponse>,
+export function httpHandler<TRoute extends RouteContract>(
+  route: TRoute,
+  handle: (request: HttpRequest<RouteBody<TRoute>, RouteQuery<TRoute>>) => Promise<HttpResponse>,
 ) {
   const state = new WeakMap<APIGatewayProxyEvent, RequestState>();
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
@@ -75,8 +76,8 @@ export function httpHandler<TBody = unknown, TQuery = unknown>(
         throw new ForbiddenError(`This API key lacks the scope "${route.scope}" this operation needs.`);
       }
       const contentType = mediaTypeOf(headers['content-type']);
-      const body = parseBody(route, event, contentType) as TBody;
-      const query = parseQuery(route, event) as TQuery;
+      const body = parseBody(route, event, contentType) as RouteBody<TRoute>;
+      const query = parseQuery(route, event) as RouteQuery<TRoute>;
       const response = await handle({
         requestId,
         principal,

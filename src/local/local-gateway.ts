@@ -22,7 +22,7 @@ import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from '../h
 import { clientRequestId, generatedRequestId } from '../http/request-id.ts';
 import { attachStreamedBody } from '../http/request-body.ts';
 import { RouteMatcher } from '../http/route-matching.ts';
-import { apiBasePath, type RouteDefinition } from '../http/route-table.ts';
+import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
 import { TokenBucketLimiter } from '../auth/token-bucket.ts';
 import { defaultRateLimit, type RateLimit } from '../auth/api-key-store.ts';
 

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { S3Event } from 'aws-lambda';
 import { resolve } from 'node:path';
-import { routes } from '../http/routes.ts';
+import { routes } from '../manifest/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';

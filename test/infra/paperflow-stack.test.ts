@@ -12,9 +12,10 @@ import { isRetryable } from '../../src/http/error-responses.ts';
 import { repositoryRoot, runtimeModuleClosure } from '../../lib/paperflow-function.ts';
 import { PaperflowStack, stackOutputNames } from '../../lib/paperflow-stack.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../../lib/public-api.ts';
-import { apiBasePath, type RouteDefinition } from '../../src/http/route-table.ts';
-import { routes } from '../../src/http/routes.ts';
-import { uploadedFileFinalizer } from '../../src/files/routes.ts';
+import { apiBasePath, type RouteDefinition } from '../../src/platform/route-table.ts';
+import { getOpenApiDocumentRoute, routes } from '../../src/manifest/routes.ts';
+import { createFileRoute, getFileRoute, uploadedFileFinalizer } from '../../src/files/routes.ts';
+import { createExtractionRoute, deleteExtractionRoute, uploadExtractionRoute } from '../../src/extractions/routes.ts';
 import { extractionStateMachine, extractionSweeper } from '../../src/extractions/extraction-state-machine.ts';
 import { filesBucket, recordsTable, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
 
@@ -159,7 +160,7 @@ describe('functions', () => {
 
 describe('least privilege', () => {
   it('gives the public OpenAPI function no table, bucket or queue', () => {
-    const openApi = routeFunction(routes.find((route) => route.operationId === 'getOpenApiDocument')!);
+    const openApi = routeFunction(getOpenApiDocumentRoute);
 
     expect(openApi.properties.Environment?.Variables ?? {}).not.toHaveProperty('PAPERFLOW_TABLE_NAME');
     expect(actionsGrantedTo(openApi.logicalId).filter((action) => !action.startsWith('xray:'))).toEqual([]);
@@ -471,11 +472,11 @@ describe('upload sessions', () => {
 
   it('lets only functions that remove objects delete them', () => {
     const finalizerActions = actionsGrantedTo(logicalIdOf(stack.uploadedFileFinalizer.function));
-    const deleteExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'deleteExtraction')!).logicalId);
-    const getFile = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'getFile')!).logicalId);
+    const deleteExtraction = actionsGrantedTo(routeFunction(deleteExtractionRoute).logicalId);
+    const getFile = actionsGrantedTo(routeFunction(getFileRoute).logicalId);
     // Direct uploads remove what a refused upload left, and a streamed object replaced by its exact copy.
-    const directUploads = ['createFile', 'uploadExtraction'].map((operationId) => actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === operationId)!).logicalId));
-    const createExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'createExtraction')!).logicalId);
+    const directUploads = [createFileRoute, uploadExtractionRoute].map((route) => actionsGrantedTo(routeFunction(route).logicalId));
+    const createExtraction = actionsGrantedTo(routeFunction(createExtractionRoute).logicalId);
 
     expect(finalizerActions.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
     expect(deleteExtraction.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RouteMatcher } from '../../../src/http/route-matching.ts';
 import { MethodNotAllowedError, NotFoundError } from '../../../src/platform/errors.ts';
 import { errorHeadersOf } from '../../../src/http/error-responses.ts';
-import type { RouteDefinition } from '../../../src/http/route-table.ts';
+import type { RouteDefinition } from '../../../src/platform/route-table.ts';
 
 function route(method: RouteDefinition['method'], path: string): RouteDefinition {
   return { operationId: `${method} ${path}`, method, path, handler: 'x.ts', scope: 'files:read', summary: '', tag: 't', responses: {} };

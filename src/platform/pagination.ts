@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidRequestError } from '../platform/errors.ts';
+import { InvalidRequestError } from './errors.ts';
 
 export interface PageRequest {
   page: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageOf, parsePageRequest } from '../../../src/http/pagination.ts';
+import { pageOf, parsePageRequest } from '../../../src/platform/pagination.ts';
 import { InvalidRequestError } from '../../../src/platform/errors.ts';
 
 describe('page parameters', () => {
