@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { createRequireBanner, credentialProvidersLambdaNeverLoads } from '../lib/paperflow-function.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../lib/public-api.ts';
-import { routes } from '../src/http/routes.ts';
+import { routes } from '../src/manifest/routes.ts';
 import { triggers } from '../src/manifest/triggers.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 

@@ -1,6 +1,6 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
-  ApiError,
+  DomainError,
   ForbiddenError,
   InvalidRequestError,
   InternalError,
@@ -9,8 +9,8 @@ import {
   RateLimitedError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
-  errorEnvelope,
-} from '../src/http/errors.ts';
+} from '../src/platform/errors.ts';
+import { errorEnvelope, errorHeadersOf } from '../src/http/error-responses.ts';
 
 // Answers API Gateway gives itself, before any Lambda runs (no key, wrong scope, throttled, unknown
 // path, body over 10 MB), rendered as the spec's error envelope by the same `errorEnvelope` the
@@ -24,7 +24,7 @@ const gatewayMessage = '__GATEWAY_MESSAGE__';
 
 export interface GatewayErrorResponse {
   type: ResponseType;
-  error: ApiError;
+  error: DomainError;
   /** Omitted for the DEFAULT_* fallbacks, which keep the status API Gateway chose (e.g. 502, 504). */
   statusCode?: number;
 }
@@ -72,7 +72,7 @@ export const gatewayErrorResponses: GatewayErrorResponse[] = [
 ];
 
 /** The gateway response body: the error envelope with API Gateway's substitutions in place. */
-export function gatewayErrorTemplate(error: ApiError): string {
+export function gatewayErrorTemplate(error: DomainError): string {
   return JSON.stringify(errorEnvelope(error, '$context.requestId')).replace(
     `"${gatewayMessage}"`,
     '$context.error.messageString',
@@ -87,7 +87,7 @@ export function addGatewayErrorResponses(api: RestApi): void {
       responseHeaders: {
         'Content-Type': "'application/json'",
         'X-Request-Id': 'context.requestId',
-        ...Object.fromEntries(Object.entries(error.headers).map(([name, value]) => [name, `'${value}'`])),
+        ...Object.fromEntries(Object.entries(errorHeadersOf(error)).map(([name, value]) => [name, `'${value}'`])),
       },
       templates: { 'application/json': gatewayErrorTemplate(error) },
     });

@@ -13,7 +13,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
 import { defaultRateLimit } from '../src/auth/api-key-store.ts';
-import { apiBasePath, type RouteDefinition } from '../src/http/route-table.ts';
+import { apiBasePath, type RouteDefinition } from '../src/platform/route-table.ts';
 import { addGatewayErrorResponses } from './gateway-error-responses.ts';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { StateMachineName } from '../src/platform/resource-access.ts';

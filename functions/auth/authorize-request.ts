@@ -3,7 +3,7 @@ import { lowerCaseHeaders } from '../../src/http/headers.ts';
 import { principalToAuthorizerContext } from '../../src/auth/principal.ts';
 import { policyForAuthenticatedKey } from '../../src/auth/route-policy.ts';
 import { apiKeyService } from '../../src/auth/wiring.ts';
-import { UnauthorizedError } from '../../src/http/errors.ts';
+import { UnauthorizedError } from '../../src/platform/errors.ts';
 
 /** REQUEST authorizer: API Gateway turns the thrown "Unauthorized" into its 401 gateway response. */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {

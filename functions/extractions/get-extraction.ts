@@ -1,10 +1,8 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
-import { extractionRoutes } from '../../src/extractions/routes.ts';
+import { getExtractionRoute } from '../../src/extractions/routes.ts';
 import { extractionService } from '../../src/extractions/wiring.ts';
 
-const route = extractionRoutes.find((candidate) => candidate.operationId === 'getExtraction')!;
-
-export const handler = httpHandler(route, async ({ principal, pathParameters }) => ({
+export const handler = httpHandler(getExtractionRoute, async ({ principal, pathParameters }) => ({
   status: 200,
   body: await extractionService().getExtraction(principal.workspaceId, pathParameters.extractionId!),
 }));

@@ -1,8 +1,8 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { RouteMatcher } from '../../src/http/route-matching.ts';
-import { apiBasePath } from '../../src/http/route-table.ts';
-import { routes } from '../../src/http/routes.ts';
-import { NotFoundError } from '../../src/http/errors.ts';
+import { apiBasePath } from '../../src/platform/route-table.ts';
+import { routes } from '../../src/manifest/routes.ts';
+import { NotFoundError } from '../../src/platform/errors.ts';
 
 // Deployed, API Gateway sends every method a resource does not define, and every unknown path, here;
 // the route table then says 404 or 405 (with Allow) exactly as the local gateway does.

@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '../http/errors.ts';
+import { UnauthorizedError } from '../platform/errors.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import type { WorkspaceStore } from '../workspaces/workspace-store.ts';
 import {

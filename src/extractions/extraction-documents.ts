@@ -1,7 +1,7 @@
 import type { FileBlobStore } from '../files/file-blobs.ts';
 import type { FileLookup } from '../files/file-lookup.ts';
 import type { FileRecord, FileRecordStore } from '../files/file-records.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../platform/errors.ts';
 
 // Reads only: documents that are already files of the workspace. Taking documents in (uploads and
 // downloads) is ExtractionDocumentIntake, so the handlers that never do stay free of busboy and file-type.

@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../http/errors.ts';
-import { parsePageRequest } from '../http/pagination.ts';
+import { InvalidRequestError } from '../platform/errors.ts';
+import { parsePageRequest } from '../platform/pagination.ts';
 import type { ExtractionStatus } from './extraction.ts';
 import type { SortAttribute } from './extraction-keys.ts';
 import type { ExtractionListQuery } from './extraction-listing.ts';

@@ -1,5 +1,5 @@
 /// <reference lib="es2024.string" />
-import type { ValidationIssue } from '../http/errors.ts';
+import type { ValidationIssue } from '../platform/errors.ts';
 import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';

@@ -1,5 +1,5 @@
 import { decodeTime } from 'ulidx';
-import { ConflictError, DownstreamError, NotFoundError, ValidationError, type ValidationIssue } from '../http/errors.ts';
+import { ConflictError, DownstreamError, NotFoundError, ValidationError, type ValidationIssue } from '../platform/errors.ts';
 import type { DirectUploads } from '../files/direct-uploads.ts';
 import type { MultipartBody } from '../files/multipart-upload.ts';
 import { isIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';

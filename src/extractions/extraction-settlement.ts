@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { inFlightStatuses, isTerminal, type ExtractionStatus, type RunError } from './extraction.ts';
 import { extractionEventOf, type EventRecorder } from './extraction-events.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';

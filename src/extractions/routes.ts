@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { pageQueryParameters } from '../http/pagination.ts';
-import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
+import { pageQueryParameters } from '../platform/pagination.ts';
+import type { ResourceAccess } from '../platform/resource-access.ts';
+import { defineRoute, type RouteDefinition } from '../platform/route-table.ts';
 import { extractionStatuses } from './extraction.ts';
 import { maximumFeedbackMessageLength, maximumLabelKeyLength, maximumLabels, maximumLabelValueLength } from './extraction-requests.ts';
 
@@ -173,81 +174,87 @@ const access: Record<'start' | 'upload' | 'read' | 'write' | 'remove', ResourceA
 
 const tag = 'Extraction';
 
-export const extractionRoutes: RouteDefinition[] = [
-  {
-    operationId: 'createExtraction',
-    method: 'POST',
-    path: '/document-insights/extractions',
-    handler: 'functions/extractions/create-extraction.ts',
-    scope: 'extractions:write',
-    access: access.start,
-    summary: 'Extract an uploaded file (document.fileId) or a public HTTPS document (document.url).',
-    tag,
-    requestBody: { 'application/json': createExtractionRequestSchema },
-    responses: { 202: { description: 'Accepted: the QUEUED extraction.', schema: extractionSummarySchema } },
-    errorStatuses: [400, 409, 415, 422, 502],
-  },
-  {
-    operationId: 'uploadExtraction',
-    method: 'POST',
-    path: '/document-insights/extractions/upload',
-    handler: 'functions/extractions/upload-extraction.ts',
-    scope: 'extractions:write',
-    access: access.upload,
-    summary: 'Upload a document and extract it in one request (multipart: file, optional labels).',
-    tag,
-    requestBody: { 'multipart/form-data': uploadExtractionRequestSchema },
-    responses: { 202: { description: 'Accepted: the QUEUED extraction.', schema: extractionSummarySchema } },
-    errorStatuses: [400, 409, 413, 415, 422, 502],
-  },
-  {
-    operationId: 'listExtractions',
-    method: 'GET',
-    path: '/document-insights/extractions',
-    handler: 'functions/extractions/list-extractions.ts',
-    scope: 'extractions:read',
-    access: access.read,
-    summary: 'Extraction summaries (never output or contentUrl), filtered, sorted and paged with exact totals.',
-    tag,
-    query: listExtractionsQuerySchema,
-    responses: { 200: { description: 'A page of summaries.', schema: z.object({ data: z.array(extractionSummarySchema), pageInfo: pageInfoSchema }) } },
-    errorStatuses: [400, 409, 502],
-  },
-  {
-    operationId: 'getExtraction',
-    method: 'GET',
-    path: '/document-insights/extractions/{extractionId}',
-    handler: 'functions/extractions/get-extraction.ts',
-    scope: 'extractions:read',
-    access: access.read,
-    summary: 'The extraction, with output once outputAvailable and a freshly minted document.contentUrl.',
-    tag,
-    responses: { 200: { description: 'The extraction.', schema: extractionSchema } },
-    errorStatuses: [404, 502],
-  },
-  {
-    operationId: 'createExtractionFeedback',
-    method: 'POST',
-    path: '/document-insights/extractions/{extractionId}/feedback',
-    handler: 'functions/extractions/create-extraction-feedback.ts',
-    scope: 'extractions:write',
-    access: access.write,
-    summary: 'Feedback on an extraction or one of its fields; ERROR (the default) marks it for review.',
-    tag,
-    requestBody: { 'application/json': feedbackRequestSchema },
-    responses: { 201: { description: 'The recorded feedback.', schema: feedbackSchema } },
-    errorStatuses: [400, 404, 409, 415, 422, 502],
-  },
-  {
-    operationId: 'deleteExtraction',
-    method: 'DELETE',
-    path: '/document-insights/extractions/{extractionId}',
-    handler: 'functions/extractions/delete-extraction.ts',
-    scope: 'extractions:write',
-    access: access.remove,
-    summary: 'Permanently delete a terminal extraction with its output and feedback (409 while QUEUED or PROCESSING).',
-    tag,
-    responses: { 204: { description: 'Deleted.' } },
-    errorStatuses: [400, 404, 409, 502],
-  },
-];
+export const createExtractionRoute = defineRoute({
+  operationId: 'createExtraction',
+  method: 'POST',
+  path: '/document-insights/extractions',
+  handler: 'functions/extractions/create-extraction.ts',
+  scope: 'extractions:write',
+  access: access.start,
+  summary: 'Extract an uploaded file (document.fileId) or a public HTTPS document (document.url).',
+  tag,
+  requestBody: { 'application/json': createExtractionRequestSchema },
+  responses: { 202: { description: 'Accepted: the QUEUED extraction.', schema: extractionSummarySchema } },
+  errorStatuses: [400, 409, 415, 422, 502],
+});
+
+export const uploadExtractionRoute = defineRoute({
+  operationId: 'uploadExtraction',
+  method: 'POST',
+  path: '/document-insights/extractions/upload',
+  handler: 'functions/extractions/upload-extraction.ts',
+  scope: 'extractions:write',
+  access: access.upload,
+  summary: 'Upload a document and extract it in one request (multipart: file, optional labels).',
+  tag,
+  requestBody: { 'multipart/form-data': uploadExtractionRequestSchema },
+  responses: { 202: { description: 'Accepted: the QUEUED extraction.', schema: extractionSummarySchema } },
+  errorStatuses: [400, 409, 413, 415, 422, 502],
+});
+
+export const listExtractionsRoute = defineRoute({
+  operationId: 'listExtractions',
+  method: 'GET',
+  path: '/document-insights/extractions',
+  handler: 'functions/extractions/list-extractions.ts',
+  scope: 'extractions:read',
+  access: access.read,
+  summary: 'Extraction summaries (never output or contentUrl), filtered, sorted and paged with exact totals.',
+  tag,
+  query: listExtractionsQuerySchema,
+  responses: { 200: { description: 'A page of summaries.', schema: z.object({ data: z.array(extractionSummarySchema), pageInfo: pageInfoSchema }) } },
+  errorStatuses: [400, 409, 502],
+});
+
+export const getExtractionRoute = defineRoute({
+  operationId: 'getExtraction',
+  method: 'GET',
+  path: '/document-insights/extractions/{extractionId}',
+  handler: 'functions/extractions/get-extraction.ts',
+  scope: 'extractions:read',
+  access: access.read,
+  summary: 'The extraction, with output once outputAvailable and a freshly minted document.contentUrl.',
+  tag,
+  responses: { 200: { description: 'The extraction.', schema: extractionSchema } },
+  errorStatuses: [404, 502],
+});
+
+export const createExtractionFeedbackRoute = defineRoute({
+  operationId: 'createExtractionFeedback',
+  method: 'POST',
+  path: '/document-insights/extractions/{extractionId}/feedback',
+  handler: 'functions/extractions/create-extraction-feedback.ts',
+  scope: 'extractions:write',
+  access: access.write,
+  summary: 'Feedback on an extraction or one of its fields; ERROR (the default) marks it for review.',
+  tag,
+  requestBody: { 'application/json': feedbackRequestSchema },
+  responses: { 201: { description: 'The recorded feedback.', schema: feedbackSchema } },
+  errorStatuses: [400, 404, 409, 415, 422, 502],
+});
+
+export const deleteExtractionRoute = defineRoute({
+  operationId: 'deleteExtraction',
+  method: 'DELETE',
+  path: '/document-insights/extractions/{extractionId}',
+  handler: 'functions/extractions/delete-extraction.ts',
+  scope: 'extractions:write',
+  access: access.remove,
+  summary: 'Permanently delete a terminal extraction with its output and feedback (409 while QUEUED or PROCESSING).',
+  tag,
+  responses: { 204: { description: 'Deleted.' } },
+  errorStatuses: [400, 404, 409, 502],
+});
+
+/** This feature's rows, in the order the table lists them. */
+export const extractionRoutes: RouteDefinition[] = [createExtractionRoute, uploadExtractionRoute, listExtractionsRoute, getExtractionRoute, createExtractionFeedbackRoute, deleteExtractionRoute];

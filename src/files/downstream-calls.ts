@@ -1,4 +1,4 @@
-import { DownstreamError } from '../http/errors.ts';
+import { DownstreamError } from '../platform/errors.ts';
 
 /**
  * Runs one call to S3 or DynamoDB. A failure the service reported, or a network error on the way to

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { DownstreamError } from '../http/errors.ts';
+import { DownstreamError } from '../platform/errors.ts';
 import { callDownstream } from './downstream-calls.ts';
 import type { EarlyStoredContent } from './early-copy.ts';
 

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../platform/errors.ts';
 import { isIdentifier } from '../infrastructure/identifiers.ts';
 import type { SignedUrl } from './content-urls.ts';
 import { contentUrlLifetimeSeconds } from './file-limits.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { PayloadTooLargeError, ValidationError } from '../http/errors.ts';
+import { PayloadTooLargeError, ValidationError } from '../platform/errors.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { sniffContent } from './content-sniffing.ts';
 import { parseUploadObjectKey, snapshotObjectKey, uploadObjectKey, type FileBlobStore } from './file-blobs.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
+import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../platform/errors.ts';
 import { sniffContent, type ContentVerdict } from './content-sniffing.ts';
 import { EarlyCopy, type AcceptedContent, type EarlyStore } from './early-copy.ts';
 import { maximumFileBytes, sniffedHeadBytes } from './file-limits.ts';

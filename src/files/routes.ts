@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import type { ResourceAccess, RouteDefinition } from '../http/route-table.ts';
+import type { ResourceAccess } from '../platform/resource-access.ts';
+import { defineRoute, type RouteDefinition } from '../platform/route-table.ts';
 import { maximumFileBytes } from './file-limits.ts';
 
 // zod/mini, not classic zod: these schemas are bundled into every file Lambda, and mini tree-shakes.
@@ -85,35 +86,38 @@ const fileAccess: Record<'write' | 'read', ResourceAccess> = {
   read: { recordsTable: 'read', filesBucket: 'read' },
 };
 
-export const fileRoutes: RouteDefinition[] = [
-  {
-    operationId: 'createFile',
-    method: 'POST',
-    path: '/files',
-    handler: 'functions/files/create-file.ts',
-    scope: 'files:write',
-    access: fileAccess.write,
-    summary: 'Upload a file (multipart/form-data), or start an upload session for a pre-signed S3 POST (JSON).',
-    tag: 'Files',
-    requestBody: { 'multipart/form-data': multipartUploadSchema, 'application/json': uploadSessionRequestSchema },
-    responses: {
-      201: {
-        description: 'multipart/form-data: the stored file. application/json: the upload session; the file becomes ready once uploaded and checked.',
-        schema: z.union([uploadedFileSchema, uploadSessionSchema]),
-      },
+export const createFileRoute = defineRoute({
+  operationId: 'createFile',
+  method: 'POST',
+  path: '/files',
+  handler: 'functions/files/create-file.ts',
+  scope: 'files:write',
+  access: fileAccess.write,
+  summary: 'Upload a file (multipart/form-data), or start an upload session for a pre-signed S3 POST (JSON).',
+  tag: 'Files',
+  requestBody: { 'multipart/form-data': multipartUploadSchema, 'application/json': uploadSessionRequestSchema },
+  responses: {
+    201: {
+      description: 'multipart/form-data: the stored file. application/json: the upload session; the file becomes ready once uploaded and checked.',
+      schema: z.union([uploadedFileSchema, uploadSessionSchema]),
     },
-    errorStatuses: [400, 413, 415, 422, 502],
   },
-  {
-    operationId: 'getFile',
-    method: 'GET',
-    path: '/files/{fileId}',
-    handler: 'functions/files/get-file.ts',
-    scope: 'files:read',
-    access: fileAccess.read,
-    summary: 'File metadata with a freshly signed contentUrl.',
-    tag: 'Files',
-    responses: { 200: { description: 'The file.', schema: fileSchema } },
-    errorStatuses: [404, 502],
-  },
-];
+  errorStatuses: [400, 413, 415, 422, 502],
+});
+
+export const getFileRoute = defineRoute({
+  operationId: 'getFile',
+  method: 'GET',
+  path: '/files/{fileId}',
+  handler: 'functions/files/get-file.ts',
+  scope: 'files:read',
+  access: fileAccess.read,
+  summary: 'File metadata with a freshly signed contentUrl.',
+  tag: 'Files',
+  responses: { 200: { description: 'The file.', schema: fileSchema } },
+  errorStatuses: [404, 502],
+});
+
+/** This feature's rows, in the order the table lists them. */
+export const fileRoutes: RouteDefinition[] = [createFileRoute, getFileRoute];
+

@@ -3,21 +3,20 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { config, safeParse, type $ZodType as ZodType } from 'zod/v4/core';
 import { en } from 'zod/v4/locales';
 import {
-  ApiError,
+  DomainError,
   ForbiddenError,
   InvalidRequestError,
   NotAcceptableError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
-  errorEnvelope,
-  toApiError,
   type ValidationIssue,
-} from './errors.ts';
+} from '../platform/errors.ts';
+import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from './error-responses.ts';
 import { lowerCaseHeaders } from './headers.ts';
 import { generatedRequestId, requestIdOf } from './request-id.ts';
 import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
-import type { RouteDefinition } from './route-table.ts';
+import type { RouteBody, RouteDefinition, RouteQuery } from '../platform/route-table.ts';
 import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
 import { scopeAllows } from '../auth/scopes.ts';
 
@@ -58,11 +57,12 @@ interface RequestState {
 /**
  * The shared HTTP behaviour of every operation, as one middy chain: request id, content negotiation,
  * principal and the route's scope (403), content type, body and query parsing, and one error
- * renderer placed last. `route` is the operation's own row of the route table.
+ * renderer placed last. `route` is the operation's own row of the route table; its schemas type the
+ * request's `body` and `query`.
  */
-export function httpHandler<TBody = unknown, TQuery = unknown>(
-  route: RouteContract,
-  handle: (request: HttpRequest<TBody, TQuery>) => Promise<HttpResponse>,
+export function httpHandler<TRoute extends RouteContract>(
+  route: TRoute,
+  handle: (request: HttpRequest<RouteBody<TRoute>, RouteQuery<TRoute>>) => Promise<HttpResponse>,
 ) {
   const state = new WeakMap<APIGatewayProxyEvent, RequestState>();
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
@@ -76,8 +76,8 @@ export function httpHandler<TBody = unknown, TQuery = unknown>(
         throw new ForbiddenError(`This API key lacks the scope "${route.scope}" this operation needs.`);
       }
       const contentType = mediaTypeOf(headers['content-type']);
-      const body = parseBody(route, event, contentType) as TBody;
-      const query = parseQuery(route, event) as TQuery;
+      const body = parseBody(route, event, contentType) as RouteBody<TRoute>;
+      const query = parseQuery(route, event) as RouteQuery<TRoute>;
       const response = await handle({
         requestId,
         principal,
@@ -101,12 +101,12 @@ function responseRendering(state: WeakMap<APIGatewayProxyEvent, RequestState>): 
     },
     onError: (request) => {
       const requestId = state.get(request.event)?.requestId ?? generatedRequestId();
-      const apiError = toApiError(request.error);
-      if (!(request.error instanceof ApiError)) {
+      const domainError = toDomainError(request.error);
+      if (!(request.error instanceof DomainError)) {
         // The client sees a generic 500; the cause goes to the log with the request id to find it.
         console.error(JSON.stringify({ level: 'error', requestId, error: String(request.error), stack: (request.error as Error)?.stack }));
       }
-      return renderError(apiError, requestId);
+      return renderError(domainError, requestId);
     },
   };
 }
@@ -120,10 +120,10 @@ function contentNegotiation(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayPro
   };
 }
 
-export function renderError(error: ApiError, requestId: string): APIGatewayProxyResult {
+export function renderError(error: DomainError, requestId: string): APIGatewayProxyResult {
   return {
-    statusCode: error.status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...error.headers },
+    statusCode: httpStatusOf(error),
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...errorHeadersOf(error) },
     body: JSON.stringify(errorEnvelope(error, requestId)),
   };
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { toJSONSchema, type $ZodType as ZodType } from 'zod/v4/core';
-import { apiBasePath, type RouteDefinition } from './route-table.ts';
+import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
 
 // The OpenAPI 3.1 document is generated from the route table and its zod schemas, so it cannot drift
 // from what the handlers validate. OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.

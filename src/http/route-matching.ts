@@ -1,5 +1,5 @@
-import { MethodNotAllowedError, NotFoundError } from './errors.ts';
-import type { HttpMethod, RouteDefinition } from './route-table.ts';
+import { MethodNotAllowedError, NotFoundError } from '../platform/errors.ts';
+import type { HttpMethod, RouteDefinition } from '../platform/route-table.ts';
 
 export interface RouteMatch {
   route: RouteDefinition;

@@ -8,19 +8,18 @@ import type {
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
 import {
-  ApiError,
+  DomainError,
   ForbiddenError,
   InvalidRequestError,
   MethodNotAllowedError,
   PayloadTooLargeError,
   UnauthorizedError,
-  errorEnvelope,
-  toApiError,
-} from '../http/errors.ts';
+} from '../platform/errors.ts';
+import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from '../http/error-responses.ts';
 import { clientRequestId, generatedRequestId } from '../http/request-id.ts';
 import { attachStreamedBody } from '../http/request-body.ts';
 import { RouteMatcher } from '../http/route-matching.ts';
-import { apiBasePath, type RouteDefinition } from '../http/route-table.ts';
+import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
 import { TokenBucketLimiter } from '../auth/token-bucket.ts';
 import { defaultRateLimit, type RateLimit } from '../auth/api-key-store.ts';
 import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
@@ -79,7 +78,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = (request.method ?? 'GET').toUpperCase();
-    if (!url.pathname.startsWith(`${apiBasePath}/`)) throw new ApiError('NOT_FOUND', `No operation exists at ${url.pathname}.`);
+    if (!url.pathname.startsWith(`${apiBasePath}/`)) throw new DomainError('NOT_FOUND', `No operation exists at ${url.pathname}.`);
     const { route, pathParameters } = matcher.match(method, url.pathname.slice(apiBasePath.length));
     const headers = singleValueHeaders(request);
     const methodArn = `${localArnPrefix}/${method}${url.pathname}`;
@@ -139,13 +138,13 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
     const requestId = clientRequestId(request.headersDistinct['x-request-id'] ?? []) ?? generatedRequestId();
     serve(request, response, requestId).catch((error: unknown) => {
       if (clientWentAway(request)) return logClientGone(requestId);
-      const apiError = toApiError(error);
-      if (!(error instanceof ApiError)) console.error(JSON.stringify({ level: 'error', requestId, error: String(error), stack: (error as Error)?.stack }));
+      const apiError = toDomainError(error);
+      if (!(error instanceof DomainError)) console.error(JSON.stringify({ level: 'error', requestId, error: String(error), stack: (error as Error)?.stack }));
       if (response.headersSent) {
         response.destroy();
         return;
       }
-      response.writeHead(apiError.status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...apiError.headers });
+      response.writeHead(httpStatusOf(apiError), { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, ...errorHeadersOf(apiError) });
       response.end(JSON.stringify(errorEnvelope(apiError, requestId)));
       if (!request.readableEnded) request.resume();
     });
@@ -179,7 +178,7 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   }
   const head = parseRequestHead(error.rawPacket);
   const requestId = clientRequestId(head.requestIds) ?? generatedRequestId();
-  let apiError: ApiError;
+  let apiError: DomainError;
   if (error.code === 'HPE_INVALID_METHOD' && head.method !== undefined && head.path !== undefined) {
     apiError = unmatchedMethodError(matcher, head.method, head.path);
   } else if (error.code === 'HPE_HEADER_OVERFLOW') {
@@ -191,21 +190,21 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   const headerLines = Object.entries({
     'Content-Type': 'application/json; charset=utf-8',
     'X-Request-Id': requestId,
-    ...apiError.headers,
+    ...errorHeadersOf(apiError),
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
   }).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\n${headerLines.join('')}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${httpStatusOf(apiError)} ${STATUS_CODES[httpStatusOf(apiError)]}\r\n${headerLines.join('')}\r\n${body}`);
 }
 
 /** 404 for a path no route serves, else 405 with the path's Allow, as for any other unsupported method. */
-function unmatchedMethodError(matcher: RouteMatcher, method: string, target: string): ApiError {
+function unmatchedMethodError(matcher: RouteMatcher, method: string, target: string): DomainError {
   const path = new URL(target, 'http://localhost').pathname;
-  if (!path.startsWith(`${apiBasePath}/`)) return new ApiError('NOT_FOUND', `No operation exists at ${path}.`);
+  if (!path.startsWith(`${apiBasePath}/`)) return new DomainError('NOT_FOUND', `No operation exists at ${path}.`);
   try {
     matcher.match(method, path.slice(apiBasePath.length));
   } catch (error) {
-    return toApiError(error);
+    return toDomainError(error);
   }
   return new MethodNotAllowedError(method, []);
 }

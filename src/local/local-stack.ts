@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { routes } from '../http/routes.ts';
+import { routes } from '../manifest/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';

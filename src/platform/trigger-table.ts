@@ -1,7 +1,7 @@
 import type { QueueName, ResourceAccess, StateMachineName } from './resource-access.ts';
 
 // One typed table of every entry point that is not an HTTP route: state-machine tasks, schedules,
-// bucket notifications and queue consumers. Like the route table beside it (src/http/route-table.ts),
+// bucket notifications and queue consumers. Like the route table beside it (src/platform/route-table.ts),
 // it drives the CDK stack (lib/triggers.ts: one function per row with exactly the grants its row
 // names), the local stack (src/local/local-triggers.ts: a runner per kind) and the bundle checks.
 // Adding a consumer, a schedule or a task is one row (assembled in src/manifest/triggers.ts) plus

@@ -8,11 +8,14 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayErrorResponses } from '../../lib/gateway-error-responses.ts';
+import { isRetryable } from '../../src/http/error-responses.ts';
 import { repositoryRoot, runtimeModuleClosure } from '../../lib/paperflow-function.ts';
 import { PaperflowStack, stackOutputNames } from '../../lib/paperflow-stack.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../../lib/public-api.ts';
-import { apiBasePath, type RouteDefinition } from '../../src/http/route-table.ts';
-import { routes } from '../../src/http/routes.ts';
+import { apiBasePath, type RouteDefinition } from '../../src/platform/route-table.ts';
+import { getOpenApiDocumentRoute, routes } from '../../src/manifest/routes.ts';
+import { createFileRoute, getFileRoute } from '../../src/files/routes.ts';
+import { createExtractionRoute, deleteExtractionRoute, uploadExtractionRoute } from '../../src/extractions/routes.ts';
 import { uploadedFileFinalizer } from '../../src/files/triggers.ts';
 import { extractionSweeper } from '../../src/extractions/triggers.ts';
 import { filesBucket, recordsTable, resourceEnvironment, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
@@ -179,7 +182,7 @@ describe('functions', () => {
 
 describe('least privilege', () => {
   it('gives the public OpenAPI function no table, bucket or queue', () => {
-    const openApi = routeFunction(routes.find((route) => route.operationId === 'getOpenApiDocument')!);
+    const openApi = routeFunction(getOpenApiDocumentRoute);
 
     expect(openApi.properties.Environment?.Variables ?? {}).not.toHaveProperty('PAPERFLOW_TABLE_NAME');
     expect(actionsGrantedTo(openApi.logicalId).filter((action) => !action.startsWith('xray:'))).toEqual([]);
@@ -289,7 +292,7 @@ describe('REST API', () => {
       );
 
       expect(body).toEqual({
-        error: { code: response.error.code, message: expect.any(String), requestId: '$context.requestId', retryable: response.error.retryable },
+        error: { code: response.error.code, message: expect.any(String), requestId: '$context.requestId', retryable: isRetryable(response.error) },
       });
       expect(properties.ResponseParameters).toMatchObject({
         'gatewayresponse.header.Content-Type': "'application/json'",
@@ -492,11 +495,11 @@ describe('upload sessions', () => {
 
   it('lets only functions that remove objects delete them', () => {
     const finalizerActions = actionsGrantedTo(logicalIdOf(triggerFunction(uploadedFileFinalizer.name)));
-    const deleteExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'deleteExtraction')!).logicalId);
-    const getFile = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'getFile')!).logicalId);
+    const deleteExtraction = actionsGrantedTo(routeFunction(deleteExtractionRoute).logicalId);
+    const getFile = actionsGrantedTo(routeFunction(getFileRoute).logicalId);
     // Direct uploads remove what a refused upload left, and a streamed object replaced by its exact copy.
-    const directUploads = ['createFile', 'uploadExtraction'].map((operationId) => actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === operationId)!).logicalId));
-    const createExtraction = actionsGrantedTo(routeFunction(routes.find((route) => route.operationId === 'createExtraction')!).logicalId);
+    const directUploads = [createFileRoute, uploadExtractionRoute].map((route) => actionsGrantedTo(routeFunction(route).logicalId));
+    const createExtraction = actionsGrantedTo(routeFunction(createExtractionRoute).logicalId);
 
     expect(finalizerActions.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);
     expect(deleteExtraction.some((action) => action.startsWith('s3:DeleteObject'))).toBe(true);

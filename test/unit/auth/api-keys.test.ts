@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiKeyStore } from '../../../src/auth/api-key-store.ts';
 import { ApiKeyService } from '../../../src/auth/api-keys.ts';
 import { hashApiKey } from '../../../src/auth/api-key-secrets.ts';
-import { UnauthorizedError } from '../../../src/http/errors.ts';
+import { UnauthorizedError } from '../../../src/platform/errors.ts';
 import { WorkspaceStore } from '../../../src/workspaces/workspace-store.ts';
 
 const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));

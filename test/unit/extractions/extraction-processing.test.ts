@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConditionalCheckFailedException, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { asTaskError, outcomeOfFailure, TransientProcessingError } from '../../../src/extractions/extraction-processing.ts';
-import { DownstreamError } from '../../../src/http/errors.ts';
+import { DownstreamError } from '../../../src/platform/errors.ts';
 
 describe('outcomeOfFailure', () => {
   it('turns a caught rejection into REJECTED with its message (Lambda wraps it in a JSON Cause)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentReferenceIssues, labelIssues } from '../../../src/extractions/extraction-requests.ts';
 import { listQueryOf } from '../../../src/extractions/extraction-list-query.ts';
-import { InvalidRequestError } from '../../../src/http/errors.ts';
+import { InvalidRequestError } from '../../../src/platform/errors.ts';
 
 const strict = { allowHttp: false, allowLoopback: false };
 

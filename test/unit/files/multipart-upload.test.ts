@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { maximumFileBytes } from '../../../src/files/file-limits.ts';
 import type { EarlyStore } from '../../../src/files/early-copy.ts';
 import { receiveMultipartUpload, type ReceivedFile } from '../../../src/files/multipart-upload.ts';
+import { PayloadTooLargeError } from '../../../src/platform/errors.ts';
+import { httpStatusOf } from '../../../src/http/error-responses.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../../support/sample-files.ts';
 
 const boundary = 'unit-boundary';
@@ -78,7 +80,10 @@ describe('receiveMultipartUpload', () => {
 
   it('stops reading at the first byte over 50 MB with 413', async () => {
     const { stream, counter } = largeFormStream(Buffer.from('%PDF-1.7\n'), maximumFileBytes + 8 * 1024 * 1024);
-    await expect(receiveMultipartUpload(stream, contentType)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    const error = await receiveMultipartUpload(stream, contentType).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PayloadTooLargeError);
+    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(httpStatusOf(error as PayloadTooLargeError)).toBe(413);
     expect(counter.bytesRead).toBeLessThan(maximumFileBytes + 2 * 1024 * 1024);
   });
 

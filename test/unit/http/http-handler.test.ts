@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { httpHandler, acceptsJson, queryObject } from '../../../src/http/http-handler.ts';
-import { ConflictError, InvalidRequestError } from '../../../src/http/errors.ts';
+import { ConflictError, InvalidRequestError } from '../../../src/platform/errors.ts';
 import { aPrincipal, anApiGatewayEvent } from '../../support/api-gateway-events.ts';
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {

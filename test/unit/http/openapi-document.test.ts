@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/http/openapi-document.ts';
-import { routes } from '../../../src/http/routes.ts';
+import { routes } from '../../../src/manifest/routes.ts';
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document listing every route of the table', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RouteMatcher } from '../../../src/http/route-matching.ts';
-import { MethodNotAllowedError, NotFoundError } from '../../../src/http/errors.ts';
-import type { RouteDefinition } from '../../../src/http/route-table.ts';
+import { MethodNotAllowedError, NotFoundError } from '../../../src/platform/errors.ts';
+import { errorHeadersOf } from '../../../src/http/error-responses.ts';
+import type { RouteDefinition } from '../../../src/platform/route-table.ts';
 
 function route(method: RouteDefinition['method'], path: string): RouteDefinition {
   return { operationId: `${method} ${path}`, method, path, handler: 'x.ts', scope: 'files:read', summary: '', tag: 't', responses: {} };
@@ -37,7 +38,7 @@ describe('route matching', () => {
     })();
 
     expect(error).toBeInstanceOf(MethodNotAllowedError);
-    expect((error as MethodNotAllowedError).headers.Allow).toBe('GET, DELETE');
+    expect(errorHeadersOf(error as MethodNotAllowedError).Allow).toBe('GET, DELETE');
   });
 
   it('answers 404 for unknown paths and malformed encodings', () => {
@@ -56,7 +57,7 @@ describe('route matching', () => {
     })();
 
     expect(error).toBeInstanceOf(MethodNotAllowedError);
-    expect((error as MethodNotAllowedError).headers.Allow).toBe('POST');
+    expect(errorHeadersOf(error as MethodNotAllowedError).Allow).toBe('POST');
   });
 
   it('answers HEAD with the path\'s GET operation, and 405 where there is none', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageOf, parsePageRequest } from '../../../src/http/pagination.ts';
-import { InvalidRequestError } from '../../../src/http/errors.ts';
+import { pageOf, parsePageRequest } from '../../../src/platform/pagination.ts';
+import { InvalidRequestError } from '../../../src/platform/errors.ts';
 
 describe('page parameters', () => {
   it('defaults to page 0 of 50', () => {

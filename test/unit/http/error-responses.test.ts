@@ -5,9 +5,8 @@ import {
   MethodNotAllowedError,
   RateLimitedError,
   ValidationError,
-  errorEnvelope,
-  toApiError,
-} from '../../../src/http/errors.ts';
+} from '../../../src/platform/errors.ts';
+import { errorEnvelope, errorHeadersOf, httpStatusOf, isRetryable, toDomainError } from '../../../src/http/error-responses.ts';
 
 describe('error envelope', () => {
   it('renders code, message, requestId and retryable, without details for ordinary errors', () => {
@@ -38,18 +37,18 @@ describe('error envelope', () => {
     [new InternalError(), 500, true],
     [new ConflictError('x'), 409, false],
   ])('sets status and retryable per code (%s)', (error, status, retryable) => {
-    expect(error.status).toBe(status);
-    expect(error.retryable).toBe(retryable);
+    expect(httpStatusOf(error)).toBe(status);
+    expect(isRetryable(error)).toBe(retryable);
   });
 
   it('turns unknown failures into a generic 500 that leaks nothing', () => {
-    const error = toApiError(new Error('connect ECONNREFUSED 10.0.0.5:5432 password=secret'));
+    const error = toDomainError(new Error('connect ECONNREFUSED 10.0.0.5:5432 password=secret'));
 
     expect(error.code).toBe('INTERNAL_ERROR');
     expect(error.message).not.toMatch(/ECONNREFUSED|secret/);
   });
 
   it('carries the Allow header on 405', () => {
-    expect(new MethodNotAllowedError('PUT', ['GET', 'POST']).headers).toEqual({ Allow: 'GET, POST' });
+    expect(errorHeadersOf(new MethodNotAllowedError('PUT', ['GET', 'POST']))).toEqual({ Allow: 'GET, POST' });
   });
 });

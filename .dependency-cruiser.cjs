@@ -1,0 +1,94 @@
+// The dependency rule, checked by `npm test` (test/unit/architecture/layering.test.ts) and by hand with
+// `npx depcruise src functions lib bin scripts bench`.
+//
+// Layers, outermost first; a module imports its own layer or one further down, never one above:
+//
+//   entry points   functions/ (Lambda handlers), lib/ and bin/ (the CDK app), scripts/, bench/,
+//                  src/admin/ (the operator CLI) and src/local/ (the embedded local stack, which plays
+//                  API Gateway, S3 notifications and Step Functions)
+//   assembly       src/manifest/ (the one place that lists every feature's rows: the route table)
+//   adapters       src/http/ (API Gateway events in, typed errors out as the error envelope)
+//   domain         src/platform/ (shared, neutral types: errors, route rows, resource access,
+//                  pagination), src/events/, and the features: src/auth, src/files, src/extractions,
+//                  src/extraction-engine, src/extraction-configurations, src/workspaces, src/outbound
+//   infrastructure src/infrastructure/ (AWS SDK clients, identifiers, resource names)
+//
+// So domain code knows nothing of HTTP, of Lambda event types, of the local stack or of the CDK app,
+// and src/http does not know the features (the manifest hands it their rows). The manifest names
+// handlers by path (`handler: 'functions/…'`): strings, not imports, so they cross no layer.
+// Tests are not cruised: a test may reach any layer.
+
+const domain = '^src/(platform|events|auth|files|extractions|extraction-engine|extraction-configurations|workspaces|outbound)/';
+const entryPoints = '^(functions|lib|bin|scripts|bench)/|^src/(admin|local)/';
+// `aws-lambda` has no runtime package: its types come from @types/aws-lambda, and an unresolved
+// type-only import keeps the bare name.
+const lambdaTypes = '(^|/)(@types/)?aws-lambda(/|$)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-not-to-outer-layers',
+      comment: 'Domain code is plain TypeScript: it may not import src/http, src/manifest, the local stack, the CDK app or a handler.',
+      severity: 'error',
+      from: { path: domain },
+      to: { path: [entryPoints, '^src/(http|manifest)/'] },
+    },
+    {
+      name: 'domain-not-to-lambda-types',
+      comment: 'Lambda event and context types belong to the handlers and adapters (functions/, src/http, src/local), not the domain.',
+      severity: 'error',
+      from: { path: [domain, '^src/infrastructure/'] },
+      to: { path: lambdaTypes },
+    },
+    {
+      name: 'platform-not-to-features',
+      comment: 'src/platform sits below every feature; only the scope vocabulary of src/auth is shared with it.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/', pathNot: ['^src/(platform|infrastructure)/', '^src/auth/scopes\\.ts$'] },
+    },
+    {
+      name: 'http-not-to-features',
+      comment: 'src/http adapts any route to API Gateway; the rows come from src/manifest. It knows the principal and scopes, nothing else of a feature.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/', pathNot: ['^src/(http|platform)/', '^src/auth/(principal|scopes)\\.ts$'] },
+    },
+    {
+      name: 'manifest-only-assembles',
+      comment: 'src/manifest lists the features\' rows; it does not reach into adapters or entry points.',
+      severity: 'error',
+      from: { path: '^src/manifest/' },
+      to: { path: [entryPoints, '^src/http/'] },
+    },
+    {
+      name: 'infrastructure-not-upward',
+      comment: 'src/infrastructure holds AWS clients and names; it imports no domain, adapter or entry point.',
+      severity: 'error',
+      from: { path: '^src/infrastructure/' },
+      to: { path: ['^src/', '^(functions|lib|bin|scripts|bench)/'], pathNot: '^src/infrastructure/' },
+    },
+    {
+      name: 'src-not-to-entry-points',
+      comment: 'Nothing in src/ imports a handler, the CDK app, a script or the bench.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(functions|lib|bin|scripts|bench)/' },
+    },
+    {
+      name: 'handlers-not-imported',
+      comment: 'A handler is an entry point: deployed and local code name it by path, nothing imports it.',
+      severity: 'error',
+      from: { pathNot: '^functions/' },
+      to: { path: '^functions/' },
+    },
+  ],
+  options: {
+    // Type-only imports count: `import type { SQSEvent } from 'aws-lambda'` couples domain code to Lambda
+    // as much as a value import does.
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(cdk\\.out|test)/' },
+  },
+};

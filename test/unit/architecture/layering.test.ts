@@ -1,0 +1,43 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cruise, type IConfiguration, type ICruiseOptions, type ICruiseResult } from 'dependency-cruiser';
+
+// The layering of .dependency-cruiser.cjs (handlers → domain → infrastructure, never upward; no
+// src/http or Lambda types in domain code), checked over the real project and over a fixture whose
+// planted violations prove the rules catch what they say.
+
+const configuration = createRequire(import.meta.url)('../../../.dependency-cruiser.cjs') as IConfiguration;
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const fixtureRoot = fileURLToPath(new URL('../../fixtures/layering/', import.meta.url));
+
+/** Every rule violation under `baseDir`, one line each: `rule: from → to`. */
+async function layeringViolations(baseDir: string, paths: string[]): Promise<string[]> {
+  const options: ICruiseOptions = {
+    ...(configuration.options as ICruiseOptions),
+    baseDir,
+    validate: true,
+    ruleSet: { forbidden: configuration.forbidden ?? [] },
+  };
+  const result = (await cruise(paths, options)).output as ICruiseResult;
+  return result.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`).sort();
+}
+
+describe('the dependency rule', () => {
+  it('holds for every module of the project', async () => {
+    const violations = await layeringViolations(repositoryRoot, ['src', 'functions', 'lib', 'bin', 'scripts', 'bench']);
+
+    expect(violations, `Layering violations (see .dependency-cruiser.cjs for the rules):\n${violations.join('\n')}`).toEqual([]);
+  });
+
+  it('reports a domain module importing src/http and one importing aws-lambda types, and nothing else', async () => {
+    const violations = await layeringViolations(fixtureRoot, ['src', 'functions']);
+
+    // The fixture resolves packages from the repository's node_modules, three folders up.
+
+    expect(violations).toEqual([
+      'domain-not-to-lambda-types: src/extractions/queued-names.ts → ../../../node_modules/@types/aws-lambda/index.d.ts',
+      'domain-not-to-outer-layers: src/files/greeting-over-http.ts → src/http/render-answer.ts',
+    ]);
+  });
+});
