@@ -166,8 +166,8 @@ describe('EventOutbox', () => {
       { ...entry, eventId: 'evt_01JZ0000000000000000000001', recordedAt: '2026-01-01T09:00:00.000Z' },
       { ...entry, eventId: 'evt_01JZ0000000000000000000002', recordedAt: '2026-01-01T09:00:01.000Z' },
     ];
-    documents.on(QueryCommand, { ExpressionAttributeValues: { ':shard': 'EVT#OUTBOX#0', ':before': '2026-01-01T10:00:05.000Z' } }).resolves({ Items: items });
     documents.on(QueryCommand).resolves({ Items: [] });
+    documents.on(QueryCommand, { ExpressionAttributeValues: { ':shard': 'EVT#OUTBOX#0', ':before': '2026-01-01T10:00:05.000Z' } }).resolves({ Items: items });
     documents.on(UpdateCommand).resolves({});
     sqs.on(SendMessageCommand).rejectsOnce(new Error('queue unavailable')).resolves({});
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
