@@ -1,7 +1,11 @@
 import { decodeTime } from 'ulidx';
 import type { ExtractionRecord, ExtractionStatus } from '../../src/extractions/extraction.ts';
+import { itemOf, labelItemsOf } from '../../src/extractions/extraction-items.ts';
 import type { ExtractionStore } from '../../src/extractions/extraction-store.ts';
+import { batchWrite } from '../../src/infrastructure/dynamodb-batches.ts';
+import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
+import { requiredEnvironment, resourceEnvironment } from '../../src/infrastructure/resource-definitions.ts';
 
 const statuses: ExtractionStatus[] = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'FAILED', 'REJECTED'];
 
@@ -26,7 +30,22 @@ export function seededRecord(workspaceId: string, index: number): ExtractionReco
   } as ExtractionRecord;
 }
 
-/** Writes `count` records through the store's batch path and sets the workspace counters to match. */
+/**
+ * Writes many terminal records and their label items in batches, counted as they are but without
+ * touching the counters item (the caller adds the totals once with `store.counters.add`).
+ */
+export async function seedRecords(records: ExtractionRecord[]): Promise<void> {
+  await batchWrite(
+    dynamoDocumentClient(),
+    requiredEnvironment(resourceEnvironment.recordsTableName),
+    records.flatMap((record) => [
+      ...labelItemsOf(record).map((item) => ({ PutRequest: { Item: item } })),
+      { PutRequest: { Item: itemOf({ ...record, revision: 1, countedAs: record.status }, { needsAttention: false }) } },
+    ]),
+  );
+}
+
+/** Writes `count` records in batches and sets the workspace counters to match. */
 export async function seedWorkspace(store: ExtractionStore, workspaceId: string, count: number, concurrency = 8): Promise<void> {
   const batchSize = 200;
   let next = 0;
@@ -38,9 +57,9 @@ export async function seedWorkspace(store: ExtractionStore, workspaceId: string,
         next += batchSize;
         const records = Array.from({ length: Math.min(batchSize, count - start) }, (_, offset) => seededRecord(workspaceId, start + offset));
         for (const record of records) counts[record.status] = (counts[record.status] ?? 0) + 1;
-        await store.seedRecords(records);
+        await seedRecords(records);
       }
     }),
   );
-  await store.addToCounts(workspaceId, counts);
+  await store.counters.add(workspaceId, counts);
 }

@@ -2,6 +2,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulidx';
 import type { ExtractionRecord, ExtractionStatus } from './extraction.ts';
 import { isTerminal } from './extraction.ts';
+import { pageWindow } from '../platform/page-window.ts';
 import {
   labelKeyPartition,
   labelValuePartition,
@@ -10,7 +11,8 @@ import {
   workspacePartition,
   type SortAttribute,
 } from './extraction-keys.ts';
-import { recordOf, type ExtractionStore, type StoredExtraction } from './extraction-store.ts';
+import { recordOf, type StoredExtraction } from './extraction-items.ts';
+import type { ExtractionStore } from './extraction-store.ts';
 
 export interface ExtractionListQuery {
   page: number;
@@ -128,7 +130,7 @@ export class ExtractionLister {
 
   private async listByIndex(workspaceId: string, plan: IndexQueryPlan, query: ExtractionListQuery): Promise<ExtractionListResult> {
     const totalItems =
-      plan.total.source === 'counter' ? (await this.store.counts(workspaceId))[plan.total.counter] : await this.countMatching(plan);
+      plan.total.source === 'counter' ? (await this.store.counters.counts(workspaceId))[plan.total.counter] : await this.countMatching(plan);
     const window = pageWindow(totalItems, query, plan.ascending);
     if (!window) return { records: [], totalItems };
     const { skip, wanted, ascending, fromOtherEnd } = window;
@@ -275,23 +277,6 @@ export class ExtractionLister {
     for await (const page of pages) ids.push(...(page.Items ?? []).map((item) => item.sk as string));
     return ids;
   }
-}
-
-/**
- * Where a page lies in an ordered set of `totalItems`: how many to skip and read, in which direction.
- * A page in the second half is read from the other end, so cost follows the distance to the nearer
- * end (and the rows read are reversed back into the requested order).
- */
-export function pageWindow(
-  totalItems: number,
-  query: Pick<ExtractionListQuery, 'page' | 'size'>,
-  ascending: boolean,
-): { skip: number; wanted: number; ascending: boolean; fromOtherEnd: boolean } | undefined {
-  const offset = query.page * query.size;
-  if (offset >= totalItems) return undefined;
-  const wanted = Math.min(query.size, totalItems - offset);
-  const fromOtherEnd = offset > totalItems - offset - wanted;
-  return { skip: fromOtherEnd ? totalItems - offset - wanted : offset, wanted, ascending: fromOtherEnd ? !ascending : ascending, fromOtherEnd };
 }
 
 /** The in-memory equivalent of the index path's filters, for candidates read through a label. */

@@ -141,7 +141,7 @@ export class ExtractionProcessor {
     }
     const bytes = await this.documents.read(file);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    await this.store.rememberContentHash(record, sha256);
+    await this.store.indexItems.rememberContentHash(record, sha256);
     if (record.sha256 !== sha256) {
       await this.store.mutate(record.id, (current) => (current.generation === input.generation ? { ...current, sha256 } : undefined));
     }
@@ -152,7 +152,7 @@ export class ExtractionProcessor {
     if (outcome.status === 'FAILED') return { status: 'FAILED', code: outcome.code, message: outcome.message, pageCount: document.pageCount };
     if (outcome.status === 'REJECTED') return { status: 'REJECTED', code: 'DOCUMENT_REJECTED', message: outcome.message, pageCount: document.pageCount };
 
-    if (duplicatePolicyOf(configuration, outcome.docType) === 'reject' && (await this.store.hasEarlierWithContentHash(record, sha256))) {
+    if (duplicatePolicyOf(configuration, outcome.docType) === 'reject' && (await this.store.indexItems.hasEarlierWithContentHash(record, sha256))) {
       return {
         status: 'REJECTED',
         code: 'DOCUMENT_REJECTED',

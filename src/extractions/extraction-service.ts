@@ -131,7 +131,7 @@ export class ExtractionService {
       ...content,
     });
     // Known content is registered at once, so the duplicate policy also sees submissions in flight.
-    if (record.sha256) await this.dependencies.store.rememberContentHash(record, record.sha256);
+    if (record.sha256) await this.dependencies.store.indexItems.rememberContentHash(record, record.sha256);
     await this.startOrFail(record);
     return record;
   }
@@ -185,7 +185,7 @@ export class ExtractionService {
       fieldId: request.fieldId ?? null,
       createdAt: this.now().toISOString(),
     };
-    await this.dependencies.store.putFeedback(feedback);
+    await this.dependencies.store.feedback.put(feedback);
     if (feedback.type === 'ERROR' && !record.reviewRequired) {
       await this.dependencies.store.mutate(extractionId, (current) => ({ ...current, reviewRequired: true }));
     }

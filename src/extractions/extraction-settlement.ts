@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { inFlightStatuses, isTerminal, type ExtractionStatus, type RunError } from './extraction.ts';
-import { extractionEventOf, type EventRecorder } from './extraction-events.ts';
+import type { EventRecorder } from '../events/event-recorder.ts';
+import { extractionEventOf } from './extraction-events.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';
 import type { ExtractionOutputStore } from './extraction-output-store.ts';
 import type { ExtractionStore, StoredExtraction } from './extraction-store.ts';
@@ -111,7 +112,7 @@ export class ExtractionSettlement {
   async sweep(stuckAfterMs: number): Promise<SweepReport> {
     const report: SweepReport = { failedStuck: 0, settled: 0, deleted: 0, counted: 0, skipped: 0 };
     const deadline = new Date(this.now().getTime() - stuckAfterMs).toISOString();
-    for await (const record of this.store.needingAttention()) {
+    for await (const record of this.store.indexItems.needingAttention()) {
       // One record that cannot be handled (malformed, or a failing write) must not stop the recovery
       // of every other workspace's records behind it.
       try {
@@ -126,7 +127,7 @@ export class ExtractionSettlement {
 
   private async sweepOne(record: StoredExtraction, deadline: string, report: SweepReport): Promise<void> {
     // Never counted: its create may have stopped before writing the label items.
-    if (!record.deleting && record.countedAs === undefined) await this.store.writeLabelItems(record);
+    if (!record.deleting && record.countedAs === undefined) await this.store.indexItems.writeLabelItems(record);
     if (record.deleting) {
       await this.completeDeletion(record);
       report.deleted += 1;

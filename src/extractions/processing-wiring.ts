@@ -5,7 +5,8 @@ import { fileBlobStore, fileRecordStore } from '../files/lookup-wiring.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { DownloadedDocuments } from './downloaded-documents.ts';
 import { ExtractionProcessor } from './extraction-processing.ts';
-import { extractionDocuments, extractionSettlement, extractionStore, outputStore, secondsFromEnvironment } from './wiring.ts';
+import { secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+import { extractionDocuments, extractionSettlement, extractionStore, outputStore } from './wiring.ts';
 
 // The state machine's task functions are the only ones that carry the extraction engine (PDF, OCR);
 // the API functions build from wiring.ts and stay small.

@@ -163,10 +163,11 @@ const feedbackSchema = z.object({
 
 const pageInfoSchema = z.object({ page: integer(), size: integer(), totalItems: integer(), totalPages: integer() });
 
+// Starting routes record the FAILED event of an execution that could not start, and hand it to delivery.
 const access: Record<'start' | 'upload' | 'read' | 'write' | 'remove', ResourceAccess> = {
-  start: { recordsTable: 'readWrite', filesBucket: 'readWrite', stateMachines: { extraction: 'start' } },
+  start: { recordsTable: 'readWrite', filesBucket: 'readWrite', stateMachines: { extraction: 'start' }, queues: { webhookDelivery: 'send' } },
   // The files API's direct upload, which removes what a refused upload left (see files/routes.ts).
-  upload: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete', stateMachines: { extraction: 'start' } },
+  upload: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete', stateMachines: { extraction: 'start' }, queues: { webhookDelivery: 'send' } },
   read: { recordsTable: 'read', filesBucket: 'read' },
   write: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
   remove: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },

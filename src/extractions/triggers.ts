@@ -59,7 +59,8 @@ export const extractionTasks: StateMachineTaskTrigger[] = [
     placeholder: 'RecordExtractionOutcomeFunctionArn',
     handler: 'functions/extractions/record-extraction-outcome.ts',
     description: 'Extraction state machine task (RecordExtractionOutcome)',
-    access: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
+    // Records the terminal event and hands it to webhook delivery.
+    access: { recordsTable: 'readWrite', filesBucket: 'readWrite', queues: { webhookDelivery: 'send' } },
   },
 ];
 
@@ -71,6 +72,6 @@ export const extractionSweeper: ScheduleTrigger = {
   description: 'Ends extractions stuck in QUEUED or PROCESSING; finishes interrupted events and deletes',
   everyMinutes: 5,
   localInterval: { environmentVariable: 'PAPERFLOW_EXTRACTION_SWEEP_INTERVAL_SECONDS', defaultSeconds: 60 },
-  access: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },
+  access: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete', queues: { webhookDelivery: 'send' } },
   timeoutSeconds: 120,
 };

@@ -1,13 +1,12 @@
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { eventRecorder } from '../events/wiring.ts';
 import { fileBlobStore, fileLookup, fileRecordStore } from '../files/lookup-wiring.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { extractionSummary, type ExtractionView } from './extraction.ts';
 import { ExtractionDocuments } from './extraction-documents.ts';
-import { EventRecorder } from './extraction-events.ts';
 import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
 import { ExtractionOutputStore } from './extraction-output-store.ts';
 import { ExtractionService, type ExtractionServiceDependencies } from './extraction-service.ts';
@@ -36,14 +35,7 @@ export function extractionDocuments(): ExtractionDocuments {
 }
 
 export function extractionSettlement(): ExtractionSettlement {
-  const store = extractionStore();
-  const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
-  const payloads = {
-    put: async (objectKey: string, body: string) => {
-      await s3Client().send(new PutObjectCommand({ Bucket: bucketName, Key: objectKey, Body: body, ContentType: 'application/json' }));
-    },
-  };
-  return new ExtractionSettlement(store, outputStore(), new EventRecorder(store.client, store.tableName, payloads));
+  return new ExtractionSettlement(extractionStore(), outputStore(), eventRecorder());
 }
 
 export function extractionExecutions(): ExtractionExecutions {
@@ -74,9 +66,4 @@ export function stuckExtractionAfterMs(): number {
 /** `paperflow-admin extractions reprocess <id>`: a terminal extraction runs again as a new generation. */
 export async function reprocessExtraction(workspaceId: string | undefined, extractionId: string): Promise<ExtractionView> {
   return extractionSummary(await extractionSettlement().reprocess(extractionExecutions(), workspaceId, extractionId));
-}
-
-export function secondsFromEnvironment(variable: string, fallback: number): number {
-  const configured = Number(process.env[variable]);
-  return Number.isFinite(configured) && configured > 0 ? configured : fallback;
 }

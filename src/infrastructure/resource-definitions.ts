@@ -58,3 +58,9 @@ export function requiredEnvironment(name: string): string {
   if (!value) throw new Error(`Environment variable ${name} is not set.`);
   return value;
 }
+
+/** A positive number of seconds from the environment, or the fallback when unset or not positive. */
+export function secondsFromEnvironment(variable: string, fallback: number): number {
+  const configured = Number(process.env[variable]);
+  return Number.isFinite(configured) && configured > 0 ? configured : fallback;
+}

@@ -18,6 +18,7 @@ import { createFileRoute, getFileRoute } from '../../src/files/routes.ts';
 import { createExtractionRoute, deleteExtractionRoute, uploadExtractionRoute } from '../../src/extractions/routes.ts';
 import { uploadedFileFinalizer } from '../../src/files/triggers.ts';
 import { extractionSweeper } from '../../src/extractions/triggers.ts';
+import { eventOutboxDrain } from '../../src/events/triggers.ts';
 import { filesBucket, recordsTable, resourceEnvironment, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
 import { stateMachines, triggers } from '../../src/manifest/triggers.ts';
 import type { ResourceAccess } from '../../src/platform/resource-access.ts';
@@ -479,6 +480,28 @@ describe('extraction pipeline', () => {
   });
 });
 
+describe('event outbox', () => {
+  it('drains the event outbox every minute', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(triggerFunction(eventOutboxDrain.name)), 'Arn'] } })],
+    });
+  });
+
+  it('lets exactly the functions that record events (and the drain) hand them to the delivery queue', () => {
+    const recordsEvents = new Set(['createExtraction', 'uploadExtraction', 'recordExtractionOutcome', extractionSweeper.name, eventOutboxDrain.name]);
+    const functions = [
+      ...routes.map((route) => ({ name: route.operationId, logicalId: routeFunction(route).logicalId })),
+      ...triggers.map((trigger) => ({ name: trigger.name, logicalId: logicalIdOf(triggerFunction(trigger.name)) })),
+    ];
+
+    for (const { name, logicalId } of functions) {
+      expect(actionsGrantedTo(logicalId).includes('sqs:SendMessage'), name).toBe(recordsEvents.has(name));
+      expect(resources[logicalId]!.Properties.Environment.Variables[resourceEnvironment.webhookDeliveryQueueUrl] !== undefined, name).toBe(recordsEvents.has(name));
+    }
+  });
+});
+
 describe('upload sessions', () => {
   it('invokes the finalizer for objects created under the workspaces prefix', () => {
     template.hasResourceProperties('Custom::S3BucketNotifications', {
@@ -559,7 +582,8 @@ describe('trigger table', () => {
   it('runs every schedule row on an EventBridge rule at its rate', () => {
     for (const schedule of triggersOfKind(deployedTriggers, 'schedule')) {
       template.hasResourceProperties('AWS::Events::Rule', {
-        ScheduleExpression: `rate(${schedule.everyMinutes} minutes)`,
+        // EventBridge's grammar: `rate(1 minute)`, `rate(5 minutes)`.
+        ScheduleExpression: `rate(${schedule.everyMinutes} ${schedule.everyMinutes === 1 ? 'minute' : 'minutes'})`,
         Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(triggerFunction(schedule.name)), 'Arn'] } })],
       });
     }

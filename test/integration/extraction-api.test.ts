@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyService } from '../../src/auth/wiring.ts';
-import { extractionStore } from '../../src/extractions/wiring.ts';
+import { seedRecords } from '../../bench/support/extraction-seeding.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
@@ -168,7 +168,7 @@ describe('request errors', () => {
     const queuedWorkspace = new ExtractionClient(stack, await workspaceKey('ws_api_queued'));
     const queuedId = newIdentifier('ext');
     const now = new Date().toISOString();
-    await extractionStore().seedRecords([
+    await seedRecords([
       { id: queuedId, workspaceId: 'ws_api_queued', status: 'QUEUED', generation: 1, createdAt: now, updatedAt: now, labels: {}, document: { fileId: 'file_seeded' }, outputAvailable: false },
     ]);
 

@@ -10,6 +10,7 @@ import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { recordsTable } from '../support/records-table.ts';
 
 // Defects found from outside (issue 9): label keys that broke key encoding and left half-written
 // records, ids beyond the store's key limit answered with retryable 5xx, repeated multipart parts,
@@ -39,11 +40,11 @@ const loneSurrogate = '\\udfff'; // as written in JSON text: the parsed key is t
 
 /** Every item of the records table that belongs to the workspace (its own key, index keys or attribute). */
 async function tableItemsOf(workspace: string): Promise<Record<string, unknown>[]> {
-  const store = extractionStore();
+  const table = recordsTable();
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await store.client.send(new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: startKey }));
+    const page = await table.client.send(new ScanCommand({ TableName: table.tableName, ExclusiveStartKey: startKey }));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -137,7 +138,7 @@ describe('the sweeper', () => {
     const stuck = await store.create(queuedRecord(sweepWorkspace, { createdAt: longAgo, updatedAt: longAgo }));
     // What the old create left: a record whose label cannot be encoded, first in the stuck one's shard.
     const malformed = queuedRecord(sweepWorkspace, { labels: { '\udfff': 'v' } });
-    await store.client.send(
+    await recordsTable().client.send(
       new PutCommand({
         TableName: store.tableName,
         Item: {

@@ -7,6 +7,7 @@ import { ExtractionLister } from '../../src/extractions/extraction-listing.ts';
 import { extractionSettlement, extractionStore } from '../../src/extractions/wiring.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { recordsTable } from '../support/records-table.ts';
 
 // The store's multi-item writes against the DynamoDB emulator: counters stay exact when writers
 // repeat and race, and the sweeper heals what an interrupted writer left.
@@ -27,13 +28,13 @@ function newRecord(workspaceId: string, labels: Record<string, string> = {}): Ex
 }
 
 async function countIn(indexName: string, partitionKey: string): Promise<number> {
-  const store = extractionStore();
+  const table = recordsTable();
   let total = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await store.client.send(
+    const page = await table.client.send(
       new QueryCommand({
-        TableName: store.tableName,
+        TableName: table.tableName,
         IndexName: indexName,
         KeyConditionExpression: `${indexName}pk = :pk`,
         ExpressionAttributeValues: { ':pk': partitionKey },
@@ -48,7 +49,7 @@ async function countIn(indexName: string, partitionKey: string): Promise<number>
 }
 
 async function expectCountersExact(workspaceId: string) {
-  const counts = await extractionStore().counts(workspaceId);
+  const counts = await extractionStore().counters.counts(workspaceId);
   expect(counts.total).toBe(await countIn('gsi1', workspacePartition(workspaceId)));
   for (const status of ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED'] as ExtractionStatus[]) {
     expect(counts[status], status).toBe(await countIn('gsi2', statusPartition(workspaceId, status)));
@@ -79,12 +80,12 @@ describe('counters', () => {
       }),
     );
 
-    const counts = await store.counts(workspaceId);
+    const counts = await store.counters.counts(workspaceId);
     expect(counts.total).toBe(21);
     expect(counts.QUEUED + counts.PROCESSING).toBe(0);
     await expectCountersExact(workspaceId);
     const stillNeedingAttention = [];
-    for await (const record of store.needingAttention()) if (record.workspaceId === workspaceId) stillNeedingAttention.push(record.id);
+    for await (const record of store.indexItems.needingAttention()) if (record.workspaceId === workspaceId) stillNeedingAttention.push(record.id);
     expect(stillNeedingAttention).toEqual([]);
   });
 });
@@ -96,10 +97,10 @@ describe('the sweeper', () => {
     const record = await store.create(newRecord(workspaceId, { customer: 'acme' }));
     // Undo what create did after the record put: as if the writer stopped right there.
     for (const pk of [labelValuePartition(workspaceId, 'customer', 'acme'), labelKeyPartition(workspaceId, 'customer')]) {
-      await store.client.send(new DeleteCommand({ TableName: store.tableName, Key: { pk, sk: record.id } }));
+      await recordsTable().client.send(new DeleteCommand({ TableName: store.tableName, Key: { pk, sk: record.id } }));
     }
-    await store.addToCounts(workspaceId, { total: -1, QUEUED: -1 });
-    await store.client.send(new UpdateCommand({ TableName: store.tableName, Key: { pk: `EXT#${record.id}`, sk: 'EXTRACTION' }, UpdateExpression: 'REMOVE countedAs' }));
+    await store.counters.add(workspaceId, { total: -1, QUEUED: -1 });
+    await recordsTable().client.send(new UpdateCommand({ TableName: store.tableName, Key: { pk: `EXT#${record.id}`, sk: 'EXTRACTION' }, UpdateExpression: 'REMOVE countedAs' }));
     const lister = new ExtractionLister(store);
     const query = { page: 0, size: 10, sortBy: 'createdAt' as const, sort: 'desc' as const, labels: { customer: 'acme' } };
     expect((await lister.list(workspaceId, query)).totalItems).toBe(0);
@@ -107,7 +108,7 @@ describe('the sweeper', () => {
     await extractionSettlement().sweep(60 * 60 * 1000);
 
     expect((await lister.list(workspaceId, query)).records.map((item) => item.id)).toEqual([record.id]);
-    expect((await store.counts(workspaceId)).QUEUED).toBe(1);
+    expect((await store.counters.counts(workspaceId)).QUEUED).toBe(1);
     await expectCountersExact(workspaceId);
   });
 
@@ -123,7 +124,7 @@ describe('the sweeper', () => {
 
     expect(report.deleted).toBeGreaterThanOrEqual(1);
     expect(await store.get(record.id)).toBeUndefined();
-    expect((await store.counts(workspaceId)).total).toBe(0);
+    expect((await store.counters.counts(workspaceId)).total).toBe(0);
     await expectCountersExact(workspaceId);
   });
 });

@@ -4,7 +4,6 @@ import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, InvalidArn } 
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { EventRecorder, extractionEventOf } from '../../../src/extractions/extraction-events.ts';
 import { StepFunctionsExtractionExecutions } from '../../../src/extractions/extraction-executions.ts';
 import { ExtractionOutputStore } from '../../../src/extractions/extraction-output-store.ts';
 import { ExtractionStore } from '../../../src/extractions/extraction-store.ts';
@@ -62,42 +61,6 @@ describe('StepFunctionsExtractionExecutions', () => {
     sfn.on(StartExecutionCommand).rejects(new InvalidArn({ message: 'bad arn', $metadata: {} }));
 
     await expect(executions().start(record)).rejects.toThrow('bad arn');
-  });
-});
-
-describe('EventRecorder', () => {
-  it('records an event once: a repeated put is refused by its condition and reported', async () => {
-    documents.on(PutCommand).resolvesOnce({}).rejects(conditionalFailure());
-    const recorder = new EventRecorder(documentClient(), 'records');
-    const event = extractionEventOf(record, undefined);
-
-    expect(await recorder.record('ws_a', event)).toBe(true);
-    expect(await recorder.record('ws_a', event)).toBe(false);
-    const put = documents.commandCalls(PutCommand)[0]!.args[0].input;
-    expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
-    expect(put.Item).toMatchObject({ pk: `EVENT#${event.eventId}`, gsi1pk: 'WS#ws_a#EVENTS', eventType: 'document-insights.extraction.failed' });
-    expect(put.Item!.expiresAt).toBe(Math.floor(Date.parse(record.completedAt!) / 1000) + 90 * 86_400);
-  });
-
-  it('keeps data too large for an item in the payload store, and the envelope in the table', async () => {
-    documents.on(PutCommand).resolves({});
-    const objects: Record<string, string> = {};
-    const recorder = new EventRecorder(documentClient(), 'records', { put: async (key, body) => void (objects[key] = body) }, 100);
-    const event = extractionEventOf({ ...record, labels: { note: 'x'.repeat(200) } }, undefined);
-
-    await recorder.record('ws_a', event);
-
-    const item = documents.commandCalls(PutCommand)[0]!.args[0].input.Item!;
-    expect(item.data).toBeUndefined();
-    expect(item.dataObjectKey).toBe(`workspaces/ws_a/events/${event.eventId}.json`);
-    expect(JSON.parse(objects[item.dataObjectKey as string]!)).toEqual(event.data);
-    expect(item).toMatchObject({ eventId: event.eventId, eventType: event.eventType, apiVersion: 'v1' });
-  });
-
-  it('passes throttling on, for the task to retry', async () => {
-    documents.on(PutCommand).rejects(Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' }));
-
-    await expect(new EventRecorder(documentClient(), 'records').record('ws_a', extractionEventOf(record, undefined))).rejects.toThrow('slow down');
   });
 });
 

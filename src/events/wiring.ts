@@ -1,0 +1,44 @@
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
+import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+import { s3Client } from '../infrastructure/s3-client.ts';
+import { sqsClient } from '../infrastructure/sqs-client.ts';
+import { queueUrlEnvironment } from '../platform/resource-access.ts';
+import { EventLister } from './event-lister.ts';
+import { defaultOutboxGraceMs, EventOutbox } from './event-outbox.ts';
+import { EventRecorder, type EventPayloadObjects } from './event-recorder.ts';
+import { SqsEventHandOff } from './sqs-event-hand-off.ts';
+
+// Built from the environment the stack (deployed or local) sets; clients are shared per process.
+
+/** The drain leaves younger outbox entries to their inline hand-off (default 30 seconds). */
+export function outboxGraceMs(): number {
+  return secondsFromEnvironment('PAPERFLOW_EVENT_OUTBOX_GRACE_SECONDS', defaultOutboxGraceMs / 1000) * 1000;
+}
+
+export function eventOutbox(): EventOutbox {
+  const handOff = new SqsEventHandOff(sqsClient(), () => requiredEnvironment(queueUrlEnvironment.webhookDelivery));
+  return new EventOutbox(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), handOff, { graceMs: outboxGraceMs() });
+}
+
+/** Event data too large for an item goes to the files bucket (see EventRecorder). */
+function payloadObjects(): EventPayloadObjects & { get(objectKey: string): Promise<string> } {
+  const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
+  return {
+    put: async (objectKey, body) => {
+      await s3Client().send(new PutObjectCommand({ Bucket: bucketName, Key: objectKey, Body: body, ContentType: 'application/json' }));
+    },
+    get: async (objectKey) => {
+      const object = await s3Client().send(new GetObjectCommand({ Bucket: bucketName, Key: objectKey }));
+      return object.Body!.transformToString('utf8');
+    },
+  };
+}
+
+export function eventRecorder(): EventRecorder {
+  return new EventRecorder(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), eventOutbox(), payloadObjects());
+}
+
+export function eventLister(): EventLister {
+  return new EventLister(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), payloadObjects());
+}
