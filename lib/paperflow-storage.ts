@@ -43,8 +43,14 @@ export class PaperflowStorage extends Construct {
       lifecycleRules: [
         {
           id: 'ExpireStagedFiles',
+          prefix: filesBucket.stagedObjectPrefix,
           expiration: Duration.days(filesBucket.stagedObjectExpirationDays),
           abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+        {
+          id: 'ExpireEventPayloads',
+          prefix: filesBucket.eventPayloadPrefix,
+          expiration: Duration.days(filesBucket.eventPayloadExpirationDays),
         },
       ],
       // Browsers upload files larger than API Gateway's 10 MB straight to S3 with a pre-signed POST.

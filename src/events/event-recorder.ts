@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { asDynamoMap } from '../infrastructure/caller-keyed-maps.ts';
+import { filesBucket } from '../infrastructure/resource-definitions.ts';
 import { eventRetentionDays, type EventEnvelope } from './event-envelope.ts';
 import { eventKey, outboxAttributesOf, workspaceEventsPartition } from './event-keys.ts';
 import type { EventOutbox } from './event-outbox.ts';
@@ -12,7 +13,7 @@ export interface EventPayloadObjects {
   put(objectKey: string, body: string): Promise<void>;
 }
 
-export const eventPayloadObjectKey = (workspaceId: string, eventId: string) => `workspaces/${workspaceId}/events/${eventId}.json`;
+export const eventPayloadObjectKey = (workspaceId: string, eventId: string) => `${filesBucket.eventPayloadPrefix}${workspaceId}/${eventId}.json`;
 
 /**
  * Durable, idempotent recording of domain events in the records table (key layout: event-keys.ts),

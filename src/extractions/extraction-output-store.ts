@@ -2,6 +2,7 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client 
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ExtractionOutput, ExtractionRecord } from './extraction.ts';
 import { outputKey } from './extraction-keys.ts';
+import { filesBucket } from '../infrastructure/resource-definitions.ts';
 
 /** Outputs up to this size stay in the table (one GetItem); larger ones go to S3 (the 400 KB item limit). */
 export const inlineOutputLimitBytes = 300 * 1024;
@@ -43,5 +44,5 @@ export class ExtractionOutputStore {
 }
 
 function outputObjectKey(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>): string {
-  return `workspaces/${record.workspaceId}/extractions/${record.id}/output-${record.generation}.json`;
+  return `${filesBucket.extractionOutputPrefix}${record.workspaceId}/${record.id}/output-${record.generation}.json`;
 }

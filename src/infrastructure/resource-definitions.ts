@@ -32,8 +32,19 @@ export const recordsTable: TableDefinition = {
 
 export const filesBucket = {
   id: 'Files',
-  /** Files are staging storage, not an archive (spec, Limits): objects expire after this many days. */
+  /**
+   * Files are staging storage, not an archive (spec, Limits): objects under this prefix (uploads and
+   * their files) expire after `stagedObjectExpirationDays`. What the service keeps for as long as its
+   * record lives (large extraction outputs, large event payloads) is written under other prefixes,
+   * so the staging rule never removes an object a record still points at.
+   */
+  stagedObjectPrefix: 'workspaces/',
   stagedObjectExpirationDays: 30,
+  /** Event payloads too large for their item; kept one day past the events' own 90-day retention. */
+  eventPayloadPrefix: 'events/',
+  eventPayloadExpirationDays: 91,
+  /** Extraction outputs too large for their item: removed with the extraction, never by age. */
+  extractionOutputPrefix: 'extraction-outputs/',
 };
 
 export const webhookDeliveryQueue = {

@@ -105,7 +105,10 @@ async function createBucket(client: S3Client, bucketName: string): Promise<void>
       new PutBucketLifecycleConfigurationCommand({
         Bucket: bucketName,
         LifecycleConfiguration: {
-          Rules: [{ ID: 'expire-staged-files', Status: 'Enabled', Filter: { Prefix: '' }, Expiration: { Days: filesBucket.stagedObjectExpirationDays } }],
+          Rules: [
+            { ID: 'expire-staged-files', Status: 'Enabled', Filter: { Prefix: filesBucket.stagedObjectPrefix }, Expiration: { Days: filesBucket.stagedObjectExpirationDays } },
+            { ID: 'expire-event-payloads', Status: 'Enabled', Filter: { Prefix: filesBucket.eventPayloadPrefix }, Expiration: { Days: filesBucket.eventPayloadExpirationDays } },
+          ],
         },
       }),
     );

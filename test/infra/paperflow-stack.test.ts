@@ -360,7 +360,12 @@ describe('storage', () => {
       },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       LifecycleConfiguration: {
-        Rules: [Match.objectLike({ ExpirationInDays: filesBucket.stagedObjectExpirationDays, Status: 'Enabled' })],
+        // Only staged uploads expire at 30 days; large event payloads outlive them with their events,
+        // and large extraction outputs (another prefix) live as long as their extraction.
+        Rules: [
+          Match.objectLike({ Prefix: filesBucket.stagedObjectPrefix, ExpirationInDays: filesBucket.stagedObjectExpirationDays, Status: 'Enabled' }),
+          Match.objectLike({ Prefix: filesBucket.eventPayloadPrefix, ExpirationInDays: filesBucket.eventPayloadExpirationDays, Status: 'Enabled' }),
+        ],
       },
       CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['POST'] })] },
     });

@@ -100,7 +100,7 @@ describe('EventRecorder', () => {
 
     const item = documents.commandCalls(PutCommand)[0]!.args[0].input.Item!;
     expect(item.data).toBeUndefined();
-    expect(item.dataObjectKey).toBe(`workspaces/ws_a/events/${event.eventId}.json`);
+    expect(item.dataObjectKey).toBe(`events/ws_a/${event.eventId}.json`);
     expect(JSON.parse(objects[item.dataObjectKey as string]!)).toEqual(event.data);
     expect(item).toMatchObject({ eventId: event.eventId, eventType: event.eventType, apiVersion: 'v1' });
   });

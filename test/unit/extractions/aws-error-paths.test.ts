@@ -77,9 +77,9 @@ describe('ExtractionOutputStore', () => {
 
     const puts = documents.commandCalls(PutCommand).map((call) => call.args[0].input.Item);
     expect(puts[0]).toMatchObject({ pk: `EXT#${record.id}`, sk: 'OUTPUT', output: small });
-    expect(puts[1]).toMatchObject({ sk: 'OUTPUT', objectKey: `workspaces/ws_a/extractions/${record.id}/output-2.json` });
+    expect(puts[1]).toMatchObject({ sk: 'OUTPUT', objectKey: `extraction-outputs/ws_a/${record.id}/output-2.json` });
     expect(puts[1]!.output).toBeUndefined();
-    expect(s3.commandCalls(PutObjectCommand)[0]!.args[0].input).toMatchObject({ Bucket: 'files', Key: `workspaces/ws_a/extractions/${record.id}/output-2.json` });
+    expect(s3.commandCalls(PutObjectCommand)[0]!.args[0].input).toMatchObject({ Bucket: 'files', Key: `extraction-outputs/ws_a/${record.id}/output-2.json` });
   });
 });
 
