@@ -1,6 +1,7 @@
 /// <reference lib="es2024.string" />
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { queryPages } from '../infrastructure/dynamodb-queries.ts';
+import { logger } from '../infrastructure/logger.ts';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -119,7 +120,7 @@ export class ExtractionStore {
         }),
       );
     } catch (error) {
-      console.warn(JSON.stringify({ level: 'warn', message: 'could not withdraw a failed create; the sweeper finishes it', extractionId: record.id, error: String(error) }));
+      logger.warn('could not withdraw a failed create; the sweeper finishes it', { extractionId: record.id, error });
     }
   }
 
