@@ -100,29 +100,47 @@ export function invocationFields(invocation: InvocationContext | undefined): Log
 
 /**
  * The AWS SDK's `logger` client option (without it the SDK warns through `console`). The SDK calls
- * it with loose arguments (a string, or an object of request details at debug level); they land in
- * `message` and `details`. Its debug and info chatter stays at debug: the clients' own traffic is
- * not the service's story. Warnings and errors keep their level, but one.
+ * it with loose arguments: its own warnings as strings, and one record per command (success at info,
+ * failure at error) with the command's input and output. Those records go to debug, named by client
+ * and command only: the failure is thrown to the caller, which decides whether it matters (a failed
+ * condition or an aborted upload is routine here, and callers log what is not), and inputs and
+ * outputs carry document contents that do not belong in a log. The SDK's own warnings keep their
+ * level, but one.
  */
 export const sdkLogger = {
   debug: (...content: unknown[]) => log('debug', ...sdkLine(content)),
   info: (...content: unknown[]) => log('debug', ...sdkLine(content)),
   warn: (...content: unknown[]) => log(sdkWarningLevel(content[0]), ...sdkLine(content)),
-  error: (...content: unknown[]) => log('error', ...sdkLine(content)),
+  error: (...content: unknown[]) => log(isCommandRecord(content[0]) ? 'debug' : 'error', ...sdkLine(content)),
 };
 
 // The SDK warns of every failed streamed request, before throwing the error to its caller. The caller
 // knows more: a put aborted on purpose (an upload whose client went away, src/files/file-blobs.ts) is
 // no fault, and any other failure the caller logs as an error itself. So the warning adds nothing
-// but noise on every abandoned upload, and is kept for debugging only.
+// but noise on every abandoned upload (under that upload's request id), and is kept for debugging.
 const streamingRequestFailed = 'An error was encountered in a non-retryable streaming request.';
 
 function sdkWarningLevel(first: unknown): LogLevel {
   return first === streamingRequestFailed ? 'debug' : 'warn';
 }
 
+interface CommandRecord {
+  clientName: string;
+  commandName: string;
+  error?: unknown;
+  metadata?: unknown;
+}
+
+function isCommandRecord(value: unknown): value is CommandRecord {
+  return typeof value === 'object' && value !== null && 'clientName' in value && 'commandName' in value;
+}
+
 function sdkLine(content: unknown[]): [string, LogFields] {
   const [first, ...rest] = content;
+  if (isCommandRecord(first)) {
+    const { clientName, commandName, error, metadata } = first;
+    return [error === undefined ? 'AWS SDK command succeeded' : 'AWS SDK command failed', withoutUndefined({ source: 'aws-sdk', clientName, commandName, metadata, error })];
+  }
   const message = typeof first === 'string' ? first : 'AWS SDK';
   const details = typeof first === 'string' ? rest : content;
   return [message, { source: 'aws-sdk', ...(details.length > 0 ? { details: details.length === 1 ? details[0] : details } : {}) }];

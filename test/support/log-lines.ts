@@ -4,13 +4,14 @@ import { vi } from 'vitest';
 // (warn, error). Tests read them here: the logger's lines are captured and kept out of the test
 // output; anything else written to the two streams passes through.
 
-export interface LogLine {
+interface LogEntry {
   level: string;
   message: string;
   time: string;
-  stream: 'stdout' | 'stderr';
   [field: string]: unknown;
 }
+
+export type LogLine = LogEntry & { stream: 'stdout' | 'stderr' };
 
 export interface CapturedLogLines {
   readonly lines: LogLine[];
@@ -37,10 +38,10 @@ export function captureLogLines(): CapturedLogLines {
   };
 }
 
-function logLinesOf(text: string): Omit<LogLine, 'stream'>[] | undefined {
+function logLinesOf(text: string): LogEntry[] | undefined {
   if (!text.endsWith('\n')) return undefined;
   try {
-    const entries = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Omit<LogLine, 'stream'>);
+    const entries = text.trimEnd().split('\n').map((line) => JSON.parse(line) as LogEntry);
     return entries.every((entry) => typeof entry === 'object' && entry !== null && typeof entry.level === 'string' && typeof entry.time === 'string')
       ? entries
       : undefined;
