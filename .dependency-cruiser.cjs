@@ -11,7 +11,7 @@
 //   domain         src/platform/ (shared, neutral types: errors, route rows, resource access,
 //                  pagination), src/events/, and the features: src/auth, src/files, src/extractions,
 //                  src/extraction-engine, src/extraction-configurations, src/workspaces, src/outbound
-//   infrastructure src/infrastructure/ (AWS SDK clients, identifiers, resource names)
+//   infrastructure src/infrastructure/ (AWS SDK clients, identifiers, resource names, the logger)
 //
 // So domain code knows nothing of HTTP, of Lambda event types, of the local stack or of the CDK app,
 // and src/http does not know the features (the manifest hands it their rows). The manifest names
@@ -50,10 +50,10 @@ module.exports = {
     },
     {
       name: 'http-not-to-features',
-      comment: 'src/http adapts any route to API Gateway; the rows come from src/manifest. It knows the principal and scopes, nothing else of a feature.',
+      comment: 'src/http adapts any route to API Gateway; the rows come from src/manifest. It knows the principal and scopes, nothing else of a feature, and logs through the one logger.',
       severity: 'error',
       from: { path: '^src/http/' },
-      to: { path: '^src/', pathNot: ['^src/(http|platform)/', '^src/auth/(principal|scopes)\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/(http|platform)/', '^src/auth/(principal|scopes)\\.ts$', '^src/infrastructure/logger\\.ts$'] },
     },
     {
       name: 'manifest-only-assembles',

@@ -1,9 +1,11 @@
 import { eventOutbox } from '../../src/events/wiring.ts';
+import { logger } from '../../src/infrastructure/logger.ts';
+import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
 
 // Scheduled (EventBridge, every minute; locally on an interval): every recorded event reaches
 // delivery, also when its recorder stopped before handing it off.
-export async function handler() {
+export const handler = loggedInvocation(async () => {
   const report = await eventOutbox().drain();
-  if (report.handedOff + report.failed > 0) console.log(JSON.stringify({ level: 'info', eventOutboxDrain: report }));
+  if (report.handedOff + report.failed > 0) logger.info('event outbox drain', { eventOutboxDrain: report });
   return report;
-}
+});

@@ -1,12 +1,7 @@
 import { asTaskError } from '../../src/extractions/extraction-processing.ts';
 import { extractionProcessor } from '../../src/extractions/processing-wiring.ts';
 import { executionInputSchema } from '../../src/extractions/task-inputs.ts';
+import { stateMachineTask } from '../../src/platform/invocation-logging.ts';
 
-export async function handler(event: unknown) {
-  try {
-    return await extractionProcessor().markProcessing(executionInputSchema.parse(event));
-  } catch (error) {
-    throw asTaskError(error);
-  }
-}
+export const handler = stateMachineTask((event) => extractionProcessor().markProcessing(executionInputSchema.parse(event)), asTaskError);
 

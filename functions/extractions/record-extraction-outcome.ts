@@ -1,11 +1,6 @@
 import { asTaskError } from '../../src/extractions/extraction-processing.ts';
 import { extractionProcessor } from '../../src/extractions/processing-wiring.ts';
 import { recordOutcomeInputSchema } from '../../src/extractions/task-inputs.ts';
+import { stateMachineTask } from '../../src/platform/invocation-logging.ts';
 
-export async function handler(event: unknown) {
-  try {
-    return await extractionProcessor().recordOutcome(recordOutcomeInputSchema.parse(event));
-  } catch (error) {
-    throw asTaskError(error);
-  }
-}
+export const handler = stateMachineTask((event) => extractionProcessor().recordOutcome(recordOutcomeInputSchema.parse(event)), asTaskError);

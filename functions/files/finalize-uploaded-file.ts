@@ -1,6 +1,8 @@
 import type { S3Event } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { fileService } from '../../src/files/wiring.ts';
+import { logger, withLogContext } from '../../src/infrastructure/logger.ts';
+import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
 
 // S3 URL-encodes object keys in event records (spaces as "+").
 const objectCreatedEvent = z.object({
@@ -8,10 +10,10 @@ const objectCreatedEvent = z.object({
 });
 
 /** S3 ObjectCreated notification: finalizes (or blocks) the upload sessions whose bytes arrived. */
-export const handler = async (event: S3Event): Promise<void> => {
+export const handler = loggedInvocation(async (event: S3Event): Promise<void> => {
   for (const record of objectCreatedEvent.parse(event).Records.filter((entry) => entry.eventName.startsWith('ObjectCreated:'))) {
     const objectKey = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-    const outcome = await fileService().finalizeUploadedObject(objectKey);
-    if (outcome === 'ready' || outcome === 'blocked') console.log(JSON.stringify({ level: 'info', message: 'upload session finalized', objectKey, outcome }));
+    const outcome = await withLogContext({ objectKey }, () => fileService().finalizeUploadedObject(objectKey));
+    if (outcome === 'ready' || outcome === 'blocked') logger.info('upload session finalized', { objectKey, outcome });
   }
-};
+});

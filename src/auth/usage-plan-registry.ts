@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { defaultRateLimit, type ApiKeyRecord, type RateLimit } from './api-key-store.ts';
 import type { EdgeRateLimitRegistry } from './api-keys.ts';
+import { sdkLogger } from '../infrastructure/logger.ts';
 
 // Deployed, API Gateway enforces each Paperflow key's rate limit through a usage plan. The REST API
 // takes its API key from the authorizer (`usageIdentifierKey`), never from the client, so the API
@@ -95,7 +96,7 @@ export class UsagePlanRegistry implements EdgeRateLimitRegistry {
  */
 export function usagePlanRegistryFromEnvironment(
   environment: NodeJS.ProcessEnv = process.env,
-  client: () => APIGatewayClient = () => new APIGatewayClient({}),
+  client: () => APIGatewayClient = () => new APIGatewayClient({ logger: sdkLogger }),
 ): UsagePlanRegistry | undefined {
   const defaultUsagePlanId = environment[usagePlanEnvironment.defaultUsagePlanId];
   const restApiId = environment[usagePlanEnvironment.restApiId];

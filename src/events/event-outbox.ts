@@ -1,3 +1,4 @@
+import { logger } from '../infrastructure/logger.ts';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { queryPages } from '../infrastructure/dynamodb-queries.ts';
@@ -108,7 +109,7 @@ export class EventOutbox {
         report.handedOff += 1;
       } catch (error) {
         report.failed += 1;
-        console.warn(JSON.stringify({ level: 'warn', message: 'event outbox drain could not hand off an event', eventId: entry.eventId, error: String(error) }));
+        logger.warn('event outbox drain could not hand off an event', { eventId: entry.eventId, error });
       }
     }
     return report;

@@ -1,3 +1,4 @@
+import { logger } from '../infrastructure/logger.ts';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { asDynamoMap } from '../infrastructure/caller-keyed-maps.ts';
@@ -73,7 +74,7 @@ export class EventRecorder {
     try {
       await this.outbox.handOff({ workspaceId, eventId: event.eventId, eventType: event.eventType });
     } catch (error) {
-      console.warn(JSON.stringify({ level: 'warn', message: 'event recorded; its hand-off failed and is left to the outbox drain', eventId: event.eventId, error: String(error) }));
+      logger.warn('event recorded; its hand-off failed and is left to the outbox drain', { eventId: event.eventId, error });
     }
     return true;
   }

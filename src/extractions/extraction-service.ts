@@ -3,6 +3,7 @@ import { ConflictError, DownstreamError, NotFoundError, ValidationError, type Va
 import type { DirectUploads } from '../files/direct-uploads.ts';
 import type { MultipartBody } from '../files/multipart-upload.ts';
 import { isIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
+import { logger } from '../infrastructure/logger.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import {
   extractionSummary,
@@ -141,7 +142,7 @@ export class ExtractionService {
     try {
       await this.dependencies.executions.start(record);
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', extractionId: record.id, operation: 'StartExecution', error: String(error) }));
+      logger.error('processing could not be started', { extractionId: record.id, operation: 'StartExecution', error });
       await this.dependencies.settlement.finish(record.id, record.generation, {
         status: 'FAILED',
         error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'Processing could not be started; submit the document again.' },

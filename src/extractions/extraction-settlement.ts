@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import { logger } from '../infrastructure/logger.ts';
 import { inFlightStatuses, isTerminal, type ExtractionStatus, type RunError } from './extraction.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
 import { extractionEventOf } from './extraction-events.ts';
@@ -119,7 +120,7 @@ export class ExtractionSettlement {
         await this.sweepOne(record, deadline, report);
       } catch (error) {
         report.skipped += 1;
-        console.warn(JSON.stringify({ level: 'warn', message: 'extraction sweep skipped a record', extractionId: record.id, error: String(error) }));
+        logger.warn('extraction sweep skipped a record', { extractionId: record.id, error });
       }
     }
     return report;

@@ -1,4 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { logger } from '../infrastructure/logger.ts';
 import {
   DeleteCommand,
   GetCommand,
@@ -92,7 +93,7 @@ export class ExtractionStore {
         }),
       );
     } catch (error) {
-      console.warn(JSON.stringify({ level: 'warn', message: 'could not withdraw a failed create; the sweeper finishes it', extractionId: record.id, error: String(error) }));
+      logger.warn('could not withdraw a failed create; the sweeper finishes it', { extractionId: record.id, error });
     }
   }
 

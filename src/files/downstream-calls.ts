@@ -1,4 +1,5 @@
 import { DownstreamError } from '../platform/errors.ts';
+import { logger } from '../infrastructure/logger.ts';
 
 /**
  * Runs one call to S3 or DynamoDB. A failure the service reported, or a network error on the way to
@@ -10,7 +11,7 @@ export async function callDownstream<T>(operation: string, call: () => Promise<T
     return await call();
   } catch (error) {
     if (!isDownstreamFailure(error)) throw error;
-    console.error(JSON.stringify({ level: 'error', operation, error: String(error) }));
+    logger.error('downstream call failed', { operation, error });
     throw new DownstreamError();
   }
 }

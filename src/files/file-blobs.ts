@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { DownstreamError } from '../platform/errors.ts';
+import { logger } from '../infrastructure/logger.ts';
 import { callDownstream } from './downstream-calls.ts';
 import type { EarlyStoredContent } from './early-copy.ts';
 
@@ -81,7 +82,7 @@ export class FileBlobStore {
       .then(
         () => true,
         (error: unknown) => {
-          if (!abort.signal.aborted) console.error(JSON.stringify({ level: 'error', operation: 'S3 PutObject (streamed)', error: String(error) }));
+          if (!abort.signal.aborted) logger.error('downstream call failed', { operation: 'S3 PutObject (streamed)', error });
           body.destroy();
           return false;
         },

@@ -19,6 +19,7 @@ import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteBody, RouteDefinition, RouteQuery } from '../platform/route-table.ts';
 import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
 import { scopeAllows } from '../auth/scopes.ts';
+import { invocationFields, logger, withLogContext } from '../infrastructure/logger.ts';
 
 // Classic zod installs its English messages when imported; zod/mini (what route schemas use, for small
 // bundles) installs none, and every issue would read "Invalid input". The details a client sees must
@@ -65,7 +66,7 @@ export function httpHandler<TRoute extends RouteContract>(
   handle: (request: HttpRequest<RouteBody<TRoute>, RouteQuery<TRoute>>) => Promise<HttpResponse>,
 ) {
   const state = new WeakMap<APIGatewayProxyEvent, RequestState>();
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(responseRendering(state))
     .use(contentNegotiation())
     .handler(async (event) => {
@@ -90,21 +91,25 @@ export function httpHandler<TRoute extends RouteContract>(
       });
       return renderSuccess(response, requestId);
     });
+  // The request id is decided before the chain runs, so that every line logged while it runs (the
+  // handler's, the domain's, the error renderer's) carries the id the response names.
+  return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const requestId = requestIdOf(event);
+    state.set(event, { requestId });
+    return withLogContext({ requestId, ...invocationFields(context) }, () => chain(event, context));
+  };
 }
 
 const anonymousPrincipal: Principal = { workspaceId: '', keyId: '', scopes: [] };
 
 function responseRendering(state: WeakMap<APIGatewayProxyEvent, RequestState>): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
-    before: (request) => {
-      state.set(request.event, { requestId: requestIdOf(request.event) });
-    },
     onError: (request) => {
       const requestId = state.get(request.event)?.requestId ?? generatedRequestId();
       const domainError = toDomainError(request.error);
       if (!(request.error instanceof DomainError)) {
         // The client sees a generic 500; the cause goes to the log with the request id to find it.
-        console.error(JSON.stringify({ level: 'error', requestId, error: String(request.error), stack: (request.error as Error)?.stack }));
+        logger.error('request failed', { requestId, error: request.error });
       }
       return renderError(domainError, requestId);
     },

@@ -23,6 +23,7 @@ import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
 import { TokenBucketLimiter } from '../auth/token-bucket.ts';
 import { defaultRateLimit, type RateLimit } from '../auth/api-key-store.ts';
 import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
+import { logger, withLogContext } from '../infrastructure/logger.ts';
 
 export interface LocalGatewayOptions {
   routes: readonly RouteDefinition[];
@@ -136,10 +137,10 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
     // The one id of this request: the header, the error body, the handler (through requestContext) and
     // the logs all use it.
     const requestId = clientRequestId(request.headersDistinct['x-request-id'] ?? []) ?? generatedRequestId();
-    serve(request, response, requestId).catch((error: unknown) => {
+    withLogContext({ requestId }, () => serve(request, response, requestId)).catch((error: unknown) => {
       if (clientWentAway(request)) return logClientGone(requestId);
       const apiError = toDomainError(error);
-      if (!(error instanceof DomainError)) console.error(JSON.stringify({ level: 'error', requestId, error: String(error), stack: (error as Error)?.stack }));
+      if (!(error instanceof DomainError)) logger.error('request failed', { requestId, error });
       if (response.headersSent) {
         response.destroy();
         return;
@@ -228,7 +229,7 @@ function clientWentAway(request: IncomingMessage): boolean {
 
 // Not a fault of the service, and nobody is left to answer: noted once, at info level.
 function logClientGone(requestId: string): void {
-  console.info(JSON.stringify({ level: 'info', requestId, message: 'The client went away before the request ended; it was dropped.' }));
+  logger.info('The client went away before the request ended; it was dropped.', { requestId });
 }
 
 function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
 import type { QueueConsumerTrigger } from '../platform/trigger-table.ts';
+import { logger, withLogContext } from '../infrastructure/logger.ts';
 import { triggerContext, type LocalInvoker } from './local-invoker.ts';
 
 export interface RunningQueueConsumer {
@@ -67,10 +68,12 @@ export function startLocalQueueConsumer(
     const event: SQSEvent = { Records: messages.map((message) => sqsRecord(message, queueArn!, region)) };
     let failed: ReadonlySet<string> | 'wholeBatch';
     try {
-      const response = await invoker.invoke<SQSBatchResponse | undefined>(consumer.handler, event, triggerContext(consumer, region));
+      const response = await withLogContext({ consumer: consumer.name, messageIds: messages.map((message) => message.MessageId) }, () =>
+        invoker.invoke<SQSBatchResponse | undefined>(consumer.handler, event, triggerContext(consumer, region)),
+      );
       failed = consumer.reportBatchItemFailures ? reportedFailures(response, messages) : new Set();
     } catch (error) {
-      console.error(JSON.stringify({ level: 'error', message: 'queue consumer failed; the batch stays on the queue', consumer: consumer.name, error: String(error) }));
+      logger.error('queue consumer failed; the batch stays on the queue', { consumer: consumer.name, error });
       failed = 'wholeBatch';
     }
     if (failed === 'wholeBatch') return;
@@ -84,7 +87,7 @@ export function startLocalQueueConsumer(
         }),
       );
       // As with Lambda, a message that could not be deleted (its receipt expired) simply comes back.
-      if (Failed?.length) console.error(JSON.stringify({ level: 'warn', message: 'handled messages not deleted', consumer: consumer.name, failed: Failed }));
+      if (Failed?.length) logger.warn('handled messages not deleted', { consumer: consumer.name, failed: Failed });
     }
   };
 
@@ -98,7 +101,7 @@ export function startLocalQueueConsumer(
         if (batch.length > 0) await handle(batch);
       } catch (error) {
         if (abortSignal.aborted) break;
-        console.error(JSON.stringify({ level: 'error', message: 'queue polling failed', consumer: consumer.name, error: String(error) }));
+        logger.error('queue polling failed', { consumer: consumer.name, error });
         await new Promise((resolve) => setTimeout(resolve, pauseAfterFailedPollMilliseconds));
       }
     }

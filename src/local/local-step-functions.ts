@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { StateMachineTaskTrigger } from '../platform/trigger-table.ts';
+import { logger, withLogContext } from '../infrastructure/logger.ts';
 import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
 
 /** A state machine to serve: its ASL file and its task rows, one per `${Placeholder}` Resource. */
@@ -188,13 +189,14 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
       throw new ServiceError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
     const stopping = new AbortController();
-    const run = served.machine.run(parsedInput as never, {
+    // The tasks' lines carry the execution, as a deployed task's do from its input (src/platform/state-machine-task.ts).
+    const run = withLogContext({ executionArn }, () => served.machine.run(parsedInput as never, {
       overrides: {
         taskResourceLocalHandlers: served.taskHandlersFor({ executionArn, stopped: stopping.signal }) as never,
         retryIntervalOverrides: served.retryOverrides,
       },
       context: { Execution: { Id: executionArn, Name: name, Input: parsedInput, StartTime: new Date().toISOString() }, Task: { Token: taskTokenPlaceholder } } as never,
-    });
+    }));
     const execution: LocalExecution = {
       executionArn,
       stateMachineArn: served.arn,
@@ -222,7 +224,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
         execution.status = error.name === 'ExecutionAbortedError' ? 'ABORTED' : error.name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED';
         execution.error = cause?.name ?? error.name;
         execution.cause = cause?.message ?? error.message;
-        console.error(JSON.stringify({ level: 'error', execution: name, status: execution.status, error: execution.error, cause: execution.cause }));
+        logger.error('execution did not succeed', { executionArn, status: execution.status, error: execution.error, cause: execution.cause });
       },
     ).finally(() => {
       execution.stopDate ??= new Date();
@@ -316,7 +318,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
   const server: Server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       const serviceError = error instanceof ServiceError ? error : new ServiceError('InternalFailure', 'Internal failure.', 500);
-      if (!(error instanceof ServiceError)) console.error(error);
+      if (!(error instanceof ServiceError)) logger.error('local Step Functions request failed', { error });
       reply(response, serviceError.status, { __type: serviceError.type, message: serviceError.message });
     });
   });

@@ -1,5 +1,6 @@
 import type { S3Event } from 'aws-lambda';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
+import { logger, withLogContext } from '../infrastructure/logger.ts';
 import { stateMachineArnEnvironment, type QueueName } from '../platform/resource-access.ts';
 import { tasksOf, triggersOfKind, type StateMachineDefinition, type TriggerDefinition } from '../platform/trigger-table.ts';
 import { triggerContext, type LocalInvoker } from './local-invoker.ts';
@@ -72,9 +73,8 @@ function startLocalSchedule(schedule: Extract<TriggerDefinition, { kind: 'schedu
   const timer = setInterval(() => {
     if (running) return;
     const event = scheduledEvent(schedule.name, region);
-    running = invoker
-      .invoke(schedule.handler, event, triggerContext(schedule, region, event.id))
-      .catch((error: unknown) => console.error(JSON.stringify({ level: 'error', message: 'scheduled run failed', schedule: schedule.name, error: String(error) })))
+    running = withLogContext({ schedule: schedule.name, scheduledEventId: event.id }, () => invoker.invoke(schedule.handler, event, triggerContext(schedule, region, event.id)))
+      .catch((error: unknown) => logger.error('scheduled run failed', { schedule: schedule.name, error }))
       .finally(() => (running = undefined));
   }, Math.max(1, intervalSeconds) * 1000);
   timer.unref();
@@ -100,12 +100,11 @@ export function localBucketNotifications(triggers: readonly TriggerDefinition[],
       for (const notification of notifications) {
         const records = event.Records.filter((record) => record.s3.object.key.startsWith(notification.keyPrefix));
         if (records.length === 0) continue;
-        const invocation = invoker
-          .invoke(notification.handler, { Records: records }, triggerContext(notification, region))
+        const invocation = withLogContext({ notification: notification.name }, () =>
+          invoker.invoke(notification.handler, { Records: records }, triggerContext(notification, region)),
+        )
           .then(() => undefined)
-          .catch((error: unknown) =>
-            console.error(JSON.stringify({ level: 'error', message: 'object-created handler failed', notification: notification.name, error: String(error) })),
-          )
+          .catch((error: unknown) => logger.error('object-created handler failed', { notification: notification.name, error }))
           .finally(() => inFlight.delete(invocation));
         inFlight.add(invocation);
       }

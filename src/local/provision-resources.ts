@@ -13,6 +13,7 @@ import {
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { sdkLogger } from '../infrastructure/logger.ts';
 import {
   filesBucket,
   recordsTable,
@@ -33,9 +34,9 @@ export interface ProvisionedResources {
 export async function provisionResources(names: { prefix: string }): Promise<ProvisionedResources> {
   const recordsTableName = `${names.prefix}-records`;
   const filesBucketName = `${names.prefix}-files`;
-  await createTable(new DynamoDBClient({}), recordsTableName, recordsTable);
-  await createBucket(new S3Client({ forcePathStyle: true }), filesBucketName);
-  const webhookDeliveryQueueUrl = await createQueueWithDeadLetters(new SQSClient({ useQueueUrlAsEndpoint: false }), `${names.prefix}-webhook-deliveries`);
+  await createTable(new DynamoDBClient({ logger: sdkLogger }), recordsTableName, recordsTable);
+  await createBucket(new S3Client({ forcePathStyle: true, logger: sdkLogger }), filesBucketName);
+  const webhookDeliveryQueueUrl = await createQueueWithDeadLetters(new SQSClient({ useQueueUrlAsEndpoint: false, logger: sdkLogger }), `${names.prefix}-webhook-deliveries`);
   return { recordsTableName, filesBucketName, webhookDeliveryQueueUrl };
 }
 

@@ -12,6 +12,7 @@ import { ExtractionClient, waitForEvents, workspaceKey } from '../support/extrac
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
+import { captureLogLines } from '../support/log-lines.ts';
 
 // The outbox guarantee over the embedded stack: every recorded event reaches the webhook delivery
 // queue, at once or through the drain, and the drain hands off nothing twice once it is cleared.
@@ -89,7 +90,7 @@ describe('the event outbox', () => {
   it('hands off, through the drain, an event whose recorder stopped before its hand-off; a second drain hands off nothing', async () => {
     const { client: documents, tableName } = recordsTable();
     const dyingOutbox = new EventOutbox(documents, tableName, { send: async () => Promise.reject(new Error('the process stopped here')) });
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    captureLogLines(); // the expected warnings stay out of the test output
     const event = anEvent(`run_died_${Date.now()}`, new Date().toISOString());
 
     expect(await new EventRecorder(documents, tableName, dyingOutbox).record(workspaceId, event)).toBe(true);
@@ -111,7 +112,7 @@ describe('the event outbox', () => {
   it('leaves entries younger than the grace period to their inline hand-off', async () => {
     const { client: documents, tableName } = recordsTable();
     const dyingOutbox = new EventOutbox(documents, tableName, { send: async () => Promise.reject(new Error('the process stopped here')) });
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    captureLogLines(); // the expected warnings stay out of the test output
     const event = anEvent(`run_young_${Date.now()}`, new Date().toISOString());
     await new EventRecorder(documents, tableName, dyingOutbox).record(workspaceId, event);
     const patient = new EventOutbox(documents, tableName, new SqsEventHandOff(sqsClient(), () => stack.resources.webhookDeliveryQueueUrl), { graceMs: 60_000 });

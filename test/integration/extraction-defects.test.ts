@@ -11,6 +11,7 @@ import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts'
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
+import { captureLogLines } from '../support/log-lines.ts';
 
 // Defects found from outside (issue 9): label keys that broke key encoding and left half-written
 // records, ids beyond the store's key limit answered with retryable 5xx, repeated multipart parts,
@@ -151,15 +152,19 @@ describe('the sweeper', () => {
         },
       }),
     );
-    const warnings: string[] = [];
-    vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)));
+    const log = captureLogLines();
 
     const report = await extractionSettlement().sweep(60 * 60 * 1000);
+    log.restore();
 
     expect(report.skipped).toBeGreaterThanOrEqual(1);
     expect((await store.get(stuck.id))?.status).toBe('FAILED');
-    const logged = warnings.map((line) => JSON.parse(line)).find((entry) => entry.extractionId === malformed.id);
-    expect(logged).toMatchObject({ level: 'warn', message: 'extraction sweep skipped a record', error: expect.stringContaining('URI malformed') });
+    const logged = log.lines.find((entry) => entry.extractionId === malformed.id);
+    expect(logged).toMatchObject({
+      level: 'warn',
+      message: 'extraction sweep skipped a record',
+      error: expect.objectContaining({ message: expect.stringContaining('URI malformed') }),
+    });
   });
 });
 
@@ -228,10 +233,7 @@ describe('uploads', () => {
     const abandonWorkspace = 'ws_defects_abandon';
     const apiKey = await workspaceKey(abandonWorkspace);
     const requestId = 'abandoned-upload-1';
-    const lines: { level: string; line: string }[] = [];
-    for (const level of ['error', 'warn', 'info', 'log'] as const) {
-      vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push({ level, line: String(line) }));
-    }
+    const log = captureLogLines();
     const boundary = 'abandoned';
     const url = new URL(stack.baseUrl);
     const socket = connect(Number(url.port), url.hostname);
@@ -246,15 +248,13 @@ describe('uploads', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     socket.destroy();
 
-    const noted = () => lines.filter(({ line }) => line.includes(requestId));
+    const noted = () => log.lines.filter((entry) => JSON.stringify(entry).includes(requestId));
     const deadline = Date.now() + 5_000;
     while (noted().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    vi.restoreAllMocks();
+    log.restore();
 
-    expect(noted().map(({ level, line }) => ({ level, entry: JSON.parse(line) }))).toEqual([
-      { level: 'info', entry: expect.objectContaining({ level: 'info', requestId }) },
-    ]);
-    expect(lines.filter(({ level, line }) => level === 'error' || line.includes('"level":"error"'))).toEqual([]);
+    expect(noted()).toEqual([expect.objectContaining({ level: 'info', stream: 'stdout', requestId })]);
+    expect(log.lines.filter((entry) => entry.level === 'error')).toEqual([]);
     const listed = await new ExtractionClient(stack, apiKey).list();
     expect(listed.body.pageInfo.totalItems).toBe(0);
     expect(await storedObjectsOf(abandonWorkspace)).toEqual([]);

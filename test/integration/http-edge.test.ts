@@ -1,7 +1,8 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { captureLogLines } from '../support/log-lines.ts';
 import { samplePdf } from '../support/sample-files.ts';
 
 // The HTTP edge as a client meets it over real HTTP: query parsing that no parameter name can turn
@@ -210,5 +211,33 @@ describe('strict query parameters', () => {
     expect(response.status).toBe(400);
     expect(body.error.code).toBe('INVALID_REQUEST');
     expect(response.headers.get('x-request-id')).toBe(body.error.requestId);
+  });
+});
+
+describe('logs', () => {
+  it('attach to every line a handler logs the request id its response names, also for requests in parallel', async () => {
+    // Debug lets the SDK's record of each DynamoDB call through: lines logged deep below the handler,
+    // by code that was never handed the request id.
+    vi.stubEnv('PAPERFLOW_LOG_LEVEL', 'debug');
+    const log = captureLogLines();
+
+    const responses = await Promise.all([
+      client.request(missingExtraction),
+      client.request(missingExtraction, { headers: { 'X-Request-Id': 'client-chosen-log-id' } }),
+      client.request(extractions),
+    ]).finally(() => {
+      log.restore();
+      vi.unstubAllEnvs();
+    });
+
+    const requestIds = responses.map((response) => response.headers.get('x-request-id')!);
+    expect(requestIds[1]).toBe('client-chosen-log-id');
+    expect(new Set(requestIds).size).toBe(3);
+    for (const [index, requestId] of requestIds.entries()) {
+      const handlerLines = log.lines.filter((line) => line.source === 'aws-sdk' && line.functionName !== undefined && line.requestId === requestId);
+      expect(handlerLines.length, `request ${index} (${requestId}) logged no SDK call from its handler`).toBeGreaterThan(0);
+    }
+    // No line took another request's id (lines of work still running from earlier tests carry none).
+    expect(log.lines.filter((line) => line.requestId !== undefined && !requestIds.includes(line.requestId as string))).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { EventRecorder } from '../../../src/events/event-recorder.ts';
 import { SqsEventHandOff } from '../../../src/events/sqs-event-hand-off.ts';
 import { extractionEventOf } from '../../../src/extractions/extraction-events.ts';
 import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
+import { captureLogLines } from '../../support/log-lines.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -116,14 +117,14 @@ describe('EventRecorder', () => {
     documents.on(PutCommand).resolves({});
     documents.on(UpdateCommand).resolves({});
     sqs.on(SendMessageCommand).rejects(new Error('queue unavailable'));
-    const warnings: string[] = [];
-    vi.spyOn(console, 'warn').mockImplementation((line: unknown) => void warnings.push(String(line)));
+    const log = captureLogLines();
     const event = extractionEventOf(record, undefined);
 
     expect(await recorder().record('ws_a', event)).toBe(true);
+    log.restore();
 
     expect(documents.commandCalls(UpdateCommand)).toHaveLength(0); // the outbox attributes stay
-    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 'warn', eventId: event.eventId });
+    expect(log.lines.filter((line) => line.level === 'warn')[0]).toMatchObject({ level: 'warn', eventId: event.eventId });
   });
 });
 
@@ -170,7 +171,7 @@ describe('EventOutbox', () => {
     documents.on(QueryCommand, { ExpressionAttributeValues: { ':shard': 'EVT#OUTBOX#0', ':before': '2026-01-01T10:00:05.000Z' } }).resolves({ Items: items });
     documents.on(UpdateCommand).resolves({});
     sqs.on(SendMessageCommand).rejectsOnce(new Error('queue unavailable')).resolves({});
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    captureLogLines(); // the drain's warning for the failed entry stays out of the test output
 
     const report = await outboxWith({ graceMs: 1_000, now: () => recordedAt.getTime() }).drain();
 

@@ -1,9 +1,10 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { httpHandler, acceptsJson, queryObject } from '../../../src/http/http-handler.ts';
 import { ConflictError, InvalidRequestError } from '../../../src/platform/errors.ts';
 import { aPrincipal, anApiGatewayEvent } from '../../support/api-gateway-events.ts';
+import { captureLogLines } from '../../support/log-lines.ts';
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
   return anApiGatewayEvent(overrides);
@@ -96,17 +97,19 @@ describe('the shared HTTP chain', () => {
     const crashing = httpHandler({ scope: 'files:read' }, async () => {
       throw new TypeError('Cannot read properties of undefined (reading "secretTableName")');
     });
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const log = captureLogLines();
 
     const conflict = await conflicting(event({ httpMethod: 'GET' }), context);
     const crash = await crashing(event({ httpMethod: 'GET' }), context);
+    log.restore();
 
     expect(conflict.statusCode).toBe(409);
     expect(crash.statusCode).toBe(500);
     expect(JSON.parse(crash.body).error).toMatchObject({ code: 'INTERNAL_ERROR', retryable: true });
     expect(crash.body).not.toContain('secretTableName');
-    expect(log).toHaveBeenCalled();
-    log.mockRestore();
+    expect(log.lines.filter((line) => line.level === 'error')).toEqual([
+      expect.objectContaining({ requestId: JSON.parse(crash.body).error.requestId, error: expect.objectContaining({ name: 'TypeError', stack: expect.any(String) }) }),
+    ]);
   });
 });
 
