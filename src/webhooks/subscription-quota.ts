@@ -18,7 +18,7 @@ export class SubscriptionQuota {
 
   /** Takes a slot; 409 CONFLICT when the workspace already has `limit` subscriptions. */
   async reserve(workspaceId: string): Promise<void> {
-    await callDownstream('DynamoDB UpdateItem (subscription quota)', async () => {
+    const reserved = await callDownstream('DynamoDB UpdateItem (subscription quota)', async () => {
       try {
         await this.client.send(
           new UpdateCommand({
@@ -30,13 +30,14 @@ export class SubscriptionQuota {
             ExpressionAttributeValues: { ':one': 1, ':limit': this.limit },
           }),
         );
+        return true;
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) {
-          throw new ConflictError(`A workspace has at most ${this.limit} event subscriptions; delete one to create another.`);
-        }
+        if (error instanceof ConditionalCheckFailedException) return false;
         throw error;
       }
     });
+    // Thrown out here: inside callDownstream a typed error with a code would read as a downstream failure.
+    if (!reserved) throw new ConflictError(`A workspace has at most ${this.limit} event subscriptions; delete one to create another.`);
   }
 
   /** Gives a slot back (after a delete, or a create that failed after reserving); never below zero. */
