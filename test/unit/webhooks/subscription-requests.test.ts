@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { $ZodType as ZodType } from 'zod/v4/core';
 import { validateWith } from '../../../src/http/http-handler.ts';
 import { ValidationError, type ValidationIssue } from '../../../src/platform/errors.ts';
 import { createSubscriptionRequestSchema, updateSubscriptionRequestSchema } from '../../../src/webhooks/subscription-requests.ts';
@@ -13,7 +14,7 @@ const aSubscription = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-function issuesOf(schema: typeof createSubscriptionRequestSchema | typeof updateSubscriptionRequestSchema, body: unknown): ValidationIssue[] {
+function issuesOf(schema: ZodType, body: unknown): ValidationIssue[] {
   try {
     validateWith(schema, body, (issues) => new ValidationError(issues));
   } catch (error) {
