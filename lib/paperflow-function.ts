@@ -7,11 +7,12 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { resourceEnvironment } from '../src/infrastructure/resource-definitions.ts';
-import type { QueueAccess, StateMachineAccess } from '../src/platform/resource-access.ts';
+import type { QueueAccess, SigningKeyAccess, StateMachineAccess } from '../src/platform/resource-access.ts';
 
 /** The repository root: handler paths in the route table are relative to it. */
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -186,4 +187,13 @@ export function bindStateMachine(fn: NodejsFunction, stateMachine: IStateMachine
   if (access === 'start') stateMachine.grantStartExecution(fn);
   else if (access === 'stop') stateMachine.grantExecution(fn, 'states:StopExecution');
   else stateMachine.grantTaskResponse(fn);
+}
+
+/**
+ * Tells the function the signing key's ARN. `encrypt` may only generate data keys (storing a new
+ * signing secret), `decrypt` may only decrypt them (signing deliveries); neither gets both.
+ */
+export function bindSigningKey(fn: NodejsFunction, key: IKey, access: SigningKeyAccess): void {
+  fn.addEnvironment(resourceEnvironment.signingKeyId, key.keyArn);
+  key.grant(fn, access === 'encrypt' ? 'kms:GenerateDataKey' : 'kms:Decrypt');
 }

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -14,6 +15,8 @@ export class PaperflowStorage extends Construct {
   readonly filesBucket: Bucket;
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetterQueue: Queue;
+  /** Encrypts the data keys of webhook signing secrets (envelope encryption, docs/webhooks.md). */
+  readonly signingKey: Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -76,6 +79,13 @@ export class PaperflowStorage extends Construct {
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(webhookDeliveryQueue.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount },
+    });
+
+    this.signingKey = new Key(this, 'WebhookSigningSecretsKey', {
+      description: 'Paperflow: encrypts the data keys of webhook signing secrets',
+      enableKeyRotation: true,
+      // Deleting the key would make every stored signing secret unreadable; it outlives the stack.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
   }
 }

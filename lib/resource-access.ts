@@ -8,7 +8,7 @@ import {
   type ResourceAccess,
   type StateMachineName,
 } from '../src/platform/resource-access.ts';
-import { bindFilesBucket, bindQueue, bindRecordsTable, bindStateMachine } from './paperflow-function.ts';
+import { bindFilesBucket, bindQueue, bindRecordsTable, bindSigningKey, bindStateMachine } from './paperflow-function.ts';
 import type { PaperflowStorage } from './paperflow-storage.ts';
 
 export interface AccessibleResources {
@@ -25,6 +25,7 @@ export function bindResourceAccess(fn: NodejsFunction, access: ResourceAccess | 
   if (!access) return;
   if (access.recordsTable) bindRecordsTable(fn, resources.storage.recordsTable, access.recordsTable);
   if (access.filesBucket) bindFilesBucket(fn, resources.storage.filesBucket, access.filesBucket);
+  if (access.signingKey) bindSigningKey(fn, resources.storage.signingKey, access.signingKey);
   for (const [name, stateMachineAccess] of Object.entries(access.stateMachines ?? {}) as [StateMachineName, NonNullable<ResourceAccess['stateMachines']>[StateMachineName]][]) {
     if (!stateMachineAccess) continue;
     const stateMachine = resources.stateMachines[name];

@@ -249,7 +249,12 @@ export function validateWith<T>(schema: ZodType<T>, input: unknown, toError: (is
   const parsed = safeParse(schema, input);
   if (parsed.success) return parsed.data;
   throw toError(
-    parsed.error.issues.map((issue) => ({ field: jsonPathOf(issue.path), issue: issue.message })),
+    parsed.error.issues.flatMap((issue) =>
+      // A strict object reports its unknown keys together, at the object; each is named as sent instead.
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({ field: jsonPathOf([...issue.path, key]), issue: 'is not an accepted field' }))
+        : [{ field: jsonPathOf(issue.path), issue: issue.message }],
+    ),
   );
 }
 

@@ -62,6 +62,8 @@ export const resourceEnvironment = {
   filesBucketName: 'PAPERFLOW_BUCKET_NAME',
   webhookDeliveryQueueUrl: 'PAPERFLOW_DELIVERY_QUEUE_URL',
   extractionStateMachineArn: 'PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN',
+  /** The KMS key that encrypts webhook signing secrets (envelope encryption). */
+  signingKeyId: 'PAPERFLOW_SIGNING_KEY_ID',
 } as const;
 
 export function requiredEnvironment(name: string): string {

@@ -1,6 +1,7 @@
 import { readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { localKeyFileEnvironment } from '../infrastructure/local-file-data-keys.ts';
 
 // The embedded emulators listen on ports chosen at start. A running local stack writes them here so
 // operator tools in other processes (paperflow-admin) reach the same resources with the same SDK calls.
@@ -46,4 +47,5 @@ export const localStackEnvironmentNames = [
   'AWS_REQUEST_CHECKSUM_CALCULATION',
   'PAPERFLOW_S3_FORCE_PATH_STYLE',
   ...Object.values(resourceEnvironment),
+  localKeyFileEnvironment,
 ];

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { routes } from '../manifest/routes.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
 import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
-import { provisionResources, type ProvisionedResources } from './provision-resources.ts';
+import { provisionResources, provisionSigningKey, type ProvisionedResources } from './provision-resources.ts';
+import { ensureLocalKeyFile, localKeyFileEnvironment } from '../infrastructure/local-file-data-keys.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { stateMachines, triggers } from '../manifest/triggers.ts';
 import type { TriggerDefinition } from '../platform/trigger-table.ts';
@@ -93,6 +94,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     process.env[resourceEnvironment.recordsTableName] = resources.recordsTableName;
     process.env[resourceEnvironment.filesBucketName] = resources.filesBucketName;
     process.env[resourceEnvironment.webhookDeliveryQueueUrl] = resources.webhookDeliveryQueueUrl;
+    await useSigningKey(options);
     orchestration = await startLocalTriggers({
       projectRoot,
       invoker,
@@ -146,4 +148,20 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     await emulators?.stop();
     throw error;
   }
+}
+
+/**
+ * Signing secrets are encrypted under a KMS key where there is one (LocalStack and moto serve KMS),
+ * else under a key file created once in the data folder, so secrets outlive a restart as the data does.
+ */
+async function useSigningKey(options: LocalStackOptions): Promise<void> {
+  if (options.externalEndpoint) {
+    process.env[resourceEnvironment.signingKeyId] = await provisionSigningKey({ prefix: 'paperflow-local' });
+    delete process.env[localKeyFileEnvironment];
+    return;
+  }
+  const keyFile = join(options.dataDir, 'signing-secrets.key');
+  await ensureLocalKeyFile(keyFile);
+  process.env[localKeyFileEnvironment] = keyFile;
+  delete process.env[resourceEnvironment.signingKeyId];
 }

@@ -12,6 +12,7 @@ import {
   S3Client,
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient, NotFoundException } from '@aws-sdk/client-kms';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { sdkLogger } from '../infrastructure/logger.ts';
 import {
@@ -38,6 +39,24 @@ export async function provisionResources(names: { prefix: string }): Promise<Pro
   await createBucket(new S3Client({ forcePathStyle: true, logger: sdkLogger }), filesBucketName);
   const webhookDeliveryQueueUrl = await createQueueWithDeadLetters(new SQSClient({ useQueueUrlAsEndpoint: false, logger: sdkLogger }), `${names.prefix}-webhook-deliveries`);
   return { recordsTableName, filesBucketName, webhookDeliveryQueueUrl };
+}
+
+/**
+ * On an external endpoint (LocalStack, moto), the customer-managed key of signing secrets, found again
+ * by its alias on the next start; its ARN is what the deployed functions get in PAPERFLOW_SIGNING_KEY_ID.
+ */
+export async function provisionSigningKey(names: { prefix: string }): Promise<string> {
+  const client = new KMSClient({});
+  const alias = `alias/${names.prefix}-signing-secrets`;
+  try {
+    const { KeyMetadata } = await client.send(new DescribeKeyCommand({ KeyId: alias }));
+    return KeyMetadata!.Arn!;
+  } catch (error) {
+    if (!(error instanceof NotFoundException)) throw error;
+  }
+  const { KeyMetadata } = await client.send(new CreateKeyCommand({ Description: 'Paperflow local: webhook signing secrets', KeySpec: 'SYMMETRIC_DEFAULT', KeyUsage: 'ENCRYPT_DECRYPT' }));
+  await client.send(new CreateAliasCommand({ AliasName: alias, TargetKeyId: KeyMetadata!.KeyId! }));
+  return KeyMetadata!.Arn!;
 }
 
 async function createTable(client: DynamoDBClient, tableName: string, definition: TableDefinition): Promise<void> {

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { defineRoute, type RouteDefinition } from '../platform/route-table.ts';
 import { fileRoutes } from '../files/routes.ts';
 import { extractionRoutes } from '../extractions/routes.ts';
+import { subscriptionRoutes } from '../webhooks/routes.ts';
 
 export const openApiDocumentSchema = z.looseObject({
   openapi: z.string(),
@@ -29,4 +30,5 @@ export const routes: RouteDefinition[] = [
   getOpenApiDocumentRoute,
   ...fileRoutes,
   ...extractionRoutes,
+  ...subscriptionRoutes,
 ];

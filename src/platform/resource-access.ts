@@ -21,12 +21,20 @@ export type StateMachineAccess = 'start' | 'stop' | 'callback';
  */
 export type QueueAccess = 'send' | 'consume';
 
+/**
+ * `encrypt`: kms:GenerateDataKey (storing a new signing secret). `decrypt`: kms:Decrypt (reading one
+ * to sign deliveries). Nothing else is ever granted on the key.
+ */
+export type SigningKeyAccess = 'encrypt' | 'decrypt';
+
 export interface ResourceAccess {
   recordsTable?: 'read' | 'readWrite';
   /** `readWriteDelete` also removes objects (deletes, refused uploads); others never delete. */
   filesBucket?: 'read' | 'readWrite' | 'readWriteDelete';
   stateMachines?: Partial<Record<StateMachineName, StateMachineAccess>>;
   queues?: Partial<Record<QueueName, QueueAccess>>;
+  /** The KMS key of webhook signing secrets (envelope encryption). */
+  signingKey?: SigningKeyAccess;
 }
 
 /** The variable through which a function granted a state machine finds its ARN. */

@@ -16,6 +16,7 @@ import { apiBasePath, type RouteDefinition } from '../../src/platform/route-tabl
 import { getOpenApiDocumentRoute, routes } from '../../src/manifest/routes.ts';
 import { createFileRoute, getFileRoute } from '../../src/files/routes.ts';
 import { createExtractionRoute, deleteExtractionRoute, uploadExtractionRoute } from '../../src/extractions/routes.ts';
+import { createSubscriptionRoute, subscriptionRoutes } from '../../src/webhooks/routes.ts';
 import { uploadedFileFinalizer } from '../../src/files/triggers.ts';
 import { extractionSweeper } from '../../src/extractions/triggers.ts';
 import { eventOutboxDrain } from '../../src/events/triggers.ts';
@@ -53,7 +54,13 @@ const writeRoute = anAuthenticatedRoute({
   scope: 'files:write',
   access: { recordsTable: 'readWrite', filesBucket: 'readWrite' },
 });
-const deployedRoutes = [...routes, readRoute, writeRoute];
+/** No row of the table decrypts signing secrets yet (the delivery consumer will): this test deploys one. */
+const decryptRoute = anAuthenticatedRoute({
+  operationId: 'infraTestSignThing',
+  path: '/infra-test/signed-things/{thingId}',
+  access: { recordsTable: 'read', signingKey: 'decrypt' },
+});
+const deployedRoutes = [...routes, readRoute, writeRoute, decryptRoute];
 
 /** The table has no queue consumer yet (webhooks add one): this test deploys one of its own. */
 const deliveryConsumer: QueueConsumerTrigger = {
@@ -393,6 +400,30 @@ describe('storage', () => {
   });
 });
 
+describe('webhook signing secrets', () => {
+  it('encrypts them under a customer-managed KMS key with rotation on, kept when the stack goes', () => {
+    const keyLogicalId = stack.getLogicalId(stack.storage.signingKey.node.defaultChild as CfnElement);
+
+    expect(resources[keyLogicalId]).toMatchObject({ Type: 'AWS::KMS::Key', Properties: { EnableKeyRotation: true }, DeletionPolicy: 'Retain' });
+  });
+
+  it('lets only the create route generate data keys, on that key alone, and tells it the key', () => {
+    const keyLogicalId = stack.getLogicalId(stack.storage.signingKey.node.defaultChild as CfnElement);
+    const create = routeFunction(createSubscriptionRoute);
+    const roleLogicalId = create.properties.Role['Fn::GetAtt'][0] as string;
+    const kmsStatements = Object.values(resources)
+      .filter((resource) => resource.Type === 'AWS::IAM::Policy' && (resource.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleLogicalId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')));
+
+    expect(kmsStatements).toEqual([expect.objectContaining({ Action: 'kms:GenerateDataKey', Resource: { 'Fn::GetAtt': [keyLogicalId, 'Arn'] } })]);
+    expect(create.properties.Environment.Variables[resourceEnvironment.signingKeyId]).toEqual({ 'Fn::GetAtt': [keyLogicalId, 'Arn'] });
+    for (const route of subscriptionRoutes.filter((row) => row !== createSubscriptionRoute)) {
+      expect(actionsGrantedTo(routeFunction(route).logicalId).filter((action) => action.startsWith('kms:')), route.operationId).toEqual([]);
+    }
+  });
+});
+
 describe('outputs', () => {
   it('exports what the admin CLI and operators need', () => {
     const outputs = template.toJSON().Outputs as Record<string, unknown>;
@@ -564,7 +595,11 @@ function expectGrantsExactly(functionLogicalId: string, access: ResourceAccess, 
     expect(actions.includes(consumeAction), `${label}: ${consumeAction}`).toBe(queueAccess.includes('consume'));
   }
   expect(resourceEnvironment.webhookDeliveryQueueUrl in environment, `${label}: queue variable`).toBe(access.queues?.webhookDelivery !== undefined);
-  expect(actions.filter((action) => !/^(dynamodb|s3|states|sqs|xray):/.test(action)), `${label}: other services`).toEqual([]);
+  expect(actions.filter((action) => action.startsWith('kms:')), `${label}: signing key`).toEqual(
+    access.signingKey === 'encrypt' ? ['kms:GenerateDataKey'] : access.signingKey === 'decrypt' ? ['kms:Decrypt'] : [],
+  );
+  expect(resourceEnvironment.signingKeyId in environment, `${label}: signing key variable`).toBe(access.signingKey !== undefined);
+  expect(actions.filter((action) => !/^(dynamodb|s3|states|sqs|xray|kms):/.test(action)), `${label}: other services`).toEqual([]);
 }
 
 describe('trigger table', () => {

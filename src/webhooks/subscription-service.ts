@@ -1,0 +1,92 @@
+import { callDownstream } from '../files/downstream-calls.ts';
+import { isIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { planSubscriptionList, type SubscriptionListQuery } from './subscription-listing.ts';
+import type { SubscriptionQuota } from './subscription-quota.ts';
+import type { CreateSubscriptionRequest } from './subscription-requests.ts';
+import { newSigningSecret, type SigningSecretCipher } from './subscription-secrets.ts';
+import type { SubscriptionStore } from './subscription-store.ts';
+import { subscriptionView, type CreatedSubscription, type SubscriptionChanges, type SubscriptionRecord, type SubscriptionView } from './subscription.ts';
+
+export interface SubscriptionServiceDependencies {
+  store: SubscriptionStore;
+  quota: SubscriptionQuota;
+  /** Built only by the operations that touch the secret: only they are granted the signing key. */
+  cipher: () => SigningSecretCipher;
+  now?: () => Date;
+}
+
+const notFound = () => new NotFoundError('The event subscription does not exist.');
+
+/** Subscriptions of one workspace: requests arrive validated (subscription-requests.ts). */
+export class SubscriptionService {
+  private readonly now: () => Date;
+
+  constructor(private readonly dependencies: SubscriptionServiceDependencies) {
+    this.now = dependencies.now ?? (() => new Date());
+  }
+
+  /**
+   * Encrypts a new secret, takes a quota slot, then writes the subscription; a write that fails gives
+   * the slot back. The secret is in the answer and nowhere else in clear.
+   */
+  async createSubscription(workspaceId: string, request: CreateSubscriptionRequest): Promise<CreatedSubscription> {
+    const { store, quota, cipher } = this.dependencies;
+    const id = newIdentifier('sub');
+    const signingSecret = newSigningSecret();
+    const secretCiphertext = await callDownstream('data key for a signing secret', () => cipher().encrypt(signingSecret, { workspaceId, subscriptionId: id }));
+    const createdAt = this.now().toISOString();
+    const record: SubscriptionRecord = {
+      id,
+      workspaceId,
+      name: request.name,
+      endpointUrl: request.endpointUrl,
+      eventTypes: request.eventTypes,
+      filters: request.filters ?? {},
+      status: 'active',
+      createdAt,
+      updatedAt: createdAt,
+    };
+    await quota.reserve(workspaceId);
+    try {
+      await store.create(record, secretCiphertext);
+    } catch (error) {
+      await quota.release(workspaceId);
+      throw error;
+    }
+    return { ...subscriptionView(record), signingSecret };
+  }
+
+  async getSubscription(workspaceId: string, subscriptionId: string): Promise<SubscriptionView> {
+    if (!isIdentifier('sub', subscriptionId)) throw notFound();
+    const record = await this.dependencies.store.get(workspaceId, subscriptionId);
+    if (!record) throw notFound();
+    return subscriptionView(record);
+  }
+
+  async listSubscriptions(workspaceId: string, query: SubscriptionListQuery): Promise<{ data: SubscriptionView[]; totalItems: number }> {
+    const records = await this.dependencies.store.listWorkspace(workspaceId);
+    return planSubscriptionList(records.map(subscriptionView), query);
+  }
+
+  async updateSubscription(workspaceId: string, subscriptionId: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
+    if (!isIdentifier('sub', subscriptionId)) throw notFound();
+    const updated = await this.dependencies.store.update(workspaceId, subscriptionId, changes, this.now().toISOString());
+    if (!updated) throw notFound();
+    return subscriptionView(updated);
+  }
+
+  async deleteSubscription(workspaceId: string, subscriptionId: string): Promise<void> {
+    if (!isIdentifier('sub', subscriptionId)) throw notFound();
+    if (!(await this.dependencies.store.delete(workspaceId, subscriptionId))) throw notFound();
+    await this.dependencies.quota.release(workspaceId);
+  }
+
+  /** The signing secret in clear, for the delivery consumer; never returned by the API after create. */
+  async signingSecretOf(workspaceId: string, subscriptionId: string): Promise<string> {
+    if (!isIdentifier('sub', subscriptionId)) throw notFound();
+    const encrypted = await this.dependencies.store.encryptedSecretOf(workspaceId, subscriptionId);
+    if (!encrypted) throw notFound();
+    return this.dependencies.cipher().decrypt(encrypted, { workspaceId, subscriptionId });
+  }
+}

@@ -1,0 +1,152 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { callDownstream } from '../files/downstream-calls.ts';
+import type { EncryptedSigningSecret } from './subscription-secrets.ts';
+import type { SubscriptionChanges, SubscriptionRecord } from './subscription.ts';
+
+// Key design (docs/webhooks.md): one item per subscription under pk `SUB#<id>`, sk `SUBSCRIPTION`,
+// carrying its workspace; gsi1 (`WS#<ws>#SUB`, `<createdAt>#<id>`) holds a workspace's subscriptions,
+// at most 25, read whole by one Query. Every read and write checks the workspace, so another
+// workspace's subscription answers exactly as a missing one does. The secret is stored only as
+// `secretCiphertext` and read only by `encryptedSecretOf`.
+const subscriptionKey = (subscriptionId: string) => ({ pk: `SUB#${subscriptionId}`, sk: 'SUBSCRIPTION' });
+const workspacePartition = (workspaceId: string) => `WS#${workspaceId}#SUB`;
+
+const recordAttributes = ['id', 'workspaceId', 'name', 'endpointUrl', 'eventTypes', 'filters', 'status', 'createdAt', 'updatedAt'] as const;
+
+export class SubscriptionStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(record: SubscriptionRecord, secretCiphertext: EncryptedSigningSecret): Promise<void> {
+    await callDownstream('DynamoDB PutItem (subscription)', () =>
+      this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...subscriptionKey(record.id),
+            ...record,
+            secretCiphertext,
+            gsi1pk: workspacePartition(record.workspaceId),
+            gsi1sk: `${record.createdAt}#${record.id}`,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+  }
+
+  async get(workspaceId: string, subscriptionId: string): Promise<SubscriptionRecord | undefined> {
+    const item = await this.item(workspaceId, subscriptionId, recordAttributes);
+    return item ? toSubscriptionRecord(item) : undefined;
+  }
+
+  /** The stored ciphertext of the signing secret, for the one reader that decrypts it. */
+  async encryptedSecretOf(workspaceId: string, subscriptionId: string): Promise<EncryptedSigningSecret | undefined> {
+    const item = await this.item(workspaceId, subscriptionId, ['workspaceId', 'secretCiphertext']);
+    return item?.secretCiphertext as EncryptedSigningSecret | undefined;
+  }
+
+  /** Every subscription of the workspace (at most the quota), in creation order. */
+  async listWorkspace(workspaceId: string): Promise<SubscriptionRecord[]> {
+    const records: SubscriptionRecord[] = [];
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await callDownstream('DynamoDB Query (subscriptions)', () =>
+        this.client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :partition',
+            ExpressionAttributeValues: { ':partition': workspacePartition(workspaceId) },
+            ProjectionExpression: recordAttributes.map((_, index) => `#a${index}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(recordAttributes.map((name, index) => [`#a${index}`, name])),
+            ExclusiveStartKey: exclusiveStartKey,
+          }),
+        ),
+      );
+      records.push(...(page.Items ?? []).map(toSubscriptionRecord));
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey);
+    return records;
+  }
+
+  /** Applies the changes and sets `updatedAt`; undefined when the workspace has no such subscription. */
+  async update(workspaceId: string, subscriptionId: string, changes: SubscriptionChanges, updatedAt: string): Promise<SubscriptionRecord | undefined> {
+    const fields = { ...changes, updatedAt };
+    const names = Object.keys(fields);
+    return callDownstream('DynamoDB UpdateItem (subscription)', async () => {
+      try {
+        const { Attributes } = await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: subscriptionKey(subscriptionId),
+            UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
+            ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, index) => [`#f${index}`, name])), '#workspaceId': 'workspaceId' },
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(names.map((name, index) => [`:f${index}`, fields[name as keyof typeof fields]])),
+              ':workspaceId': workspaceId,
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return Attributes ? toSubscriptionRecord(Attributes) : undefined;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return undefined;
+        throw error;
+      }
+    });
+  }
+
+  /** Deletes it; false when the workspace has no such subscription. */
+  async delete(workspaceId: string, subscriptionId: string): Promise<boolean> {
+    return callDownstream('DynamoDB DeleteItem (subscription)', async () => {
+      try {
+        await this.client.send(
+          new DeleteCommand({
+            TableName: this.tableName,
+            Key: subscriptionKey(subscriptionId),
+            ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
+            ExpressionAttributeNames: { '#workspaceId': 'workspaceId' },
+            ExpressionAttributeValues: { ':workspaceId': workspaceId },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    });
+  }
+
+  private async item(workspaceId: string, subscriptionId: string, attributes: readonly string[]): Promise<Record<string, unknown> | undefined> {
+    const { Item } = await callDownstream('DynamoDB GetItem (subscription)', () =>
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: subscriptionKey(subscriptionId),
+          ProjectionExpression: attributes.map((_, index) => `#a${index}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
+        }),
+      ),
+    );
+    return Item && Item.workspaceId === workspaceId ? Item : undefined;
+  }
+}
+
+function toSubscriptionRecord(item: Record<string, unknown>): SubscriptionRecord {
+  return {
+    id: item.id as string,
+    workspaceId: item.workspaceId as string,
+    name: item.name as string,
+    endpointUrl: item.endpointUrl as string,
+    eventTypes: item.eventTypes as SubscriptionRecord['eventTypes'],
+    filters: (item.filters as SubscriptionRecord['filters'] | undefined) ?? {},
+    status: item.status as SubscriptionRecord['status'],
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}

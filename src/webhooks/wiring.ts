@@ -1,0 +1,40 @@
+import type { DataKeyProvider } from '../infrastructure/data-keys.ts';
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
+import { kmsClient } from '../infrastructure/kms-client.ts';
+import { KmsDataKeys } from '../infrastructure/kms-data-keys.ts';
+import { localKeyFileEnvironment, LocalFileDataKeys } from '../infrastructure/local-file-data-keys.ts';
+import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { SubscriptionQuota } from './subscription-quota.ts';
+import { SigningSecretCipher } from './subscription-secrets.ts';
+import { SubscriptionService } from './subscription-service.ts';
+import { SubscriptionStore } from './subscription-store.ts';
+
+// Built from the environment the stack (deployed or local) sets. The one choice between deployed and
+// local is here: a KMS key id (deployed, or LocalStack/moto, which serve KMS) or the embedded stack's
+// key file.
+
+/** The data keys of signing secrets: KMS when the function was granted the key, else the local key file. */
+export function signingSecretDataKeys(): DataKeyProvider {
+  const keyId = process.env[resourceEnvironment.signingKeyId];
+  if (keyId) return new KmsDataKeys(kmsClient(), keyId);
+  const keyFile = process.env[localKeyFileEnvironment];
+  if (keyFile) return new LocalFileDataKeys(keyFile);
+  throw new Error(`Neither ${resourceEnvironment.signingKeyId} nor ${localKeyFileEnvironment} is set: this function was not granted the signing key.`);
+}
+
+export function subscriptionStore(): SubscriptionStore {
+  return new SubscriptionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+}
+
+export function subscriptionService(): SubscriptionService {
+  return new SubscriptionService({
+    store: subscriptionStore(),
+    quota: new SubscriptionQuota(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
+    cipher: () => new SigningSecretCipher(signingSecretDataKeys()),
+  });
+}
+
+/** The subscription's signing secret in clear (the delivery consumer signs with it). */
+export function signingSecretOf(workspaceId: string, subscriptionId: string): Promise<string> {
+  return subscriptionService().signingSecretOf(workspaceId, subscriptionId);
+}
