@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulidx';
+import { deterministicIdentifier } from '../infrastructure/identifiers.ts';
 import { asDynamoMap } from './caller-keyed-maps.ts';
 import type { ExtractionOutput, ExtractionRecord, ExtractionStatus } from './extraction.ts';
 
@@ -34,10 +33,7 @@ export const eventRetentionDays = 90;
  * or by the sweeper racing the state machine, writes the same event and the conditional put keeps one.
  */
 export function extractionEventId(record: Pick<ExtractionRecord, 'id' | 'generation' | 'completedAt'>): string {
-  const seed = createHash('sha256').update(`${record.id}#${record.generation}`).digest();
-  let position = 0;
-  const deterministic = () => seed[position++ % seed.length]! / 256;
-  return `evt_${ulid(Date.parse(record.completedAt!), deterministic)}`;
+  return deterministicIdentifier('evt', `${record.id}#${record.generation}`, Date.parse(record.completedAt!));
 }
 
 /** The spec's extraction event: `extractionId` in place of `id`, `output` or `error` by status. */
