@@ -114,25 +114,29 @@ export class DeliveryAttempts {
    */
   async createAutomaticDeliveries(event: RecordedEvent, subscriptions: DeliverySubscription[]): Promise<DeliveryView[]> {
     const { store, schedule } = this.dependencies;
-    const deliveries: DeliveryView[] = [];
-    for (const subscription of subscriptions.filter((candidate) => subscriptionMatches(candidate, event))) {
-      const now = this.now();
-      const delaySeconds = schedule.delayBeforeAttempt(1);
-      const record = this.newDelivery(event, subscription.id, {
-        id: automaticDeliveryId(event.envelope.eventId, subscription.id, event.envelope.occurredAt),
-        trigger: 'automatic',
-        maxAttempts: automaticMaxAttempts,
-        now,
-        delaySeconds,
-      });
-      const current = (await store.create(record)) ? record : await store.get(record.eventId, record.id);
-      if (!current) continue;
-      if (current.status === 'PENDING' && current.attemptCount === 0 && (current.scheduledAttempt ?? 0) < 1) {
-        await this.queueAttempt(current, 1, delaySeconds, now);
-      }
-      deliveries.push(deliveryView(current));
-    }
-    return deliveries;
+    // Subscriptions are independent of each other: up to 25 are written and queued concurrently.
+    const deliveries = await Promise.all(
+      subscriptions
+        .filter((candidate) => subscriptionMatches(candidate, event))
+        .map(async (subscription) => {
+          const now = this.now();
+          const delaySeconds = schedule.delayBeforeAttempt(1);
+          const record = this.newDelivery(event, subscription.id, {
+            id: automaticDeliveryId(event.envelope.eventId, subscription.id, event.envelope.occurredAt),
+            trigger: 'automatic',
+            maxAttempts: automaticMaxAttempts,
+            now,
+            delaySeconds,
+          });
+          const current = (await store.create(record)) ? record : await store.get(record.eventId, record.id);
+          if (!current) return undefined;
+          if (current.status === 'PENDING' && current.attemptCount === 0 && (current.scheduledAttempt ?? 0) < 1) {
+            await this.queueAttempt(current, 1, delaySeconds, now);
+          }
+          return deliveryView(current);
+        }),
+    );
+    return deliveries.filter((delivery): delivery is DeliveryView => delivery !== undefined);
   }
 
   /** `POST …/resend`: a new manual delivery with one attempt, only while the subscription is active. */
