@@ -10,7 +10,8 @@
 //   adapters       src/http/ (API Gateway events in, typed errors out as the error envelope)
 //   domain         src/platform/ (shared, neutral types: errors, route rows, resource access,
 //                  pagination), src/events/, and the features: src/auth, src/files, src/extractions,
-//                  src/extraction-engine, src/extraction-configurations, src/workspaces, src/outbound
+//                  src/extraction-engine, src/extraction-configurations, src/workspaces, src/outbound,
+//                  src/webhooks
 //   infrastructure src/infrastructure/ (AWS SDK clients, identifiers, resource names, the logger)
 //
 // So domain code knows nothing of HTTP, of Lambda event types, of the local stack or of the CDK app,
@@ -18,7 +19,7 @@
 // handlers by path (`handler: 'functions/…'`): strings, not imports, so they cross no layer.
 // Tests are not cruised: a test may reach any layer.
 
-const domain = '^src/(platform|events|auth|files|extractions|extraction-engine|extraction-configurations|workspaces|outbound)/';
+const domain = '^src/(platform|events|auth|files|extractions|extraction-engine|extraction-configurations|workspaces|outbound|webhooks)/';
 const entryPoints = '^(functions|lib|bin|scripts|bench)/|^src/(admin|local)/';
 // `aws-lambda` has no runtime package: its types come from @types/aws-lambda, and an unresolved
 // type-only import keeps the bare name.

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { ulid } from 'ulidx';
+import { deterministicIdentifier } from '../infrastructure/identifiers.ts';
 
 /** The event types of the spec (Events): three for extractions, two for workflow runs. */
 export const eventTypes = [
@@ -31,8 +30,5 @@ export const eventRetentionDays = 90;
  * the ULID is `occurredAt`, so ids sort by occurrence like every other identifier.
  */
 export function deterministicEventId(seed: string, occurredAt: string): string {
-  const bytes = createHash('sha256').update(seed).digest();
-  let position = 0;
-  const deterministic = () => bytes[position++ % bytes.length]! / 256;
-  return `evt_${ulid(Date.parse(occurredAt), deterministic)}`;
+  return deterministicIdentifier('evt', seed, Date.parse(occurredAt));
 }

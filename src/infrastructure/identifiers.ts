@@ -1,4 +1,5 @@
-import { monotonicFactory } from 'ulidx';
+import { createHash } from 'node:crypto';
+import { monotonicFactory, ulid } from 'ulidx';
 
 // Opaque identifiers: a type prefix and a time-sortable random ULID body (DESIGN.md, Names).
 const nextUlid = monotonicFactory();
@@ -7,6 +8,19 @@ export type IdentifierPrefix = 'file' | 'ext' | 'fld' | 'fb' | 'wf' | 'run' | 's
 
 export function newIdentifier(prefix: IdentifierPrefix): string {
   return `${prefix}_${nextUlid()}`;
+}
+
+/**
+ * The same identifier every time for the same `seed`: a ULID whose time part is `timeMs` and whose
+ * random part comes from the SHA-256 of the seed. Records written at least once (an event per
+ * terminal state, a delivery per event and subscription) use it so that a repeated write carries the
+ * same id and a conditional put keeps one.
+ */
+export function deterministicIdentifier(prefix: IdentifierPrefix, seed: string, timeMs: number): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let position = 0;
+  const deterministic = () => digest[position++ % digest.length]! / 256;
+  return `${prefix}_${ulid(timeMs, deterministic)}`;
 }
 
 /** A ULID as minted here: 26 characters of upper-case Crockford base32 (no I, L, O, U). */

@@ -49,6 +49,11 @@ export interface OutboundOptions {
   /** The whole exchange, redirects and body included. */
   timeoutMs: number;
   maxResponseBytes: number;
+  /**
+   * A body over `maxResponseBytes` is refused (`too-large`, the default) or cut to its first
+   * `maxResponseBytes` (webhooks keep the start of a receiver's answer and nothing more).
+   */
+  oversizedBody?: 'refuse' | 'truncate';
   /** 0 returns a 3xx response as it is (webhooks); otherwise each hop is checked like the first. */
   maxRedirects: number;
   resolveHost?: HostResolver;
@@ -60,6 +65,8 @@ export interface OutboundResponse {
   body: Buffer;
   /** The URL that answered, after redirects. */
   url: string;
+  /** The body was longer than `maxResponseBytes` and cut (only with `oversizedBody: 'truncate'`). */
+  truncated: boolean;
 }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
@@ -83,7 +90,8 @@ export async function fetchOutbound(request: OutboundRequest, options: OutboundO
     const response = await exchange(current, options, resolveHost, deadline);
     const location = response.message.headers.location;
     if (!redirectStatuses.has(response.message.statusCode ?? 0) || location === undefined || options.maxRedirects === 0) {
-      return { status: response.message.statusCode ?? 0, headers: headersOf(response.message), body: await readCapped(response.message, options.maxResponseBytes, deadline), url: current.url };
+      const { body, truncated } = await readCapped(response.message, options.maxResponseBytes, options.oversizedBody ?? 'refuse', deadline);
+      return { status: response.message.statusCode ?? 0, headers: headersOf(response.message), body, truncated, url: current.url };
     }
     response.message.resume();
     if (hop >= options.maxRedirects) throw new OutboundRequestError('too-many-redirects', `More than ${options.maxRedirects} redirects.`, false);
@@ -160,9 +168,14 @@ async function resolveChecked(hostname: string, options: OutboundOptions, resolv
   return addresses[0]!;
 }
 
-async function readCapped(message: IncomingMessage, maxBytes: number, deadline: AbortSignal): Promise<Buffer> {
+async function readCapped(
+  message: IncomingMessage,
+  maxBytes: number,
+  oversized: 'refuse' | 'truncate',
+  deadline: AbortSignal,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const declared = Number(message.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (oversized === 'refuse' && Number.isFinite(declared) && declared > maxBytes) {
     message.destroy();
     throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
   }
@@ -171,6 +184,11 @@ async function readCapped(message: IncomingMessage, maxBytes: number, deadline: 
   try {
     for await (const chunk of message) {
       total += (chunk as Buffer).length;
+      if (total > maxBytes && oversized === 'truncate') {
+        chunks.push((chunk as Buffer).subarray(0, (chunk as Buffer).length - (total - maxBytes)));
+        message.destroy();
+        return { body: Buffer.concat(chunks), truncated: true };
+      }
       if (total > maxBytes) {
         message.destroy();
         throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
@@ -181,7 +199,7 @@ async function readCapped(message: IncomingMessage, maxBytes: number, deadline: 
     if (error instanceof OutboundRequestError) throw error;
     throw classifyTransportError(error as Error, deadline);
   }
-  return Buffer.concat(chunks);
+  return { body: Buffer.concat(chunks), truncated: false };
 }
 
 function classifyTransportError(error: Error, deadline: AbortSignal): OutboundRequestError {

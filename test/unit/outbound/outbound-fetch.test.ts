@@ -194,6 +194,23 @@ describe('fetchOutbound', () => {
     expect(streamed.kind).toBe('too-large');
   });
 
+  it('keeps the first bytes of a body over the cap when asked to truncate, declared or streamed', async () => {
+    routes['/declared'] = (_request, response) => response.writeHead(200, { 'content-length': '5000' }).end(Buffer.alloc(5000, 'a'));
+    routes['/streamed'] = (_request, response) => {
+      response.writeHead(200);
+      for (let chunk = 0; chunk < 5; chunk += 1) response.write(Buffer.alloc(400, String(chunk)));
+      response.end();
+    };
+
+    const declared = await fetchOutbound({ url: `http://127.0.0.1:${port}/declared` }, options({ oversizedBody: 'truncate' }));
+    const streamed = await fetchOutbound({ url: `http://127.0.0.1:${port}/streamed` }, options({ oversizedBody: 'truncate' }));
+
+    expect(declared.body.toString()).toBe('a'.repeat(1_000));
+    expect(declared.truncated).toBe(true);
+    expect(streamed.body.toString()).toBe('0'.repeat(400) + '1'.repeat(400) + '2'.repeat(200));
+    expect(streamed.truncated).toBe(true);
+  });
+
   it('accepts a body exactly at the cap', async () => {
     routes['/exact'] = (_request, response) => response.end(Buffer.alloc(1_000));
 

@@ -1,0 +1,297 @@
+import { isIdentifier } from '../infrastructure/identifiers.ts';
+import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import {
+  automaticDeliveryId,
+  deliveryView,
+  manualDeliveryId,
+  type AttemptRecord,
+  type AttemptResult,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type DeliveryTrigger,
+  type DeliveryView,
+} from './delivery-records.ts';
+import type { DeliveryStore } from './delivery-store.ts';
+import { envelopeBody, type EventPayloads, type RecordedEvent } from './event-payloads.ts';
+import { automaticMaxAttempts, manualMaxAttempts, queuedDelay, remainingDelay, type RetrySchedule } from './retry-schedule.ts';
+import type { SignRequest, WebhookRequest } from './webhook-sender.ts';
+
+/** What delivery needs to know of a subscription (the subscriptions module owns the record). */
+export interface DeliverySubscription {
+  id: string;
+  workspaceId: string;
+  status: 'active' | 'paused';
+  endpointUrl: string;
+  eventTypes: string[];
+  filters?: { workflowId?: string };
+}
+
+/** Port to the subscriptions module. Undefined means the subscription was deleted. */
+export interface SubscriptionLookup {
+  find(subscriptionId: string): Promise<DeliverySubscription | undefined>;
+  /** The decrypted signing secret; undefined when the subscription is gone. */
+  signingSecret(subscriptionId: string): Promise<string | undefined>;
+}
+
+/** `{kind: "attempt"}` on the delivery queue (docs/webhooks.md, Delivery protocol). */
+export interface AttemptMessage {
+  kind: 'attempt';
+  deliveryId: string;
+  eventId: string;
+  attempt: number;
+  /** Set on a wait longer than one SQS delay: received earlier, the message goes back on the queue. */
+  notBefore?: string;
+}
+
+/** Port to the delivery queue: one message with a delay of 0 to 900 seconds. */
+export interface AttemptQueue {
+  send(message: AttemptMessage, delaySeconds: number): Promise<void>;
+}
+
+/** Port to the pure signature module (`signWebhook` of webhook-signature.ts). */
+export type SignWebhook = (input: { secret: string; eventId: string; body: string; timestamp: number }) => Record<string, string>;
+
+/** One POST of a delivery (WebhookSender.send). */
+export type SendWebhook = (request: WebhookRequest, sign: SignRequest) => Promise<AttemptResult>;
+
+export interface DeliveryAttemptsDependencies {
+  store: DeliveryStore;
+  subscriptions: SubscriptionLookup;
+  events: EventPayloads;
+  queue: AttemptQueue;
+  sign: SignWebhook;
+  send: SendWebhook;
+  schedule: RetrySchedule;
+  now?: () => Date;
+}
+
+/** What became of one attempt message, for the consumer's log and the tests. */
+export type AttemptMessageResult =
+  | { action: 'sent'; outcome: 'succeeded' | 'failed'; deliveryStatus: DeliveryStatus }
+  /** Already settled, superseded, or not the delivery's next attempt: acknowledged, nothing sent. */
+  | { action: 'duplicate' }
+  /** Received before its `notBefore`: queued again for the rest of the wait. */
+  | { action: 'deferred'; delaySeconds: number }
+  /** The subscription is paused: the attempt waits, unspent, until it is resumed. */
+  | { action: 'held' }
+  /** The subscription is gone: the delivery ended FAILED. */
+  | { action: 'ended' }
+  /** The attempt was settled but its consumer stopped before queueing the next one: queued now. */
+  | { action: 'rescheduled'; attempt: number };
+
+/**
+ * Whether an event goes to a subscription: an active subscription of the event's workspace that lists
+ * the event's type; workflow events also honour `filters.workflowId` (extraction events are selected
+ * by type alone).
+ */
+export function subscriptionMatches(subscription: DeliverySubscription, event: RecordedEvent): boolean {
+  if (subscription.status !== 'active' || subscription.workspaceId !== event.workspaceId) return false;
+  if (!subscription.eventTypes.includes(event.envelope.eventType)) return false;
+  const workflowId = subscription.filters?.workflowId;
+  if (workflowId === undefined || !event.envelope.eventType.startsWith('workflow.')) return true;
+  return event.envelope.data.workflowId === workflowId;
+}
+
+/**
+ * The delivery engine: the fan-out's writes, one attempt per queue message, the schedule of the next,
+ * held attempts of paused subscriptions, and manual resends (docs/webhooks.md, Delivery protocol).
+ *
+ * Without transactions every step is a conditional write that a repeated message finds done, in an
+ * order where a crash between two writes leaves something the next delivery of the same message (or
+ * the outbox's next hand-off) completes: see docs/webhooks.md, "Write order and crashes".
+ */
+export class DeliveryAttempts {
+  private readonly now: () => Date;
+
+  constructor(private readonly dependencies: DeliveryAttemptsDependencies) {
+    this.now = dependencies.now ?? (() => new Date());
+  }
+
+  /**
+   * Creates one automatic delivery per matching subscription and queues its first attempt. A second
+   * fan-out of the same event finds the deliveries (their ids are deterministic) and only queues a
+   * first attempt that a crash kept from being queued.
+   */
+  async createAutomaticDeliveries(event: RecordedEvent, subscriptions: DeliverySubscription[]): Promise<DeliveryView[]> {
+    const { store, schedule } = this.dependencies;
+    // Subscriptions are independent of each other: up to 25 are written and queued concurrently.
+    const deliveries = await Promise.all(
+      subscriptions
+        .filter((candidate) => subscriptionMatches(candidate, event))
+        .map(async (subscription) => {
+          const now = this.now();
+          const delaySeconds = schedule.delayBeforeAttempt(1);
+          const record = this.newDelivery(event, subscription.id, {
+            id: automaticDeliveryId(event.envelope.eventId, subscription.id, event.envelope.occurredAt),
+            trigger: 'automatic',
+            maxAttempts: automaticMaxAttempts,
+            now,
+            delaySeconds,
+          });
+          const current = (await store.create(record)) ? record : await store.get(record.eventId, record.id);
+          if (!current) return undefined;
+          if (current.status === 'PENDING' && current.attemptCount === 0 && (current.scheduledAttempt ?? 0) < 1) {
+            await this.queueAttempt(current, 1, delaySeconds, now);
+          }
+          return deliveryView(current);
+        }),
+    );
+    return deliveries.filter((delivery): delivery is DeliveryView => delivery !== undefined);
+  }
+
+  /** `POST …/resend`: a new manual delivery with one attempt, only while the subscription is active. */
+  async resendDelivery(workspaceId: string, eventId: string, deliveryId: string): Promise<DeliveryView> {
+    const { store, subscriptions, events } = this.dependencies;
+    if (!isIdentifier('evt', eventId) || !isIdentifier('dlv', deliveryId)) throw new NotFoundError('The delivery does not exist.');
+    const original = await store.get(eventId, deliveryId);
+    if (!original || original.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
+    const subscription = await subscriptions.find(original.subscriptionId);
+    if (!subscription || subscription.workspaceId !== workspaceId || subscription.status !== 'active') {
+      throw new ConflictError('The delivery can be resent only while its subscription is active.');
+    }
+    const event = await events.load(eventId);
+    if (!event) throw new NotFoundError('The delivery does not exist.');
+    const now = this.now();
+    const record = this.newDelivery(event, subscription.id, { id: manualDeliveryId(), trigger: 'manual', maxAttempts: manualMaxAttempts, now, delaySeconds: 0 });
+    await store.create(record);
+    await this.queueAttempt(record, 1, 0, now);
+    return deliveryView(record);
+  }
+
+  /** After a resume: queues again every attempt that fell due while the subscription was paused. */
+  async releaseHeldDeliveries(subscriptionId: string): Promise<number> {
+    const { store, queue } = this.dependencies;
+    let released = 0;
+    for (const held of await store.listHeld(subscriptionId)) {
+      // Queued before the mark is cleared: a crash in between leaves it held, and a later release
+      // queues it again (the attempt then runs once; the second message finds it done).
+      await queue.send({ kind: 'attempt', deliveryId: held.deliveryId, eventId: held.eventId, attempt: held.heldAttempt }, 0);
+      if (await store.release({ eventId: held.eventId, id: held.deliveryId }, held.heldAttempt)) released += 1;
+    }
+    return released;
+  }
+
+  /** Steps 3-6 of the protocol for one `{kind: "attempt"}` message. */
+  async processAttemptMessage(message: Omit<AttemptMessage, 'kind'>): Promise<AttemptMessageResult> {
+    const { store, subscriptions, events, sign, send } = this.dependencies;
+    const { attempt } = message;
+    const delivery = await store.get(message.eventId, message.deliveryId);
+    if (!delivery || delivery.status !== 'PENDING') return { action: 'duplicate' };
+    if (attempt === delivery.attemptCount && (delivery.scheduledAttempt ?? 0) <= attempt) {
+      return this.requeueLostAttempt(delivery);
+    }
+    if (attempt !== delivery.attemptCount + 1) return { action: 'duplicate' };
+
+    const hop = remainingDelay(message.notBefore, this.now());
+    if (hop) {
+      await this.dependencies.queue.send({ kind: 'attempt', deliveryId: delivery.id, eventId: delivery.eventId, attempt, notBefore: hop.notBefore }, hop.delaySeconds);
+      return { action: 'deferred', delaySeconds: hop.delaySeconds };
+    }
+
+    const subscription = await subscriptions.find(delivery.subscriptionId);
+    const secret = subscription && subscription.workspaceId === delivery.workspaceId ? await subscriptions.signingSecret(subscription.id) : undefined;
+    if (!subscription || secret === undefined) {
+      await store.endWithoutAttempt(delivery, attempt, this.now().toISOString());
+      return { action: 'ended' };
+    }
+    if (subscription.status !== 'active') {
+      await store.hold(delivery, attempt, this.now().toISOString());
+      return { action: 'held' };
+    }
+
+    const event = await events.load(delivery.eventId);
+    if (!event) throw new Error(`Event ${delivery.eventId} of delivery ${delivery.id} is not recorded.`);
+    const pending: AttemptRecord = {
+      number: attempt,
+      startedAt: this.now().toISOString(),
+      durationMs: null,
+      requestHeaders: {},
+      responseStatus: null,
+      responseBody: null,
+      error: null,
+      outcome: 'pending',
+    };
+    const existing = await store.beginAttempt(delivery, pending);
+    // A completed record means the last consumer stopped after writing the outcome: nothing to send.
+    // A pending one means it stopped after (or during) the POST: send again, complete the same record.
+    const completed =
+      existing && existing.outcome !== 'pending'
+        ? existing
+        : await store.completeAttempt(
+            delivery,
+            attempt,
+            await send(
+              {
+                endpointUrl: subscription.endpointUrl,
+                body: envelopeBody(event.envelope),
+                eventId: delivery.eventId,
+                eventType: delivery.eventType,
+                deliveryId: delivery.id,
+                attempt,
+              },
+              (body, eventId, timestamp) => sign({ secret, eventId, body, timestamp }),
+            ),
+          );
+    return this.settle(delivery, completed);
+  }
+
+  private async settle(delivery: DeliveryRecord, completed: AttemptRecord): Promise<AttemptMessageResult> {
+    const attempt = completed.number;
+    const succeeded = completed.outcome === 'succeeded';
+    const ended = succeeded || attempt >= delivery.maxAttempts;
+    const status: DeliveryStatus = succeeded ? 'SUCCEEDED' : ended ? 'FAILED' : 'PENDING';
+    const now = this.now();
+    const nextDelaySeconds = ended ? 0 : this.dependencies.schedule.delayBeforeAttempt(attempt + 1);
+    const settled = await this.dependencies.store.settleAttempt(delivery, attempt, {
+      status,
+      lastAttemptAt: completed.startedAt,
+      lastResponseStatus: completed.responseStatus,
+      nextAttemptAt: ended ? null : new Date(now.getTime() + nextDelaySeconds * 1000).toISOString(),
+      updatedAt: now.toISOString(),
+    });
+    // Not settled: another receipt of this message got there first and queues the next attempt itself.
+    if (!settled) return { action: 'duplicate' };
+    if (!ended) await this.queueAttempt(delivery, attempt + 1, nextDelaySeconds, now);
+    return { action: 'sent', outcome: succeeded ? 'succeeded' : 'failed', deliveryStatus: status };
+  }
+
+  /** The delivery settled `attemptCount` but the next message was never marked queued. */
+  private async requeueLostAttempt(delivery: DeliveryRecord): Promise<AttemptMessageResult> {
+    const now = this.now();
+    const dueMs = delivery.nextAttemptAt ? Date.parse(delivery.nextAttemptAt) - now.getTime() : 0;
+    const next = delivery.attemptCount + 1;
+    await this.queueAttempt(delivery, next, Math.max(0, Math.ceil(dueMs / 1000)), now);
+    return { action: 'rescheduled', attempt: next };
+  }
+
+  private async queueAttempt(delivery: DeliveryRecord, attempt: number, delaySeconds: number, now: Date): Promise<void> {
+    const { delaySeconds: firstHop, notBefore } = queuedDelay(delaySeconds, now);
+    await this.dependencies.queue.send({ kind: 'attempt', deliveryId: delivery.id, eventId: delivery.eventId, attempt, ...(notBefore ? { notBefore } : {}) }, firstHop);
+    await this.dependencies.store.markScheduled(delivery.eventId, delivery.id, attempt);
+  }
+
+  private newDelivery(
+    event: RecordedEvent,
+    subscriptionId: string,
+    options: { id: string; trigger: DeliveryTrigger; maxAttempts: number; now: Date; delaySeconds: number },
+  ): DeliveryRecord {
+    const at = options.now.toISOString();
+    return {
+      id: options.id,
+      eventId: event.envelope.eventId,
+      subscriptionId,
+      workspaceId: event.workspaceId,
+      eventType: event.envelope.eventType,
+      occurredAt: event.envelope.occurredAt,
+      trigger: options.trigger,
+      status: 'PENDING',
+      attemptCount: 0,
+      maxAttempts: options.maxAttempts,
+      createdAt: at,
+      updatedAt: at,
+      lastAttemptAt: null,
+      nextAttemptAt: new Date(options.now.getTime() + options.delaySeconds * 1000).toISOString(),
+      lastResponseStatus: null,
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import { isIdentifier } from '../infrastructure/identifiers.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { pageOf, type Page, type PageRequest } from '../platform/pagination.ts';
+import type { EventEnvelope } from '../events/event-envelope.ts';
+import { deliveryView, summarizeDeliveries, type AttemptRecord, type DeliverySummary, type DeliveryView } from './delivery-records.ts';
+import type { DeliveryStore } from './delivery-store.ts';
+import type { EventPayloads } from './event-payloads.ts';
+
+/** A delivery detail holds up to the 100 most recent attempts (spec, Limits). */
+export const detailAttemptLimit = 100;
+
+export interface DeliveryDetail extends DeliveryView {
+  payload: EventEnvelope;
+  /** The most recent attempts, oldest first. */
+  attempts: AttemptRecord[];
+  attemptsOmitted: boolean;
+}
+
+/**
+ * What the API reads of deliveries: one delivery with its attempts, the deliveries of an event, and the
+ * delivery summary of each listed event. Anything outside the caller's workspace does not exist.
+ */
+export class DeliveryHistory {
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly events: EventPayloads,
+  ) {}
+
+  async getDelivery(workspaceId: string, eventId: string, deliveryId: string): Promise<DeliveryDetail> {
+    if (!isIdentifier('evt', eventId) || !isIdentifier('dlv', deliveryId)) throw new NotFoundError('The delivery does not exist.');
+    const delivery = await this.store.get(eventId, deliveryId);
+    if (!delivery || delivery.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
+    const [event, recent] = await Promise.all([this.events.load(eventId), this.store.recentAttempts(deliveryId, detailAttemptLimit)]);
+    if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
+    return { ...deliveryView(delivery), payload: event.envelope, attempts: recent.attempts, attemptsOmitted: recent.omitted };
+  }
+
+  /** Automatic deliveries and manual resends of an event, oldest first, optionally of one subscription. */
+  async listEventDeliveries(workspaceId: string, eventId: string, filter: { subscriptionId?: string }, page: PageRequest): Promise<Page<DeliveryView>> {
+    if (!isIdentifier('evt', eventId)) throw new NotFoundError('The event does not exist.');
+    const event = await this.events.load(eventId);
+    if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The event does not exist.');
+    // An event has one delivery per subscription (at most 25) plus its resends: one Query reads them
+    // all, so the total is exact.
+    const deliveries = (await this.store.listOfEvent(eventId)).filter(
+      (delivery) => delivery.workspaceId === workspaceId && (filter.subscriptionId === undefined || delivery.subscriptionId === filter.subscriptionId),
+    );
+    const start = page.page * page.size;
+    return pageOf(deliveries.slice(start, start + page.size).map(deliveryView), page, deliveries.length);
+  }
+
+  /** `deliverySummary` of each event, scoped to one subscription when one is given. */
+  async summaries(eventIds: string[], filter: { subscriptionId?: string } = {}): Promise<Map<string, DeliverySummary>> {
+    const entries = await Promise.all(
+      eventIds.map(async (eventId) => {
+        const deliveries = (await this.store.listOfEvent(eventId)).filter(
+          (delivery) => filter.subscriptionId === undefined || delivery.subscriptionId === filter.subscriptionId,
+        );
+        return [eventId, summarizeDeliveries(deliveries)] as const;
+      }),
+    );
+    return new Map(entries);
+  }
+}

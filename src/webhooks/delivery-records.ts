@@ -1,0 +1,120 @@
+import { deterministicIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
+
+export type DeliveryTrigger = 'automatic' | 'manual';
+export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** One automatic or manual send of an event to one subscription (docs/webhooks.md, Records). */
+export interface DeliveryRecord {
+  id: string;
+  eventId: string;
+  subscriptionId: string;
+  workspaceId: string;
+  eventType: string;
+  /** The event's occurredAt: the delivery's place in its subscription's list (gsi1). */
+  occurredAt: string;
+  trigger: DeliveryTrigger;
+  status: DeliveryStatus;
+  attemptCount: number;
+  maxAttempts: number;
+  createdAt: string;
+  updatedAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  lastResponseStatus: number | null;
+  /** The attempt that fell due while the subscription was paused; set only while held (sparse gsi6). */
+  heldAttempt?: number;
+  /** The highest attempt whose queue message was sent: tells a lost message from a duplicate one. */
+  scheduledAttempt?: number;
+}
+
+/** The delivery as the API shows it: the record without its bookkeeping. */
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  subscriptionId: string;
+  eventType: string;
+  trigger: DeliveryTrigger;
+  status: DeliveryStatus;
+  attemptCount: number;
+  maxAttempts: number;
+  createdAt: string;
+  updatedAt: string;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  lastResponseStatus: number | null;
+}
+
+export function deliveryView(record: DeliveryRecord): DeliveryView {
+  return {
+    id: record.id,
+    eventId: record.eventId,
+    subscriptionId: record.subscriptionId,
+    eventType: record.eventType,
+    trigger: record.trigger,
+    status: record.status,
+    attemptCount: record.attemptCount,
+    maxAttempts: record.maxAttempts,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    lastAttemptAt: record.lastAttemptAt,
+    nextAttemptAt: record.nextAttemptAt,
+    lastResponseStatus: record.lastResponseStatus,
+  };
+}
+
+export type AttemptErrorKind = 'timeout' | 'connection refused' | 'tls' | 'dns' | 'blocked address' | 'redirect' | 'http status';
+
+export interface AttemptError {
+  kind: AttemptErrorKind;
+  message: string;
+}
+
+export type AttemptOutcome = 'pending' | 'succeeded' | 'failed';
+
+/** One HTTP attempt of a delivery. A pending record is written before the POST, completed once after. */
+export interface AttemptRecord {
+  number: number;
+  startedAt: string;
+  durationMs: number | null;
+  /** As sent, with signature values redacted. */
+  requestHeaders: Record<string, string>;
+  responseStatus: number | null;
+  /** The first 4 KB of the response body. */
+  responseBody: string | null;
+  error: AttemptError | null;
+  outcome: AttemptOutcome;
+}
+
+/** What one POST produced: the attempt record's completion. */
+export type AttemptResult = Omit<AttemptRecord, 'number' | 'outcome'> & { outcome: 'succeeded' | 'failed' };
+
+export interface DeliverySummary {
+  total: number;
+  succeeded: number;
+  failed: number;
+  pending: number;
+}
+
+/**
+ * Automatic deliveries have the same id however often the event is fanned out (the outbox hands off
+ * at least once): seeded by event and subscription, time part the event's occurredAt.
+ */
+export function automaticDeliveryId(eventId: string, subscriptionId: string, occurredAt: string): string {
+  return deterministicIdentifier('dlv', `${eventId}#${subscriptionId}`, Date.parse(occurredAt));
+}
+
+/** A manual resend is a new delivery every time. */
+export function manualDeliveryId(): string {
+  return newIdentifier('dlv');
+}
+
+export function summarizeDeliveries(deliveries: Pick<DeliveryRecord, 'status'>[]): DeliverySummary {
+  const summary: DeliverySummary = { total: 0, succeeded: 0, failed: 0, pending: 0 };
+  for (const { status } of deliveries) {
+    summary.total += 1;
+    if (status === 'SUCCEEDED') summary.succeeded += 1;
+    else if (status === 'FAILED') summary.failed += 1;
+    else summary.pending += 1;
+  }
+  return summary;
+}

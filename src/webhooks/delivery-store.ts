@@ -1,0 +1,301 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
+import { eventRetentionDays } from '../events/event-envelope.ts';
+import type { AttemptRecord, AttemptResult, DeliveryRecord, DeliveryStatus } from './delivery-records.ts';
+
+/** What settling one attempt changes on its delivery. */
+export interface AttemptSettlement {
+  status: DeliveryStatus;
+  lastAttemptAt: string;
+  lastResponseStatus: number | null;
+  nextAttemptAt: string | null;
+  updatedAt: string;
+}
+
+export interface HeldDelivery {
+  eventId: string;
+  deliveryId: string;
+  heldAttempt: number;
+}
+
+/**
+ * Deliveries and their attempt records. Every write that the protocol must make once is conditional,
+ * so a repeated message, a second fan-out or a consumer that died half-way writes nothing twice:
+ * methods answer false (or the stored record) when their condition no longer holds.
+ */
+export interface DeliveryStore {
+  /** False when the delivery already exists (a repeated fan-out). */
+  create(record: DeliveryRecord): Promise<boolean>;
+  get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined>;
+  /** Every delivery of the event, automatic and manual, oldest first. */
+  listOfEvent(eventId: string): Promise<DeliveryRecord[]>;
+  /** Notes that the message of `attempt` is on the queue (never lowers the mark). */
+  markScheduled(eventId: string, deliveryId: string, attempt: number): Promise<void>;
+  /** Attempt `attempt` fell due while the subscription was paused; false when the delivery moved on. */
+  hold(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean>;
+  /** Clears the held mark of `attempt`; false when something else already did. */
+  release(delivery: Pick<DeliveryRecord, 'eventId' | 'id'>, attempt: number): Promise<boolean>;
+  /** Deliveries of the subscription held while it was paused. */
+  listHeld(subscriptionId: string): Promise<HeldDelivery[]>;
+  /** Records the result of `attempt` on the delivery, once: false when it is not the delivery's next one. */
+  settleAttempt(delivery: DeliveryRecord, attempt: number, settlement: AttemptSettlement): Promise<boolean>;
+  /** Ends the delivery FAILED without an attempt (its subscription is gone); false when it moved on. */
+  endWithoutAttempt(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean>;
+  /** Writes the pending record; answers the record that already exists instead, if one does. */
+  beginAttempt(delivery: DeliveryRecord, pending: AttemptRecord): Promise<AttemptRecord | undefined>;
+  /** Completes a pending record once; answers the stored record (the first completion wins). */
+  completeAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord>;
+  /** The `limit` most recent attempts, oldest first, and whether older ones exist. */
+  recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }>;
+}
+
+const deliveryKey = (eventId: string, deliveryId: string) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${deliveryId}` });
+const attemptKey = (deliveryId: string, number: number) => ({ pk: `DLV#${deliveryId}`, sk: `ATTEMPT#${String(number).padStart(4, '0')}` });
+const heldPartition = (subscriptionId: string) => `SUB#${subscriptionId}#HELD`;
+
+const deliveryAttributes = [
+  'id',
+  'eventId',
+  'subscriptionId',
+  'workspaceId',
+  'eventType',
+  'occurredAt',
+  'trigger',
+  'status',
+  'attemptCount',
+  'maxAttempts',
+  'createdAt',
+  'updatedAt',
+  'lastAttemptAt',
+  'nextAttemptAt',
+  'lastResponseStatus',
+  'heldAttempt',
+  'scheduledAttempt',
+] as const;
+
+function deliveryOf(item: Record<string, unknown>): DeliveryRecord {
+  const record: Record<string, unknown> = {};
+  for (const name of deliveryAttributes) if (item[name] !== undefined) record[name] = item[name];
+  return record as unknown as DeliveryRecord;
+}
+
+function attemptOf(item: Record<string, unknown>): AttemptRecord {
+  return {
+    number: item.number as number,
+    startedAt: item.startedAt as string,
+    durationMs: (item.durationMs as number | null | undefined) ?? null,
+    requestHeaders: (item.requestHeaders as Record<string, string> | undefined) ?? {},
+    responseStatus: (item.responseStatus as number | null | undefined) ?? null,
+    responseBody: (item.responseBody as string | null | undefined) ?? null,
+    error: (item.error as AttemptRecord['error'] | undefined) ?? null,
+    outcome: item.outcome as AttemptRecord['outcome'],
+  };
+}
+
+/** Deliveries and attempts expire with their event (90 days, the table's TTL attribute). */
+function expiresAtOf(delivery: Pick<DeliveryRecord, 'occurredAt'>): number {
+  return Math.floor(Date.parse(delivery.occurredAt) / 1000) + eventRetentionDays * 24 * 3600;
+}
+
+/**
+ * The records of docs/webhooks.md in the single table: delivery `EVENT#<evt>` / `DELIVERY#<dlv>`
+ * (gsi1 per subscription, sparse gsi6 while held), attempt `DLV#<dlv>` / `ATTEMPT#<nnnn>`.
+ */
+export class DynamoDeliveryStore implements DeliveryStore {
+  constructor(
+    readonly client: DynamoDBDocumentClient,
+    readonly tableName: string,
+  ) {}
+
+  async create(record: DeliveryRecord): Promise<boolean> {
+    return this.conditionally(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...deliveryKey(record.eventId, record.id),
+          ...record,
+          gsi1pk: `SUB#${record.subscriptionId}#DELIVERIES`,
+          gsi1sk: `${record.occurredAt}#${record.eventId}#${record.id}`,
+          expiresAt: expiresAtOf(record),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: deliveryKey(eventId, deliveryId), ConsistentRead: true }));
+    return Item ? deliveryOf(Item) : undefined;
+  }
+
+  async listOfEvent(eventId: string): Promise<DeliveryRecord[]> {
+    const items = await queryAllItems(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `EVENT#${eventId}`, ':prefix': 'DELIVERY#' },
+    });
+    return items.map(deliveryOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  async markScheduled(eventId: string, deliveryId: string, attempt: number): Promise<void> {
+    await this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(eventId, deliveryId),
+        UpdateExpression: 'SET scheduledAttempt = :attempt',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(scheduledAttempt) OR scheduledAttempt < :attempt)',
+        ExpressionAttributeValues: { ':attempt': attempt },
+      }),
+    );
+  }
+
+  async hold(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.eventId, delivery.id),
+        UpdateExpression: 'SET heldAttempt = :attempt, gsi6pk = :held, gsi6sk = :id, updatedAt = :at',
+        ConditionExpression: '#status = :pending AND attemptCount = :previous',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':attempt': attempt,
+          ':held': heldPartition(delivery.subscriptionId),
+          ':id': delivery.id,
+          ':at': at,
+          ':pending': 'PENDING',
+          ':previous': attempt - 1,
+        },
+      }),
+    );
+  }
+
+  async release(delivery: Pick<DeliveryRecord, 'eventId' | 'id'>, attempt: number): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.eventId, delivery.id),
+        UpdateExpression: 'REMOVE heldAttempt, gsi6pk, gsi6sk',
+        ConditionExpression: 'heldAttempt = :attempt',
+        ExpressionAttributeValues: { ':attempt': attempt },
+      }),
+    );
+  }
+
+  async listHeld(subscriptionId: string): Promise<HeldDelivery[]> {
+    const items = await queryAllItems(this.client, {
+      TableName: this.tableName,
+      IndexName: 'gsi6',
+      KeyConditionExpression: 'gsi6pk = :held',
+      ExpressionAttributeValues: { ':held': heldPartition(subscriptionId) },
+    });
+    return items
+      .filter((item) => typeof item.heldAttempt === 'number')
+      .map((item) => ({ eventId: item.eventId as string, deliveryId: item.id as string, heldAttempt: item.heldAttempt as number }));
+  }
+
+  async settleAttempt(delivery: DeliveryRecord, attempt: number, settlement: AttemptSettlement): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.eventId, delivery.id),
+        UpdateExpression:
+          'SET attemptCount = :attempt, #status = :status, lastAttemptAt = :lastAttemptAt, lastResponseStatus = :lastResponseStatus, ' +
+          'nextAttemptAt = :nextAttemptAt, updatedAt = :updatedAt REMOVE heldAttempt, gsi6pk, gsi6sk',
+        ConditionExpression: '#status = :pending AND attemptCount = :previous',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':attempt': attempt,
+          ':previous': attempt - 1,
+          ':pending': 'PENDING',
+          ':status': settlement.status,
+          ':lastAttemptAt': settlement.lastAttemptAt,
+          ':lastResponseStatus': settlement.lastResponseStatus,
+          ':nextAttemptAt': settlement.nextAttemptAt,
+          ':updatedAt': settlement.updatedAt,
+        },
+      }),
+    );
+  }
+
+  async endWithoutAttempt(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(delivery.eventId, delivery.id),
+        UpdateExpression: 'SET #status = :failed, nextAttemptAt = :none, updatedAt = :at REMOVE heldAttempt, gsi6pk, gsi6sk',
+        ConditionExpression: '#status = :pending AND attemptCount = :previous',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':failed': 'FAILED', ':none': null, ':at': at, ':pending': 'PENDING', ':previous': attempt - 1 },
+      }),
+    );
+  }
+
+  async beginAttempt(delivery: DeliveryRecord, pending: AttemptRecord): Promise<AttemptRecord | undefined> {
+    const created = await this.conditionally(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...attemptKey(delivery.id, pending.number), deliveryId: delivery.id, ...pending, expiresAt: expiresAtOf(delivery) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return created ? undefined : this.getAttempt(delivery.id, pending.number);
+  }
+
+  async completeAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
+    const completed = await this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: attemptKey(delivery.id, number),
+        UpdateExpression:
+          'SET startedAt = :startedAt, durationMs = :durationMs, requestHeaders = :requestHeaders, responseStatus = :responseStatus, ' +
+          'responseBody = :responseBody, #error = :error, outcome = :outcome',
+        ConditionExpression: 'outcome = :pending',
+        ExpressionAttributeNames: { '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':startedAt': result.startedAt,
+          ':durationMs': result.durationMs,
+          ':requestHeaders': result.requestHeaders,
+          ':responseStatus': result.responseStatus,
+          ':responseBody': result.responseBody,
+          ':error': result.error,
+          ':outcome': result.outcome,
+          ':pending': 'pending',
+        },
+      }),
+    );
+    if (completed) return { number, ...result };
+    const stored = await this.getAttempt(delivery.id, number);
+    if (!stored) throw new Error(`Attempt ${number} of ${delivery.id} has no record to complete.`);
+    return stored;
+  }
+
+  async recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
+    const { Items = [] } = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': `DLV#${deliveryId}`, ':prefix': 'ATTEMPT#' },
+        ScanIndexForward: false,
+        Limit: limit + 1,
+      }),
+    );
+    return { attempts: Items.slice(0, limit).map(attemptOf).reverse(), omitted: Items.length > limit };
+  }
+
+  private async getAttempt(deliveryId: string, number: number): Promise<AttemptRecord | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: attemptKey(deliveryId, number), ConsistentRead: true }));
+    return Item ? attemptOf(Item) : undefined;
+  }
+
+  /** Sends a conditional write; false when its condition did not hold. */
+  private async conditionally(command: PutCommand | UpdateCommand): Promise<boolean> {
+    try {
+      await this.client.send(command as PutCommand);
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+}

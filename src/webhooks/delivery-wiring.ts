@@ -1,0 +1,51 @@
+import { SqsDeliveryQueue } from '../infrastructure/delivery-queue.ts';
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
+import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { s3Client } from '../infrastructure/s3-client.ts';
+import { sqsClient } from '../infrastructure/sqs-client.ts';
+import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from './delivery-attempts.ts';
+import { DeliveryHistory } from './delivery-history.ts';
+import { DynamoDeliveryStore } from './delivery-store.ts';
+import { RecordedEventPayloads } from './event-payloads.ts';
+import { retryScheduleFromEnvironment } from './retry-schedule.ts';
+import { WebhookSender, webhookSenderSettingsFromEnvironment } from './webhook-sender.ts';
+
+// Built from the environment the stack (deployed or local) sets; clients are shared per process. The
+// subscription lookup and the signature come from the subscriptions module, so they are passed in.
+
+export function deliveryStore(): DynamoDeliveryStore {
+  return new DynamoDeliveryStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+}
+
+export function eventPayloads(): RecordedEventPayloads {
+  return new RecordedEventPayloads(
+    dynamoDocumentClient(),
+    requiredEnvironment(resourceEnvironment.recordsTableName),
+    s3Client(),
+    requiredEnvironment(resourceEnvironment.filesBucketName),
+  );
+}
+
+export function attemptQueue(): AttemptQueue {
+  return new SqsDeliveryQueue(sqsClient(), requiredEnvironment(resourceEnvironment.webhookDeliveryQueueUrl));
+}
+
+export function deliveryHistory(): DeliveryHistory {
+  return new DeliveryHistory(deliveryStore(), eventPayloads());
+}
+
+/**
+ * The delivery engine over the real table, queue and outbound fetch. A malformed
+ * PAPERFLOW_WEBHOOK_RETRY_DELAYS or PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS throws here, at start-up.
+ */
+export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook }): DeliveryAttempts {
+  const sender = new WebhookSender(webhookSenderSettingsFromEnvironment());
+  return new DeliveryAttempts({
+    store: deliveryStore(),
+    events: eventPayloads(),
+    queue: attemptQueue(),
+    schedule: retryScheduleFromEnvironment(),
+    send: (request, sign) => sender.send(request, sign),
+    ...ports,
+  });
+}

@@ -1,0 +1,133 @@
+import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundFailureKind } from '../outbound/outbound-fetch.ts';
+import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
+import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import type { AttemptError, AttemptErrorKind, AttemptResult } from './delivery-records.ts';
+
+/** The signature headers of one request (the pure signature module, bound to the subscription's secret). */
+export type SignRequest = (body: string, eventId: string, timestamp: number) => Record<string, string>;
+
+export interface WebhookRequest {
+  endpointUrl: string;
+  /** The event envelope, exactly as `GET /events/{id}` shows it. */
+  body: string;
+  eventId: string;
+  eventType: string;
+  deliveryId: string;
+  attempt: number;
+}
+
+export interface WebhookSenderSettings {
+  timeoutMs: number;
+  policy: () => OutboundUrlPolicy;
+  now?: () => Date;
+  resolveHost?: HostResolver;
+}
+
+/** Only the start of a receiver's answer is kept (DESIGN.md: the first 4 KB). */
+export const recordedResponseBytes = 4 * 1024;
+
+export const webhookTimeoutVariable = 'PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS';
+export const defaultWebhookTimeoutSeconds = 10;
+
+const redacted = '[redacted]';
+
+/** `PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS` (default 10): a positive number of seconds, else a start-up error. */
+export function webhookTimeoutMsFromEnvironment(raw = process.env[webhookTimeoutVariable]): number {
+  if (raw === undefined || raw.trim() === '') return defaultWebhookTimeoutSeconds * 1000;
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(seconds > 0)) {
+    throw new Error(`${webhookTimeoutVariable} must be a positive number of seconds (default ${defaultWebhookTimeoutSeconds}); got "${raw}".`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+export function webhookSenderSettingsFromEnvironment(): WebhookSenderSettings {
+  return { timeoutMs: webhookTimeoutMsFromEnvironment(), policy: outboundUrlPolicyFromEnvironment };
+}
+
+const errorKindByFailure: Record<OutboundFailureKind, AttemptErrorKind> = {
+  'refused-url': 'blocked address',
+  'refused-address': 'blocked address',
+  dns: 'dns',
+  connection: 'connection refused',
+  tls: 'tls',
+  timeout: 'timeout',
+  'too-large': 'http status',
+  'too-many-redirects': 'redirect',
+};
+
+/**
+ * One POST of a delivery: the envelope with the delivery headers and the signature, through the
+ * outbound guard (the endpoint's address resolved, checked and pinned now, not when the subscription
+ * was saved), no redirects followed, one deadline for the whole exchange. Whatever happens on the
+ * wire becomes the attempt's result; only a fault of our own is thrown.
+ */
+export class WebhookSender {
+  private readonly now: () => Date;
+
+  constructor(private readonly settings: WebhookSenderSettings) {
+    this.now = settings.now ?? (() => new Date());
+  }
+
+  async send(request: WebhookRequest, sign: SignRequest): Promise<AttemptResult> {
+    const started = this.now();
+    const timestamp = Math.floor(started.getTime() / 1000);
+    const signatureHeaders = sign(request.body, request.eventId, timestamp);
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'Paperflow-Webhooks/1',
+      'X-Paperflow-Event-Id': request.eventId,
+      'X-Paperflow-Event-Type': request.eventType,
+      'X-Paperflow-Delivery-Id': request.deliveryId,
+      'X-Paperflow-Attempt': String(request.attempt),
+      ...signatureHeaders,
+    };
+    const requestHeaders = { ...headers };
+    for (const name of Object.keys(signatureHeaders)) if (/signature/i.test(name)) requestHeaders[name] = redacted;
+    const startedAt = started.toISOString();
+    const clockStart = performance.now();
+    const elapsed = () => Math.round(performance.now() - clockStart);
+    try {
+      const response = await fetchOutbound(
+        { url: request.endpointUrl, method: 'POST', headers, body: request.body },
+        {
+          policy: this.settings.policy(),
+          urlRules: { refuseFragment: false },
+          timeoutMs: this.settings.timeoutMs,
+          maxResponseBytes: recordedResponseBytes,
+          oversizedBody: 'truncate',
+          maxRedirects: 0,
+          resolveHost: this.settings.resolveHost,
+        },
+      );
+      const succeeded = response.status >= 200 && response.status <= 299;
+      return {
+        startedAt,
+        durationMs: elapsed(),
+        requestHeaders,
+        responseStatus: response.status,
+        responseBody: response.body.toString('utf8'),
+        error: succeeded ? null : statusError(response.status, response.headers.location),
+        outcome: succeeded ? 'succeeded' : 'failed',
+      };
+    } catch (error) {
+      if (!(error instanceof OutboundRequestError)) throw error;
+      return {
+        startedAt,
+        durationMs: elapsed(),
+        requestHeaders,
+        responseStatus: null,
+        responseBody: null,
+        error: { kind: errorKindByFailure[error.kind], message: error.message },
+        outcome: 'failed',
+      };
+    }
+  }
+}
+
+function statusError(status: number, location: string | undefined): AttemptError {
+  if (status >= 300 && status <= 399) {
+    return { kind: 'redirect', message: `The endpoint answered HTTP ${status}${location ? ` to ${location}` : ''}; redirects are not followed.` };
+  }
+  return { kind: 'http status', message: `The endpoint answered HTTP ${status}.` };
+}

@@ -1,0 +1,242 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../../src/events/event-envelope.ts';
+import { EventRecorder } from '../../src/events/event-recorder.ts';
+import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
+import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
+import type { AttemptMessageResult, DeliveryAttempts, DeliverySubscription } from '../../src/webhooks/delivery-attempts.ts';
+import type { DeliveryHistory } from '../../src/webhooks/delivery-history.ts';
+import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
+import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { fakeSign, InMemorySubscriptions } from '../support/in-memory-deliveries.ts';
+
+// The delivery engine against the embedded stack's DynamoDB and SQS emulators and a real receiver on
+// loopback: events recorded as the extraction recorder writes them, deliveries fanned out, attempt
+// messages taken off the real queue and handed to the engine as the consumer will.
+
+const workspaceId = 'ws_default';
+let stack: StackUnderTest;
+let sqs: SQSClient;
+let receiver: Server;
+let receiverUrl: string;
+let closedPortUrl: string;
+let engine: DeliveryAttempts;
+let history: DeliveryHistory;
+let subscriptions: InMemorySubscriptions;
+const received: { path: string; headers: IncomingMessage['headers']; body: string }[] = [];
+const flakyAnswers = [500, 500, 500, 200];
+
+const routes: Record<string, (response: ServerResponse) => void> = {
+  '/ok': (response) => response.writeHead(200).end('thanks'),
+  '/moved': (response) => response.writeHead(301, { location: `${receiverUrl}/redirected` }).end(),
+  '/silent': () => undefined,
+  '/long': (response) => response.writeHead(200).end('y'.repeat(10_000)),
+  '/flaky': (response) => response.writeHead(flakyAnswers.shift() ?? 200).end(),
+};
+
+const variables = {
+  PAPERFLOW_ALLOW_PRIVATE_URLS: 'true',
+  PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS: '1',
+  PAPERFLOW_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1',
+};
+
+beforeAll(async () => {
+  Object.assign(process.env, variables);
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = request.url ?? '/';
+      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString() });
+      (routes[path] ?? ((answer) => answer.writeHead(404).end()))(response);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hooks`;
+  await new Promise((resolve) => closed.close(resolve));
+
+  stack = await startStackUnderTest();
+  sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+  subscriptions = new InMemorySubscriptions();
+  engine = deliveryAttempts({ subscriptions, sign: fakeSign });
+  history = deliveryHistory();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  receiver?.closeAllConnections();
+  await new Promise((resolve) => receiver?.close(resolve));
+  for (const name of Object.keys(variables)) delete process.env[name];
+});
+
+async function recordEvent(): Promise<EventEnvelope> {
+  const envelope: EventEnvelope = {
+    eventId: newIdentifier('evt'),
+    eventType: 'document-insights.extraction.completed',
+    occurredAt: new Date().toISOString(),
+    apiVersion: 'v1',
+    data: { extractionId: newIdentifier('ext'), status: 'COMPLETED' },
+  };
+  // The outbox's hand-off is left out: these tests call the fan-out themselves.
+  await new EventRecorder(dynamoDocumentClient(), stack.resources.recordsTableName, { handOff: async () => undefined }).record(workspaceId, envelope);
+  return envelope;
+}
+
+function subscribe(path: string, overrides: Partial<DeliverySubscription> = {}): DeliverySubscription {
+  const subscription: DeliverySubscription = {
+    id: newIdentifier('sub'),
+    workspaceId,
+    status: 'active',
+    endpointUrl: path.startsWith('http') ? path : `${receiverUrl}${path}`,
+    eventTypes: ['document-insights.extraction.completed'],
+    ...overrides,
+  };
+  subscriptions.add(subscription);
+  return subscription;
+}
+
+/** Takes attempt messages off the real queue, as the consumer will, until `limit` or none arrive. */
+async function consume(limit = Infinity): Promise<AttemptMessageResult[]> {
+  const results: AttemptMessageResult[] = [];
+  while (results.length < limit) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: stack.resources.webhookDeliveryQueueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 3 }),
+    );
+    if (Messages.length === 0) break;
+    for (const message of Messages) {
+      results.push(await engine.processAttemptMessage(JSON.parse(message.Body!)));
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: stack.resources.webhookDeliveryQueueUrl, ReceiptHandle: message.ReceiptHandle! }));
+    }
+  }
+  return results;
+}
+
+/** Ends what a failure test left queued: its subscription deleted, the remaining attempt ends it. */
+async function endDelivery(subscription: DeliverySubscription): Promise<void> {
+  subscriptions.subscriptions.delete(subscription.id);
+  expect(await consume()).toEqual([{ action: 'ended' }]);
+}
+
+async function deliverOnce(path: string) {
+  const event = await recordEvent();
+  const subscription = subscribe(path);
+  const [delivery] = await engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [subscription]);
+  const results = await consume(1);
+  const detail = await history.getDelivery(workspaceId, event.eventId, delivery!.id);
+  return { event, subscription, delivery: delivery!, results, detail };
+}
+
+describe('webhook delivery engine over the embedded stack', () => {
+  it('delivers on the first attempt: the envelope, the headers, one succeeded attempt, SUCCEEDED', async () => {
+    const { event, delivery, results, detail } = await deliverOnce('/ok');
+
+    expect(results).toEqual([{ action: 'sent', outcome: 'succeeded', deliveryStatus: 'SUCCEEDED' }]);
+    const request = received.at(-1)!;
+    expect(JSON.parse(request.body)).toEqual(event);
+    expect(request.headers).toMatchObject({ 'x-paperflow-event-id': event.eventId, 'x-paperflow-delivery-id': delivery.id, 'x-paperflow-attempt': '1' });
+    expect(detail).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1, lastResponseStatus: 200, nextAttemptAt: null, payload: event, attemptsOmitted: false });
+    expect(detail.attempts).toEqual([
+      expect.objectContaining({ number: 1, outcome: 'succeeded', responseStatus: 200, responseBody: 'thanks', error: null }),
+    ]);
+    expect(detail.attempts[0]!.requestHeaders['X-Paperflow-Signature']).toBe('[redacted]');
+    expect(await consume()).toEqual([]);
+  });
+
+  it('writes nothing new on a second fan-out of the same event', async () => {
+    const event = await recordEvent();
+    const subscription = subscribe('/ok');
+    const [first] = await engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [subscription]);
+    await consume();
+
+    const [again] = await engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [subscription]);
+
+    expect(again).toMatchObject({ id: first!.id, status: 'SUCCEEDED' });
+    expect(await deliveryStore().listOfEvent(event.eventId)).toHaveLength(1);
+    expect(await consume()).toEqual([]);
+  });
+
+  it('500 three times then 200: four attempts with their statuses, summarised per event', async () => {
+    const event = await recordEvent();
+    const subscription = subscribe('/flaky');
+    const [delivery] = await engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [subscription]);
+
+    const results = await consume();
+
+    expect(results.map((result) => result.action)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    const detail = await history.getDelivery(workspaceId, event.eventId, delivery!.id);
+    expect(detail.attempts.map(({ number, responseStatus, outcome }) => [number, responseStatus, outcome])).toEqual([
+      [1, 500, 'failed'],
+      [2, 500, 'failed'],
+      [3, 500, 'failed'],
+      [4, 200, 'succeeded'],
+    ]);
+    expect(detail).toMatchObject({ status: 'SUCCEEDED', attemptCount: 4 });
+    expect((await history.summaries([event.eventId])).get(event.eventId)).toEqual({ total: 1, succeeded: 1, failed: 0, pending: 0 });
+  });
+
+  it('counts a 301 as a failed attempt of kind redirect, not followed', async () => {
+    const { subscription, results, detail } = await deliverOnce('/moved');
+
+    expect(results).toEqual([{ action: 'sent', outcome: 'failed', deliveryStatus: 'PENDING' }]);
+    expect(detail.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'failed', responseStatus: 301, error: expect.objectContaining({ kind: 'redirect' }) })]);
+    expect(received.map((request) => request.path)).not.toContain('/redirected');
+    await endDelivery(subscription);
+  });
+
+  it('records a timeout when the receiver never answers', async () => {
+    const { subscription, detail } = await deliverOnce('/silent');
+
+    expect(detail.attempts).toEqual([expect.objectContaining({ outcome: 'failed', responseStatus: null, error: expect.objectContaining({ kind: 'timeout' }) })]);
+    expect(detail.attempts[0]!.durationMs).toBeGreaterThanOrEqual(900);
+    await endDelivery(subscription);
+  });
+
+  it('records a refused connection to a closed port', async () => {
+    const { subscription, detail } = await deliverOnce(closedPortUrl);
+
+    expect(detail.attempts).toEqual([expect.objectContaining({ outcome: 'failed', responseStatus: null, error: expect.objectContaining({ kind: 'connection refused' }) })]);
+    await endDelivery(subscription);
+  });
+
+  it('keeps the first 4 KB of the response body', async () => {
+    const { detail } = await deliverOnce('/long');
+
+    expect(detail.status).toBe('SUCCEEDED');
+    expect(detail.attempts[0]!.responseBody).toBe('y'.repeat(4096));
+  });
+
+  it('holds the attempt of a paused subscription on the sparse index and sends it once resumed', async () => {
+    const event = await recordEvent();
+    const subscription = subscribe('/ok');
+    const [delivery] = await engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [subscription]);
+    subscriptions.add({ ...subscription, status: 'paused' });
+
+    expect(await consume()).toEqual([{ action: 'held' }]);
+    expect(await deliveryStore().listHeld(subscription.id)).toEqual([{ eventId: event.eventId, deliveryId: delivery!.id, heldAttempt: 1 }]);
+
+    subscriptions.add({ ...subscription, status: 'active' });
+    expect(await engine.releaseHeldDeliveries(subscription.id)).toBe(1);
+    expect(await consume()).toEqual([{ action: 'sent', outcome: 'succeeded', deliveryStatus: 'SUCCEEDED' }]);
+    expect(await deliveryStore().listHeld(subscription.id)).toEqual([]);
+  });
+
+  it('resends as a new manual delivery, listed with the automatic one', async () => {
+    const { event, delivery } = await deliverOnce('/ok');
+
+    const resent = await engine.resendDelivery(workspaceId, event.eventId, delivery.id);
+    expect(await consume()).toEqual([{ action: 'sent', outcome: 'succeeded', deliveryStatus: 'SUCCEEDED' }]);
+
+    const listed = await history.listEventDeliveries(workspaceId, event.eventId, {}, { page: 0, size: 1 });
+    expect(listed.pageInfo).toEqual({ page: 0, size: 1, totalItems: 2, totalPages: 2 });
+    expect(listed.data.map((item) => item.id)).toEqual([delivery.id]);
+    const second = await history.listEventDeliveries(workspaceId, event.eventId, {}, { page: 1, size: 1 });
+    expect(second.data).toEqual([expect.objectContaining({ id: resent.id, trigger: 'manual', maxAttempts: 1, status: 'SUCCEEDED' })]);
+    await expect(history.listEventDeliveries('ws_other', event.eventId, {}, { page: 0, size: 10 })).rejects.toThrow('does not exist');
+    await expect(history.getDelivery('ws_other', event.eventId, delivery.id)).rejects.toThrow('does not exist');
+  });
+});

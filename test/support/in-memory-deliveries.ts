@@ -1,0 +1,160 @@
+import type { AttemptMessage, AttemptQueue, DeliverySubscription, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
+import type { AttemptRecord, AttemptResult, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
+import type { AttemptSettlement, DeliveryStore, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
+import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
+
+// In-test implementations of the delivery engine's ports, with the same conditions as the DynamoDB
+// store (test/integration/webhook-delivery-engine.test.ts runs the real one).
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class InMemoryDeliveryStore implements DeliveryStore {
+  readonly deliveries = new Map<string, DeliveryRecord>();
+  readonly attempts = new Map<string, AttemptRecord[]>();
+  /** Set to make the next completeAttempt throw, as a consumer dying after the POST would. */
+  failNextCompletion = false;
+
+  async create(record: DeliveryRecord): Promise<boolean> {
+    if (this.deliveries.has(record.id)) return false;
+    this.deliveries.set(record.id, copy(record));
+    return true;
+  }
+
+  async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+    const record = this.deliveries.get(deliveryId);
+    return record && record.eventId === eventId ? copy(record) : undefined;
+  }
+
+  async listOfEvent(eventId: string): Promise<DeliveryRecord[]> {
+    return [...this.deliveries.values()].filter((record) => record.eventId === eventId).map(copy);
+  }
+
+  async markScheduled(_eventId: string, deliveryId: string, attempt: number): Promise<void> {
+    const record = this.deliveries.get(deliveryId);
+    if (record && (record.scheduledAttempt ?? 0) < attempt) record.scheduledAttempt = attempt;
+  }
+
+  async hold(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean> {
+    const record = this.nextOf(delivery.id, attempt);
+    if (!record) return false;
+    Object.assign(record, { heldAttempt: attempt, updatedAt: at });
+    return true;
+  }
+
+  async release(delivery: Pick<DeliveryRecord, 'id'>, attempt: number): Promise<boolean> {
+    const record = this.deliveries.get(delivery.id);
+    if (record?.heldAttempt !== attempt) return false;
+    delete record.heldAttempt;
+    return true;
+  }
+
+  async listHeld(subscriptionId: string): Promise<HeldDelivery[]> {
+    return [...this.deliveries.values()]
+      .filter((record) => record.subscriptionId === subscriptionId && record.heldAttempt !== undefined)
+      .map((record) => ({ eventId: record.eventId, deliveryId: record.id, heldAttempt: record.heldAttempt! }));
+  }
+
+  async settleAttempt(delivery: DeliveryRecord, attempt: number, settlement: AttemptSettlement): Promise<boolean> {
+    const record = this.nextOf(delivery.id, attempt);
+    if (!record) return false;
+    Object.assign(record, settlement, { attemptCount: attempt });
+    delete record.heldAttempt;
+    return true;
+  }
+
+  async endWithoutAttempt(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean> {
+    const record = this.nextOf(delivery.id, attempt);
+    if (!record) return false;
+    Object.assign(record, { status: 'FAILED', nextAttemptAt: null, updatedAt: at });
+    delete record.heldAttempt;
+    return true;
+  }
+
+  async beginAttempt(delivery: DeliveryRecord, pending: AttemptRecord): Promise<AttemptRecord | undefined> {
+    const attempts = this.attemptsOf(delivery.id);
+    const existing = attempts.find((attempt) => attempt.number === pending.number);
+    if (existing) return copy(existing);
+    attempts.push(copy(pending));
+    return undefined;
+  }
+
+  async completeAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
+    if (this.failNextCompletion) {
+      this.failNextCompletion = false;
+      throw new Error('The consumer stopped before writing the outcome.');
+    }
+    const record = this.attemptsOf(delivery.id).find((attempt) => attempt.number === number);
+    if (!record) throw new Error(`Attempt ${number} of ${delivery.id} has no record to complete.`);
+    if (record.outcome === 'pending') Object.assign(record, copy(result));
+    return copy(record);
+  }
+
+  async recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
+    const attempts = [...this.attemptsOf(deliveryId)].sort((a, b) => a.number - b.number);
+    return { attempts: attempts.slice(-limit).map(copy), omitted: attempts.length > limit };
+  }
+
+  attemptsOf(deliveryId: string): AttemptRecord[] {
+    if (!this.attempts.has(deliveryId)) this.attempts.set(deliveryId, []);
+    return this.attempts.get(deliveryId)!;
+  }
+
+  private nextOf(deliveryId: string, attempt: number): DeliveryRecord | undefined {
+    const record = this.deliveries.get(deliveryId);
+    return record && record.status === 'PENDING' && record.attemptCount === attempt - 1 ? record : undefined;
+  }
+}
+
+/** Messages with their delays, taken off in order by the test as a consumer would. */
+export class RecordingAttemptQueue implements AttemptQueue {
+  readonly sent: { message: AttemptMessage; delaySeconds: number }[] = [];
+  private next = 0;
+
+  async send(message: AttemptMessage, delaySeconds: number): Promise<void> {
+    this.sent.push({ message: copy(message), delaySeconds });
+  }
+
+  /** The messages sent since the last call. */
+  take(): { message: AttemptMessage; delaySeconds: number }[] {
+    const taken = this.sent.slice(this.next);
+    this.next = this.sent.length;
+    return taken;
+  }
+}
+
+export class InMemorySubscriptions implements SubscriptionLookup {
+  readonly subscriptions = new Map<string, DeliverySubscription & { secret: string }>();
+
+  add(subscription: DeliverySubscription, secret = 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ='): void {
+    this.subscriptions.set(subscription.id, { ...subscription, secret });
+  }
+
+  async find(subscriptionId: string): Promise<DeliverySubscription | undefined> {
+    const found = this.subscriptions.get(subscriptionId);
+    if (!found) return undefined;
+    const { secret: _secret, ...subscription } = found;
+    return copy(subscription);
+  }
+
+  async signingSecret(subscriptionId: string): Promise<string | undefined> {
+    return this.subscriptions.get(subscriptionId)?.secret;
+  }
+}
+
+export class InMemoryEvents implements EventPayloads {
+  readonly events = new Map<string, RecordedEvent>();
+
+  add(event: RecordedEvent): void {
+    this.events.set(event.envelope.eventId, copy(event));
+  }
+
+  async load(eventId: string): Promise<RecordedEvent | undefined> {
+    const event = this.events.get(eventId);
+    return event ? copy(event) : undefined;
+  }
+}
+
+/** Stands in for webhook-signature.ts (another module's): a header that names the secret and time. */
+export const fakeSign: SignWebhook = ({ secret, eventId, timestamp }) => ({
+  'X-Paperflow-Signature': `t=${timestamp},v1=signed-with-${secret.length}-for-${eventId}`,
+});

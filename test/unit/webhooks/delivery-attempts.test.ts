@@ -1,0 +1,373 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ConflictError, NotFoundError } from '../../../src/platform/errors.ts';
+import { DeliveryAttempts, subscriptionMatches, type DeliverySubscription, type SendWebhook } from '../../../src/webhooks/delivery-attempts.ts';
+import { automaticDeliveryId, type AttemptResult } from '../../../src/webhooks/delivery-records.ts';
+import type { RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
+import { retrySchedule } from '../../../src/webhooks/retry-schedule.ts';
+import type { WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
+import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue } from '../../support/in-memory-deliveries.ts';
+
+const workspaceId = 'ws_a';
+const eventId = 'evt_01JZ00000000000000000000E1';
+const occurredAt = '2026-03-01T10:00:00.000Z';
+
+function eventOf(overrides: Partial<RecordedEvent['envelope']> = {}, workspace = workspaceId): RecordedEvent {
+  return {
+    workspaceId: workspace,
+    envelope: { eventId, eventType: 'document-insights.extraction.completed', occurredAt, apiVersion: 'v1', data: { extractionId: 'ext_1' }, ...overrides },
+  };
+}
+
+function subscriptionOf(overrides: Partial<DeliverySubscription> = {}): DeliverySubscription {
+  return {
+    id: 'sub_01JZ00000000000000000000S1',
+    workspaceId,
+    status: 'active',
+    endpointUrl: 'https://receiver.example/hooks',
+    eventTypes: ['document-insights.extraction.completed'],
+    ...overrides,
+  };
+}
+
+/** A receiver that answers each POST with the next status of its script (then the last one again). */
+function scriptedReceiver(statuses: number[]) {
+  const requests: (WebhookRequest & { signature: string })[] = [];
+  const send: SendWebhook = async (request, sign) => {
+    const status = statuses[Math.min(requests.length, statuses.length - 1)]!;
+    requests.push({ ...request, signature: sign(request.body, request.eventId, 1_772_359_200)['X-Paperflow-Signature']! });
+    const succeeded = status >= 200 && status < 300;
+    const result: AttemptResult = {
+      startedAt: new Date().toISOString(),
+      durationMs: 5,
+      requestHeaders: { 'X-Paperflow-Attempt': String(request.attempt), 'X-Paperflow-Signature': '[redacted]' },
+      responseStatus: status,
+      responseBody: `answer ${requests.length}`,
+      error: succeeded ? null : { kind: 'http status', message: `The endpoint answered HTTP ${status}.` },
+      outcome: succeeded ? 'succeeded' : 'failed',
+    };
+    return result;
+  };
+  return { send, requests };
+}
+
+let store: InMemoryDeliveryStore;
+let queue: RecordingAttemptQueue;
+let subscriptions: InMemorySubscriptions;
+let events: InMemoryEvents;
+let clock: Date;
+
+beforeEach(() => {
+  store = new InMemoryDeliveryStore();
+  queue = new RecordingAttemptQueue();
+  subscriptions = new InMemorySubscriptions();
+  events = new InMemoryEvents();
+  clock = new Date('2026-03-01T10:00:01.000Z');
+  events.add(eventOf());
+});
+
+function engineWith(send: SendWebhook, delays = [0, 60, 120, 240, 480, 960]): DeliveryAttempts {
+  return new DeliveryAttempts({ store, subscriptions, events, queue, sign: fakeSign, send, schedule: retrySchedule(delays), now: () => clock });
+}
+
+/** Consumes every queued message in order, the clock moving by each message's delay. */
+async function drain(engine: DeliveryAttempts) {
+  const results = [];
+  for (let batch = queue.take(); batch.length > 0; batch = queue.take()) {
+    for (const { message, delaySeconds } of batch) {
+      clock = new Date(clock.getTime() + delaySeconds * 1000);
+      results.push(await engine.processAttemptMessage(message));
+    }
+  }
+  return results;
+}
+
+async function fanOut(engine: DeliveryAttempts, subscription = subscriptionOf()) {
+  subscriptions.add(subscription);
+  const [delivery] = await engine.createAutomaticDeliveries(eventOf(), [subscription]);
+  return delivery!;
+}
+
+describe('subscriptionMatches', () => {
+  const workflowEvent = eventOf({ eventType: 'workflow.run.completed', data: { runId: 'run_1', workflowId: 'wf_1' } });
+
+  it('takes active subscriptions of the workspace that list the event type', () => {
+    expect(subscriptionMatches(subscriptionOf(), eventOf())).toBe(true);
+    expect(subscriptionMatches(subscriptionOf({ status: 'paused' }), eventOf())).toBe(false);
+    expect(subscriptionMatches(subscriptionOf({ workspaceId: 'ws_b' }), eventOf())).toBe(false);
+    expect(subscriptionMatches(subscriptionOf({ eventTypes: ['document-insights.extraction.failed'] }), eventOf())).toBe(false);
+  });
+
+  it('honours filters.workflowId for workflow events only', () => {
+    const workflows = { eventTypes: ['workflow.run.completed', 'document-insights.extraction.completed'] };
+
+    expect(subscriptionMatches(subscriptionOf({ ...workflows, filters: { workflowId: 'wf_1' } }), workflowEvent)).toBe(true);
+    expect(subscriptionMatches(subscriptionOf({ ...workflows, filters: { workflowId: 'wf_2' } }), workflowEvent)).toBe(false);
+    expect(subscriptionMatches(subscriptionOf({ ...workflows }), workflowEvent)).toBe(true);
+    expect(subscriptionMatches(subscriptionOf({ ...workflows, filters: { workflowId: 'wf_2' } }), eventOf())).toBe(true);
+  });
+});
+
+describe('createAutomaticDeliveries', () => {
+  it('creates one PENDING delivery per matching subscription and queues its first attempt at once', async () => {
+    const engine = engineWith(scriptedReceiver([200]).send);
+    const matching = subscriptionOf();
+    const paused = subscriptionOf({ id: 'sub_01JZ00000000000000000000S2', status: 'paused' });
+    const otherType = subscriptionOf({ id: 'sub_01JZ00000000000000000000S3', eventTypes: ['workflow.run.failed'] });
+
+    const deliveries = await engine.createAutomaticDeliveries(eventOf(), [matching, paused, otherType]);
+
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        id: automaticDeliveryId(eventId, matching.id, occurredAt),
+        eventId,
+        subscriptionId: matching.id,
+        trigger: 'automatic',
+        status: 'PENDING',
+        attemptCount: 0,
+        maxAttempts: 6,
+      }),
+    ]);
+    expect(queue.take()).toEqual([{ message: { kind: 'attempt', deliveryId: deliveries[0]!.id, eventId, attempt: 1 }, delaySeconds: 0 }]);
+  });
+
+  it('writes and queues nothing new on a second fan-out of the same event', async () => {
+    const engine = engineWith(scriptedReceiver([200]).send);
+    const first = await fanOut(engine);
+    queue.take();
+
+    const again = await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()]);
+
+    expect(again.map((delivery) => delivery.id)).toEqual([first.id]);
+    expect(store.deliveries.size).toBe(1);
+    expect(queue.take()).toEqual([]);
+  });
+
+  it('queues the first attempt that a crash between the write and the message left unqueued', async () => {
+    const engine = engineWith(scriptedReceiver([200]).send);
+    subscriptions.add(subscriptionOf());
+    const failingSend = queue.send.bind(queue);
+    queue.send = async () => {
+      throw new Error('queue unavailable');
+    };
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()])).rejects.toThrow('queue unavailable');
+    queue.send = failingSend;
+
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()]);
+
+    expect(queue.take().map(({ message }) => message.attempt)).toEqual([1]);
+  });
+});
+
+describe('processAttemptMessage', () => {
+  it('500 three times then 200: four attempts with their statuses, the delivery SUCCEEDED', async () => {
+    const receiver = scriptedReceiver([500, 500, 500, 200]);
+    const engine = engineWith(receiver.send);
+    const delivery = await fanOut(engine);
+
+    const delays = queue.sent.map(({ delaySeconds }) => delaySeconds);
+    const results = await drain(engine);
+
+    expect(results.map((result) => result.action)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    expect(store.attemptsOf(delivery.id).map(({ number, responseStatus, outcome }) => ({ number, responseStatus, outcome }))).toEqual([
+      { number: 1, responseStatus: 500, outcome: 'failed' },
+      { number: 2, responseStatus: 500, outcome: 'failed' },
+      { number: 3, responseStatus: 500, outcome: 'failed' },
+      { number: 4, responseStatus: 200, outcome: 'succeeded' },
+    ]);
+    expect(queue.sent.map(({ delaySeconds }) => delaySeconds)).toEqual([...delays, 60, 120, 240]);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'SUCCEEDED', attemptCount: 4, lastResponseStatus: 200, nextAttemptAt: null });
+    expect(receiver.requests.map((request) => [request.eventId, request.attempt])).toEqual([
+      [eventId, 1],
+      [eventId, 2],
+      [eventId, 3],
+      [eventId, 4],
+    ]);
+    expect(JSON.parse(receiver.requests[0]!.body)).toEqual(eventOf().envelope);
+  });
+
+  it('six failures: FAILED and no seventh message', async () => {
+    const receiver = scriptedReceiver([503]);
+    const engine = engineWith(receiver.send, [0, 1, 1, 1, 1, 1]);
+    const delivery = await fanOut(engine);
+
+    const results = await drain(engine);
+
+    expect(receiver.requests).toHaveLength(6);
+    expect(results.at(-1)).toEqual({ action: 'sent', outcome: 'failed', deliveryStatus: 'FAILED' });
+    expect(queue.sent.map(({ message }) => message.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'FAILED', attemptCount: 6, nextAttemptAt: null });
+  });
+
+  it('sets nextAttemptAt to when the next attempt is due while the delivery is PENDING', async () => {
+    const engine = engineWith(scriptedReceiver([500]).send);
+    const delivery = await fanOut(engine);
+    const [first] = queue.take();
+
+    await engine.processAttemptMessage(first!.message);
+
+    expect((await store.get(eventId, delivery.id))!.nextAttemptAt).toBe(new Date(clock.getTime() + 60_000).toISOString());
+  });
+
+  it('acknowledges a duplicate message with nothing sent, before and after the delivery ended', async () => {
+    const receiver = scriptedReceiver([500, 200]);
+    const engine = engineWith(receiver.send);
+    await fanOut(engine);
+    const [first] = queue.take();
+    await engine.processAttemptMessage(first!.message);
+    const queued = queue.sent.length;
+
+    expect(await engine.processAttemptMessage(first!.message)).toEqual({ action: 'duplicate' });
+    expect(await engine.processAttemptMessage({ ...first!.message, attempt: 3 })).toEqual({ action: 'duplicate' });
+    expect(receiver.requests).toHaveLength(1);
+    expect(queue.sent).toHaveLength(queued);
+
+    await drain(engine);
+    expect(await engine.processAttemptMessage({ ...first!.message, attempt: 2 })).toEqual({ action: 'duplicate' });
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('a consumer stopping after the POST: the message again sends again and completes the same record, once', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    const delivery = await fanOut(engine);
+    const [first] = queue.take();
+    store.failNextCompletion = true;
+
+    await expect(engine.processAttemptMessage(first!.message)).rejects.toThrow('stopped');
+    expect(store.attemptsOf(delivery.id)).toEqual([expect.objectContaining({ number: 1, outcome: 'pending' })]);
+    const result = await engine.processAttemptMessage(first!.message);
+
+    expect(result).toEqual({ action: 'sent', outcome: 'succeeded', deliveryStatus: 'SUCCEEDED' });
+    expect(receiver.requests.map((request) => request.eventId)).toEqual([eventId, eventId]);
+    expect(store.attemptsOf(delivery.id)).toEqual([expect.objectContaining({ number: 1, outcome: 'succeeded', responseStatus: 200 })]);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+  });
+
+  it('a consumer stopping after the outcome was written: the message again settles the delivery without a second POST', async () => {
+    const receiver = scriptedReceiver([500]);
+    const engine = engineWith(receiver.send);
+    const delivery = await fanOut(engine);
+    const [first] = queue.take();
+    const settle = store.settleAttempt.bind(store);
+    store.settleAttempt = async () => {
+      throw new Error('stopped before the delivery update');
+    };
+    await expect(engine.processAttemptMessage(first!.message)).rejects.toThrow('stopped');
+    store.settleAttempt = settle;
+
+    const result = await engine.processAttemptMessage(first!.message);
+
+    expect(result).toEqual({ action: 'sent', outcome: 'failed', deliveryStatus: 'PENDING' });
+    expect(receiver.requests).toHaveLength(1);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ attemptCount: 1, status: 'PENDING' });
+    expect(queue.take().map(({ message }) => message.attempt)).toEqual([2]);
+  });
+
+  it('a consumer stopping before the next message was queued: the message again queues it, then is a duplicate', async () => {
+    const receiver = scriptedReceiver([500]);
+    const engine = engineWith(receiver.send);
+    await fanOut(engine);
+    const [first] = queue.take();
+    const send = queue.send.bind(queue);
+    queue.send = async () => {
+      throw new Error('stopped before queueing attempt 2');
+    };
+    await expect(engine.processAttemptMessage(first!.message)).rejects.toThrow('stopped');
+    queue.send = send;
+
+    expect(await engine.processAttemptMessage(first!.message)).toEqual({ action: 'rescheduled', attempt: 2 });
+    expect(queue.take()).toEqual([{ message: expect.objectContaining({ attempt: 2 }), delaySeconds: 60 }]);
+    expect(await engine.processAttemptMessage(first!.message)).toEqual({ action: 'duplicate' });
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('paused: the attempt is held and not spent; resuming releases it and it is sent', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    const delivery = await fanOut(engine);
+    subscriptions.add(subscriptionOf({ status: 'paused' }));
+
+    expect(await drain(engine)).toEqual([{ action: 'held' }]);
+    expect(receiver.requests).toHaveLength(0);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'PENDING', attemptCount: 0, heldAttempt: 1 });
+    expect(await store.listHeld(subscriptionOf().id)).toEqual([{ eventId, deliveryId: delivery.id, heldAttempt: 1 }]);
+
+    subscriptions.add(subscriptionOf({ status: 'active' }));
+    expect(await engine.releaseHeldDeliveries(subscriptionOf().id)).toBe(1);
+    expect(await drain(engine)).toEqual([{ action: 'sent', outcome: 'succeeded', deliveryStatus: 'SUCCEEDED' }]);
+
+    expect(receiver.requests.map((request) => request.attempt)).toEqual([1]);
+    expect(await store.listHeld(subscriptionOf().id)).toEqual([]);
+  });
+
+  it('a deleted subscription ends the delivery FAILED with nothing sent', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    const delivery = await fanOut(engine);
+    subscriptions.subscriptions.clear();
+
+    expect(await drain(engine)).toEqual([{ action: 'ended' }]);
+    expect(receiver.requests).toHaveLength(0);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'FAILED', attemptCount: 0, nextAttemptAt: null });
+  });
+
+  it('reaches a delay above 900 s in two hops', async () => {
+    const receiver = scriptedReceiver([500, 200]);
+    const engine = engineWith(receiver.send, [0, 1000, 1, 1, 1, 1]);
+    await fanOut(engine);
+    await engine.processAttemptMessage(queue.take()[0]!.message);
+    const settledAt = clock.getTime();
+
+    const [firstHop] = queue.take();
+    expect(firstHop).toEqual({
+      message: expect.objectContaining({ attempt: 2, notBefore: new Date(settledAt + 1_000_000).toISOString() }),
+      delaySeconds: 900,
+    });
+    clock = new Date(settledAt + 900_000);
+    expect(await engine.processAttemptMessage(firstHop!.message)).toEqual({ action: 'deferred', delaySeconds: 100 });
+    const [secondHop] = queue.take();
+    expect(secondHop).toEqual({ message: firstHop!.message, delaySeconds: 100 });
+    expect(receiver.requests).toHaveLength(1);
+
+    clock = new Date(settledAt + 1_000_000);
+    expect(await engine.processAttemptMessage(secondHop!.message)).toMatchObject({ action: 'sent', deliveryStatus: 'SUCCEEDED' });
+  });
+});
+
+describe('resendDelivery', () => {
+  it('creates a new manual delivery with one attempt, whatever the old one’s state', async () => {
+    const receiver = scriptedReceiver([200, 500]);
+    const engine = engineWith(receiver.send);
+    const original = await fanOut(engine);
+    await drain(engine);
+
+    const resent = await engine.resendDelivery(workspaceId, eventId, original.id);
+    const results = await drain(engine);
+
+    expect(resent).toMatchObject({ eventId, subscriptionId: original.subscriptionId, trigger: 'manual', maxAttempts: 1, status: 'PENDING', attemptCount: 0 });
+    expect(resent.id).not.toBe(original.id);
+    expect(results).toEqual([{ action: 'sent', outcome: 'failed', deliveryStatus: 'FAILED' }]);
+    expect(await store.get(eventId, resent.id)).toMatchObject({ status: 'FAILED', attemptCount: 1 });
+    expect(queue.take()).toEqual([]);
+  });
+
+  it('is a conflict while the subscription is paused or deleted', async () => {
+    const engine = engineWith(scriptedReceiver([200]).send);
+    const original = await fanOut(engine);
+
+    subscriptions.add(subscriptionOf({ status: 'paused' }));
+    await expect(engine.resendDelivery(workspaceId, eventId, original.id)).rejects.toBeInstanceOf(ConflictError);
+    subscriptions.subscriptions.clear();
+    await expect(engine.resendDelivery(workspaceId, eventId, original.id)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('does not find a delivery of another workspace, or one that does not exist', async () => {
+    const engine = engineWith(scriptedReceiver([200]).send);
+    const original = await fanOut(engine);
+
+    await expect(engine.resendDelivery('ws_b', eventId, original.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(engine.resendDelivery(workspaceId, eventId, 'dlv_01JZ00000000000000000000X9')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(engine.resendDelivery(workspaceId, eventId, 'not-an-id')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+

@@ -1,0 +1,152 @@
+import { ConditionalCheckFailedException, DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SqsDeliveryQueue } from '../../../src/infrastructure/delivery-queue.ts';
+import type { AttemptRecord, DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
+import { DynamoDeliveryStore } from '../../../src/webhooks/delivery-store.ts';
+
+const documents = mockClient(DynamoDBDocumentClient);
+const sqs = mockClient(SQSClient);
+
+beforeEach(() => {
+  documents.reset();
+  sqs.reset();
+});
+
+const conditionalFailure = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
+const throttled = () => new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: { httpStatusCode: 400 } });
+const store = () => new DynamoDeliveryStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'records');
+
+const delivery: DeliveryRecord = {
+  id: 'dlv_01JZ0000000000000000000001',
+  eventId: 'evt_01JZ0000000000000000000001',
+  subscriptionId: 'sub_01JZ0000000000000000000001',
+  workspaceId: 'ws_a',
+  eventType: 'document-insights.extraction.completed',
+  occurredAt: '2026-03-01T10:00:00.000Z',
+  trigger: 'automatic',
+  status: 'PENDING',
+  attemptCount: 0,
+  maxAttempts: 6,
+  createdAt: '2026-03-01T10:00:01.000Z',
+  updatedAt: '2026-03-01T10:00:01.000Z',
+  lastAttemptAt: null,
+  nextAttemptAt: '2026-03-01T10:00:01.000Z',
+  lastResponseStatus: null,
+};
+
+const pending: AttemptRecord = {
+  number: 1,
+  startedAt: '2026-03-01T10:00:02.000Z',
+  durationMs: null,
+  requestHeaders: {},
+  responseStatus: null,
+  responseBody: null,
+  error: null,
+  outcome: 'pending',
+};
+
+describe('DynamoDeliveryStore', () => {
+  it('creates a delivery with its keys, its subscription index and its expiry, once', async () => {
+    documents.on(PutCommand).resolvesOnce({}).rejects(conditionalFailure());
+
+    expect(await store().create(delivery)).toBe(true);
+    expect(await store().create(delivery)).toBe(false);
+    const put = documents.commandCalls(PutCommand)[0]!.args[0].input;
+    expect(put.ConditionExpression).toBe('attribute_not_exists(pk)');
+    expect(put.Item).toMatchObject({
+      pk: `EVENT#${delivery.eventId}`,
+      sk: `DELIVERY#${delivery.id}`,
+      gsi1pk: `SUB#${delivery.subscriptionId}#DELIVERIES`,
+      gsi1sk: `${delivery.occurredAt}#${delivery.eventId}#${delivery.id}`,
+      expiresAt: Date.parse(delivery.occurredAt) / 1000 + 90 * 86_400,
+    });
+    expect(put.Item).not.toHaveProperty('gsi6pk');
+  });
+
+  it('passes on a failure that is not a condition', async () => {
+    documents.on(PutCommand).rejects(throttled());
+    documents.on(UpdateCommand).rejects(throttled());
+
+    await expect(store().create(delivery)).rejects.toThrow('slow down');
+    await expect(store().settleAttempt(delivery, 1, { status: 'SUCCEEDED', lastAttemptAt: 'x', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: 'x' })).rejects.toThrow('slow down');
+  });
+
+  it('answers the existing attempt record instead of writing a second one', async () => {
+    documents.on(PutCommand).rejects(conditionalFailure());
+    documents.on(GetCommand).resolves({ Item: { pk: `DLV#${delivery.id}`, sk: 'ATTEMPT#0001', ...pending } });
+
+    expect(await store().beginAttempt(delivery, pending)).toEqual(pending);
+    expect(documents.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ pk: `DLV#${delivery.id}`, sk: 'ATTEMPT#0001' });
+    expect(documents.commandCalls(GetCommand)[0]!.args[0].input.Key).toEqual({ pk: `DLV#${delivery.id}`, sk: 'ATTEMPT#0001' });
+  });
+
+  it('completes an attempt only while pending; a second completion gets the stored outcome', async () => {
+    const stored = { ...pending, outcome: 'succeeded', responseStatus: 200, durationMs: 12, responseBody: 'ok' };
+    documents.on(UpdateCommand).rejects(conditionalFailure());
+    documents.on(GetCommand).resolves({ Item: stored });
+
+    const result = await store().completeAttempt(delivery, 1, { ...pending, outcome: 'failed', responseStatus: 500, durationMs: 3, responseBody: 'no' });
+
+    expect(result).toEqual(stored);
+    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ConditionExpression).toBe('outcome = :pending');
+  });
+
+  it('settles an attempt only on the delivery’s next number, clearing the held mark', async () => {
+    documents.on(UpdateCommand).rejects(conditionalFailure());
+
+    expect(await store().settleAttempt(delivery, 1, { status: 'PENDING', lastAttemptAt: 'x', lastResponseStatus: 500, nextAttemptAt: 'y', updatedAt: 'x' })).toBe(false);
+    const update = documents.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(update.ConditionExpression).toBe('#status = :pending AND attemptCount = :previous');
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':previous': 0, ':attempt': 1 });
+    expect(update.UpdateExpression).toContain('REMOVE heldAttempt, gsi6pk, gsi6sk');
+  });
+
+  it('holds on the sparse index of the subscription', async () => {
+    documents.on(UpdateCommand).resolves({});
+
+    expect(await store().hold(delivery, 1, '2026-03-01T10:00:02.000Z')).toBe(true);
+    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues).toMatchObject({
+      ':held': `SUB#${delivery.subscriptionId}#HELD`,
+      ':id': delivery.id,
+      ':attempt': 1,
+    });
+  });
+
+  it('reads the 100 most recent attempts newest first from the table and answers them oldest first', async () => {
+    const items = Array.from({ length: 101 }, (_, index) => ({ ...pending, number: 120 - index, outcome: 'failed' }));
+    documents.on(QueryCommand).resolves({ Items: items });
+
+    const recent = await store().recentAttempts(delivery.id, 100);
+
+    expect(documents.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({ ScanIndexForward: false, Limit: 101 });
+    expect(recent.omitted).toBe(true);
+    expect(recent.attempts.map((attempt) => attempt.number)).toEqual(Array.from({ length: 100 }, (_, index) => 21 + index));
+  });
+});
+
+describe('SqsDeliveryQueue', () => {
+  const queue = () => new SqsDeliveryQueue(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/queue');
+
+  it('sends the message as JSON with its delay', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
+
+    await queue().send({ kind: 'attempt', deliveryId: 'dlv_1', eventId: 'evt_1', attempt: 2 }, 60);
+
+    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({
+      QueueUrl: 'https://sqs.example/queue',
+      MessageBody: JSON.stringify({ kind: 'attempt', deliveryId: 'dlv_1', eventId: 'evt_1', attempt: 2 }),
+      DelaySeconds: 60,
+    });
+  });
+
+  it('refuses a delay SQS would refuse, and passes SQS failures on', async () => {
+    sqs.on(SendMessageCommand).rejects(new Error('queue does not exist'));
+
+    await expect(queue().send({}, 901)).rejects.toThrow('0 to 900 whole seconds');
+    await expect(queue().send({}, 1.5)).rejects.toThrow('0 to 900 whole seconds');
+    await expect(queue().send({}, 0)).rejects.toThrow('queue does not exist');
+  });
+});
