@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { ResourceAccess } from '../platform/resource-access.ts';
 import { defineRoute, type RouteDefinition } from '../platform/route-table.ts';
-import { eventTypes } from './event-types.ts';
+import { eventTypes } from '../events/event-envelope.ts';
 import { createSubscriptionRequestSchema, listSubscriptionsQuerySchema, updateSubscriptionRequestSchema } from './subscription-requests.ts';
 import { subscriptionQuota, subscriptionStatuses } from './subscription.ts';
 

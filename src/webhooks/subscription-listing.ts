@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../platform/errors.ts';
 import { parsePageRequest, type PageRequest } from '../platform/pagination.ts';
-import type { EventType } from './event-types.ts';
+import type { EventType } from '../events/event-envelope.ts';
 import type { ListSubscriptionsQuery } from './subscription-requests.ts';
 import type { SubscriptionStatus, SubscriptionView } from './subscription.ts';
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { pageQueryParameters } from '../platform/pagination.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
-import { eventTypes } from './event-types.ts';
+import { eventTypes } from '../events/event-envelope.ts';
 import { subscriptionStatuses } from './subscription.ts';
 
 // The request bodies of the subscription routes, checked at the edge: every rule answers 422

@@ -1,4 +1,4 @@
-import type { EventType } from './event-types.ts';
+import type { EventType } from '../events/event-envelope.ts';
 
 export const subscriptionStatuses = ['active', 'paused'] as const;
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
