@@ -23,13 +23,14 @@ export function eventOutbox(): EventOutbox {
 
 /** Event data too large for an item goes to the files bucket (see EventRecorder). */
 function payloadObjects(): EventPayloadObjects & { get(objectKey: string): Promise<string> } {
-  const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
+  // The bucket is named when an object is touched: most readers never need one (no bucket access).
+  const bucketName = () => requiredEnvironment(resourceEnvironment.filesBucketName);
   return {
     put: async (objectKey, body) => {
-      await s3Client().send(new PutObjectCommand({ Bucket: bucketName, Key: objectKey, Body: body, ContentType: 'application/json' }));
+      await s3Client().send(new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, Body: body, ContentType: 'application/json' }));
     },
     get: async (objectKey) => {
-      const object = await s3Client().send(new GetObjectCommand({ Bucket: bucketName, Key: objectKey }));
+      const object = await s3Client().send(new GetObjectCommand({ Bucket: bucketName(), Key: objectKey }));
       return object.Body!.transformToString('utf8');
     },
   };

@@ -50,7 +50,17 @@ export const filesBucket = {
 export const webhookDeliveryQueue = {
   id: 'WebhookDeliveries',
   deadLetterQueueId: 'WebhookDeliveriesDeadLetters',
-  visibilityTimeoutSeconds: 60,
+  /**
+   * The consumer handles a batch's records together, each POST bounded by the webhook timeout (10 s by
+   * default): 60 s leaves room for the fan-out's writes and a slow downstream.
+   */
+  consumerTimeoutSeconds: 60,
+  /**
+   * Lambda requires a visibility timeout of at least the consumer's timeout and recommends six times
+   * it, so a message is not handed out again while a retried invocation still holds it. Locally
+   * PAPERFLOW_DELIVERY_QUEUE_VISIBILITY_TIMEOUT_SECONDS may shorten it (tests of redelivery).
+   */
+  visibilityTimeoutSeconds: 360,
   maxReceiveCount: 5,
   /** SQS refuses longer per-message delays; longer waits are reached in several hops. */
   maximumDelaySeconds: 900,

@@ -29,6 +29,8 @@ export interface LocalStackOptions {
   authorizerCacheSeconds?: number;
   /** Trigger rows served besides the manifest's (tests add consumers and schedules of their own). */
   additionalTriggers?: readonly TriggerDefinition[];
+  /** Names of manifest rows not served (tests that read the delivery queue themselves leave its consumer out). */
+  omittedTriggers?: readonly string[];
 }
 
 export interface RunningLocalStack {
@@ -65,7 +67,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
 
 async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLock: DataDirectoryLock): Promise<RunningLocalStack> {
   let emulators: RunningEmulators | undefined;
-  const servedTriggers = [...triggers, ...(options.additionalTriggers ?? [])];
+  const servedTriggers = [...triggers.filter((row) => !options.omittedTriggers?.includes(row.name)), ...(options.additionalTriggers ?? [])];
   const invoker = createLocalInvoker(projectRoot);
   const objectCreated = localBucketNotifications(servedTriggers, invoker);
   if (options.externalEndpoint) {

@@ -18,6 +18,7 @@ import { sdkLogger } from '../infrastructure/logger.ts';
 import {
   filesBucket,
   recordsTable,
+  secondsFromEnvironment,
   webhookDeliveryQueue,
   type TableDefinition,
 } from '../infrastructure/resource-definitions.ts';
@@ -137,6 +138,11 @@ async function createBucket(client: S3Client, bucketName: string): Promise<void>
   }
 }
 
+/** Tests of redelivery shorten the wait before a failed message comes back; deployed it is the definition's. */
+function localVisibilityTimeoutSeconds(): number {
+  return Math.round(secondsFromEnvironment('PAPERFLOW_DELIVERY_QUEUE_VISIBILITY_TIMEOUT_SECONDS', webhookDeliveryQueue.visibilityTimeoutSeconds));
+}
+
 async function createQueueWithDeadLetters(client: SQSClient, queueName: string): Promise<string> {
   const deadLetters = await client.send(new CreateQueueCommand({ QueueName: `${queueName}-dead-letters` }));
   const { Attributes } = await client.send(
@@ -146,7 +152,7 @@ async function createQueueWithDeadLetters(client: SQSClient, queueName: string):
     new CreateQueueCommand({
       QueueName: queueName,
       Attributes: {
-        VisibilityTimeout: String(webhookDeliveryQueue.visibilityTimeoutSeconds),
+        VisibilityTimeout: String(localVisibilityTimeoutSeconds()),
         RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount }),
       },
     }),

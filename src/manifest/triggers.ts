@@ -2,6 +2,7 @@ import type { StateMachineDefinition, TriggerDefinition } from '../platform/trig
 import { extractionSweeper, extractionTasks } from '../extractions/triggers.ts';
 import { uploadedFileFinalizer } from '../files/triggers.ts';
 import { eventOutboxDrain } from '../events/triggers.ts';
+import { heldDeliverySweeper, webhookDeliveryConsumer } from '../webhooks/triggers.ts';
 
 // The manifest of every non-HTTP entry point: the one place that assembles the feature modules' rows.
 // lib/triggers.ts deploys them, src/local/local-triggers.ts serves them locally, and the bundle checks
@@ -11,4 +12,4 @@ import { eventOutboxDrain } from '../events/triggers.ts';
 /** The state machines, each from its ASL file; their `${Placeholders}` are filled by the task rows. */
 export const stateMachines: StateMachineDefinition[] = [{ name: 'extraction', definitionFile: 'statemachines/extraction.asl.json' }];
 
-export const triggers: TriggerDefinition[] = [...extractionTasks, extractionSweeper, uploadedFileFinalizer, eventOutboxDrain];
+export const triggers: TriggerDefinition[] = [...extractionTasks, extractionSweeper, uploadedFileFinalizer, eventOutboxDrain, webhookDeliveryConsumer, heldDeliverySweeper];

@@ -26,11 +26,16 @@ export interface DeliverySubscription {
   filters?: { workflowId?: string };
 }
 
-/** Port to the subscriptions module. Undefined means the subscription was deleted. */
+/**
+ * Port to the subscriptions module, always within one workspace: another workspace's subscription
+ * answers as a missing one. Undefined means the subscription was deleted.
+ */
 export interface SubscriptionLookup {
-  find(subscriptionId: string): Promise<DeliverySubscription | undefined>;
+  find(workspaceId: string, subscriptionId: string): Promise<DeliverySubscription | undefined>;
   /** The decrypted signing secret; undefined when the subscription is gone. */
-  signingSecret(subscriptionId: string): Promise<string | undefined>;
+  signingSecret(workspaceId: string, subscriptionId: string): Promise<string | undefined>;
+  /** Every subscription of the workspace (at most 25), whatever its status: the fan-out's candidates. */
+  ofWorkspace(workspaceId: string): Promise<DeliverySubscription[]>;
 }
 
 /** `{kind: "attempt"}` on the delivery queue (docs/webhooks.md, Delivery protocol). */
@@ -145,11 +150,11 @@ export class DeliveryAttempts {
     if (!isIdentifier('evt', eventId) || !isIdentifier('dlv', deliveryId)) throw new NotFoundError('The delivery does not exist.');
     const original = await store.get(eventId, deliveryId);
     if (!original || original.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
-    const subscription = await subscriptions.find(original.subscriptionId);
+    const subscription = await subscriptions.find(workspaceId, original.subscriptionId);
     if (!subscription || subscription.workspaceId !== workspaceId || subscription.status !== 'active') {
       throw new ConflictError('The delivery can be resent only while its subscription is active.');
     }
-    const event = await events.load(eventId);
+    const event = await events.load(workspaceId, eventId);
     if (!event) throw new NotFoundError('The delivery does not exist.');
     const now = this.now();
     const record = this.newDelivery(event, subscription.id, { id: manualDeliveryId(), trigger: 'manual', maxAttempts: manualMaxAttempts, now, delaySeconds: 0 });
@@ -188,8 +193,8 @@ export class DeliveryAttempts {
       return { action: 'deferred', delaySeconds: hop.delaySeconds };
     }
 
-    const subscription = await subscriptions.find(delivery.subscriptionId);
-    const secret = subscription && subscription.workspaceId === delivery.workspaceId ? await subscriptions.signingSecret(subscription.id) : undefined;
+    const subscription = await subscriptions.find(delivery.workspaceId, delivery.subscriptionId);
+    const secret = subscription && subscription.workspaceId === delivery.workspaceId ? await subscriptions.signingSecret(delivery.workspaceId, subscription.id) : undefined;
     if (!subscription || secret === undefined) {
       await store.endWithoutAttempt(delivery, attempt, this.now().toISOString());
       return { action: 'ended' };
@@ -199,7 +204,7 @@ export class DeliveryAttempts {
       return { action: 'held' };
     }
 
-    const event = await events.load(delivery.eventId);
+    const event = await events.load(delivery.workspaceId, delivery.eventId);
     if (!event) throw new Error(`Event ${delivery.eventId} of delivery ${delivery.id} is not recorded.`);
     const pending: AttemptRecord = {
       number: attempt,

@@ -30,7 +30,7 @@ export class DeliveryHistory {
     if (!isIdentifier('evt', eventId) || !isIdentifier('dlv', deliveryId)) throw new NotFoundError('The delivery does not exist.');
     const delivery = await this.store.get(eventId, deliveryId);
     if (!delivery || delivery.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
-    const [event, recent] = await Promise.all([this.events.load(eventId), this.store.recentAttempts(deliveryId, detailAttemptLimit)]);
+    const [event, recent] = await Promise.all([this.events.load(workspaceId, eventId), this.store.recentAttempts(deliveryId, detailAttemptLimit)]);
     if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
     return { ...deliveryView(delivery), payload: event.envelope, attempts: recent.attempts, attemptsOmitted: recent.omitted };
   }
@@ -38,7 +38,7 @@ export class DeliveryHistory {
   /** Automatic deliveries and manual resends of an event, oldest first, optionally of one subscription. */
   async listEventDeliveries(workspaceId: string, eventId: string, filter: { subscriptionId?: string }, page: PageRequest): Promise<Page<DeliveryView>> {
     if (!isIdentifier('evt', eventId)) throw new NotFoundError('The event does not exist.');
-    const event = await this.events.load(eventId);
+    const event = await this.events.load(workspaceId, eventId);
     if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The event does not exist.');
     // An event has one delivery per subscription (at most 25) plus its resends: one Query reads them
     // all, so the total is exact.

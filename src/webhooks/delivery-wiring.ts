@@ -1,12 +1,12 @@
 import { SqsDeliveryQueue } from '../infrastructure/delivery-queue.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { s3Client } from '../infrastructure/s3-client.ts';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from './delivery-attempts.ts';
 import { DeliveryHistory } from './delivery-history.ts';
 import { DynamoDeliveryStore } from './delivery-store.ts';
 import { RecordedEventPayloads } from './event-payloads.ts';
+import { eventLister } from '../events/wiring.ts';
 import { retryScheduleFromEnvironment } from './retry-schedule.ts';
 import { WebhookSender, webhookSenderSettingsFromEnvironment } from './webhook-sender.ts';
 
@@ -18,12 +18,7 @@ export function deliveryStore(): DynamoDeliveryStore {
 }
 
 export function eventPayloads(): RecordedEventPayloads {
-  return new RecordedEventPayloads(
-    dynamoDocumentClient(),
-    requiredEnvironment(resourceEnvironment.recordsTableName),
-    s3Client(),
-    requiredEnvironment(resourceEnvironment.filesBucketName),
-  );
+  return new RecordedEventPayloads(eventLister());
 }
 
 export function attemptQueue(): AttemptQueue {

@@ -1,5 +1,3 @@
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope } from '../events/event-envelope.ts';
 
 /** A recorded event: its workspace and the envelope a delivery sends. */
@@ -8,9 +6,14 @@ export interface RecordedEvent {
   envelope: EventEnvelope;
 }
 
-/** Where deliveries read the event they send (the events module records it). */
+/** Where deliveries read the event they send; another workspace's event answers as a missing one. */
 export interface EventPayloads {
-  load(eventId: string): Promise<RecordedEvent | undefined>;
+  load(workspaceId: string, eventId: string): Promise<RecordedEvent | undefined>;
+}
+
+/** The one reader of recorded events (src/events/event-lister.ts), as deliveries need it. */
+export interface RecordedEventReader {
+  get(workspaceId: string, eventId: string): Promise<EventEnvelope | undefined>;
 }
 
 /** The envelope's fields in the spec's order, so every attempt sends the same bytes for the same event. */
@@ -20,34 +23,15 @@ export function envelopeBody(envelope: EventEnvelope): string {
 }
 
 /**
- * Reads the event item the recorder writes (pk `EVENT#<id>` / sk `EVENT`, src/extractions/
- * extraction-events.ts); `data` too large for an item is in the files bucket under `dataObjectKey`.
+ * Deliveries read events through the events module's `EventLister.get` (the item, and the data from
+ * the files bucket when it was too large for the item): one reader of the event record, so what a
+ * delivery sends is exactly what `GET /events/{id}` answers.
  */
 export class RecordedEventPayloads implements EventPayloads {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-    private readonly s3: S3Client,
-    private readonly bucketName: string,
-  ) {}
+  constructor(private readonly events: RecordedEventReader) {}
 
-  async load(eventId: string): Promise<RecordedEvent | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: `EVENT#${eventId}`, sk: 'EVENT' } }));
-    if (!Item) return undefined;
-    let data = Item.data as Record<string, unknown> | undefined;
-    if (data === undefined && typeof Item.dataObjectKey === 'string') {
-      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucketName, Key: Item.dataObjectKey }));
-      data = JSON.parse(await object.Body!.transformToString('utf8')) as Record<string, unknown>;
-    }
-    return {
-      workspaceId: Item.workspaceId as string,
-      envelope: {
-        eventId: Item.eventId as string,
-        eventType: Item.eventType as EventEnvelope['eventType'],
-        occurredAt: Item.occurredAt as string,
-        apiVersion: 'v1',
-        data: data ?? {},
-      },
-    };
+  async load(workspaceId: string, eventId: string): Promise<RecordedEvent | undefined> {
+    const envelope = await this.events.get(workspaceId, eventId);
+    return envelope ? { workspaceId, envelope } : undefined;
   }
 }

@@ -30,10 +30,12 @@ const pageInfoSchema = z.object({ page: integer(), size: integer(), totalItems: 
 
 // Only creating a subscription encrypts a secret, so only its function is granted the signing key;
 // the delivery consumer (its decrypting reader) gets `decrypt`.
-const access: Record<'create' | 'read' | 'write', ResourceAccess> = {
+// A PATCH that resumes a subscription queues the attempts held while it was paused.
+const access: Record<'create' | 'read' | 'write' | 'update', ResourceAccess> = {
   create: { recordsTable: 'readWrite', signingKey: 'encrypt' },
   read: { recordsTable: 'read' },
   write: { recordsTable: 'readWrite' },
+  update: { recordsTable: 'readWrite', queues: { webhookDelivery: 'send' } },
 };
 
 const tag = 'Event subscription';
@@ -85,7 +87,7 @@ export const updateSubscriptionRoute = defineRoute({
   path: '/event-subscriptions/{subscriptionId}',
   handler: 'functions/webhooks/update-subscription.ts',
   scope: 'subscriptions:write',
-  access: access.write,
+  access: access.update,
   summary: 'Change the name, endpoint, event types, filters or status (active, paused); a signingSecret in the body is 422.',
   tag,
   requestBody: { 'application/json': updateSubscriptionRequestSchema },

@@ -13,6 +13,8 @@ export interface SubscriptionServiceDependencies {
   quota: SubscriptionQuota;
   /** Built only by the operations that touch the secret: only they are granted the signing key. */
   cipher: () => SigningSecretCipher;
+  /** Queues again the attempts held while the subscription was paused (DeliveryAttempts.releaseHeldDeliveries). */
+  releaseHeldDeliveries: (subscriptionId: string) => Promise<number>;
   now?: () => Date;
 }
 
@@ -73,6 +75,11 @@ export class SubscriptionService {
     if (!isIdentifier('sub', subscriptionId)) throw notFound();
     const updated = await this.dependencies.store.update(workspaceId, subscriptionId, changes, this.now().toISOString());
     if (!updated) throw notFound();
+    // Resumed (or set active again): what fell due while paused is queued now. The store marked the
+    // resume in the same write, so a crash before this line leaves it to the held-delivery sweeper.
+    if (changes.status === 'active') {
+      await callDownstream('release of held deliveries', () => this.dependencies.releaseHeldDeliveries(subscriptionId));
+    }
     return subscriptionView(updated);
   }
 
@@ -80,6 +87,25 @@ export class SubscriptionService {
     if (!isIdentifier('sub', subscriptionId)) throw notFound();
     if (!(await this.dependencies.store.delete(workspaceId, subscriptionId))) throw notFound();
     await this.dependencies.quota.release(workspaceId);
+  }
+
+  /**
+   * The held-delivery sweeper (a schedule row): releases the held attempts of every subscription
+   * resumed more than `graceMs` ago and still active, then clears its resume mark. The grace lets an
+   * attempt that a consumer held while the resume was being written (it read the subscription as
+   * paused) land first, and outlasts the index's eventual consistency.
+   */
+  async releaseHeldOfResumed(graceMs: number): Promise<{ subscriptions: number; released: number }> {
+    const { store, releaseHeldDeliveries } = this.dependencies;
+    const cutoff = new Date(this.now().getTime() - graceMs).toISOString();
+    let released = 0;
+    const resumed = await store.resumedBefore(cutoff);
+    for (const { workspaceId, subscriptionId, resumedAt } of resumed) {
+      const current = await store.get(workspaceId, subscriptionId);
+      if (current?.status === 'active') released += await releaseHeldDeliveries(subscriptionId);
+      if (current) await store.clearResumeMark(subscriptionId, resumedAt);
+    }
+    return { subscriptions: resumed.length, released };
   }
 
   /** The signing secret in clear, for the delivery consumer; never returned by the API after create. */

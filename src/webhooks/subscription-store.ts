@@ -12,6 +12,19 @@ import type { SubscriptionChanges, SubscriptionRecord } from './subscription.ts'
 const subscriptionKey = (subscriptionId: string) => ({ pk: `SUB#${subscriptionId}`, sk: 'SUBSCRIPTION' });
 const workspacePartition = (workspaceId: string) => `WS#${workspaceId}#SUB`;
 
+// A resumed subscription carries a sparse mark (gsi5 `SUBSCRIPTIONS#RESUMED` / `<resumedAt>#<id>`) until
+// the held-delivery sweeper has released its held attempts once more after a grace period: a crash
+// between the resume and its release, or an attempt held while the resume was being written, is then
+// still released (docs/webhooks.md, Resume).
+const resumedPartition = 'SUBSCRIPTIONS#RESUMED';
+
+/** A subscription whose resume still awaits the sweeper's release. */
+export interface ResumedSubscription {
+  workspaceId: string;
+  subscriptionId: string;
+  resumedAt: string;
+}
+
 const recordAttributes = ['id', 'workspaceId', 'name', 'endpointUrl', 'eventTypes', 'filters', 'status', 'createdAt', 'updatedAt'] as const;
 
 export class SubscriptionStore {
@@ -73,17 +86,22 @@ export class SubscriptionStore {
     return records;
   }
 
-  /** Applies the changes and sets `updatedAt`; undefined when the workspace has no such subscription. */
+  /**
+   * Applies the changes and sets `updatedAt`; undefined when the workspace has no such subscription.
+   * Setting `status: active` marks the subscription resumed in the same write; pausing removes the mark.
+   */
   async update(workspaceId: string, subscriptionId: string, changes: SubscriptionChanges, updatedAt: string): Promise<SubscriptionRecord | undefined> {
-    const fields = { ...changes, updatedAt };
+    const resumeMark = changes.status === 'active' ? { resumedAt: updatedAt, gsi5pk: resumedPartition, gsi5sk: `${updatedAt}#${subscriptionId}` } : {};
+    const fields = { ...changes, updatedAt, ...resumeMark };
     const names = Object.keys(fields);
+    const removeMark = changes.status === 'paused' ? ' REMOVE resumedAt, gsi5pk, gsi5sk' : '';
     return callDownstream('DynamoDB UpdateItem (subscription)', async () => {
       try {
         const { Attributes } = await this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: subscriptionKey(subscriptionId),
-            UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :f${index}`).join(', ')}`,
+            UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :f${index}`).join(', ')}${removeMark}`,
             ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
             ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, index) => [`#f${index}`, name])), '#workspaceId': 'workspaceId' },
             ExpressionAttributeValues: {
@@ -99,6 +117,46 @@ export class SubscriptionStore {
         throw error;
       }
     });
+  }
+
+  /** Subscriptions resumed before `cutoff` (ISO 8601) whose mark the sweeper has not cleared, oldest first. */
+  async resumedBefore(cutoff: string): Promise<ResumedSubscription[]> {
+    const resumed: ResumedSubscription[] = [];
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi5',
+          KeyConditionExpression: 'gsi5pk = :partition AND gsi5sk < :cutoff',
+          ExpressionAttributeValues: { ':partition': resumedPartition, ':cutoff': cutoff },
+          ProjectionExpression: 'id, workspaceId, resumedAt',
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        resumed.push({ workspaceId: item.workspaceId as string, subscriptionId: item.id as string, resumedAt: item.resumedAt as string });
+      }
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey);
+    return resumed;
+  }
+
+  /** Removes the resume mark, unless a later resume replaced it (that one gets its own sweep). */
+  async clearResumeMark(subscriptionId: string, resumedAt: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: subscriptionKey(subscriptionId),
+          UpdateExpression: 'REMOVE resumedAt, gsi5pk, gsi5sk',
+          ConditionExpression: 'resumedAt = :resumedAt',
+          ExpressionAttributeValues: { ':resumedAt': resumedAt },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   /** Deletes it; false when the workspace has no such subscription. */

@@ -3,11 +3,16 @@ import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { kmsClient } from '../infrastructure/kms-client.ts';
 import { KmsDataKeys } from '../infrastructure/kms-data-keys.ts';
 import { localKeyFileEnvironment, LocalFileDataKeys } from '../infrastructure/local-file-data-keys.ts';
-import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+import type { DeliveryAttempts } from './delivery-attempts.ts';
+import { DeliveryQueueMessages } from './delivery-queue-messages.ts';
+import { deliveryAttempts, eventPayloads } from './delivery-wiring.ts';
+import { StoredSubscriptionLookup } from './subscription-lookup.ts';
 import { SubscriptionQuota } from './subscription-quota.ts';
 import { SigningSecretCipher } from './subscription-secrets.ts';
 import { SubscriptionService } from './subscription-service.ts';
 import { SubscriptionStore } from './subscription-store.ts';
+import { signWebhook } from './webhook-signature.ts';
 
 // Built from the environment the stack (deployed or local) sets. The one choice between deployed and
 // local is here: a KMS key id (deployed, or LocalStack/moto, which serve KMS) or the embedded stack's
@@ -31,10 +36,31 @@ export function subscriptionService(): SubscriptionService {
     store: subscriptionStore(),
     quota: new SubscriptionQuota(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
     cipher: () => new SigningSecretCipher(signingSecretDataKeys()),
+    releaseHeldDeliveries: (subscriptionId) => webhookDeliveries().releaseHeldDeliveries(subscriptionId),
   });
 }
 
 /** The subscription's signing secret in clear (the delivery consumer signs with it). */
 export function signingSecretOf(workspaceId: string, subscriptionId: string): Promise<string> {
   return subscriptionService().signingSecretOf(workspaceId, subscriptionId);
+}
+
+/** The delivery engine's view of subscriptions: the store, and the secret decrypted to sign. */
+export function subscriptionLookup(): StoredSubscriptionLookup {
+  return new StoredSubscriptionLookup(subscriptionStore(), () => new SigningSecretCipher(signingSecretDataKeys()));
+}
+
+/** The delivery engine with the real subscriptions and the signature of webhook-signature.ts. */
+export function webhookDeliveries(): DeliveryAttempts {
+  return deliveryAttempts({ subscriptions: subscriptionLookup(), sign: (input) => ({ ...signWebhook(input) }) });
+}
+
+/** The delivery queue consumer's work: fan-outs and attempts (functions/webhooks/process-webhook-deliveries.ts). */
+export function deliveryQueueMessages(): DeliveryQueueMessages {
+  return new DeliveryQueueMessages({ attempts: webhookDeliveries(), subscriptions: subscriptionLookup(), events: eventPayloads() });
+}
+
+/** After a resume, the sweeper waits this long before releasing once more (default 60 seconds). */
+export function heldReleaseGraceMs(): number {
+  return secondsFromEnvironment('PAPERFLOW_HELD_RELEASE_GRACE_SECONDS', 60) * 1000;
 }

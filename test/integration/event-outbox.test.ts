@@ -10,6 +10,7 @@ import { eventLister, eventRecorder } from '../../src/events/wiring.ts';
 import { sqsClient } from '../../src/infrastructure/sqs-client.ts';
 import { ExtractionClient, waitForEvents, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
+import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
 import { captureLogLines } from '../support/log-lines.ts';
@@ -22,7 +23,8 @@ let client: ExtractionClient;
 const workspaceId = 'ws_event_outbox';
 
 beforeAll(async () => {
-  stack = await startStackUnderTest();
+  // This file reads the delivery queue itself: the manifest's consumer would take its messages.
+  stack = await startStackUnderTest({ omittedTriggers: [webhookDeliveryConsumer.name] });
   client = new ExtractionClient(stack, await workspaceKey(workspaceId));
 });
 

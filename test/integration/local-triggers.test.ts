@@ -1,6 +1,7 @@
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueConsumerTrigger, ScheduleTrigger } from '../../src/platform/trigger-table.ts';
+import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordedBatches } from '../support/recording-queue-consumer.ts';
 import { recordedScheduledEvents } from '../support/recording-schedule.ts';
@@ -39,7 +40,7 @@ let queueUrl: string;
 
 beforeAll(async () => {
   process.env.PAPERFLOW_INTEGRATION_TEST_SCHEDULE_SECONDS = '1';
-  stack = await startStackUnderTest({ additionalTriggers: [deliveryConsumer, recordingSchedule] });
+  stack = await startStackUnderTest({ additionalTriggers: [deliveryConsumer, recordingSchedule], omittedTriggers: [webhookDeliveryConsumer.name] });
   sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
   queueUrl = stack.resources.webhookDeliveryQueueUrl;
   await sqs.send(new SetQueueAttributesCommand({ QueueUrl: queueUrl, Attributes: { VisibilityTimeout: String(visibilityTimeoutSeconds) } }));

@@ -9,6 +9,7 @@ import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import type { AttemptMessageResult, DeliveryAttempts, DeliverySubscription } from '../../src/webhooks/delivery-attempts.ts';
 import type { DeliveryHistory } from '../../src/webhooks/delivery-history.ts';
 import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
+import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { fakeSign, InMemorySubscriptions } from '../support/in-memory-deliveries.ts';
 
@@ -60,7 +61,8 @@ beforeAll(async () => {
   closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hooks`;
   await new Promise((resolve) => closed.close(resolve));
 
-  stack = await startStackUnderTest();
+  // This file reads the delivery queue itself: the manifest's consumer would take its messages.
+  stack = await startStackUnderTest({ omittedTriggers: [webhookDeliveryConsumer.name] });
   sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
   subscriptions = new InMemorySubscriptions();
   engine = deliveryAttempts({ subscriptions, sign: fakeSign });

@@ -129,15 +129,21 @@ export class InMemorySubscriptions implements SubscriptionLookup {
     this.subscriptions.set(subscription.id, { ...subscription, secret });
   }
 
-  async find(subscriptionId: string): Promise<DeliverySubscription | undefined> {
+  async find(workspaceId: string, subscriptionId: string): Promise<DeliverySubscription | undefined> {
     const found = this.subscriptions.get(subscriptionId);
-    if (!found) return undefined;
+    if (!found || found.workspaceId !== workspaceId) return undefined;
     const { secret: _secret, ...subscription } = found;
     return copy(subscription);
   }
 
-  async signingSecret(subscriptionId: string): Promise<string | undefined> {
-    return this.subscriptions.get(subscriptionId)?.secret;
+  async signingSecret(workspaceId: string, subscriptionId: string): Promise<string | undefined> {
+    const found = this.subscriptions.get(subscriptionId);
+    return found?.workspaceId === workspaceId ? found.secret : undefined;
+  }
+
+  async ofWorkspace(workspaceId: string): Promise<DeliverySubscription[]> {
+    const found = [...this.subscriptions.values()].filter((subscription) => subscription.workspaceId === workspaceId);
+    return found.map(({ secret: _secret, ...subscription }) => copy(subscription));
   }
 }
 
@@ -148,9 +154,9 @@ export class InMemoryEvents implements EventPayloads {
     this.events.set(event.envelope.eventId, copy(event));
   }
 
-  async load(eventId: string): Promise<RecordedEvent | undefined> {
+  async load(workspaceId: string, eventId: string): Promise<RecordedEvent | undefined> {
     const event = this.events.get(eventId);
-    return event ? copy(event) : undefined;
+    return event?.workspaceId === workspaceId ? copy(event) : undefined;
   }
 }
 

@@ -88,6 +88,7 @@ describe('SubscriptionService with the quota', () => {
       store: new SubscriptionStore(documentClient(), 'records'),
       quota: new SubscriptionQuota(documentClient(), 'records'),
       cipher: () => new SigningSecretCipher(new LocalFileDataKeys(keyFile)),
+      releaseHeldDeliveries: async () => 0,
     });
   }
   const request = { name: 'Hook', endpointUrl: 'https://hooks.example.com/h', eventTypes: ['workflow.run.failed' as const] };

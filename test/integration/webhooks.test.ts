@@ -1,0 +1,332 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
+import type { AttemptRecord, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
+import { deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
+import { subscriptionStore } from '../../src/webhooks/wiring.ts';
+import { invoicePdf } from '../support/extraction-documents.ts';
+import { ExtractionClient, recordedEventsOf, workspaceKey } from '../support/extraction-client.ts';
+import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+
+// Webhook delivery end to end: subscriptions created over HTTP, real extractions reaching COMPLETED,
+// the events outbox handing them to the delivery queue, the manifest's consumer (run as Lambda's SQS
+// event source mapping would) fanning out and POSTing to a real receiver on loopback. Delays are
+// compressed (0,1,1,1,1,1 s), the webhook timeout is 1 s, a failed message comes back after 6 s.
+
+const variables = {
+  PAPERFLOW_ALLOW_PRIVATE_URLS: 'true',
+  PAPERFLOW_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1',
+  PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS: '1',
+  PAPERFLOW_EVENT_OUTBOX_DRAIN_INTERVAL_SECONDS: '2',
+  PAPERFLOW_DELIVERY_QUEUE_VISIBILITY_TIMEOUT_SECONDS: '6',
+  PAPERFLOW_HELD_RELEASE_INTERVAL_SECONDS: '1',
+  PAPERFLOW_HELD_RELEASE_GRACE_SECONDS: '1',
+};
+
+interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+let stack: StackUnderTest;
+let receiver: Server;
+let receiverUrl: string;
+let closedPortUrl: string;
+const received: ReceivedRequest[] = [];
+/** Per path, how the receiver answers its n-th request (0-based); a path without one answers 200. */
+const answers = new Map<string, (request: ReceivedRequest, index: number, response: ServerResponse) => void | Promise<void>>();
+const stripe = new Stripe('sk_test_unused');
+const completedType = 'document-insights.extraction.completed';
+
+beforeAll(async () => {
+  Object.assign(process.env, variables);
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const entry = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString() };
+      const index = received.filter((earlier) => earlier.path === entry.path).length;
+      received.push(entry);
+      const answer = answers.get(entry.path) ?? ((_request, _index, reply) => void reply.writeHead(200).end('ok'));
+      void Promise.resolve(answer(entry, index, response)).catch(() => response.writeHead(500).end());
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/refused`;
+  await new Promise((resolve) => closed.close(resolve));
+  stack = await startStackUnderTest();
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  receiver?.closeAllConnections();
+  await new Promise((resolve) => receiver?.close(resolve));
+  for (const name of Object.keys(variables)) delete process.env[name];
+});
+
+const requestsTo = (path: string) => received.filter((request) => request.path === path);
+const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A workspace of its own per test, so deliveries and receivers never mix. */
+async function aWorkspace(name: string): Promise<{ id: string; client: ExtractionClient }> {
+  const id = `ws_hooks_${name}`;
+  return { id, client: new ExtractionClient(stack, await workspaceKey(id)) };
+}
+
+async function subscribe(client: ExtractionClient, endpoint: string, overrides: Record<string, unknown> = {}): Promise<{ id: string; signingSecret: string }> {
+  const endpointUrl = endpoint.startsWith('http') ? endpoint : `${receiverUrl}${endpoint}`;
+  const created = await client.json('/event-subscriptions', json('POST', { name: endpoint, endpointUrl, eventTypes: [completedType], ...overrides }));
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body;
+}
+
+async function setStatus(client: ExtractionClient, subscriptionId: string, status: 'active' | 'paused'): Promise<void> {
+  const updated = await client.json(`/event-subscriptions/${subscriptionId}`, json('PATCH', { status }));
+  expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+}
+
+let invoiceNumber = 0;
+/** A real extraction to COMPLETED; its event is recorded and handed to the delivery queue. */
+async function completeExtraction(client: ExtractionClient): Promise<string> {
+  invoiceNumber += 1;
+  const created = await client.upload(await invoicePdf({ invoiceNumber: `HOOK-${invoiceNumber}-${Date.now()}` }), 'invoice.pdf');
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  expect((await client.waitForTerminal(created.body.id, 60_000)).status).toBe('COMPLETED');
+  return created.body.id;
+}
+
+async function eventIdOf(workspaceId: string, extractionId: string): Promise<string> {
+  const [event] = await eventually(() => recordedEventsOf(workspaceId, extractionId), (events) => events.length === 1, 'recorded event');
+  return event!.eventId as string;
+}
+
+async function deliveriesOf(eventId: string): Promise<DeliveryRecord[]> {
+  return deliveryStore().listOfEvent(eventId);
+}
+
+async function attemptsOf(deliveryId: string): Promise<AttemptRecord[]> {
+  return (await deliveryStore().recentAttempts(deliveryId, 100)).attempts;
+}
+
+/** The one delivery of the event once it ended (SUCCEEDED or FAILED). */
+async function endedDelivery(eventId: string, timeoutMs = 30_000): Promise<DeliveryRecord> {
+  const [delivery] = await eventually(
+    () => deliveriesOf(eventId),
+    (deliveries) => deliveries.length === 1 && deliveries[0]!.status !== 'PENDING',
+    `delivery of ${eventId}`,
+    timeoutMs,
+  );
+  return delivery!;
+}
+
+/** Delivers one event to a fresh subscription at `endpoint`; the first request's eventId. */
+async function deliverTo(name: string, endpoint: string) {
+  const { id: workspaceId, client } = await aWorkspace(name);
+  const subscription = await subscribe(client, endpoint);
+  const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+  return { workspaceId, client, subscription, eventId };
+}
+
+describe('delivery of a recorded event', () => {
+  it('POSTs the event to the subscription at once, signed so that both stock verifiers accept it', async () => {
+    const { subscription, eventId } = await deliverTo('success', '/success');
+
+    const delivery = await endedDelivery(eventId);
+    const [request] = requestsTo('/success');
+    const headers = Object.fromEntries(Object.entries(request!.headers).map(([name, value]) => [name, String(value)]));
+
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1, subscriptionId: subscription.id, lastResponseStatus: 200 });
+    expect(requestsTo('/success')).toHaveLength(1);
+    expect(headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'Paperflow-Webhooks/1',
+      'x-paperflow-event-id': eventId,
+      'x-paperflow-event-type': completedType,
+      'x-paperflow-delivery-id': delivery.id,
+      'x-paperflow-attempt': '1',
+      'webhook-id': eventId,
+      'webhook-timestamp': expect.stringMatching(/^\d+$/),
+    });
+    const body = JSON.parse(request!.body);
+    expect(body).toMatchObject({ eventId, eventType: completedType, apiVersion: 'v1', data: expect.any(Object) });
+    expect(stripe.webhooks.constructEvent(request!.body, headers['x-paperflow-signature']!, subscription.signingSecret)).toEqual(body);
+    expect(new Webhook(subscription.signingSecret).verify(request!.body, headers)).toEqual(body);
+    const [attempt] = await attemptsOf(delivery.id);
+    expect(attempt).toMatchObject({ number: 1, outcome: 'succeeded', responseStatus: 200, error: null });
+    expect(attempt!.requestHeaders['X-Paperflow-Signature']).toBe('[redacted]');
+  });
+
+  it('retries a 500 until the 200: four attempts with their statuses, the same eventId each time', async () => {
+    answers.set('/flaky', (_request, index, response) => void response.writeHead(index < 3 ? 500 : 200).end());
+
+    const { eventId } = await deliverTo('flaky', '/flaky');
+    const delivery = await endedDelivery(eventId);
+
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 4, lastResponseStatus: 200 });
+    expect((await attemptsOf(delivery.id)).map((attempt) => [attempt.number, attempt.responseStatus, attempt.outcome])).toEqual([
+      [1, 500, 'failed'],
+      [2, 500, 'failed'],
+      [3, 500, 'failed'],
+      [4, 200, 'succeeded'],
+    ]);
+    expect(requestsTo('/flaky').map((request) => request.headers['x-paperflow-attempt'])).toEqual(['1', '2', '3', '4']);
+    expect(new Set(requestsTo('/flaky').map((request) => request.headers['webhook-id']))).toEqual(new Set([eventId]));
+  });
+
+  it('records a receiver that does not answer in time as a timeout', async () => {
+    answers.set('/silent', () => undefined);
+
+    const { eventId } = await deliverTo('timeout', '/silent');
+    const [delivery] = await eventually(() => deliveriesOf(eventId), (deliveries) => deliveries[0]?.attemptCount === 1, 'first attempt');
+    const [attempt] = await attemptsOf(delivery!.id);
+
+    expect(attempt).toMatchObject({ outcome: 'failed', responseStatus: null, error: { kind: 'timeout' } });
+  });
+
+  it('records a refused connection as a failed attempt', async () => {
+    const { eventId } = await deliverTo('refused', closedPortUrl);
+    const [delivery] = await eventually(() => deliveriesOf(eventId), (deliveries) => deliveries[0]?.attemptCount === 1, 'first attempt');
+
+    expect((await attemptsOf(delivery!.id))[0]).toMatchObject({ outcome: 'failed', error: { kind: 'connection refused' } });
+  });
+
+  it('does not follow a 301: the attempt fails and the new location is never called', async () => {
+    answers.set('/moved', (_request, _index, response) => void response.writeHead(301, { location: `${receiverUrl}/moved-here` }).end());
+
+    const { eventId } = await deliverTo('redirect', '/moved');
+    const [delivery] = await eventually(() => deliveriesOf(eventId), (deliveries) => deliveries[0]?.attemptCount === 1, 'first attempt');
+
+    expect((await attemptsOf(delivery!.id))[0]).toMatchObject({ outcome: 'failed', responseStatus: 301, error: { kind: 'redirect' } });
+    expect(requestsTo('/moved-here')).toEqual([]);
+  });
+
+  it('gives up after six failures: FAILED, and no seventh request', async () => {
+    answers.set('/always-failing', (_request, _index, response) => void response.writeHead(503).end());
+
+    const { eventId } = await deliverTo('failing', '/always-failing');
+    const delivery = await endedDelivery(eventId);
+    await pause(3_000);
+
+    expect(delivery).toMatchObject({ status: 'FAILED', attemptCount: 6, nextAttemptAt: null });
+    expect(await attemptsOf(delivery.id)).toHaveLength(6);
+    expect(requestsTo('/always-failing')).toHaveLength(6);
+  });
+
+  it('sends again after a consumer stopped between the POST and the record: one recorded outcome, the same eventId', async () => {
+    // The receiver makes the attempt's completion fail once, as a consumer dying after the POST would
+    // leave it: the pending record grows (a ballast attribute) until the outcome no longer fits in an
+    // item (400 KB), so the completion write is refused, the message reported failed and received
+    // again. The second POST finds the pending record and completes it; the ballast is gone by then.
+    const attemptItem = (request: ReceivedRequest) => ({
+      TableName: stack.resources.recordsTableName,
+      Key: { pk: `DLV#${String(request.headers['x-paperflow-delivery-id'])}`, sk: 'ATTEMPT#0001' },
+    });
+    answers.set('/crash', async (request, index, response) => {
+      if (index === 0) {
+        await dynamoDocumentClient().send(
+          new UpdateCommand({ ...attemptItem(request), UpdateExpression: 'SET ballast = :ballast', ExpressionAttributeValues: { ':ballast': 'b'.repeat(406_000) } }),
+        );
+      } else {
+        await dynamoDocumentClient().send(new UpdateCommand({ ...attemptItem(request), UpdateExpression: 'REMOVE ballast' }));
+      }
+      response.writeHead(200).end('r'.repeat(5_000));
+    });
+
+    const { eventId } = await deliverTo('crash', '/crash');
+    const delivery = await endedDelivery(eventId, 45_000);
+
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+    const attempts = await attemptsOf(delivery.id);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ number: 1, outcome: 'succeeded', responseStatus: 200 });
+    expect(requestsTo('/crash')).toHaveLength(2);
+    expect(requestsTo('/crash').map((request) => [request.headers['webhook-id'], request.headers['x-paperflow-attempt']])).toEqual([
+      [eventId, '1'],
+      [eventId, '1'],
+    ]);
+  });
+});
+
+describe('paused subscriptions', () => {
+  it('holds the attempt that falls due while paused, and the resume releases it', async () => {
+    let pausedAfterFirst: Promise<void> | undefined;
+    const { id: workspaceId, client } = await aWorkspace('resume');
+    const subscription = await subscribe(client, '/resume');
+    answers.set('/resume', (_request, index, response) => {
+      // The first attempt fails and the subscription is paused before the second falls due (1 s).
+      if (index === 0) pausedAfterFirst = setStatus(client, subscription.id, 'paused').then(() => void response.writeHead(500).end());
+      else response.writeHead(200).end();
+    });
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+
+    const [held] = await eventually(() => deliveriesOf(eventId), (deliveries) => deliveries[0]?.heldAttempt === 2, 'held second attempt');
+    await pausedAfterFirst;
+    await pause(1_500);
+    expect(requestsTo('/resume')).toHaveLength(1);
+    expect(held).toMatchObject({ status: 'PENDING', attemptCount: 1 });
+
+    await setStatus(client, subscription.id, 'active');
+    const delivery = await endedDelivery(eventId);
+
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 2 });
+    expect(delivery.heldAttempt).toBeUndefined();
+    expect(requestsTo('/resume').map((request) => request.headers['x-paperflow-attempt'])).toEqual(['1', '2']);
+  });
+
+  it('releases held attempts through the sweeper when the resume stopped before its release', async () => {
+    const { id: workspaceId, client } = await aWorkspace('sweeper');
+    const subscription = await subscribe(client, '/swept');
+    answers.set('/swept', (_request, index, response) => {
+      if (index === 0) void setStatus(client, subscription.id, 'paused').then(() => void response.writeHead(500).end());
+      else response.writeHead(200).end();
+    });
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+    await eventually(() => deliveriesOf(eventId), (deliveries) => deliveries[0]?.heldAttempt === 2, 'held second attempt');
+
+    // The PATCH's own write (status and resume mark), then a crash: its inline release never runs.
+    await subscriptionStore().update(workspaceId, subscription.id, { status: 'active' }, new Date().toISOString());
+    const delivery = await endedDelivery(eventId);
+
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 2 });
+    expect(requestsTo('/swept')).toHaveLength(2);
+  });
+
+  it('makes no delivery to a paused subscription, nor to another workspace, and still records the event', async () => {
+    const { id: workspaceId, client } = await aWorkspace('paused');
+    const other = await aWorkspace('other');
+    await subscribe(client, '/active-here');
+    const paused = await subscribe(client, '/paused-here');
+    await setStatus(client, paused.id, 'paused');
+    await subscribe(other.client, '/other-workspace');
+
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+    const delivery = await endedDelivery(eventId);
+    await pause(1_000);
+
+    expect(delivery.status).toBe('SUCCEEDED');
+    expect(await deliveriesOf(eventId)).toHaveLength(1);
+    expect(requestsTo('/active-here')).toHaveLength(1);
+    expect(requestsTo('/paused-here')).toEqual([]);
+    expect(requestsTo('/other-workspace')).toEqual([]);
+  });
+});
