@@ -174,8 +174,8 @@ export function bindFilesBucket(fn: NodejsFunction, bucket: IBucket, access: Buc
  */
 export function bindQueue(fn: NodejsFunction, queue: IQueue, urlEnvironmentVariable: string, access: QueueAccess): void {
   fn.addEnvironment(urlEnvironmentVariable, queue.queueUrl);
-  if (access === 'send') queue.grantSendMessages(fn);
-  else queue.grantConsumeMessages(fn);
+  if (access === 'send' || access === 'consumeAndSend') queue.grantSendMessages(fn);
+  if (access === 'consume' || access === 'consumeAndSend') queue.grantConsumeMessages(fn);
 }
 
 /**

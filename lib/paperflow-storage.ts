@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
@@ -15,6 +16,8 @@ export class PaperflowStorage extends Construct {
   readonly filesBucket: Bucket;
   readonly deliveryQueue: Queue;
   readonly deliveryDeadLetterQueue: Queue;
+  /** Any message in the delivery dead-letter queue: a poison message or a consumer that keeps failing. */
+  readonly deliveryDeadLetterAlarm: Alarm;
   /** Encrypts the data keys of webhook signing secrets (envelope encryption, docs/webhooks.md). */
   readonly signingKey: Key;
 
@@ -79,6 +82,15 @@ export class PaperflowStorage extends Construct {
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(webhookDeliveryQueue.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount },
+    });
+
+    this.deliveryDeadLetterAlarm = new Alarm(this, 'WebhookDeliveriesDeadLettersAlarm', {
+      alarmDescription: 'Paperflow: webhook delivery messages reached the dead-letter queue (docs/webhooks.md, Delivery protocol 7)',
+      metric: this.deliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
     this.signingKey = new Key(this, 'WebhookSigningSecretsKey', {

@@ -18,8 +18,10 @@ export type StateMachineAccess = 'start' | 'stop' | 'callback';
 /**
  * `send`: SendMessage. `consume`: receive, delete and change visibility; a queue consumer row gets it
  * for its own queue together with the event source mapping, so rows never write it themselves.
+ * `consumeAndSend`: both, for a consumer whose row also declares `send` on its own queue (the webhook
+ * delivery consumer queues the next attempts).
  */
-export type QueueAccess = 'send' | 'consume';
+export type QueueAccess = 'send' | 'consume' | 'consumeAndSend';
 
 /**
  * `encrypt`: kms:GenerateDataKey (storing a new signing secret). `decrypt`: kms:Decrypt (reading one

@@ -88,9 +88,10 @@ export function tasksOf(stateMachine: StateMachineName, triggers: readonly Trigg
 
 /**
  * What the row's function may touch: its declared access and, for a queue consumer, consuming its
- * own queue, which the event source mapping needs.
+ * own queue, which the event source mapping needs (and still sending to it when the row says so).
  */
 export function effectiveAccess(trigger: TriggerDefinition): ResourceAccess {
   if (trigger.kind !== 'queueConsumer') return trigger.access ?? {};
-  return { ...trigger.access, queues: { ...trigger.access?.queues, [trigger.queue]: 'consume' } };
+  const sendsToOwnQueue = trigger.access?.queues?.[trigger.queue] === 'send';
+  return { ...trigger.access, queues: { ...trigger.access?.queues, [trigger.queue]: sendsToOwnQueue ? 'consumeAndSend' : 'consume' } };
 }

@@ -16,13 +16,15 @@ import { apiBasePath, type RouteDefinition } from '../../src/platform/route-tabl
 import { getOpenApiDocumentRoute, routes } from '../../src/manifest/routes.ts';
 import { createFileRoute, getFileRoute } from '../../src/files/routes.ts';
 import { createExtractionRoute, deleteExtractionRoute, uploadExtractionRoute } from '../../src/extractions/routes.ts';
-import { createSubscriptionRoute, subscriptionRoutes } from '../../src/webhooks/routes.ts';
+import { createSubscriptionRoute, subscriptionRoutes, updateSubscriptionRoute } from '../../src/webhooks/routes.ts';
 import { uploadedFileFinalizer } from '../../src/files/triggers.ts';
 import { extractionSweeper } from '../../src/extractions/triggers.ts';
 import { eventOutboxDrain } from '../../src/events/triggers.ts';
 import { filesBucket, recordsTable, resourceEnvironment, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
 import { stateMachines, triggers } from '../../src/manifest/triggers.ts';
 import type { ResourceAccess } from '../../src/platform/resource-access.ts';
+import { defaultWebhookTimeoutSeconds } from '../../src/webhooks/webhook-sender.ts';
+import { heldDeliverySweeper, webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { effectiveAccess, tasksOf, triggersOfKind, type QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
 
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
@@ -400,6 +402,37 @@ describe('storage', () => {
   });
 });
 
+describe('webhook delivery', () => {
+  it('alarms as soon as one message is in the dead-letter queue', () => {
+    const deadLetterLogicalId = stack.getLogicalId(stack.storage.deliveryDeadLetterQueue.node.defaultChild as CfnElement);
+
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLetterLogicalId, 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('consumes the delivery queue with a function whose timeout is within the visibility timeout and beyond a webhook timeout', () => {
+    const consumer = resources[logicalIdOf(triggerFunction(webhookDeliveryConsumer.name))]!.Properties;
+
+    expect(consumer.Timeout).toBe(webhookDeliveryQueue.consumerTimeoutSeconds);
+    expect(webhookDeliveryQueue.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(consumer.Timeout);
+    expect(consumer.Timeout).toBeGreaterThan(defaultWebhookTimeoutSeconds * 2);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalIdOf(triggerFunction(webhookDeliveryConsumer.name)) },
+      BatchSize: webhookDeliveryConsumer.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
 describe('webhook signing secrets', () => {
   it('encrypts them under a customer-managed KMS key with rotation on, kept when the stack goes', () => {
     const keyLogicalId = stack.getLogicalId(stack.storage.signingKey.node.defaultChild as CfnElement);
@@ -524,8 +557,18 @@ describe('event outbox', () => {
     });
   });
 
-  it('lets exactly the functions that record events (and the drain) hand them to the delivery queue', () => {
-    const recordsEvents = new Set(['createExtraction', 'uploadExtraction', 'recordExtractionOutcome', extractionSweeper.name, eventOutboxDrain.name]);
+  it('lets exactly the functions that record events (and the drain) or queue delivery attempts send to the delivery queue', () => {
+    const recordsEvents = new Set([
+      'createExtraction',
+      'uploadExtraction',
+      'recordExtractionOutcome',
+      extractionSweeper.name,
+      eventOutboxDrain.name,
+      // Queue attempts: the consumer (next attempts), a resume (held attempts) and the held sweeper.
+      webhookDeliveryConsumer.name,
+      updateSubscriptionRoute.operationId,
+      heldDeliverySweeper.name,
+    ]);
     const functions = [
       ...routes.map((route) => ({ name: route.operationId, logicalId: routeFunction(route).logicalId })),
       ...triggers.map((trigger) => ({ name: trigger.name, logicalId: logicalIdOf(triggerFunction(trigger.name)) })),
@@ -590,9 +633,9 @@ function expectGrantsExactly(functionLogicalId: string, access: ResourceAccess, 
   expect(actions.includes('states:StopExecution'), `${label}: StopExecution`).toBe(stateMachineAccess.includes('stop'));
   expect(granted(/^states:SendTask(Success|Failure|Heartbeat)$/), `${label}: task callbacks`).toBe(stateMachineAccess.includes('callback'));
   expect(resourceEnvironment.extractionStateMachineArn in environment, `${label}: state machine variable`).toBe(access.stateMachines?.extraction !== undefined);
-  expect(actions.includes('sqs:SendMessage'), `${label}: SendMessage`).toBe(queueAccess.includes('send'));
+  expect(actions.includes('sqs:SendMessage'), `${label}: SendMessage`).toBe(queueAccess.includes('send') || queueAccess.includes('consumeAndSend'));
   for (const consumeAction of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
-    expect(actions.includes(consumeAction), `${label}: ${consumeAction}`).toBe(queueAccess.includes('consume'));
+    expect(actions.includes(consumeAction), `${label}: ${consumeAction}`).toBe(queueAccess.includes('consume') || queueAccess.includes('consumeAndSend'));
   }
   expect(resourceEnvironment.webhookDeliveryQueueUrl in environment, `${label}: queue variable`).toBe(access.queues?.webhookDelivery !== undefined);
   expect(actions.filter((action) => action.startsWith('kms:')), `${label}: signing key`).toEqual(
