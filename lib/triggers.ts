@@ -89,6 +89,7 @@ export class Triggers extends Construct {
               batchSize: trigger.batchSize,
               maxBatchingWindow: Duration.seconds(trigger.maximumBatchingWindowSeconds),
               reportBatchItemFailures: trigger.reportBatchItemFailures,
+              ...(trigger.maximumConcurrency !== undefined ? { maxConcurrency: trigger.maximumConcurrency } : {}),
             }),
           );
           break;

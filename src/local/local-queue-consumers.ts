@@ -18,6 +18,8 @@ export interface RunningQueueConsumer {
 
 // SQS hands out at most 10 messages per ReceiveMessage and long-polls for at most 20 s.
 const maximumMessagesPerReceive = 10;
+/** Lambda's SQS event source mapping starts with five concurrent pollers and scales from there. */
+const defaultConcurrentBatches = 5;
 const longPollSeconds = 20;
 const pauseAfterFailedPollMilliseconds = 1_000;
 
@@ -91,7 +93,7 @@ export function startLocalQueueConsumer(
     }
   };
 
-  const polling = (async () => {
+  const poller = async () => {
     while (!abortSignal.aborted) {
       try {
         queueArn ??= (await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }), { abortSignal }))
@@ -105,7 +107,9 @@ export function startLocalQueueConsumer(
         await new Promise((resolve) => setTimeout(resolve, pauseAfterFailedPollMilliseconds));
       }
     }
-  })();
+  };
+  // Batches run side by side, as Lambda invokes one function instance per concurrent batch.
+  const polling = Promise.all(Array.from({ length: consumer.maximumConcurrency ?? defaultConcurrentBatches }, poller));
 
   return {
     async close() {

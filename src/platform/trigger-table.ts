@@ -63,6 +63,12 @@ export interface QueueConsumerTrigger extends TriggerRow {
   batchSize: number;
   maximumBatchingWindowSeconds: number;
   reportBatchItemFailures: boolean;
+  /**
+   * How many batches run at once: the event source mapping's maximum concurrency deployed (2-1000),
+   * the number of pollers locally. Without it Lambda scales on its own and the local stack runs 5,
+   * the pollers Lambda starts with.
+   */
+  maximumConcurrency?: number;
 }
 
 export type TriggerDefinition = StateMachineTaskTrigger | ScheduleTrigger | BucketNotificationTrigger | QueueConsumerTrigger;

@@ -13,7 +13,9 @@ export const webhookDeliveryConsumer: QueueConsumerTrigger = {
   description: 'Fans recorded events out to subscriptions and sends webhook delivery attempts',
   queue: 'webhookDelivery',
   batchSize: 10,
-  maximumBatchingWindowSeconds: 1,
+  // No batching window: a message is handed over as soon as it arrives, so the first attempt follows
+  // the terminal state within a few hundred milliseconds (two queue hops: the fan-out, the attempt).
+  maximumBatchingWindowSeconds: 0,
   reportBatchItemFailures: true,
   timeoutSeconds: webhookDeliveryQueue.consumerTimeoutSeconds,
   // Table: deliveries, attempts, subscriptions, events; bucket: large event data; queue: next attempts.

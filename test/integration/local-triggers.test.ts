@@ -17,6 +17,8 @@ const deliveryConsumer: QueueConsumerTrigger = {
   batchSize: 10,
   maximumBatchingWindowSeconds: 1,
   reportBatchItemFailures: true,
+  // One poller, so the batch this test sends arrives whole (several pollers would share it out).
+  maximumConcurrency: 1,
   handler: 'test/support/recording-queue-consumer.ts',
   description: 'Integration test queue consumer',
 };

@@ -1,0 +1,163 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiKeyService, workspaceStore } from '../src/auth/wiring.ts';
+import { deterministicEventId, type EventEnvelope } from '../src/events/event-envelope.ts';
+import { eventRecorder } from '../src/events/wiring.ts';
+import { startLocalStack } from '../src/local/local-stack.ts';
+import { deliveryStore } from '../src/webhooks/delivery-wiring.ts';
+import { describeMachine, percentile } from './support/machine.ts';
+
+// Webhook delivery on the embedded stack, from a recorded event (the outbox's hand-off, the queue
+// consumer's fan-out, the signed POST) to a receiver on loopback:
+// 1. latency from the terminal state (the event's occurredAt) to the first attempt's arrival, p50/p95;
+// 2. one workspace with 25 subscriptions: deliveries/s against raw POSTs/s to the same receiver, both
+//    measured in this run;
+// 3. 1,000 events to a receiver that fails every other request: every delivery ends, and each
+//    attempt is recorded exactly once (the receiver's count per delivery equals the records').
+Object.assign(process.env, {
+  PAPERFLOW_ALLOW_PRIVATE_URLS: 'true',
+  PAPERFLOW_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1',
+  PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS: '5',
+  PAPERFLOW_LOG_LEVEL: 'warn',
+});
+const latencyEvents = Number(process.env.BENCH_WEBHOOK_LATENCY_EVENTS ?? 40);
+const fanOutEvents = Number(process.env.BENCH_WEBHOOK_FANOUT_EVENTS ?? 20);
+const flakyEvents = Number(process.env.BENCH_WEBHOOK_FLAKY_EVENTS ?? 1000);
+
+interface Arrival {
+  path: string;
+  deliveryId: string;
+  eventId: string;
+  at: number;
+}
+const arrivals: Arrival[] = [];
+let flakyCount = 0;
+const receiver: Server = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    const path = request.url ?? '/';
+    arrivals.push({ path, deliveryId: String(request.headers['x-paperflow-delivery-id'] ?? ''), eventId: String(request.headers['x-paperflow-event-id'] ?? ''), at: Date.now() });
+    const fails = path.startsWith('/flaky') && flakyCount++ % 2 === 0;
+    response.writeHead(fails ? 500 : 200).end(fails ? 'try again' : 'ok');
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-bench-'));
+const stack = await startLocalStack({ dataDir, port: 0, authorizerCacheSeconds: 60 });
+const waitFor = async (condition: () => boolean, what: string, timeoutMs = 10 * 60_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+try {
+  const workspace = async (id: string) => {
+    await workspaceStore().ensure({ id, name: id, createdAt: new Date().toISOString() });
+    const { secret } = await apiKeyService().create({ workspaceId: id, name: 'bench', scopes: ['*'], rateLimit: { requestsPerSecond: 1_000_000, burst: 1_000_000 } });
+    return async (path: string, body: unknown) => {
+      const response = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization: `api-key ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    };
+  };
+  const subscribe = (post: (path: string, body: unknown) => Promise<void>, path: string, name: string) =>
+    post('/event-subscriptions', { name, endpointUrl: `${receiverUrl}${path}`, eventTypes: ['workflow.run.completed'] });
+  let sequence = 0;
+  const record = async (workspaceId: string) => {
+    const occurredAt = new Date().toISOString();
+    const event: EventEnvelope = {
+      eventId: deterministicEventId(`bench#${workspaceId}#${sequence++}`, occurredAt),
+      eventType: 'workflow.run.completed',
+      occurredAt,
+      apiVersion: 'v1',
+      data: { runId: `run_bench_${sequence}`, status: 'COMPLETED' },
+    };
+    await eventRecorder().record(workspaceId, event);
+    return event;
+  };
+  const arrivalsAt = (prefix: string) => arrivals.filter((arrival) => arrival.path.startsWith(prefix));
+
+  // 1. Latency: one subscription, events one after another.
+  await subscribe(await workspace('ws_latency'), '/latency', 'latency');
+  for (let warmUp = 0; warmUp < 3; warmUp += 1) {
+    const before = arrivalsAt('/latency').length;
+    await record('ws_latency');
+    await waitFor(() => arrivalsAt('/latency').length > before, 'a warm-up delivery');
+  }
+  const latencies: number[] = [];
+  for (let run = 0; run < latencyEvents; run += 1) {
+    const event = await record('ws_latency');
+    await waitFor(() => arrivals.some((arrival) => arrival.eventId === event.eventId), 'a delivery');
+    latencies.push(arrivals.find((arrival) => arrival.eventId === event.eventId)!.at - Date.parse(event.occurredAt));
+  }
+  latencies.sort((a, b) => a - b);
+
+  // 2. Fan-out to 25 subscriptions, against raw POSTs to the same receiver.
+  const fanOut = await workspace('ws_fanout');
+  for (let index = 0; index < 25; index += 1) await subscribe(fanOut, `/fanout/${index}`, `fan-out ${index}`);
+  const expectedFanOut = fanOutEvents * 25;
+  const fanOutStartedAt = performance.now();
+  await Promise.all(Array.from({ length: fanOutEvents }, () => record('ws_fanout')));
+  await waitFor(() => arrivalsAt('/fanout/').length >= expectedFanOut, 'the fanned-out deliveries');
+  const deliveriesPerSecond = expectedFanOut / ((performance.now() - fanOutStartedAt) / 1000);
+  const rawStartedAt = performance.now();
+  let rawSent = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (rawSent < expectedFanOut) {
+        rawSent += 1;
+        const response = await fetch(`${receiverUrl}/raw`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"raw":true}' });
+        await response.arrayBuffer();
+      }
+    }),
+  );
+  const rawPerSecond = expectedFanOut / ((performance.now() - rawStartedAt) / 1000);
+
+  // 3. A thousand events to a receiver that fails every other request.
+  await subscribe(await workspace('ws_flaky'), '/flaky', 'flaky');
+  const flakyStartedAt = performance.now();
+  const flaky: EventEnvelope[] = [];
+  for (let batch = 0; batch < flakyEvents; batch += 50) {
+    flaky.push(...(await Promise.all(Array.from({ length: Math.min(50, flakyEvents - batch) }, () => record('ws_flaky')))));
+  }
+  const store = deliveryStore();
+  const deliveriesOf = async () => (await Promise.all(flaky.map((event) => store.listOfEvent(event.eventId)))).flat();
+  let deliveries = await deliveriesOf();
+  const flakyDeadline = Date.now() + 10 * 60_000;
+  while ((deliveries.length < flakyEvents || deliveries.some((delivery) => delivery.status === 'PENDING')) && Date.now() < flakyDeadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    deliveries = await deliveriesOf();
+  }
+  const flakySeconds = (performance.now() - flakyStartedAt) / 1000;
+  let mismatched = 0;
+  let recordedAttempts = 0;
+  for (const delivery of deliveries) {
+    const { attempts } = await store.recentAttempts(delivery.id, 100);
+    recordedAttempts += attempts.length;
+    const numbers = attempts.map((attempt) => attempt.number);
+    const received = arrivals.filter((arrival) => arrival.deliveryId === delivery.id).length;
+    const unique = new Set(numbers).size === numbers.length && numbers.every((number, index) => number === index + 1);
+    if (!unique || attempts.length !== delivery.attemptCount || received !== delivery.attemptCount || attempts.some((attempt) => attempt.outcome === 'pending')) mismatched += 1;
+  }
+  const ended = deliveries.filter((delivery) => delivery.status !== 'PENDING').length;
+  const succeeded = deliveries.filter((delivery) => delivery.status === 'SUCCEEDED').length;
+
+  console.log(`webhook delivery (${describeMachine()})`);
+  console.log(`  terminal state → first attempt: p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms over ${latencies.length} events (target p50 < 250 ms)`);
+  console.log(`  fan-out, ${fanOutEvents} events × 25 subscriptions: ${deliveriesPerSecond.toFixed(0)} deliveries/s; raw POSTs to the same receiver: ${rawPerSecond.toFixed(0)}/s; ratio ${(deliveriesPerSecond / rawPerSecond).toFixed(2)} (target ≥ 0.5)`);
+  console.log(
+    `  ${flakyEvents} events, receiver failing every other request: ${deliveries.length} deliveries, ${ended} ended (${succeeded} SUCCEEDED), ` +
+      `${recordedAttempts} attempts recorded, ${arrivals.filter((arrival) => arrival.path.startsWith('/flaky')).length} received, ${mismatched} deliveries whose records and requests disagree, in ${flakySeconds.toFixed(1)} s`,
+  );
+  if (deliveries.length !== flakyEvents || ended !== flakyEvents || mismatched > 0) process.exitCode = 1;
+} finally {
+  await stack.stop();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  await rm(dataDir, { recursive: true, force: true });
+}
