@@ -43,6 +43,24 @@ export class SubscriptionStore {
     return item ? toSubscriptionRecord(item) : undefined;
   }
 
+  /**
+   * The subscription whatever its workspace, for the delivery side (`SubscriptionLookup`), which
+   * compares the workspace with the delivery's itself. The API's reads use `get`.
+   */
+  async findAnyWorkspace(subscriptionId: string): Promise<SubscriptionRecord | undefined> {
+    const { Item } = await callDownstream('DynamoDB GetItem (subscription)', () =>
+      this.client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: subscriptionKey(subscriptionId),
+          ProjectionExpression: recordAttributes.map((_, index) => `#a${index}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(recordAttributes.map((name, index) => [`#a${index}`, name])),
+        }),
+      ),
+    );
+    return Item ? toSubscriptionRecord(Item) : undefined;
+  }
+
   /** The stored ciphertext of the signing secret, for the one reader that decrypts it. */
   async encryptedSecretOf(workspaceId: string, subscriptionId: string): Promise<EncryptedSigningSecret | undefined> {
     const item = await this.item(workspaceId, subscriptionId, ['workspaceId', 'secretCiphertext']);

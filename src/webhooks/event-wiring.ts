@@ -1,0 +1,30 @@
+import { eventLister } from '../events/wiring.ts';
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
+import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import type { DeliveryAttempts } from './delivery-attempts.ts';
+import { deliveryAttempts, deliveryHistory } from './delivery-wiring.ts';
+import { EventHistory, SubscriptionDeliveredEvents } from './event-history.ts';
+import { StoredSubscriptionLookup } from './subscription-lookup.ts';
+import { signWebhook } from './webhook-signature.ts';
+import { signingSecretOf, subscriptionStore } from './wiring.ts';
+
+// The events API's objects, built from the environment the stack (deployed or local) sets.
+
+export function eventHistory(): EventHistory {
+  return new EventHistory({
+    subscriptions: subscriptionStore(),
+    events: eventLister(),
+    delivered: new SubscriptionDeliveredEvents(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
+    deliveries: deliveryHistory(),
+  });
+}
+
+/** The real subscription lookup of the delivery engine (the secret is decrypted only when asked for). */
+export function subscriptionLookup(): StoredSubscriptionLookup {
+  return new StoredSubscriptionLookup(subscriptionStore(), signingSecretOf);
+}
+
+/** The delivery engine as the resend route uses it: it finds the subscription and queues one attempt. */
+export function resendingDeliveryAttempts(): DeliveryAttempts {
+  return deliveryAttempts({ subscriptions: subscriptionLookup(), sign: (input) => ({ ...signWebhook(input) }) });
+}
