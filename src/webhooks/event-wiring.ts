@@ -3,6 +3,7 @@ import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import type { DeliveryAttempts } from './delivery-attempts.ts';
 import { deliveryAttempts, deliveryHistory } from './delivery-wiring.ts';
+import { DeliveryPurge } from './delivery-purge.ts';
 import { EventHistory, SubscriptionDeliveredEvents } from './event-history.ts';
 import { StoredSubscriptionLookup } from './subscription-lookup.ts';
 import { signWebhook } from './webhook-signature.ts';
@@ -27,4 +28,9 @@ export function subscriptionLookup(): StoredSubscriptionLookup {
 /** The delivery engine as the resend route uses it: it finds the subscription and queues one attempt. */
 export function resendingDeliveryAttempts(): DeliveryAttempts {
   return deliveryAttempts({ subscriptions: subscriptionLookup(), sign: (input) => ({ ...signWebhook(input) }) });
+}
+
+/** Removes an expired event's deliveries and attempts (the events purge calls it first). */
+export function deliveryPurge(): DeliveryPurge {
+  return new DeliveryPurge(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }

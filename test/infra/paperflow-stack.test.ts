@@ -524,8 +524,9 @@ describe('event outbox', () => {
     });
   });
 
-  it('lets exactly the functions that record events (and the drain) hand them to the delivery queue', () => {
-    const recordsEvents = new Set(['createExtraction', 'uploadExtraction', 'recordExtractionOutcome', extractionSweeper.name, eventOutboxDrain.name]);
+  it('lets exactly the functions that record events (and the drain), and the resend route, send to the delivery queue', () => {
+    // The resend route queues the one attempt of the delivery it creates.
+    const recordsEvents = new Set(['createExtraction', 'uploadExtraction', 'recordExtractionOutcome', extractionSweeper.name, eventOutboxDrain.name, 'resendEventDelivery']);
     const functions = [
       ...routes.map((route) => ({ name: route.operationId, logicalId: routeFunction(route).logicalId })),
       ...triggers.map((trigger) => ({ name: trigger.name, logicalId: logicalIdOf(triggerFunction(trigger.name)) })),
