@@ -4,7 +4,7 @@ import { logger } from '../../src/infrastructure/logger.ts';
 import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
 import { deliveryPurge } from '../../src/webhooks/event-wiring.ts';
 
-// Scheduled (EventBridge, hourly; locally on an interval): deletes events past their 90 days with
+// Scheduled (EventBridge, every 30 minutes; locally on an interval): deletes events past their 90 days with
 // their deliveries, attempts and payload objects. Locally the TTL dynalite lacks; deployed DynamoDB
 // TTL usually got there first and this finds nothing.
 export const handler = loggedInvocation(async () => {

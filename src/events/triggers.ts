@@ -20,7 +20,7 @@ export const expiredEventPurge: ScheduleTrigger = {
   name: 'purgeExpiredEvents',
   handler: 'functions/events/purge-expired-events.ts',
   description: 'Deletes expired events with their deliveries, attempts and payload objects',
-  everyMinutes: 60,
+  everyMinutes: 30,
   localInterval: { environmentVariable: 'PAPERFLOW_EVENT_PURGE_INTERVAL_SECONDS', defaultSeconds: 3600 },
   access: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },
   timeoutSeconds: 300,
