@@ -10,3 +10,18 @@ export const eventOutboxDrain: ScheduleTrigger = {
   localInterval: { environmentVariable: 'PAPERFLOW_EVENT_OUTBOX_DRAIN_INTERVAL_SECONDS', defaultSeconds: 60 },
   access: { recordsTable: 'readWrite', queues: { webhookDelivery: 'send' } },
 };
+
+/**
+ * Deletes events past their 90 days, with their deliveries, attempts and large payloads (docs/events.md,
+ * Retention): locally the TTL dynalite lacks; deployed a harmless second pass behind DynamoDB TTL.
+ */
+export const expiredEventPurge: ScheduleTrigger = {
+  kind: 'schedule',
+  name: 'purgeExpiredEvents',
+  handler: 'functions/events/purge-expired-events.ts',
+  description: 'Deletes expired events with their deliveries, attempts and payload objects',
+  everyMinutes: 30,
+  localInterval: { environmentVariable: 'PAPERFLOW_EVENT_PURGE_INTERVAL_SECONDS', defaultSeconds: 3600 },
+  access: { recordsTable: 'readWrite', filesBucket: 'readWriteDelete' },
+  timeoutSeconds: 300,
+};

@@ -1,4 +1,4 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
@@ -7,6 +7,7 @@ import { queueUrlEnvironment } from '../platform/resource-access.ts';
 import { EventLister } from './event-lister.ts';
 import { defaultOutboxGraceMs, EventOutbox } from './event-outbox.ts';
 import { EventRecorder, type EventPayloadObjects } from './event-recorder.ts';
+import { ExpiredEventPurge, type EventDependents } from './expired-event-purge.ts';
 import { SqsEventHandOff } from './sqs-event-hand-off.ts';
 
 // Built from the environment the stack (deployed or local) sets; clients are shared per process.
@@ -42,4 +43,19 @@ export function eventRecorder(): EventRecorder {
 
 export function eventLister(): EventLister {
   return new EventLister(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), payloadObjects());
+}
+
+/** The purge of expired events; `dependents` removes what other modules keep per event (deliveries). */
+export function expiredEventPurge(dependents: EventDependents, workspaces: { list(): Promise<{ id: string }[]> }, onFailure?: (eventId: string, error: unknown) => void): ExpiredEventPurge {
+  const bucketName = requiredEnvironment(resourceEnvironment.filesBucketName);
+  return new ExpiredEventPurge(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), {
+    workspaces,
+    dependents,
+    payloads: {
+      delete: async (objectKey) => {
+        await s3Client().send(new DeleteObjectCommand({ Bucket: bucketName, Key: objectKey }));
+      },
+    },
+    onFailure,
+  });
 }

@@ -3,6 +3,7 @@ import { defineRoute, type RouteDefinition } from '../platform/route-table.ts';
 import { fileRoutes } from '../files/routes.ts';
 import { extractionRoutes } from '../extractions/routes.ts';
 import { subscriptionRoutes } from '../webhooks/routes.ts';
+import { eventRoutes } from '../webhooks/event-routes.ts';
 
 export const openApiDocumentSchema = z.looseObject({
   openapi: z.string(),
@@ -31,4 +32,5 @@ export const routes: RouteDefinition[] = [
   ...fileRoutes,
   ...extractionRoutes,
   ...subscriptionRoutes,
+  ...eventRoutes,
 ];

@@ -1,7 +1,7 @@
 import type { StateMachineDefinition, TriggerDefinition } from '../platform/trigger-table.ts';
 import { extractionSweeper, extractionTasks } from '../extractions/triggers.ts';
 import { uploadedFileFinalizer } from '../files/triggers.ts';
-import { eventOutboxDrain } from '../events/triggers.ts';
+import { eventOutboxDrain, expiredEventPurge } from '../events/triggers.ts';
 import { heldDeliverySweeper, webhookDeliveryConsumer } from '../webhooks/triggers.ts';
 
 // The manifest of every non-HTTP entry point: the one place that assembles the feature modules' rows.
@@ -12,4 +12,12 @@ import { heldDeliverySweeper, webhookDeliveryConsumer } from '../webhooks/trigge
 /** The state machines, each from its ASL file; their `${Placeholders}` are filled by the task rows. */
 export const stateMachines: StateMachineDefinition[] = [{ name: 'extraction', definitionFile: 'statemachines/extraction.asl.json' }];
 
-export const triggers: TriggerDefinition[] = [...extractionTasks, extractionSweeper, uploadedFileFinalizer, eventOutboxDrain, webhookDeliveryConsumer, heldDeliverySweeper];
+export const triggers: TriggerDefinition[] = [
+  ...extractionTasks,
+  extractionSweeper,
+  uploadedFileFinalizer,
+  eventOutboxDrain,
+  expiredEventPurge,
+  webhookDeliveryConsumer,
+  heldDeliverySweeper,
+];

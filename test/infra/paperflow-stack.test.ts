@@ -564,10 +564,12 @@ describe('event outbox', () => {
       'recordExtractionOutcome',
       extractionSweeper.name,
       eventOutboxDrain.name,
-      // Queue attempts: the consumer (next attempts), a resume (held attempts) and the held sweeper.
+      // Queue attempts: the consumer (next attempts), a resume (held attempts), the held sweeper and
+      // the resend route (the one attempt of the delivery it creates).
       webhookDeliveryConsumer.name,
       updateSubscriptionRoute.operationId,
       heldDeliverySweeper.name,
+      'resendEventDelivery',
     ]);
     const functions = [
       ...routes.map((route) => ({ name: route.operationId, logicalId: routeFunction(route).logicalId })),

@@ -1,0 +1,8 @@
+import { httpHandler } from '../../src/http/http-handler.ts';
+import { resendEventDeliveryRoute } from '../../src/webhooks/event-routes.ts';
+import { resendingDeliveryAttempts } from '../../src/webhooks/event-wiring.ts';
+
+export const handler = httpHandler(resendEventDeliveryRoute, async ({ principal, pathParameters }) => ({
+  status: 202,
+  body: await resendingDeliveryAttempts().resendDelivery(principal.workspaceId, pathParameters.eventId!, pathParameters.deliveryId!),
+}));

@@ -1,0 +1,29 @@
+import { eventLister } from '../events/wiring.ts';
+import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
+import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import type { DeliveryAttempts } from './delivery-attempts.ts';
+import { deliveryHistory } from './delivery-wiring.ts';
+import { DeliveryPurge } from './delivery-purge.ts';
+import { EventHistory, SubscriptionDeliveredEvents } from './event-history.ts';
+import { subscriptionStore, webhookDeliveries } from './wiring.ts';
+
+// The events API's objects, built from the environment the stack (deployed or local) sets.
+
+export function eventHistory(): EventHistory {
+  return new EventHistory({
+    subscriptions: subscriptionStore(),
+    events: eventLister(),
+    delivered: new SubscriptionDeliveredEvents(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
+    deliveries: deliveryHistory(),
+  });
+}
+
+/** The delivery engine as the resend route uses it: it finds the subscription and queues one attempt (it signs nothing). */
+export function resendingDeliveryAttempts(): DeliveryAttempts {
+  return webhookDeliveries();
+}
+
+/** Removes an expired event's deliveries and attempts (the events purge calls it first). */
+export function deliveryPurge(): DeliveryPurge {
+  return new DeliveryPurge(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+}
