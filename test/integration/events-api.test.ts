@@ -19,6 +19,7 @@ import { subscriptionLookup } from '../../src/webhooks/wiring.ts';
 import { handler as purgeExpiredEvents } from '../../functions/events/purge-expired-events.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 
 // The Events endpoints over HTTP against the embedded stack: events recorded by the real recorder,
 // deliveries written by the real store and engine (a real signed POST to a receiver on loopback), then
@@ -62,7 +63,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  stack = await startStackUnderTest();
+  // This file takes the attempt messages off the queue itself, so the manifest's consumer is left out.
+  stack = await startStackUnderTest({ omittedTriggers: [webhookDeliveryConsumer.name] });
   sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
   store = deliveryStore();
   engine = resendingDeliveryAttempts();
