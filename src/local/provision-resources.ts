@@ -13,7 +13,7 @@ import {
   type S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient, NotFoundException } from '@aws-sdk/client-kms';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { sdkLogger } from '../infrastructure/logger.ts';
 import {
   filesBucket,
@@ -148,14 +148,21 @@ async function createQueueWithDeadLetters(client: SQSClient, queueName: string):
   const { Attributes } = await client.send(
     new GetQueueAttributesCommand({ QueueUrl: deadLetters.QueueUrl, AttributeNames: ['QueueArn'] }),
   );
-  const queue = await client.send(
-    new CreateQueueCommand({
-      QueueName: queueName,
-      Attributes: {
-        VisibilityTimeout: String(localVisibilityTimeoutSeconds()),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount }),
-      },
-    }),
-  );
-  return queue.QueueUrl!;
+  const attributes = {
+    VisibilityTimeout: String(localVisibilityTimeoutSeconds()),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount }),
+  };
+  try {
+    const queue = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: attributes }));
+    return queue.QueueUrl!;
+  } catch (error) {
+    // SQS refuses CreateQueue for an existing queue whose attributes differ (a data folder or an
+    // endpoint provisioned by an earlier version, or with another visibility timeout): the queue is
+    // kept, messages and all, and brought to the attributes this version defines.
+    // The JSON protocol names it QueueAlreadyExists, the query protocol's compatible code QueueNameExists.
+    if (!/(QueueNameExists|QueueAlreadyExists)$/.test((error as Error).name)) throw error;
+    const { QueueUrl } = await client.send(new GetQueueUrlCommand({ QueueName: queueName }));
+    await client.send(new SetQueueAttributesCommand({ QueueUrl, Attributes: attributes }));
+    return QueueUrl!;
+  }
 }

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { apiKeyService } from '../../src/auth/wiring.ts';
 import { startStackUnderTest } from '../support/local-stack-harness.ts';
 
@@ -23,6 +24,29 @@ describe('the embedded local stack', () => {
 
     expect(keys.map((key) => key.keyId)).toContain(record.keyId);
     expect(document.status).toBe(200);
+  });
+
+  it('brings a queue provisioned with other attributes to this version\'s, keeping it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-requeue-'));
+    folders.push(dataDir);
+    const first = await startStackUnderTest({ dataDir });
+    const queueUrl = first.resources.webhookDeliveryQueueUrl;
+    await first.stop();
+
+    process.env.PAPERFLOW_DELIVERY_QUEUE_VISIBILITY_TIMEOUT_SECONDS = '7';
+    try {
+      const second = await startStackUnderTest({ dataDir });
+      const { Attributes } = await new SQSClient({ useQueueUrlAsEndpoint: false }).send(
+        new GetQueueAttributesCommand({ QueueUrl: second.resources.webhookDeliveryQueueUrl, AttributeNames: ['VisibilityTimeout', 'RedrivePolicy'] }),
+      );
+      await second.stop();
+
+      expect(second.resources.webhookDeliveryQueueUrl).toBe(queueUrl);
+      expect(Attributes?.VisibilityTimeout).toBe('7');
+      expect(JSON.parse(Attributes?.RedrivePolicy ?? '{}')).toMatchObject({ maxReceiveCount: 5 });
+    } finally {
+      delete process.env.PAPERFLOW_DELIVERY_QUEUE_VISIBILITY_TIMEOUT_SECONDS;
+    }
   });
 
   it.runIf(process.platform === 'linux')('listens on the loopback interface only, emulators included', async () => {

@@ -14,7 +14,10 @@ export interface StackUnderTest extends RunningLocalStack {
 /** Boots the embedded stack on a free port with a fresh data folder; call `stop()` in afterAll. */
 export async function startStackUnderTest(options: Partial<LocalStackOptions> = {}): Promise<StackUnderTest> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'paperflow-test-')));
-  const stack = await startLocalStack({ dataDir, port: 0, bootstrapApiKey, ...options });
+  // PAPERFLOW_TEST_EXTERNAL_ENDPOINT runs a test file against an AWS-compatible endpoint (moto_server,
+  // LocalStack) instead of the embedded emulators, as AWS_ENDPOINT_URL does for `npm start`.
+  const externalEndpoint = process.env.PAPERFLOW_TEST_EXTERNAL_ENDPOINT || undefined;
+  const stack = await startLocalStack({ dataDir, port: 0, bootstrapApiKey, ...(externalEndpoint ? { externalEndpoint } : {}), ...options });
   return {
     ...stack,
     dataDir,
