@@ -28,21 +28,7 @@ export interface DeliveryRecord {
 }
 
 /** The delivery as the API shows it: the record without its bookkeeping. */
-export interface DeliveryView {
-  id: string;
-  eventId: string;
-  subscriptionId: string;
-  eventType: string;
-  trigger: DeliveryTrigger;
-  status: DeliveryStatus;
-  attemptCount: number;
-  maxAttempts: number;
-  createdAt: string;
-  updatedAt: string;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  lastResponseStatus: number | null;
-}
+export type DeliveryView = Omit<DeliveryRecord, 'workspaceId' | 'occurredAt' | 'heldAttempt' | 'scheduledAttempt'>;
 
 export function deliveryView(record: DeliveryRecord): DeliveryView {
   return {
