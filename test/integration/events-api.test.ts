@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -19,6 +17,7 @@ import { subscriptionLookup } from '../../src/webhooks/wiring.ts';
 import { handler as purgeExpiredEvents } from '../../functions/events/purge-expired-events.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 
 // The Events endpoints over HTTP against the embedded stack: events recorded by the real recorder,
@@ -41,28 +40,23 @@ const variables = {
 
 let stack: StackUnderTest;
 let sqs: SQSClient;
-let receiver: Server;
+let receiver: RunningWebhookReceiver;
 let receiverUrl: string;
 let store: DynamoDeliveryStore;
 let engine: DeliveryAttempts;
 let recorder: EventRecorder;
-const received: { path: string; headers: IncomingMessage['headers']; body: string }[] = [];
+const received: ReceivedWebhook[] = [];
 
 const send = (method: string, body?: unknown): RequestInit =>
   body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 
 beforeAll(async () => {
   Object.assign(process.env, variables);
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString() });
-      response.writeHead(request.url === '/ok' ? 200 : 500).end('thanks');
-    });
+  receiver = await startWebhookReceiver((request, response) => {
+    received.push(request);
+    response.writeHead(request.path === '/ok' ? 200 : 500).end('thanks');
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiverUrl = receiver.url;
   // This file takes the attempt messages off the queue itself, so the manifest's consumer is left out.
   stack = await startStackUnderTest({ omittedTriggers: [webhookDeliveryConsumer.name] });
   sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
@@ -77,8 +71,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   for (const name of Object.keys(variables)) delete process.env[name];
 });
 

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.ts';
@@ -11,6 +10,7 @@ import type { DeliveryHistory } from '../../src/webhooks/delivery-history.ts';
 import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { fakeSign, InMemorySubscriptions } from '../support/in-memory-deliveries.ts';
 
 // The delivery engine against the embedded stack's DynamoDB and SQS emulators and a real receiver on
@@ -20,13 +20,13 @@ import { fakeSign, InMemorySubscriptions } from '../support/in-memory-deliveries
 const workspaceId = 'ws_default';
 let stack: StackUnderTest;
 let sqs: SQSClient;
-let receiver: Server;
+let receiver: RunningWebhookReceiver;
 let receiverUrl: string;
 let closedPortUrl: string;
 let engine: DeliveryAttempts;
 let history: DeliveryHistory;
 let subscriptions: InMemorySubscriptions;
-const received: { path: string; headers: IncomingMessage['headers']; body: string }[] = [];
+const received: ReceivedWebhook[] = [];
 const flakyAnswers = [500, 500, 500, 200];
 
 const routes: Record<string, (response: ServerResponse) => void> = {
@@ -45,21 +45,12 @@ const variables = {
 
 beforeAll(async () => {
   Object.assign(process.env, variables);
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString() });
-      (routes[path] ?? ((answer) => answer.writeHead(404).end()))(response);
-    });
+  receiver = await startWebhookReceiver((request, response) => {
+    received.push(request);
+    (routes[request.path] ?? ((answer) => answer.writeHead(404).end()))(response);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hooks`;
-  await new Promise((resolve) => closed.close(resolve));
+  receiverUrl = receiver.url;
+  closedPortUrl = await refusedConnectionUrl('/hooks');
 
   // This file reads the delivery queue itself: the manifest's consumer would take its messages.
   stack = await startStackUnderTest({ omittedTriggers: [webhookDeliveryConsumer.name] });
@@ -71,8 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   for (const name of Object.keys(variables)) delete process.env[name];
 });
 

@@ -1,5 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
@@ -11,6 +10,7 @@ import { subscriptionStore } from '../../src/webhooks/wiring.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { ExtractionClient, recordedEventsOf, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 
 // Webhook delivery end to end: subscriptions created over HTTP, real extractions reaching COMPLETED,
 // the events outbox handing them to the delivery queue, the manifest's consumer (run as Lambda's SQS
@@ -27,48 +27,32 @@ const variables = {
   PAPERFLOW_HELD_RELEASE_GRACE_SECONDS: '1',
 };
 
-interface ReceivedRequest {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
 let stack: StackUnderTest;
-let receiver: Server;
+let receiver: RunningWebhookReceiver;
 let receiverUrl: string;
 let closedPortUrl: string;
-const received: ReceivedRequest[] = [];
+const received: ReceivedWebhook[] = [];
 /** Per path, how the receiver answers its n-th request (0-based); a path without one answers 200. */
-const answers = new Map<string, (request: ReceivedRequest, index: number, response: ServerResponse) => void | Promise<void>>();
+const answers = new Map<string, (request: ReceivedWebhook, index: number, response: ServerResponse) => void | Promise<void>>();
 const stripe = new Stripe('sk_test_unused');
 const completedType = 'document-insights.extraction.completed';
 
 beforeAll(async () => {
   Object.assign(process.env, variables);
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const entry = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString() };
-      const index = received.filter((earlier) => earlier.path === entry.path).length;
-      received.push(entry);
-      const answer = answers.get(entry.path) ?? ((_request, _index, reply) => void reply.writeHead(200).end('ok'));
-      void Promise.resolve(answer(entry, index, response)).catch(() => response.writeHead(500).end());
-    });
+  receiver = await startWebhookReceiver((entry, response) => {
+    const index = received.filter((earlier) => earlier.path === entry.path).length;
+    received.push(entry);
+    const answer = answers.get(entry.path) ?? ((_request, _index, reply) => void reply.writeHead(200).end('ok'));
+    return answer(entry, index, response);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/refused`;
-  await new Promise((resolve) => closed.close(resolve));
+  receiverUrl = receiver.url;
+  closedPortUrl = await refusedConnectionUrl('/refused');
   stack = await startStackUnderTest();
 }, 60_000);
 
 afterAll(async () => {
   await stack?.stop();
-  receiver?.closeAllConnections();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
   for (const name of Object.keys(variables)) delete process.env[name];
 });
 
@@ -237,7 +221,7 @@ describe('delivery of a recorded event', () => {
     // leave it: the pending record grows (a ballast attribute) until the outcome no longer fits in an
     // item (400 KB), so the completion write is refused, the message reported failed and received
     // again. The second POST finds the pending record and completes it; the ballast is gone by then.
-    const attemptItem = (request: ReceivedRequest) => ({
+    const attemptItem = (request: ReceivedWebhook) => ({
       TableName: stack.resources.recordsTableName,
       Key: { pk: `DLV#${String(request.headers['x-paperflow-delivery-id'])}`, sk: 'ATTEMPT#0001' },
     });
