@@ -159,9 +159,9 @@ describe('DNS rebinding', () => {
     const response = await fetchOutbound({ url: `http://rebind.example.test:${target.port}/a.pdf` }, options({ policy: local, resolveHost: resolver }));
 
     expect(response.status).toBe(200);
-    expect(resolver.calls).toEqual(['rebind.example.test']);
-    expect(target.accepted).toEqual(['127.0.0.1']);
     expect(rebound.accepted).toEqual([]);
+    expect(target.accepted).toEqual(['127.0.0.1']);
+    expect(resolver.calls).toEqual(['rebind.example.test']);
   });
 
   it('checks the new answer again when a redirect comes back to the same name', async () => {
