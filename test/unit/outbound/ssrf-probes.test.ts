@@ -3,6 +3,7 @@ import { Socket, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
 import { checkOutboundUrl } from '../../../src/outbound/outbound-url.ts';
+import { WebhookSender, type WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
 import { literalProbes, resolvedProbes } from '../../support/ssrf-probes.ts';
 
 // The SSRF suite: every probe is refused, and no connection is opened for it. Two witnesses of "no
@@ -218,4 +219,51 @@ describe('redirects to a private address', () => {
     redirecting.accepted.length = 0;
   });
 
+});
+
+describe('webhook attempts', () => {
+  const noSignature = () => ({});
+  const delivery = (endpointUrl: string): WebhookRequest => ({
+    endpointUrl,
+    body: '{}',
+    eventId: 'evt_1',
+    eventType: 'document-insights.extraction.completed',
+    deliveryId: 'dlv_1',
+    attempt: 1,
+  });
+  // Webhook endpoints ignore fragments (the API refuses them), so a fragment alone is no probe here.
+  const senderProbes = literalProbes.filter(({ issue }) => issue !== 'must not contain a fragment');
+
+  it.each(senderProbes)('records $kind ($url) as a blocked address without opening a connection', async ({ url }) => {
+    const sender = new WebhookSender({ timeoutMs: 2_000, policy: () => strict, resolveHost: resolverOf({}) });
+
+    const attempt = await sender.send(delivery(url), noSignature);
+
+    expect(attempt).toMatchObject({ outcome: 'failed', responseStatus: null, error: { kind: 'blocked address' } });
+    expect(connectAttempts).not.toHaveBeenCalled();
+  });
+
+  it.each(resolvedProbes)('records $kind ($hostname → $addresses) as a blocked address without opening a connection', async ({ hostname, addresses }) => {
+    const sender = new WebhookSender({ timeoutMs: 2_000, policy: () => strict, resolveHost: resolverOf({ [hostname]: addresses }) });
+
+    const attempt = await sender.send(delivery(`https://${hostname}:${target.port}/hooks`), noSignature);
+
+    expect(attempt).toMatchObject({ outcome: 'failed', responseStatus: null, error: { kind: 'blocked address' } });
+    expect(connectAttempts).not.toHaveBeenCalled();
+    expect(target.accepted).toEqual([]);
+  });
+
+  it('does not follow a redirect to a private address', async () => {
+    const redirecting = await countingServer('127.0.0.1', 0, () => ({ status: 307, location: `http://10.0.0.1:${target.port}/hooks` }));
+    const sender = new WebhookSender({ timeoutMs: 2_000, policy: () => local, resolveHost: resolverOf({ 'hooks.example.test': ['127.0.0.1'] }) });
+    try {
+      const attempt = await sender.send(delivery(`http://hooks.example.test:${redirecting.port}/hooks`), noSignature);
+
+      expect(attempt).toMatchObject({ outcome: 'failed', responseStatus: 307, error: { kind: 'redirect' } });
+      expect(redirecting.accepted).toHaveLength(1);
+      expect(connectAttempts).toHaveBeenCalledTimes(1);
+    } finally {
+      await redirecting.close();
+    }
+  });
 });
