@@ -15,6 +15,10 @@ loopbackV6.addAddress('::1', 'ipv6');
 
 const nonPublicV4 = new BlockList();
 const nonPublicV6 = new BlockList();
+// Only 2000::/3 is allocated for global unicast; everything outside it (IPv4-translated ::ffff:0:0:0/96,
+// future or unassigned space) is refused without having to be named below.
+const globalUnicastV6 = new BlockList();
+globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private
@@ -41,8 +45,10 @@ for (const [network, prefix] of [
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
   ['2001::', 32], // Teredo: tunnels to an embedded IPv4 address
+  ['2001:2::', 48], // benchmarking
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4: embeds an IPv4 address
+  ['3fff::', 20], // documentation (RFC 9637)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -60,6 +66,7 @@ export function classifyAddress(address: string): AddressClass {
     return nonPublicV4.check(address, 'ipv4') ? 'non-public' : 'public';
   }
   if (loopbackV6.check(address, 'ipv6')) return 'loopback';
+  if (!globalUnicastV6.check(address, 'ipv6')) return 'non-public';
   return nonPublicV6.check(address, 'ipv6') ? 'non-public' : 'public';
 }
 

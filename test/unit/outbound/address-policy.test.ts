@@ -38,6 +38,10 @@ describe('classifyAddress', () => {
     'fd12:3456:789a::1',
     'fe80::1',
     'ff02::1',
+    '::ffff:0:7f00:1',
+    '3fff::1',
+    '2001:2::1',
+    '5f00::1',
     'not-an-address',
   ])('treats %s as non-public', (address) => {
     expect(classifyAddress(address)).toBe('non-public');
