@@ -89,7 +89,10 @@ const forEachInputs = z.strictObject({
   items: z.union([z.array(jsonValue).max(maximumForEachItems), expressionString]).meta({
     description: `A list, or an expression giving one; at most ${maximumForEachItems} items.`,
   }),
-  workflowId: z.string().meta({ description: 'A published workflow of the same workspace, run once per item.' }),
+  workflowId: z
+    .string()
+    .regex(workflowIdFormat, 'must be a workflow id (wf_...)')
+    .meta({ description: 'A published workflow of the same workspace, run once per item.' }),
   maxConcurrency: literalOrExpression(z.number().int().min(1)).default(forEachDefaults.maxConcurrency),
 });
 
