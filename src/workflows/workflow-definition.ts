@@ -2,8 +2,8 @@
 // every problem reported at once and its location, before anything is published.
 
 import jsonata from 'jsonata';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
+import { formatDocumentPath, readOperatorDocument, valueAtPath, type DocumentProblem } from '../platform/operator-documents.ts';
 
 export const maximumDelaySeconds = 86_400;
 export const maximumForEachItems = 1_000;
@@ -150,17 +150,13 @@ export function workflowDefinitionJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(workflowDefinitionSchema, { io: 'input' }) as Record<string, unknown>;
 }
 
-export interface DefinitionProblem {
-  /** Location like "steps[2].needs[0]"; "" for the whole document. */
-  path: string;
-  message: string;
-}
+export type DefinitionProblem = DocumentProblem;
 
 export type DefinitionParseResult = { ok: true; definition: WorkflowDefinition } | { ok: false; problems: DefinitionProblem[] };
 
 /** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
 export function parseWorkflowDefinition(text: string, format: 'yaml' | 'json' = 'yaml'): DefinitionParseResult {
-  const read = readText(text, format);
+  const read = readOperatorDocument(text, format);
   if (!read.ok) return read;
   return validateWorkflowDefinition(read.value);
 }
@@ -199,47 +195,20 @@ export interface DefinitionReference {
   workflowId: string;
 }
 
-function readText(text: string, format: 'yaml' | 'json'): { ok: true; value: unknown } | { ok: false; problems: DefinitionProblem[] } {
-  if (format === 'json') {
-    try {
-      return { ok: true, value: JSON.parse(text) as unknown };
-    } catch (error) {
-      return { ok: false, problems: [{ path: '', message: `is not valid JSON: ${(error as Error).message}` }] };
-    }
-  }
-  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    return {
-      ok: false,
-      problems: document.errors.map((error) => ({
-        path: '',
-        message: `is not valid YAML${error.linePos ? ` (line ${error.linePos[0].line}, column ${error.linePos[0].col})` : ''}: ${error.message.split('\n')[0]}`,
-      })),
-    };
-  }
-  return { ok: true, value: document.toJS() as unknown };
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`))
-    .join('');
-}
-
 function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, basePath: readonly PropertyKey[] = []): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
   for (const issue of issues) {
     const path = [...basePath, ...issue.path];
     if (issue.code === 'invalid_union') {
-      const value = valueAt(input, issue.path);
+      const value = valueAtPath(input, issue.path);
       if (issue.errors.length === 0) {
         // A discriminated union finds no step schema for this type.
         const typePath = path.at(-1) === 'type' ? path : [...path, 'type'];
         const type = path.at(-1) === 'type' ? value : (value as { type?: unknown } | undefined)?.type;
         problems.push(
           type === undefined
-            ? { path: formatPath(typePath), message: `is required: one of ${stepTypes.join(', ')}` }
-            : { path: formatPath(typePath), message: `unknown type ${JSON.stringify(type)}: one of ${stepTypes.join(', ')}` },
+            ? { path: formatDocumentPath(typePath), message: `is required: one of ${stepTypes.join(', ')}` }
+            : { path: formatDocumentPath(typePath), message: `unknown type ${JSON.stringify(type)}: one of ${stepTypes.join(', ')}` },
         );
         continue;
       }
@@ -249,21 +218,12 @@ function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown,
       continue;
     }
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ path: formatPath([...path, key]), message: 'is not a known setting' });
+      for (const key of issue.keys) problems.push({ path: formatDocumentPath([...path, key]), message: 'is not a known setting' });
       continue;
     }
-    problems.push({ path: formatPath(path), message: issue.message });
+    problems.push({ path: formatDocumentPath(path), message: issue.message });
   }
   return problems;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = input;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
 }
 
 interface LooseStep {
