@@ -72,11 +72,11 @@ const httpsUrl = z.string().refine((url) => readTemplate(url).kind !== 'literal'
 
 const webFunctionInputs = z.strictObject({
   url: httpsUrl.meta({ description: 'HTTPS URL; outbound URL safety rules apply.' }),
-  method: literalOrExpression(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])).default(webFunctionDefaults.method),
+  method: literalOrExpression(z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'])).default(webFunctionDefaults.method),
   headers: literalOrExpression(z.record(z.string(), templatedString)).optional(),
   body: jsonValue.optional(),
-  timeoutSeconds: literalOrExpression(z.number().positive().max(900)).default(webFunctionDefaults.timeoutSeconds),
-  retries: literalOrExpression(z.number().int().min(0).max(10)).default(webFunctionDefaults.retries),
+  timeoutSeconds: literalOrExpression(z.number().positive()).default(webFunctionDefaults.timeoutSeconds),
+  retries: literalOrExpression(z.number().int().min(0)).default(webFunctionDefaults.retries),
 });
 
 const transformInputs = z.record(z.string(), jsonValue).meta({ description: 'The step output: this object, evaluated.' });
@@ -96,7 +96,7 @@ const forEachInputs = z.strictObject({
   maxConcurrency: literalOrExpression(z.number().int().min(1)).default(forEachDefaults.maxConcurrency),
 });
 
-const stepIdSchema = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'must start with a letter and hold only letters, digits, _ or - (at most 64)');
+const stepIdSchema = z.string().min(1).max(128);
 
 function stepSchema<Type extends string, Inputs extends z.ZodType>(type: Type, inputs: Inputs) {
   return z.strictObject({
@@ -127,8 +127,8 @@ export const workflowDefinitionSchema = z
       .regex(workflowIdFormat, 'must be wf_ and then lowercase letters, digits, _ or -')
       .optional()
       .meta({ description: 'Publishing the same id again makes a new version; without it, a new workflow.' }),
-    name: z.string().min(1).max(200),
-    description: z.string().max(2000).optional(),
+    name: z.string().min(1),
+    description: z.string().optional(),
     steps: z.array(z.discriminatedUnion('type', [
         stepSchemas.document_insights,
         stepSchemas.web_function,

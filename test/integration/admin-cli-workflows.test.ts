@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { adminCliFor, failureOf } from '../support/admin-cli-process.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 
 // paperflow-admin workflows as an operator runs it: a separate process reaching the running local stack.
-const run = promisify(execFile);
 let stack: StackUnderTest;
 let folder: string;
 const workspaceId = 'ws_workflows';
@@ -24,11 +22,7 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-function admin(...args: string[]) {
-  return run('node_modules/.bin/node', ['bin/paperflow-admin.mjs', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAPERFLOW_DATA_DIR: stack.dataDir },
-  });
-}
+const admin = adminCliFor(() => stack.dataDir);
 
 let fileCount = 0;
 async function definitionFile(definition: unknown, format: 'yaml' | 'json' = 'yaml'): Promise<string> {
@@ -41,8 +35,6 @@ function definition(id: string, name = 'Greeting') {
   return { id, name, steps: [{ id: 'greet', type: 'transform', with: { text: 'Hello {{ body.name }}' } }] };
 }
 
-type Failed = { code: number; stdout: string; stderr: string };
-const failureOf = (running: Promise<unknown>) => running.then(() => expect.fail('the command succeeded'), (error: Failed) => error);
 const linesOf = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('workflows publish', () => {
