@@ -2,6 +2,7 @@
 // into a value, and the problems found in it located by a path like "steps[2].needs[0]".
 
 import { parseDocument } from 'yaml';
+import type { z } from 'zod';
 
 export interface DocumentProblem {
   /** Location in the document, like "documentTypes[1].fields[0].type"; "" for the whole document. */
@@ -47,4 +48,26 @@ export function valueAtPath(input: unknown, path: readonly PropertyKey[]): unkno
     current = (current as Record<PropertyKey, unknown>)[segment];
   }
   return current;
+}
+
+/**
+ * Where a union failed, zod says only "Invalid input": `explainUnion` tells the problems of the
+ * branch the author meant (undefined keeps zod's message). Unknown keys are named one by one.
+ */
+export function problemsFromZodIssues(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  explainUnion: (issue: z.core.$ZodIssueInvalidUnion, value: unknown, path: PropertyKey[]) => DocumentProblem[] | undefined,
+  basePath: readonly PropertyKey[] = [],
+): DocumentProblem[] {
+  const problems: DocumentProblem[] = [];
+  for (const issue of issues) {
+    const path = [...basePath, ...issue.path];
+    const explained = issue.code === 'invalid_union' ? explainUnion(issue, valueAtPath(input, issue.path), path) : undefined;
+    if (explained) problems.push(...explained);
+    else if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) problems.push({ path: formatDocumentPath([...path, key]), message: 'is not a known setting' });
+    } else problems.push({ path: formatDocumentPath(path), message: issue.message });
+  }
+  return problems;
 }

@@ -3,7 +3,7 @@
 
 import jsonata from 'jsonata';
 import { z } from 'zod';
-import { formatDocumentPath, readOperatorDocument, valueAtPath, type DocumentProblem } from '../platform/operator-documents.ts';
+import { formatDocumentPath, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../platform/operator-documents.ts';
 
 export const maximumDelaySeconds = 86_400;
 export const maximumForEachItems = 1_000;
@@ -196,34 +196,26 @@ export interface DefinitionReference {
 }
 
 function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, basePath: readonly PropertyKey[] = []): DefinitionProblem[] {
-  const problems: DefinitionProblem[] = [];
-  for (const issue of issues) {
-    const path = [...basePath, ...issue.path];
-    if (issue.code === 'invalid_union') {
-      const value = valueAtPath(input, issue.path);
+  return problemsFromZodIssues(
+    issues,
+    input,
+    (issue, value, path) => {
       if (issue.errors.length === 0) {
         // A discriminated union finds no step schema for this type.
         const typePath = path.at(-1) === 'type' ? path : [...path, 'type'];
         const type = path.at(-1) === 'type' ? value : (value as { type?: unknown } | undefined)?.type;
-        problems.push(
+        return [
           type === undefined
             ? { path: formatDocumentPath(typePath), message: `is required: one of ${stepTypes.join(', ')}` }
             : { path: formatDocumentPath(typePath), message: `unknown type ${JSON.stringify(type)}: one of ${stepTypes.join(', ')}` },
-        );
-        continue;
+        ];
       }
       // A literal or an expression: report against the branch the author meant (the expression is last).
       const branch = typeof value === 'string' ? issue.errors[issue.errors.length - 1]! : issue.errors[0]!;
-      problems.push(...problemsFromIssues(branch, value, path));
-      continue;
-    }
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ path: formatDocumentPath([...path, key]), message: 'is not a known setting' });
-      continue;
-    }
-    problems.push({ path: formatDocumentPath(path), message: issue.message });
-  }
-  return problems;
+      return problemsFromIssues(branch, value, path);
+    },
+    basePath,
+  );
 }
 
 interface LooseStep {

@@ -2,7 +2,7 @@
 // problem with its location so an operator can fix the file in one pass.
 
 import type { z } from 'zod';
-import { formatDocumentPath, readOperatorDocument, valueAtPath, type DocumentProblem } from '../../platform/operator-documents.ts';
+import { formatDocumentPath, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../../platform/operator-documents.ts';
 import {
   customDocumentTypeSchema,
   documentTypeReferenceProblems,
@@ -20,27 +20,18 @@ export type ConfigurationParseResult =
   | { ok: false; problems: ConfigurationProblem[] };
 
 function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, basePath: readonly PropertyKey[] = []): ConfigurationProblem[] {
-  const problems: ConfigurationProblem[] = [];
-  for (const issue of issues) {
-    const path = [...basePath, ...issue.path];
-    if (issue.code === 'invalid_union') {
+  return problemsFromZodIssues(
+    issues,
+    input,
+    (_issue, element, path) => {
       // A document type is prebuilt or custom; report the problems of the kind the author meant,
       // told by the presence of the "prebuilt" key, rather than zod's generic "Invalid input".
-      const element = valueAtPath(input, issue.path);
       const intended = element && typeof element === 'object' && 'prebuilt' in element ? prebuiltDocumentTypeSchema : customDocumentTypeSchema;
       const result = intended.safeParse(element);
-      if (!result.success) {
-        problems.push(...problemsFromIssues(result.error.issues, element, path));
-        continue;
-      }
-    }
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ path: formatDocumentPath([...path, key]), message: 'is not a known setting' });
-      continue;
-    }
-    problems.push({ path: formatDocumentPath(path), message: issue.message });
-  }
-  return problems;
+      return result.success ? undefined : problemsFromIssues(result.error.issues, element, path);
+    },
+    basePath,
+  );
 }
 
 /** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
