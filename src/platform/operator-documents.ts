@@ -41,7 +41,7 @@ export function formatDocumentPath(path: readonly PropertyKey[]): string {
 }
 
 /** The value at `path` inside `input`, or undefined where the path leaves it. */
-export function valueAtPath(input: unknown, path: readonly PropertyKey[]): unknown {
+function valueAtPath(input: unknown, path: readonly PropertyKey[]): unknown {
   let current: unknown = input;
   for (const segment of path) {
     if (current === null || typeof current !== 'object') return undefined;
