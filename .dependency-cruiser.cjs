@@ -11,7 +11,7 @@
 //   domain         src/platform/ (shared, neutral types: errors, route rows, resource access,
 //                  pagination), src/events/, and the features: src/auth, src/files, src/extractions,
 //                  src/extraction-engine, src/extraction-configurations, src/workspaces, src/outbound,
-//                  src/webhooks
+//                  src/webhooks, src/workflows
 //   infrastructure src/infrastructure/ (AWS SDK clients, identifiers, resource names, the logger)
 //
 // So domain code knows nothing of HTTP, of Lambda event types, of the local stack or of the CDK app,
@@ -19,7 +19,7 @@
 // handlers by path (`handler: 'functions/…'`): strings, not imports, so they cross no layer.
 // Tests are not cruised: a test may reach any layer.
 
-const domain = '^src/(platform|events|auth|files|extractions|extraction-engine|extraction-configurations|workspaces|outbound|webhooks)/';
+const domain = '^src/(platform|events|auth|files|extractions|extraction-engine|extraction-configurations|workspaces|outbound|webhooks|workflows)/';
 const entryPoints = '^(functions|lib|bin|scripts|bench)/|^src/(admin|local)/';
 // `aws-lambda` has no runtime package: its types come from @types/aws-lambda, and an unresolved
 // type-only import keeps the bare name.

@@ -9,6 +9,10 @@ import { reprocessExtraction } from '../extractions/wiring.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
+import { isWorkflowId } from '../workflows/workflow-definition.ts';
+import { publishWorkflow } from '../workflows/workflow-publishing.ts';
+import type { WorkflowStatus } from '../workflows/workflow-store.ts';
+import { workflowStore } from '../workflows/wiring.ts';
 
 export interface CommandOutput {
   out(line: string): void;
@@ -27,6 +31,10 @@ const usage = `Usage: paperflow-admin <command>
   config apply <file.yaml|file.json> --workspace <ws_id>
   config show --workspace <ws_id>
   extractions reprocess <ext_id> [--workspace <ws_id>]
+  workflows publish <file.yaml|file.json> --workspace <ws_id>
+  workflows list --workspace <ws_id>
+  workflows show <wf_id> --workspace <ws_id>
+  workflows disable|enable <wf_id> --workspace <ws_id>
 
 Resources: a deployed stack through PAPERFLOW_TABLE_NAME (and the other PAPERFLOW_* stack outputs,
 including PAPERFLOW_USAGE_PLAN_ID, PAPERFLOW_REST_API_ID and PAPERFLOW_API_STAGE for per-key rate limits)
@@ -125,7 +133,63 @@ const commands: Record<string, Command> = {
     output.out(JSON.stringify(await reprocessExtraction(values.workspace, extractionId)));
     return 0;
   },
+  'workflows publish': async (args, output) => {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
+    const file = positionals[0];
+    if (!file || !values.workspace) return fail(output, 'Usage: workflows publish <file> --workspace <ws_id>.');
+    if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
+    const format = extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
+    const result = await publishWorkflow(workflowStore(), values.workspace, await readFile(file, 'utf8'), format);
+    if (!result.ok) {
+      for (const problem of result.problems) output.err(`${problem.path || '(document)'}: ${problem.message}`);
+      return fail(output, `The definition has ${result.problems.length} problem(s); nothing was published.`);
+    }
+    output.out(JSON.stringify({ workflowId: result.workflowId, version: result.version }));
+    return 0;
+  },
+  'workflows list': async (args, output) => {
+    const { values } = parseArgs({ args, options: { workspace: { type: 'string' } } });
+    if (!values.workspace) return fail(output, '--workspace is required.');
+    if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
+    for (const workflow of await workflowStore().list(values.workspace)) output.out(JSON.stringify(workflow));
+    return 0;
+  },
+  'workflows show': async (args, output) => {
+    const target = await workflowTarget(args, output, 'show');
+    if (typeof target === 'number') return target;
+    const store = workflowStore();
+    const [workflow, latest] = await Promise.all([store.get(target.workspaceId, target.workflowId), store.latestVersion(target.workspaceId, target.workflowId)]);
+    if (!workflow || !latest) return failNoWorkflow(output, target);
+    output.out(JSON.stringify({ ...workflow, version: latest.version, publishedAt: latest.publishedAt, definition: latest.definition }, null, 2));
+    return 0;
+  },
+  'workflows disable': (args, output) => setWorkflowStatus(args, output, 'disabled'),
+  'workflows enable': (args, output) => setWorkflowStatus(args, output, 'enabled'),
 };
+
+async function setWorkflowStatus(args: string[], output: CommandOutput, status: WorkflowStatus): Promise<number> {
+  const target = await workflowTarget(args, output, status === 'enabled' ? 'enable' : 'disable');
+  if (typeof target === 'number') return target;
+  const workflow = await workflowStore().setStatus(target.workspaceId, target.workflowId, status);
+  if (!workflow) return failNoWorkflow(output, target);
+  output.out(JSON.stringify(workflow));
+  return 0;
+}
+
+/** `<wf_id> --workspace <ws_id>`, both checked; an exit code when they name nothing. */
+async function workflowTarget(args: string[], output: CommandOutput, verb: string): Promise<{ workspaceId: string; workflowId: string } | number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
+  const workflowId = positionals[0];
+  if (!workflowId || !values.workspace) return fail(output, `Usage: workflows ${verb} <wf_id> --workspace <ws_id>.`);
+  if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
+  // A malformed id names no workflow, and is never sent to the store (key length limits).
+  if (!isWorkflowId(workflowId)) return failNoWorkflow(output, { workspaceId: values.workspace, workflowId });
+  return { workspaceId: values.workspace, workflowId };
+}
+
+function failNoWorkflow(output: CommandOutput, target: { workspaceId: string; workflowId: string }): number {
+  return fail(output, `Workflow ${target.workflowId} does not exist in workspace ${target.workspaceId} (paperflow-admin workflows list shows those that do).`);
+}
 
 /** Runs one admin command; returns the process exit code. Errors become a message, never a stack. */
 export async function runAdminCommand(argv: string[], output: CommandOutput): Promise<number> {

@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCliFor, failureOf } from '../support/admin-cli-process.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 
 // paperflow-admin as an operator runs it: a separate process reaching the running local stack.
-const run = promisify(execFile);
 let stack: StackUnderTest;
 let folder: string;
 
@@ -21,11 +19,7 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-function admin(...args: string[]) {
-  return run('node_modules/.bin/node', ['bin/paperflow-admin.mjs', ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAPERFLOW_DATA_DIR: stack.dataDir },
-  });
-}
+const admin = adminCliFor(() => stack.dataDir);
 
 async function configFile(name: string, text: string): Promise<string> {
   const path = join(folder, name);
@@ -33,8 +27,6 @@ async function configFile(name: string, text: string): Promise<string> {
   return path;
 }
 
-type Failed = { code: number; stderr: string };
-const failureOf = (running: Promise<unknown>) => running.then(() => expect.fail('the command succeeded'), (error: Failed) => error);
 
 describe('workspaces create', () => {
   it('is idempotent for an existing id with the same name', async () => {

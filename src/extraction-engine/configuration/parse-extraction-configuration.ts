@@ -1,8 +1,8 @@
 // Parses and validates a workspace extraction configuration written as YAML or JSON, reporting every
 // problem with its location so an operator can fix the file in one pass.
 
-import { parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { formatDocumentPath, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../../platform/operator-documents.ts';
 import {
   customDocumentTypeSchema,
   documentTypeReferenceProblems,
@@ -13,79 +13,30 @@ import {
   type ExtractionConfiguration,
 } from './extraction-configuration-schema.ts';
 
-export interface ConfigurationProblem {
-  /** Location in the document, like "documentTypes[1].fields[0].type"; "" for the whole document. */
-  path: string;
-  message: string;
-}
+export type ConfigurationProblem = DocumentProblem;
 
 export type ConfigurationParseResult =
   | { ok: true; configuration: ExtractionConfiguration }
   | { ok: false; problems: ConfigurationProblem[] };
 
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`))
-    .join('');
-}
-
 function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, basePath: readonly PropertyKey[] = []): ConfigurationProblem[] {
-  const problems: ConfigurationProblem[] = [];
-  for (const issue of issues) {
-    const path = [...basePath, ...issue.path];
-    if (issue.code === 'invalid_union') {
+  return problemsFromZodIssues(
+    issues,
+    input,
+    (_issue, element, path) => {
       // A document type is prebuilt or custom; report the problems of the kind the author meant,
       // told by the presence of the "prebuilt" key, rather than zod's generic "Invalid input".
-      const element = valueAt(input, issue.path);
       const intended = element && typeof element === 'object' && 'prebuilt' in element ? prebuiltDocumentTypeSchema : customDocumentTypeSchema;
       const result = intended.safeParse(element);
-      if (!result.success) {
-        problems.push(...problemsFromIssues(result.error.issues, element, path));
-        continue;
-      }
-    }
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ path: formatPath([...path, key]), message: 'is not a known setting' });
-      continue;
-    }
-    problems.push({ path: formatPath(path), message: issue.message });
-  }
-  return problems;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = input;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
-
-function readText(text: string, format: 'yaml' | 'json'): { ok: true; value: unknown } | { ok: false; problems: ConfigurationProblem[] } {
-  if (format === 'json') {
-    try {
-      return { ok: true, value: JSON.parse(text) as unknown };
-    } catch (error) {
-      return { ok: false, problems: [{ path: '', message: `is not valid JSON: ${(error as Error).message}` }] };
-    }
-  }
-  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    return {
-      ok: false,
-      problems: document.errors.map((error) => ({
-        path: '',
-        message: `is not valid YAML${error.linePos ? ` (line ${error.linePos[0].line}, column ${error.linePos[0].col})` : ''}: ${error.message.split('\n')[0]}`,
-      })),
-    };
-  }
-  return { ok: true, value: document.toJS() as unknown };
+      return result.success ? undefined : problemsFromIssues(result.error.issues, element, path);
+    },
+    basePath,
+  );
 }
 
 /** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
 export function parseExtractionConfiguration(text: string, format: 'yaml' | 'json' = 'yaml'): ConfigurationParseResult {
-  const read = readText(text, format);
+  const read = readOperatorDocument(text, format);
   if (!read.ok) return read;
   if (read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) {
     return { ok: false, problems: [{ path: '', message: 'must be an object with a documentTypes list' }] };
@@ -107,13 +58,13 @@ function looseRuleProblems(input: object): ConfigurationProblem[] {
     if (documentType === null || typeof documentType !== 'object' || 'prebuilt' in documentType) return;
     const base = ['documentTypes', typeIndex];
     for (const problem of documentTypeReferenceProblems(documentType)) {
-      problems.push({ path: formatPath([...base, ...problem.path]), message: problem.message });
+      problems.push({ path: formatDocumentPath([...base, ...problem.path]), message: problem.message });
     }
     const fields = (documentType as { fields?: unknown }).fields;
     if (!Array.isArray(fields)) return;
     fields.forEach((field: unknown, fieldIndex) => {
       for (const problem of fieldDefinitionProblems(field)) {
-        problems.push({ path: formatPath([...base, 'fields', fieldIndex, ...problem.path]), message: problem.message });
+        problems.push({ path: formatDocumentPath([...base, 'fields', fieldIndex, ...problem.path]), message: problem.message });
       }
     });
   });
