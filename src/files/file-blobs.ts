@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { DownstreamError } from '../platform/errors.ts';
 import { logger } from '../infrastructure/logger.ts';
-import { callDownstream } from './downstream-calls.ts';
+import { callDownstream } from '../platform/downstream-calls.ts';
 import type { EarlyStoredContent } from './early-copy.ts';
 
 // Blobs live under a per-workspace prefix, so a bucket policy or an export can work per workspace:

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { filesBucket } from '../infrastructure/resource-definitions.ts';
-import { callDownstream } from './downstream-calls.ts';
+import { callDownstream } from '../platform/downstream-calls.ts';
 
 /**
  * Readiness of a file:

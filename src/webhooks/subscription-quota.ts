@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { callDownstream } from '../files/downstream-calls.ts';
+import { callDownstream } from '../platform/downstream-calls.ts';
 import { ConflictError } from '../platform/errors.ts';
 import { subscriptionQuota } from './subscription.ts';
 

@@ -1,4 +1,4 @@
-import { callDownstream } from '../files/downstream-calls.ts';
+import { callDownstream } from '../platform/downstream-calls.ts';
 import { isIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { planSubscriptionList, type SubscriptionListQuery } from './subscription-listing.ts';

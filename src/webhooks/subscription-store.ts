@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { callDownstream } from '../files/downstream-calls.ts';
+import { callDownstream } from '../platform/downstream-calls.ts';
 import type { EncryptedSigningSecret } from './subscription-secrets.ts';
 import type { SubscriptionChanges, SubscriptionRecord } from './subscription.ts';
 

@@ -1,4 +1,4 @@
-import { DownstreamError } from '../platform/errors.ts';
+import { DownstreamError } from './errors.ts';
 import { logger } from '../infrastructure/logger.ts';
 
 /**
