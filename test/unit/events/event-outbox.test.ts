@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -9,8 +8,8 @@ import { EventOutbox } from '../../../src/events/event-outbox.ts';
 import { EventRecorder } from '../../../src/events/event-recorder.ts';
 import { SqsEventHandOff } from '../../../src/events/sqs-event-hand-off.ts';
 import { extractionEventOf } from '../../../src/extractions/extraction-events.ts';
-import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
 import { captureLogLines } from '../../support/log-lines.ts';
+import { conditionalFailure, documentClient, failedExtractionRecord } from '../../support/mocked-records.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -21,24 +20,10 @@ beforeEach(() => {
   vi.restoreAllMocks();
 });
 
-const conditionalFailure = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
-const documentClient = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const queueUrl = 'http://sqs.local/000000000000/deliveries';
 const recordedAt = new Date('2026-01-01T10:00:06.000Z');
 
-const record: ExtractionRecord = {
-  id: 'ext_01JZ0000000000000000000000',
-  workspaceId: 'ws_a',
-  status: 'FAILED',
-  generation: 2,
-  createdAt: '2026-01-01T10:00:00.000Z',
-  updatedAt: '2026-01-01T10:00:05.000Z',
-  completedAt: '2026-01-01T10:00:05.000Z',
-  error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'x' },
-  labels: {},
-  document: {},
-  outputAvailable: false,
-};
+const record = failedExtractionRecord;
 
 function outboxWith(options = { graceMs: 30_000, now: () => recordedAt.getTime() }) {
   return new EventOutbox(documentClient(), 'records', new SqsEventHandOff(new SQSClient({ region: 'us-east-1' }), () => queueUrl), options);

@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, InvalidArn } from '@aws-sdk/client-sfn';
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -8,6 +7,7 @@ import { StepFunctionsExtractionExecutions } from '../../../src/extractions/extr
 import { ExtractionOutputStore } from '../../../src/extractions/extraction-output-store.ts';
 import { ExtractionStore } from '../../../src/extractions/extraction-store.ts';
 import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
+import { conditionalFailure, documentClient, failedExtractionRecord } from '../../support/mocked-records.ts';
 
 const sfn = mockClient(SFNClient);
 const documents = mockClient(DynamoDBDocumentClient);
@@ -19,22 +19,8 @@ beforeEach(() => {
   s3.reset();
 });
 
-const conditionalFailure = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
-const documentClient = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 
-const record: ExtractionRecord = {
-  id: 'ext_01JZ0000000000000000000000',
-  workspaceId: 'ws_a',
-  status: 'FAILED',
-  generation: 2,
-  createdAt: '2026-01-01T10:00:00.000Z',
-  updatedAt: '2026-01-01T10:00:05.000Z',
-  completedAt: '2026-01-01T10:00:05.000Z',
-  error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'x' },
-  labels: {},
-  document: {},
-  outputAvailable: false,
-};
+const record = failedExtractionRecord;
 
 describe('StepFunctionsExtractionExecutions', () => {
   const executions = () => new StepFunctionsExtractionExecutions(new SFNClient({ region: 'us-east-1' }), 'arn:aws:states:us-east-1:1:stateMachine:x');

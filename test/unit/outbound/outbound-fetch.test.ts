@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
+import { fetchOutbound, OutboundRequestError, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
+import { localPolicy, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -31,22 +32,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const local = { allowHttp: true, allowLoopback: true };
-const strict = { allowHttp: false, allowLoopback: false };
+const strict = strictPolicy;
+const local = localPolicy;
 
 function options(overrides: Partial<OutboundOptions> = {}): OutboundOptions {
   return { policy: local, urlRules: { refuseFragment: true }, timeoutMs: 2_000, maxResponseBytes: 1_000, maxRedirects: 3, ...overrides };
-}
-
-function resolverOf(table: Record<string, string[]>): HostResolver & { calls: string[] } {
-  const calls: string[] = [];
-  const resolver = async (hostname: string) => {
-    calls.push(hostname);
-    const addresses = table[hostname];
-    if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
-  };
-  return Object.assign(resolver, { calls });
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<OutboundRequestError> {

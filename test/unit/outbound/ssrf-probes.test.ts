@@ -5,6 +5,7 @@ import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundOp
 import { checkOutboundUrl } from '../../../src/outbound/outbound-url.ts';
 import { WebhookSender, type WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
 import { literalProbes, resolvedProbes } from '../../support/ssrf-probes.ts';
+import { localPolicy, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
 
 // The SSRF suite: every probe is refused, and no connection is opened for it. Two witnesses of "no
 // connection": a spy on every socket's connect() in this process, and loopback listeners that count
@@ -37,23 +38,11 @@ async function countingServer(host: string, port = 0, respond: (path: string) =>
   };
 }
 
-const strict = { allowHttp: false, allowLoopback: false };
-/** PAPERFLOW_ALLOW_PRIVATE_URLS: the loopback test servers stand in for public ones. */
-const local = { allowHttp: true, allowLoopback: true };
+const strict = strictPolicy;
+const local = localPolicy;
 
 function options(overrides: Partial<OutboundOptions> = {}): OutboundOptions {
   return { policy: strict, urlRules: { refuseFragment: true }, timeoutMs: 2_000, maxResponseBytes: 1_000, maxRedirects: 3, ...overrides };
-}
-
-function resolverOf(table: Record<string, string[]>): HostResolver & { calls: string[] } {
-  const calls: string[] = [];
-  const resolver = async (hostname: string) => {
-    calls.push(hostname);
-    const addresses = table[hostname];
-    if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
-  };
-  return Object.assign(resolver, { calls });
 }
 
 /** Answers each call with the next list of addresses, repeating the last one. */
