@@ -9,8 +9,13 @@ import { eventRecorder } from '../src/events/wiring.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { deliveryStore } from '../src/webhooks/delivery-wiring.ts';
 import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateQueueCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { sqsClient } from '../src/infrastructure/sqs-client.ts';
+import { defaultConcurrentBatches } from '../src/local/local-queue-consumers.ts';
+import { webhookDeliveryConsumer } from '../src/webhooks/triggers.ts';
 import { describeMachine, measureThroughput, percentile } from './support/machine.ts';
+import { SdkCallCounter } from './support/sdk-calls.ts';
 
 // Webhook delivery on the embedded stack, from a recorded event (the outbox's hand-off, the queue
 // consumer's fan-out, the signed POST) to a receiver on loopback:
@@ -26,7 +31,7 @@ Object.assign(process.env, {
   PAPERFLOW_LOG_LEVEL: 'warn',
 });
 const latencyEvents = Number(process.env.BENCH_WEBHOOK_LATENCY_EVENTS ?? 40);
-const fanOutEvents = Number(process.env.BENCH_WEBHOOK_FANOUT_EVENTS ?? 20);
+const fanOutEvents = Number(process.env.BENCH_WEBHOOK_FANOUT_EVENTS ?? 40);
 const flakyEvents = Number(process.env.BENCH_WEBHOOK_FLAKY_EVENTS ?? 1000);
 
 interface Arrival {
@@ -51,6 +56,12 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 
 const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-bench-'));
 const stack = await startLocalStack({ dataDir, port: 0, authorizerCacheSeconds: 60 });
+// The handlers run in this process on the same cached clients: counting their calls shows the work per delivery.
+const sdkCalls = new SdkCallCounter();
+sdkCalls.attach('DynamoDB', dynamoDocumentClient());
+sdkCalls.attach('SQS', sqsClient());
+// As many POSTs at once as the local consumer can have in flight: its pollers times its batch size.
+const consumerConcurrency = webhookDeliveryConsumer.batchSize * (webhookDeliveryConsumer.maximumConcurrency ?? defaultConcurrentBatches);
 const waitFor = async (condition: () => boolean, what: string, timeoutMs = 10 * 60_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -99,18 +110,27 @@ try {
   }
   latencies.sort((a, b) => a - b);
 
-  // 2. Fan-out to 25 subscriptions, against raw POSTs to the same receiver.
+  // 2. Fan-out to 25 subscriptions, against raw POSTs to the same receiver at the consumer's concurrency.
   const fanOut = await workspace('ws_fanout');
   for (let index = 0; index < 25; index += 1) await subscribe(fanOut, `/fanout/${index}`, `fan-out ${index}`);
+  // Warm-up: one fanned-out event, so the figures below leave out first-use costs.
+  await record('ws_fanout');
+  await waitFor(() => arrivalsAt('/fanout/').length >= 25, 'the warm-up fan-out');
+  const warmUpArrivals = arrivalsAt('/fanout/').length;
   const expectedFanOut = fanOutEvents * 25;
+  sdkCalls.reset();
   const fanOutStartedAt = performance.now();
   await Promise.all(Array.from({ length: fanOutEvents }, () => record('ws_fanout')));
-  await waitFor(() => arrivalsAt('/fanout/').length >= expectedFanOut, 'the fanned-out deliveries');
-  const deliveriesPerSecond = expectedFanOut / ((performance.now() - fanOutStartedAt) / 1000);
+  await waitFor(() => arrivalsAt('/fanout/').length - warmUpArrivals >= expectedFanOut, 'the fanned-out deliveries');
+  const fanOutSeconds = (performance.now() - fanOutStartedAt) / 1000;
+  const deliveriesPerSecond = expectedFanOut / fanOutSeconds;
+  // The last settle writes may still be in flight when the last POST arrives: let them land before counting.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const fanOutCalls = sdkCalls.snapshot();
   const rawStartedAt = performance.now();
   let rawSent = 0;
   await Promise.all(
-    Array.from({ length: 10 }, async () => {
+    Array.from({ length: consumerConcurrency }, async () => {
       while (rawSent < expectedFanOut) {
         rawSent += 1;
         const response = await fetch(`${receiverUrl}/raw`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"raw":true}' });
@@ -119,12 +139,24 @@ try {
     }),
   );
   const rawPerSecond = expectedFanOut / ((performance.now() - rawStartedAt) / 1000);
-  // The store's own ceiling, for reading the ratio: every delivery makes about ten DynamoDB calls.
+  // The emulators' own ceilings in this run, for reading the ratio: one call alone, at the same concurrency.
   const documents = dynamoDocumentClient();
   let putCount = 0;
   const rawPutsPerSecond = await measureThroughput(
     () => documents.send(new PutCommand({ TableName: stack.resources.recordsTableName, Item: { pk: `BENCH#${putCount++}`, sk: 'PUT', at: Date.now() } })),
-    16,
+    consumerConcurrency,
+    3000,
+  );
+  const rawGetsPerSecond = await measureThroughput(
+    () => documents.send(new GetCommand({ TableName: stack.resources.recordsTableName, Key: { pk: `BENCH#${putCount-- % 1000}`, sk: 'PUT' }, ConsistentRead: true })),
+    consumerConcurrency,
+    3000,
+  );
+  // A queue of its own, so no consumer polls it.
+  const { QueueUrl: benchQueueUrl } = await sqsClient().send(new CreateQueueCommand({ QueueName: 'paperflow-bench-sends' }));
+  const rawSendsPerSecond = await measureThroughput(
+    () => sqsClient().send(new SendMessageCommand({ QueueUrl: benchQueueUrl, MessageBody: '{"bench":true}' })),
+    consumerConcurrency,
     3000,
   );
 
@@ -159,7 +191,18 @@ try {
 
   console.log(`webhook delivery (${describeMachine()})`);
   console.log(`  terminal state → first attempt: p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms over ${latencies.length} events (target p50 < 250 ms)`);
-  console.log(`  fan-out, ${fanOutEvents} events × 25 subscriptions: ${deliveriesPerSecond.toFixed(0)} deliveries/s; raw POSTs to the same receiver: ${rawPerSecond.toFixed(0)}/s; ratio ${(deliveriesPerSecond / rawPerSecond).toFixed(2)} (target ≥ 0.5); raw emulator PutItem: ${rawPutsPerSecond.toFixed(0)}/s`);
+  console.log(
+    `  fan-out, ${fanOutEvents} events × 25 subscriptions: ${deliveriesPerSecond.toFixed(0)} deliveries/s; raw POSTs to the same receiver (${consumerConcurrency} at once): ` +
+      `${rawPerSecond.toFixed(0)}/s; ratio ${(deliveriesPerSecond / rawPerSecond).toFixed(2)} (target ≥ 0.5)`,
+  );
+  const dynamoPerDelivery = SdkCallCounter.total(fanOutCalls, 'DynamoDB') / expectedFanOut;
+  const sqsPerDelivery = SdkCallCounter.total(fanOutCalls, 'SQS') / expectedFanOut;
+  console.log(`    calls per delivery: DynamoDB ${dynamoPerDelivery.toFixed(2)}, SQS ${sqsPerDelivery.toFixed(2)} (events recorded and polling included)`);
+  for (const line of SdkCallCounter.describe(fanOutCalls, expectedFanOut)) console.log(`      ${line}`);
+  console.log(
+    `    emulators alone, ${consumerConcurrency} at once: PutItem ${rawPutsPerSecond.toFixed(0)}/s, GetItem ${rawGetsPerSecond.toFixed(0)}/s, SendMessage ${rawSendsPerSecond.toFixed(0)}/s; ` +
+      `bound from the DynamoDB calls alone: ${(Math.min(rawPutsPerSecond, rawGetsPerSecond) / dynamoPerDelivery).toFixed(0)} deliveries/s`,
+  );
   console.log(
     `  ${flakyEvents} events, receiver failing every other request: ${deliveries.length} deliveries, ${ended} ended (${succeeded} SUCCEEDED), ` +
       `${recordedAttempts} attempts recorded, ${arrivals.filter((arrival) => arrival.path.startsWith('/flaky')).length} received, ${mismatched} deliveries whose records and requests disagree, in ${flakySeconds.toFixed(1)} s`,

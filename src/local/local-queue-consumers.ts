@@ -19,7 +19,7 @@ export interface RunningQueueConsumer {
 // SQS hands out at most 10 messages per ReceiveMessage and long-polls for at most 20 s.
 const maximumMessagesPerReceive = 10;
 /** Lambda's SQS event source mapping starts with five concurrent pollers and scales from there. */
-const defaultConcurrentBatches = 5;
+export const defaultConcurrentBatches = 5;
 const longPollSeconds = 20;
 const pauseAfterFailedPollMilliseconds = 1_000;
 
