@@ -32,8 +32,8 @@ export interface DeliverySubscription {
  */
 export interface SubscriptionLookup {
   find(workspaceId: string, subscriptionId: string): Promise<DeliverySubscription | undefined>;
-  /** The decrypted signing secret; undefined when the subscription is gone. */
-  signingSecret(workspaceId: string, subscriptionId: string): Promise<string | undefined>;
+  /** The subscription with its decrypted signing secret, read together; undefined when it is gone. */
+  findWithSecret(workspaceId: string, subscriptionId: string): Promise<{ subscription: DeliverySubscription; secret: string } | undefined>;
   /** Every subscription of the workspace (at most 25), whatever its status: the fan-out's candidates. */
   ofWorkspace(workspaceId: string): Promise<DeliverySubscription[]>;
 }
@@ -48,9 +48,11 @@ export interface AttemptMessage {
   notBefore?: string;
 }
 
-/** Port to the delivery queue: one message with a delay of 0 to 900 seconds. */
+/** Port to the delivery queue: messages with a delay of 0 to 900 seconds each. */
 export interface AttemptQueue {
   send(message: AttemptMessage, delaySeconds: number): Promise<void>;
+  /** Several messages in as few calls as the queue allows (SQS: ten per SendMessageBatch); throws unless all were sent. */
+  sendAll(messages: { message: AttemptMessage; delaySeconds: number }[]): Promise<void>;
 }
 
 /** Port to the pure signature module (`signWebhook` of webhook-signature.ts). */
@@ -113,19 +115,21 @@ export class DeliveryAttempts {
   }
 
   /**
-   * Creates one automatic delivery per matching subscription and queues its first attempt. A second
-   * fan-out of the same event finds the deliveries (their ids are deterministic) and only queues a
-   * first attempt that a crash kept from being queued.
+   * Creates one automatic delivery per matching subscription and queues the first attempts together
+   * (SendMessageBatch). A second fan-out of the same event (the outbox hands off at least once) finds
+   * the deliveries (their ids are deterministic) and queues attempt 1 again only for those still
+   * waiting for it: a crash may have kept it from being queued, and a copy that was queued is a
+   * duplicate the attempt's own records absorb (docs/webhooks.md, Write order and crashes).
    */
   async createAutomaticDeliveries(event: RecordedEvent, subscriptions: DeliverySubscription[]): Promise<DeliveryView[]> {
     const { store, schedule } = this.dependencies;
-    // Subscriptions are independent of each other: up to 25 are written and queued concurrently.
+    const now = this.now();
+    const delaySeconds = schedule.delayBeforeAttempt(1);
+    // Subscriptions are independent of each other: up to 25 deliveries are written concurrently.
     const deliveries = await Promise.all(
       subscriptions
         .filter((candidate) => subscriptionMatches(candidate, event))
         .map(async (subscription) => {
-          const now = this.now();
-          const delaySeconds = schedule.delayBeforeAttempt(1);
           const record = this.newDelivery(event, subscription.id, {
             id: automaticDeliveryId(event.envelope.eventId, subscription.id, event.envelope.occurredAt),
             trigger: 'automatic',
@@ -133,15 +137,24 @@ export class DeliveryAttempts {
             now,
             delaySeconds,
           });
-          const current = (await store.create(record)) ? record : await store.get(record.eventId, record.id);
+          if (await store.create(record)) return { current: record, firstAttemptDue: true };
+          const current = await store.get(record.eventId, record.id);
           if (!current) return undefined;
-          if (current.status === 'PENDING' && current.attemptCount === 0 && (current.scheduledAttempt ?? 0) < 1) {
-            await this.queueAttempt(current, 1, delaySeconds, now);
-          }
-          return deliveryView(current);
+          const firstAttemptDue = current.status === 'PENDING' && current.attemptCount === 0 && current.heldAttempt === undefined;
+          return { current, firstAttemptDue };
         }),
     );
-    return deliveries.filter((delivery): delivery is DeliveryView => delivery !== undefined);
+    const created = deliveries.filter((delivery) => delivery !== undefined);
+    const { delaySeconds: firstHop, notBefore } = queuedDelay(delaySeconds, now);
+    await this.dependencies.queue.sendAll(
+      created
+        .filter(({ firstAttemptDue }) => firstAttemptDue)
+        .map(({ current }) => ({
+          message: { kind: 'attempt', deliveryId: current.id, eventId: current.eventId, attempt: 1, ...(notBefore ? { notBefore } : {}) },
+          delaySeconds: firstHop,
+        })),
+    );
+    return created.map(({ current }) => deliveryView(current));
   }
 
   /** `POST …/resend`: a new manual delivery with one attempt, only while the subscription is active. */
@@ -193,8 +206,8 @@ export class DeliveryAttempts {
       return { action: 'deferred', delaySeconds: hop.delaySeconds };
     }
 
-    const subscription = await subscriptions.find(delivery.workspaceId, delivery.subscriptionId);
-    const secret = subscription && subscription.workspaceId === delivery.workspaceId ? await subscriptions.signingSecret(delivery.workspaceId, subscription.id) : undefined;
+    const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
+    const { subscription, secret } = found?.subscription.workspaceId === delivery.workspaceId ? found : { subscription: undefined, secret: undefined };
     if (!subscription || secret === undefined) {
       await store.endWithoutAttempt(delivery, attempt, this.now().toISOString());
       return { action: 'ended' };

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
 import { eventRetentionDays } from '../events/event-envelope.ts';
 import type { AttemptRecord, AttemptResult, DeliveryRecord, DeliveryStatus } from './delivery-records.ts';
@@ -103,10 +104,17 @@ function expiresAtOf(delivery: Pick<DeliveryRecord, 'occurredAt'>): number {
  * (gsi1 per subscription, sparse gsi6 while held), attempt `DLV#<dlv>` / `ATTEMPT#<nnnn>`.
  */
 export class DynamoDeliveryStore implements DeliveryStore {
+  /** Set for a queue consumer's invocation: the concurrent records' reads of deliveries go out as one BatchGetItem. */
+  private readonly batchedReads: BatchedItemReads | undefined;
+
   constructor(
     readonly client: DynamoDBDocumentClient,
     readonly tableName: string,
-  ) {}
+    options: { batchReads?: boolean } = {},
+  ) {
+    // Consistent and never remembered: a delivery's state is what the engine's conditions check against.
+    this.batchedReads = options.batchReads ? new BatchedItemReads(client, tableName, { consistentRead: true }) : undefined;
+  }
 
   async create(record: DeliveryRecord): Promise<boolean> {
     return this.conditionally(
@@ -125,6 +133,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+    if (this.batchedReads) {
+      const item = await this.batchedReads.get(deliveryKey(eventId, deliveryId));
+      return item ? deliveryOf(item) : undefined;
+    }
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: deliveryKey(eventId, deliveryId), ConsistentRead: true }));
     return Item ? deliveryOf(Item) : undefined;
   }

@@ -4,8 +4,8 @@ import { requiredEnvironment, resourceEnvironment } from '../infrastructure/reso
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from './delivery-attempts.ts';
 import { DeliveryHistory } from './delivery-history.ts';
-import { DynamoDeliveryStore } from './delivery-store.ts';
-import { RecordedEventPayloads } from './event-payloads.ts';
+import { DynamoDeliveryStore, type DeliveryStore } from './delivery-store.ts';
+import { RecordedEventPayloads, type EventPayloads } from './event-payloads.ts';
 import { eventLister } from '../events/wiring.ts';
 import { retryScheduleFromEnvironment } from './retry-schedule.ts';
 import { WebhookSender, webhookSenderSettingsFromEnvironment } from './webhook-sender.ts';
@@ -13,12 +13,14 @@ import { WebhookSender, webhookSenderSettingsFromEnvironment } from './webhook-s
 // Built from the environment the stack (deployed or local) sets; clients are shared per process. The
 // subscription lookup and the signature come from the subscriptions module, so they are passed in.
 
-export function deliveryStore(): DynamoDeliveryStore {
-  return new DynamoDeliveryStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+/** `batchReads`: for one queue consumer invocation, whose records' reads of deliveries go out together. */
+export function deliveryStore(options: { batchReads?: boolean } = {}): DynamoDeliveryStore {
+  return new DynamoDeliveryStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), options);
 }
 
-export function eventPayloads(): RecordedEventPayloads {
-  return new RecordedEventPayloads(eventLister());
+/** `rememberForOneInvocation`: each event read once per queue consumer invocation. */
+export function eventPayloads(options: { rememberForOneInvocation?: boolean } = {}): RecordedEventPayloads {
+  return new RecordedEventPayloads(eventLister(), options);
 }
 
 export function attemptQueue(): AttemptQueue {
@@ -33,7 +35,7 @@ export function deliveryHistory(): DeliveryHistory {
  * The delivery engine over the real table, queue and outbound fetch. A malformed
  * PAPERFLOW_WEBHOOK_RETRY_DELAYS or PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS throws here, at start-up.
  */
-export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook }): DeliveryAttempts {
+export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook; store?: DeliveryStore; events?: EventPayloads }): DeliveryAttempts {
   const sender = new WebhookSender(webhookSenderSettingsFromEnvironment());
   return new DeliveryAttempts({
     store: deliveryStore(),

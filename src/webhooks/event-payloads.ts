@@ -28,10 +28,35 @@ export function envelopeBody(envelope: EventEnvelope): string {
  * delivery sends is exactly what `GET /events/{id}` answers.
  */
 export class RecordedEventPayloads implements EventPayloads {
-  constructor(private readonly events: RecordedEventReader) {}
+  private readonly remembered = new Map<string, Promise<EventEnvelope | undefined>>();
+
+  /**
+   * `rememberForOneInvocation`: a queue consumer's invocation reads each event once, however many of
+   * its records deliver it (a fan-out's 25 deliveries arrive in batches of ten). Events are immutable,
+   * so only a missing one is asked again (it may be a read that came too early).
+   */
+  constructor(
+    private readonly events: RecordedEventReader,
+    private readonly options: { rememberForOneInvocation?: boolean } = {},
+  ) {}
 
   async load(workspaceId: string, eventId: string): Promise<RecordedEvent | undefined> {
-    const envelope = await this.events.get(workspaceId, eventId);
+    const envelope = await this.envelope(workspaceId, eventId);
     return envelope ? { workspaceId, envelope } : undefined;
+  }
+
+  private envelope(workspaceId: string, eventId: string): Promise<EventEnvelope | undefined> {
+    if (!this.options.rememberForOneInvocation) return this.events.get(workspaceId, eventId);
+    const id = `${workspaceId}/${eventId}`;
+    let envelope = this.remembered.get(id);
+    if (!envelope) {
+      envelope = this.events.get(workspaceId, eventId);
+      this.remembered.set(id, envelope);
+      envelope.then(
+        (found) => found ?? this.remembered.delete(id),
+        () => this.remembered.delete(id),
+      );
+    }
+    return envelope;
   }
 }

@@ -1,14 +1,22 @@
 import type { DeliverySubscription, SubscriptionLookup } from './delivery-attempts.ts';
-import type { SigningSecretCipher } from './subscription-secrets.ts';
+import type { EncryptedSigningSecret, SigningSecretCipher } from './subscription-secrets.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 import type { SubscriptionRecord } from './subscription.ts';
 
 /**
- * The delivery engine's view of subscriptions, over the subscription store: one GetItem per attempt,
- * one Query of the workspace's partition (at most 25 items) per fan-out, and the signing secret
- * decrypted only when an attempt is about to be sent (only the consumer is granted `kms:Decrypt`).
+ * The delivery engine's view of subscriptions, over the subscription store: per attempt one read of
+ * the subscription with its encrypted secret, one Query of the workspace's partition (at most 25
+ * items) per fan-out, and the secret decrypted only when an attempt is about to be sent (only the
+ * consumer is granted `kms:Decrypt`).
+ *
+ * Build one per invocation: the cipher (and its key file or KMS client) is made once, and a secret
+ * once decrypted is kept for the rest of the invocation under the exact ciphertext it came from, so a
+ * subscription whose stored secret changes is decrypted again, never signed with the old one.
  */
 export class StoredSubscriptionLookup implements SubscriptionLookup {
+  private cipherInstance: SigningSecretCipher | undefined;
+  private readonly decrypted = new Map<string, Promise<string>>();
+
   constructor(
     private readonly store: SubscriptionStore,
     private readonly cipher: () => SigningSecretCipher,
@@ -19,13 +27,27 @@ export class StoredSubscriptionLookup implements SubscriptionLookup {
     return record ? deliverySubscriptionOf(record) : undefined;
   }
 
-  async signingSecret(workspaceId: string, subscriptionId: string): Promise<string | undefined> {
-    const encrypted = await this.store.encryptedSecretOf(workspaceId, subscriptionId);
-    return encrypted ? this.cipher().decrypt(encrypted, { workspaceId, subscriptionId }) : undefined;
+  async findWithSecret(workspaceId: string, subscriptionId: string): Promise<{ subscription: DeliverySubscription; secret: string } | undefined> {
+    const found = await this.store.getForDelivery(workspaceId, subscriptionId);
+    if (!found) return undefined;
+    return { subscription: deliverySubscriptionOf(found.record), secret: await this.decrypt(found.secretCiphertext, workspaceId, subscriptionId) };
   }
 
   async ofWorkspace(workspaceId: string): Promise<DeliverySubscription[]> {
     return (await this.store.listWorkspace(workspaceId)).map(deliverySubscriptionOf);
+  }
+
+  private decrypt(encrypted: EncryptedSigningSecret, workspaceId: string, subscriptionId: string): Promise<string> {
+    // The data key, IV and ciphertext together are the secret's version: a new secret changes all three.
+    const version = `${workspaceId}/${subscriptionId}/${encrypted.keyProvider}/${encrypted.encryptedDataKey}/${encrypted.iv}/${encrypted.ciphertext}`;
+    let secret = this.decrypted.get(version);
+    if (!secret) {
+      this.cipherInstance ??= this.cipher();
+      secret = this.cipherInstance.decrypt(encrypted, { workspaceId, subscriptionId });
+      this.decrypted.set(version, secret);
+      secret.catch(() => this.decrypted.delete(version));
+    }
+    return secret;
   }
 }
 

@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { callDownstream } from '../platform/downstream-calls.ts';
 import type { EncryptedSigningSecret } from './subscription-secrets.ts';
 import type { SubscriptionChanges, SubscriptionRecord } from './subscription.ts';
@@ -27,11 +28,25 @@ export interface ResumedSubscription {
 
 const recordAttributes = ['id', 'workspaceId', 'name', 'endpointUrl', 'eventTypes', 'filters', 'status', 'createdAt', 'updatedAt'] as const;
 
+/** What the delivery consumer reads of a subscription: the record and its stored secret, in one read. */
+export interface SubscriptionForDelivery {
+  record: SubscriptionRecord;
+  secretCiphertext: EncryptedSigningSecret;
+}
+
 export class SubscriptionStore {
+  /** Set for one queue consumer invocation: its records' subscription reads are batched and remembered. */
+  private readonly batchedReads: BatchedItemReads | undefined;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    options: { batchReadsForOneInvocation?: boolean } = {},
+  ) {
+    this.batchedReads = options.batchReadsForOneInvocation
+      ? new BatchedItemReads(client, tableName, { consistentRead: false, attributes: [...recordAttributes, 'secretCiphertext'], remember: true })
+      : undefined;
+  }
 
   async create(record: SubscriptionRecord, secretCiphertext: EncryptedSigningSecret): Promise<void> {
     await callDownstream('DynamoDB PutItem (subscription)', () =>
@@ -60,6 +75,19 @@ export class SubscriptionStore {
   async encryptedSecretOf(workspaceId: string, subscriptionId: string): Promise<EncryptedSigningSecret | undefined> {
     const item = await this.item(workspaceId, subscriptionId, ['workspaceId', 'secretCiphertext']);
     return item?.secretCiphertext as EncryptedSigningSecret | undefined;
+  }
+
+  /**
+   * The record and the ciphertext of its secret in one read (the delivery consumer needs both for
+   * every attempt); undefined when the workspace has no such subscription.
+   */
+  async getForDelivery(workspaceId: string, subscriptionId: string): Promise<SubscriptionForDelivery | undefined> {
+    const attributes = [...recordAttributes, 'secretCiphertext'];
+    const item = this.batchedReads
+      ? await callDownstream('DynamoDB BatchGetItem (subscriptions)', () => this.batchedReads!.get(subscriptionKey(subscriptionId)))
+      : await this.item(workspaceId, subscriptionId, attributes);
+    if (!item || item.workspaceId !== workspaceId || !item.secretCiphertext) return undefined;
+    return { record: toSubscriptionRecord(item), secretCiphertext: item.secretCiphertext as EncryptedSigningSecret };
   }
 
   /** Every subscription of the workspace (at most the quota), in creation order. */

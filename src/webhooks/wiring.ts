@@ -6,7 +6,7 @@ import { localKeyFileEnvironment, LocalFileDataKeys } from '../infrastructure/lo
 import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
 import type { DeliveryAttempts } from './delivery-attempts.ts';
 import { DeliveryQueueMessages } from './delivery-queue-messages.ts';
-import { deliveryAttempts, eventPayloads } from './delivery-wiring.ts';
+import { deliveryAttempts, deliveryStore, eventPayloads } from './delivery-wiring.ts';
 import { StoredSubscriptionLookup } from './subscription-lookup.ts';
 import { SubscriptionQuota } from './subscription-quota.ts';
 import { SigningSecretCipher } from './subscription-secrets.ts';
@@ -27,8 +27,9 @@ export function signingSecretDataKeys(): DataKeyProvider {
   throw new Error(`Neither ${resourceEnvironment.signingKeyId} nor ${localKeyFileEnvironment} is set: this function was not granted the signing key.`);
 }
 
-export function subscriptionStore(): SubscriptionStore {
-  return new SubscriptionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+/** `batchReadsForOneInvocation`: for one queue consumer invocation (reads batched and remembered). */
+export function subscriptionStore(options: { batchReadsForOneInvocation?: boolean } = {}): SubscriptionStore {
+  return new SubscriptionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), options);
 }
 
 export function subscriptionService(): SubscriptionService {
@@ -55,9 +56,17 @@ export function webhookDeliveries(): DeliveryAttempts {
   return deliveryAttempts({ subscriptions: subscriptionLookup(), sign: (input) => ({ ...signWebhook(input) }) });
 }
 
-/** The delivery queue consumer's work: fan-outs and attempts (functions/webhooks/process-webhook-deliveries.ts). */
+/**
+ * The delivery queue consumer's work: fan-outs and attempts (functions/webhooks/process-webhook-deliveries.ts).
+ * Built once per invocation, and its reads are of that invocation: the records of a batch read their
+ * deliveries and their subscriptions (with the encrypted secrets) in one BatchGetItem each, and each
+ * event, subscription and decrypted secret once, however many records need it.
+ */
 export function deliveryQueueMessages(): DeliveryQueueMessages {
-  return new DeliveryQueueMessages({ attempts: webhookDeliveries(), subscriptions: subscriptionLookup(), events: eventPayloads() });
+  const subscriptions = new StoredSubscriptionLookup(subscriptionStore({ batchReadsForOneInvocation: true }), () => new SigningSecretCipher(signingSecretDataKeys()));
+  const events = eventPayloads({ rememberForOneInvocation: true });
+  const attempts = deliveryAttempts({ subscriptions, sign: (input) => ({ ...signWebhook(input) }), store: deliveryStore({ batchReads: true }), events });
+  return new DeliveryQueueMessages({ attempts, subscriptions, events });
 }
 
 /** After a resume, the sweeper waits this long before releasing once more (default 60 seconds). */

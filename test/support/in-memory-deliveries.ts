@@ -114,6 +114,10 @@ export class RecordingAttemptQueue implements AttemptQueue {
     this.sent.push({ message: copy(message), delaySeconds });
   }
 
+  async sendAll(messages: { message: AttemptMessage; delaySeconds: number }[]): Promise<void> {
+    for (const { message, delaySeconds } of messages) await this.send(message, delaySeconds);
+  }
+
   /** The messages sent since the last call. */
   take(): { message: AttemptMessage; delaySeconds: number }[] {
     const taken = this.sent.slice(this.next);
@@ -136,9 +140,11 @@ export class InMemorySubscriptions implements SubscriptionLookup {
     return copy(subscription);
   }
 
-  async signingSecret(workspaceId: string, subscriptionId: string): Promise<string | undefined> {
+  async findWithSecret(workspaceId: string, subscriptionId: string): Promise<{ subscription: DeliverySubscription; secret: string } | undefined> {
     const found = this.subscriptions.get(subscriptionId);
-    return found?.workspaceId === workspaceId ? found.secret : undefined;
+    if (!found || found.workspaceId !== workspaceId) return undefined;
+    const { secret, ...subscription } = found;
+    return { subscription: copy(subscription), secret };
   }
 
   async ofWorkspace(workspaceId: string): Promise<DeliverySubscription[]> {

@@ -130,27 +130,43 @@ describe('createAutomaticDeliveries', () => {
     expect(queue.take()).toEqual([{ message: { kind: 'attempt', deliveryId: deliveries[0]!.id, eventId, attempt: 1 }, delaySeconds: 0 }]);
   });
 
-  it('writes and queues nothing new on a second fan-out of the same event', async () => {
-    const engine = engineWith(scriptedReceiver([200]).send);
+  it('writes and queues nothing new on a second fan-out once the first attempt ran', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
     const first = await fanOut(engine);
-    queue.take();
+    await drain(engine);
 
     const again = await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()]);
 
     expect(again.map((delivery) => delivery.id)).toEqual([first.id]);
     expect(store.deliveries.size).toBe(1);
     expect(queue.take()).toEqual([]);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('a second fan-out before the first attempt ran queues it again, and the copy sends nothing', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    const first = await fanOut(engine);
+
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()]);
+    const results = await drain(engine);
+
+    expect(store.deliveries.size).toBe(1);
+    expect(results.map((result) => result.action)).toEqual(['sent', 'duplicate']);
+    expect(receiver.requests).toHaveLength(1);
+    expect(store.attemptsOf(first.id)).toHaveLength(1);
   });
 
   it('queues the first attempt that a crash between the write and the message left unqueued', async () => {
     const engine = engineWith(scriptedReceiver([200]).send);
     subscriptions.add(subscriptionOf());
-    const failingSend = queue.send.bind(queue);
-    queue.send = async () => {
+    const workingSendAll = queue.sendAll.bind(queue);
+    queue.sendAll = async () => {
       throw new Error('queue unavailable');
     };
     await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()])).rejects.toThrow('queue unavailable');
-    queue.send = failingSend;
+    queue.sendAll = workingSendAll;
 
     await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()]);
 
