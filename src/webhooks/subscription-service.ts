@@ -1,3 +1,4 @@
+import { logger } from '../infrastructure/logger.ts';
 import { callDownstream } from '../platform/downstream-calls.ts';
 import { isIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
 import { NotFoundError } from '../platform/errors.ts';
@@ -49,11 +50,11 @@ export class SubscriptionService {
       createdAt,
       updatedAt: createdAt,
     };
-    await quota.reserve(workspaceId);
+    await quota.reserve(workspaceId, id);
     try {
       await store.create(record, secretCiphertext);
     } catch (error) {
-      await quota.release(workspaceId);
+      await quota.release(workspaceId, id);
       throw error;
     }
     return { ...subscriptionView(record), signingSecret };
@@ -86,7 +87,13 @@ export class SubscriptionService {
   async deleteSubscription(workspaceId: string, subscriptionId: string): Promise<void> {
     if (!isIdentifier('sub', subscriptionId)) throw notFound();
     if (!(await this.dependencies.store.delete(workspaceId, subscriptionId))) throw notFound();
-    await this.dependencies.quota.release(workspaceId);
+    // The subscription is gone whatever happens next, so the answer is 204. A release that fails
+    // leaves the slot taken only until a create finds the quota full and frees it (subscription-quota.ts).
+    try {
+      await this.dependencies.quota.release(workspaceId, subscriptionId);
+    } catch (error) {
+      logger.warn('quota slot of a deleted subscription not released; the next create that needs it frees it', { workspaceId, subscriptionId, error });
+    }
   }
 
   /**

@@ -1,10 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../../src/infrastructure/resource-definitions.ts';
 import { signingSecretOf } from '../../src/webhooks/wiring.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { recordsTable } from '../support/records-table.ts';
 
 // The subscription operations over HTTP against the embedded stack: the secret shown once and stored
 // only encrypted, validation details, listing with exact totals, the quota, workspace isolation.
@@ -262,6 +263,34 @@ describe('quota', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(3);
     expect(statuses.filter((status) => status === 409)).toHaveLength(5);
     expect((await listPage(racingClient, '')).body.pageInfo.totalItems).toBe(25);
+  });
+
+  it('a slot whose release failed after the delete is freed by the next create: the workspace still reaches 25', async () => {
+    const workspaceId = 'ws_subscriptions_leak';
+    const leakClient = new ExtractionClient(stack, await workspaceKey(workspaceId));
+    const ids: string[] = [];
+    for (let index = 0; index < 25; index += 1) ids.push((await create(leakClient, aSubscription({ name: `Hook ${index}` }))).body.id);
+    expect((await leakClient.request(`${path}/${ids[0]}`, { method: 'DELETE' })).status).toBe(204);
+    // What a release that failed after the delete leaves: the deleted subscription's slot still taken
+    // (an hour ago, past the grace that protects creates still writing).
+    const { client: documents, tableName } = recordsTable();
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: `WS#${workspaceId}#SUBQUOTA`, sk: 'QUOTA' },
+        UpdateExpression: 'SET slots.#id = :takenAt',
+        ExpressionAttributeNames: { '#id': ids[0]! },
+        ExpressionAttributeValues: { ':takenAt': new Date(Date.now() - 3_600_000).toISOString() },
+      }),
+    );
+
+    const replacement = await create(leakClient);
+
+    expect(replacement.status).toBe(201);
+    expect((await listPage(leakClient, '')).body.pageInfo.totalItems).toBe(25);
+    const { Item } = await documents.send(new GetCommand({ TableName: tableName, Key: { pk: `WS#${workspaceId}#SUBQUOTA`, sk: 'QUOTA' }, ConsistentRead: true }));
+    expect(Object.keys(Item!.slots).sort()).toEqual([...ids.slice(1), replacement.body.id].sort());
+    expect((await create(leakClient)).status).toBe(409);
   });
 
   it('counts each workspace on its own', async () => {

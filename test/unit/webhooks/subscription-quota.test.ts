@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureLocalKeyFile, LocalFileDataKeys } from '../../../src/infrastructure/local-file-data-keys.ts';
@@ -18,62 +18,115 @@ const conditionalFailure = () => new ConditionalCheckFailedException({ message: 
 const throttled = () => Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
 
 const quotaUpdates = () => documents.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => String(input.Key?.pk).endsWith('#SUBQUOTA'));
+const subscriptionId = (n: number) => `sub_01JZ${String(n).padStart(22, '0')}`;
+const now = new Date('2026-03-01T12:00:00.000Z');
+const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+
+/**
+ * The quota item and the subscriptions as the table holds them, answering the quota's few commands
+ * with the same conditions DynamoDB applies (test/integration/event-subscriptions.test.ts runs the
+ * real expressions against the embedded stack).
+ */
+function quotaTable(initial: { slots?: Record<string, string>; subscriptions?: string[] } = {}) {
+  const table = { slots: initial.slots ? { ...initial.slots } : undefined, subscriptions: new Set(initial.subscriptions ?? []) };
+  documents.on(GetCommand).callsFake(() => ({ Item: table.slots ? { slots: { ...table.slots } } : undefined }));
+  documents.on(QueryCommand).callsFake(() => ({ Items: [...table.subscriptions].map((id) => ({ id, createdAt: minutesAgo(60) })) }));
+  documents.on(BatchGetCommand).callsFake((input) => ({
+    Responses: { records: input.RequestItems.records.Keys.filter((key: { pk: string }) => table.subscriptions.has(key.pk.slice(4))).map((key: { pk: string }) => ({ id: key.pk.slice(4) })) },
+  }));
+  documents.on(UpdateCommand).callsFake((input) => {
+    const id = input.ExpressionAttributeNames?.['#id'];
+    if (input.UpdateExpression === 'SET slots.#id = :at') {
+      if (!table.slots || Object.keys(table.slots).length >= input.ExpressionAttributeValues[':limit']) throw conditionalFailure();
+      table.slots[id] = input.ExpressionAttributeValues[':at'];
+    } else if (input.UpdateExpression === 'SET slots = :slots') {
+      if (table.slots) throw conditionalFailure();
+      table.slots = { ...input.ExpressionAttributeValues[':slots'] };
+    } else if (input.UpdateExpression === 'REMOVE slots.#id') {
+      if (!table.slots) throw conditionalFailure();
+      if (input.ConditionExpression === 'slots.#id = :takenAt' && table.slots[id] !== input.ExpressionAttributeValues[':takenAt']) throw conditionalFailure();
+      delete table.slots[id];
+    } else throw new Error(`unexpected update ${input.UpdateExpression}`);
+    return {};
+  });
+  return table;
+}
+
+const quotaOf = () => new SubscriptionQuota(documentClient(), 'records', { now: () => now });
+const fullOf = (takenAt: (n: number) => string) => Object.fromEntries(Array.from({ length: 25 }, (_, n) => [subscriptionId(n), takenAt(n)]));
 
 beforeEach(() => {
   documents.reset();
 });
 
 describe('SubscriptionQuota', () => {
-  it('takes a slot by a conditional increment of the workspace counter', async () => {
-    documents.on(UpdateCommand).resolves({});
+  it('takes the subscription\'s slot by one conditional update of the workspace\'s map', async () => {
+    const table = quotaTable({ slots: {} });
 
-    await new SubscriptionQuota(documentClient(), 'records').reserve('ws_a');
+    await quotaOf().reserve('ws_a', subscriptionId(1));
 
     expect(quotaUpdates()).toEqual([
       {
         TableName: 'records',
         Key: { pk: 'WS#ws_a#SUBQUOTA', sk: 'QUOTA' },
-        UpdateExpression: 'ADD #count :one',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':limit': 25 },
+        UpdateExpression: 'SET slots.#id = :at',
+        ConditionExpression: 'attribute_exists(slots) AND size(slots) < :limit',
+        ExpressionAttributeNames: { '#id': subscriptionId(1) },
+        ExpressionAttributeValues: { ':at': now.toISOString(), ':limit': 25 },
       },
     ]);
+    expect(table.slots).toEqual({ [subscriptionId(1)]: now.toISOString() });
   });
 
-  it('answers 409 CONFLICT when the condition fails: the workspace is full', async () => {
-    documents.on(UpdateCommand).rejects(conditionalFailure());
+  it('gives a workspace without the map one listing its subscriptions, then takes the slot', async () => {
+    const table = quotaTable({ subscriptions: [subscriptionId(1), subscriptionId(2)] });
 
-    await expect(new SubscriptionQuota(documentClient(), 'records').reserve('ws_a')).rejects.toThrow(ConflictError);
+    await quotaOf().reserve('ws_a', subscriptionId(3));
+
+    expect(Object.keys(table.slots!).sort()).toEqual([subscriptionId(1), subscriptionId(2), subscriptionId(3)]);
   });
 
-  it('gives a slot back by a decrement that never goes below zero', async () => {
-    documents.on(UpdateCommand).rejectsOnce(conditionalFailure()).resolves({});
-    const quota = new SubscriptionQuota(documentClient(), 'records');
+  it('answers 409 CONFLICT when all 25 slots belong to existing subscriptions, and frees none', async () => {
+    const table = quotaTable({ slots: fullOf(() => minutesAgo(60)), subscriptions: Array.from({ length: 25 }, (_, n) => subscriptionId(n)) });
 
-    await quota.release('ws_a');
-    await quota.release('ws_a');
+    await expect(quotaOf().reserve('ws_a', subscriptionId(99))).rejects.toThrow(ConflictError);
+    expect(Object.keys(table.slots!)).toHaveLength(25);
+  });
 
-    expect(quotaUpdates()[0]).toMatchObject({ UpdateExpression: 'ADD #count :minusOne', ConditionExpression: '#count > :zero', ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 } });
+  it('frees a slot whose subscription is gone (a release that failed) and takes it, but never a young one', async () => {
+    // Slot 0 leaked an hour ago; slot 1 was taken a minute ago by a create that has not written yet.
+    const table = quotaTable({ slots: fullOf((n) => (n === 1 ? minutesAgo(1) : minutesAgo(60))), subscriptions: Array.from({ length: 25 }, (_, n) => subscriptionId(n)).slice(2) });
+
+    await quotaOf().reserve('ws_a', subscriptionId(99));
+
+    expect(Object.keys(table.slots!)).toHaveLength(25);
+    expect(table.slots).not.toHaveProperty(subscriptionId(0));
+    expect(table.slots).toHaveProperty(subscriptionId(1));
+    expect(table.slots).toHaveProperty(subscriptionId(99));
+    await expect(quotaOf().reserve('ws_a', subscriptionId(100))).rejects.toThrow(ConflictError);
+  });
+
+  it('gives a slot back by removing its entry, again harmlessly', async () => {
+    const table = quotaTable({ slots: { [subscriptionId(1)]: minutesAgo(5) } });
+
+    await quotaOf().release('ws_a', subscriptionId(1));
+    await quotaOf().release('ws_a', subscriptionId(1));
+
+    expect(table.slots).toEqual({});
   });
 
   it('turns a DynamoDB failure into a retryable 502', async () => {
     documents.on(UpdateCommand).rejects(throttled());
 
-    await expect(new SubscriptionQuota(documentClient(), 'records').reserve('ws_a')).rejects.toThrow(DownstreamError);
+    await expect(quotaOf().reserve('ws_a', subscriptionId(1))).rejects.toThrow(DownstreamError);
   });
 
   it('lets exactly one of two creates racing for the last slot through', async () => {
-    // The table's answer to two conditional increments of a counter at 24: the first applies, the second fails.
-    let count = 24;
-    documents.on(UpdateCommand).callsFake(() => {
-      if (count >= 25) throw conditionalFailure();
-      count += 1;
-      return {};
-    });
-    const quota = new SubscriptionQuota(documentClient(), 'records');
+    quotaTable({ slots: fullOf(() => minutesAgo(60)), subscriptions: Array.from({ length: 25 }, (_, n) => subscriptionId(n)) });
+    await quotaOf().release('ws_a', subscriptionId(0));
+    const quota = quotaOf();
 
-    const outcomes = await Promise.allSettled([quota.reserve('ws_a'), quota.reserve('ws_a')]);
+    const outcomes = await Promise.allSettled([quota.reserve('ws_a', subscriptionId(98)), quota.reserve('ws_a', subscriptionId(99))]);
 
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: expect.any(ConflictError) });
@@ -81,12 +134,16 @@ describe('SubscriptionQuota', () => {
 });
 
 describe('SubscriptionService with the quota', () => {
+  let clock = now;
+  beforeEach(() => {
+    clock = now;
+  });
   async function aService() {
     const keyFile = join(await mkdtemp(join(tmpdir(), 'paperflow-quota-')), 'key');
     await ensureLocalKeyFile(keyFile);
     return new SubscriptionService({
       store: new SubscriptionStore(documentClient(), 'records'),
-      quota: new SubscriptionQuota(documentClient(), 'records'),
+      quota: new SubscriptionQuota(documentClient(), 'records', { now: () => clock }),
       cipher: () => new SigningSecretCipher(new LocalFileDataKeys(keyFile)),
       releaseHeldDeliveries: async () => 0,
     });
@@ -107,7 +164,7 @@ describe('SubscriptionService with the quota', () => {
   });
 
   it('takes no slot when the workspace is full, and writes nothing', async () => {
-    documents.on(UpdateCommand).rejects(conditionalFailure());
+    quotaTable({ slots: fullOf(() => minutesAgo(60)), subscriptions: Array.from({ length: 25 }, (_, n) => subscriptionId(n)) });
 
     await expect((await aService()).createSubscription('ws_a', request)).rejects.toThrow(ConflictError);
     expect(documents.commandCalls(PutCommand)).toHaveLength(0);
@@ -118,7 +175,10 @@ describe('SubscriptionService with the quota', () => {
     documents.on(PutCommand).rejects(throttled());
 
     await expect((await aService()).createSubscription('ws_a', request)).rejects.toThrow(DownstreamError);
-    expect(quotaUpdates().map((input) => input.UpdateExpression)).toEqual(['ADD #count :one', 'ADD #count :minusOne']);
+    expect(quotaUpdates().map((input) => [input.UpdateExpression, input.ExpressionAttributeNames])).toEqual([
+      ['SET slots.#id = :at', { '#id': expect.stringMatching(/^sub_/) }],
+      ['REMOVE slots.#id', { '#id': quotaUpdates()[0]!.ExpressionAttributeNames!['#id'] }],
+    ]);
   });
 
   it('frees the slot after a delete, and not when there was nothing to delete', async () => {
@@ -129,8 +189,31 @@ describe('SubscriptionService with the quota', () => {
     await service.deleteSubscription('ws_a', 'sub_01JZ0000000000000000000000');
     await expect(service.deleteSubscription('ws_a', 'sub_01JZ0000000000000000000000')).rejects.toThrow(NotFoundError);
 
-    expect(quotaUpdates().map((input) => input.UpdateExpression)).toEqual(['ADD #count :minusOne']);
+    expect(quotaUpdates().map((input) => [input.UpdateExpression, input.ExpressionAttributeNames])).toEqual([['REMOVE slots.#id', { '#id': 'sub_01JZ0000000000000000000000' }]]);
     expect(documents.commandCalls(DeleteCommand)[0]!.args[0].input).toMatchObject({ ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId', ExpressionAttributeValues: { ':workspaceId': 'ws_a' } });
+  });
+
+  it('a delete whose slot release fails still answers, and the slot is freed by the first create that needs it', async () => {
+    const remaining = Array.from({ length: 25 }, (_, n) => subscriptionId(n)).slice(1);
+    const table = quotaTable({ slots: fullOf(() => minutesAgo(60)), subscriptions: remaining });
+    documents.on(DeleteCommand).resolves({});
+    documents.on(PutCommand).callsFake((input) => {
+      table.subscriptions.add(input.Item.id);
+      return {};
+    });
+    const service = await aService();
+    // The delete lands; the release that should follow is throttled (the leak this guards against).
+    documents.on(UpdateCommand, { UpdateExpression: 'REMOVE slots.#id', ConditionExpression: 'attribute_exists(slots)' }).rejectsOnce(throttled());
+
+    await expect(service.deleteSubscription('ws_a', subscriptionId(0))).resolves.toBeUndefined();
+    expect(table.slots).toHaveProperty(subscriptionId(0));
+
+    const created = await service.createSubscription('ws_a', request);
+
+    expect(table.slots).not.toHaveProperty(subscriptionId(0));
+    expect(table.slots).toHaveProperty(created.id);
+    expect(Object.keys(table.slots!)).toHaveLength(25);
+    await expect(service.createSubscription('ws_a', request)).rejects.toThrow(ConflictError);
   });
 
   it('answers 404 for ids that cannot exist without asking the table', async () => {
