@@ -2,6 +2,7 @@ import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import {
   automaticDeliveryId,
+  deliveryExpired,
   deliveryView,
   manualDeliveryId,
   type AttemptRecord,
@@ -81,7 +82,7 @@ export type AttemptMessageResult =
   | { action: 'deferred'; delaySeconds: number }
   /** The subscription is paused: the attempt waits, unspent, until it is resumed. */
   | { action: 'held' }
-  /** The subscription is gone: the delivery ended FAILED. */
+  /** The subscription is gone, or the event expired: the delivery ended FAILED without an attempt. */
   | { action: 'ended' }
   /** The attempt was settled but its consumer stopped before queueing the next one: queued now. */
   | { action: 'rescheduled'; attempt: number };
@@ -161,15 +162,15 @@ export class DeliveryAttempts {
   async resendDelivery(workspaceId: string, eventId: string, deliveryId: string): Promise<DeliveryView> {
     const { store, subscriptions, events } = this.dependencies;
     if (!isIdentifier('evt', eventId) || !isIdentifier('dlv', deliveryId)) throw new NotFoundError('The delivery does not exist.');
+    const now = this.now();
     const original = await store.get(eventId, deliveryId);
-    if (!original || original.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
-    const subscription = await subscriptions.find(workspaceId, original.subscriptionId);
+    // An expired event's delivery does not exist any more (404, as its detail answers), whatever its subscription.
+    if (!original || original.workspaceId !== workspaceId || deliveryExpired(original, now)) throw new NotFoundError('The delivery does not exist.');
+    const [subscription, event] = await Promise.all([subscriptions.find(workspaceId, original.subscriptionId), events.load(workspaceId, eventId)]);
+    if (!event) throw new NotFoundError('The delivery does not exist.');
     if (!subscription || subscription.workspaceId !== workspaceId || subscription.status !== 'active') {
       throw new ConflictError('The delivery can be resent only while its subscription is active.');
     }
-    const event = await events.load(workspaceId, eventId);
-    if (!event) throw new NotFoundError('The delivery does not exist.');
-    const now = this.now();
     const record = this.newDelivery(event, subscription.id, { id: manualDeliveryId(), trigger: 'manual', maxAttempts: manualMaxAttempts, now, delaySeconds: 0 });
     await store.create(record);
     await this.queueAttempt(record, 1, 0, now);
@@ -218,7 +219,15 @@ export class DeliveryAttempts {
     }
 
     const event = await events.load(delivery.workspaceId, delivery.eventId);
-    if (!event) throw new Error(`Event ${delivery.eventId} of delivery ${delivery.id} is not recorded.`);
+    if (!event) {
+      // Past its retention the event is gone for good (a delivery held that long, say): the delivery ends
+      // without an attempt. Otherwise the read came too early, and the message comes back.
+      if (deliveryExpired(delivery, this.now())) {
+        await store.endWithoutAttempt(delivery, attempt, this.now().toISOString());
+        return { action: 'ended' };
+      }
+      throw new Error(`Event ${delivery.eventId} of delivery ${delivery.id} is not recorded.`);
+    }
     const pending: AttemptRecord = {
       number: attempt,
       startedAt: this.now().toISOString(),

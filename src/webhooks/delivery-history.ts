@@ -2,7 +2,7 @@ import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { pageOf, type Page, type PageRequest } from '../platform/pagination.ts';
 import type { EventEnvelope } from '../events/event-envelope.ts';
-import { deliveryView, summarizeDeliveries, type AttemptRecord, type DeliverySummary, type DeliveryView } from './delivery-records.ts';
+import { deliveryExpired, deliveryView, summarizeDeliveries, type AttemptRecord, type DeliverySummary, type DeliveryView } from './delivery-records.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { EventPayloads } from './event-payloads.ts';
 
@@ -21,15 +21,25 @@ export interface DeliveryDetail extends DeliveryView {
  * delivery summary of each listed event. Anything outside the caller's workspace does not exist.
  */
 export class DeliveryHistory {
+  private readonly now: () => Date;
+
   constructor(
     private readonly store: DeliveryStore,
     private readonly events: EventPayloads,
-  ) {}
+    now?: () => Date,
+  ) {
+    this.now = now ?? (() => new Date());
+  }
 
+  /**
+   * 404 once the event expired, as `GET /events/{id}` answers: the delivery's own retention (its
+   * event's) is checked before anything else is read, so the answer does not depend on whether the
+   * purge (locally) or TTL (deployed) has removed the event, the delivery or its attempts yet.
+   */
   async getDelivery(workspaceId: string, eventId: string, deliveryId: string): Promise<DeliveryDetail> {
     if (!isIdentifier('evt', eventId) || !isIdentifier('dlv', deliveryId)) throw new NotFoundError('The delivery does not exist.');
     const delivery = await this.store.get(eventId, deliveryId);
-    if (!delivery || delivery.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
+    if (!delivery || delivery.workspaceId !== workspaceId || deliveryExpired(delivery, this.now())) throw new NotFoundError('The delivery does not exist.');
     const [event, recent] = await Promise.all([this.events.load(workspaceId, eventId), this.store.recentAttempts(deliveryId, detailAttemptLimit)]);
     if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
     return { ...deliveryView(delivery), payload: event.envelope, attempts: recent.attempts, attemptsOmitted: recent.omitted };
@@ -42,8 +52,12 @@ export class DeliveryHistory {
     if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The event does not exist.');
     // An event has one delivery per subscription (at most 25) plus its resends: one Query reads them
     // all, so the total is exact.
+    const now = this.now();
     const deliveries = (await this.store.listOfEvent(eventId)).filter(
-      (delivery) => delivery.workspaceId === workspaceId && (filter.subscriptionId === undefined || delivery.subscriptionId === filter.subscriptionId),
+      (delivery) =>
+        delivery.workspaceId === workspaceId &&
+        !deliveryExpired(delivery, now) &&
+        (filter.subscriptionId === undefined || delivery.subscriptionId === filter.subscriptionId),
     );
     const start = page.page * page.size;
     return pageOf(deliveries.slice(start, start + page.size).map(deliveryView), page, deliveries.length);

@@ -1,3 +1,4 @@
+import { eventRetentionDays } from '../events/event-envelope.ts';
 import { deterministicIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
 
 export type DeliveryTrigger = 'automatic' | 'manual';
@@ -25,6 +26,19 @@ export interface DeliveryRecord {
   heldAttempt?: number;
   /** The highest attempt whose queue message was sent: tells a lost message from a duplicate one. */
   scheduledAttempt?: number;
+}
+
+/**
+ * When a delivery and its attempts expire: with their event, `occurredAt` + 90 days in whole seconds
+ * (the event's own `expiresAt`, and the table's TTL attribute on every delivery and attempt item).
+ */
+export function deliveryExpiresAt(delivery: Pick<DeliveryRecord, 'occurredAt'>): number {
+  return Math.floor(Date.parse(delivery.occurredAt) / 1000) + eventRetentionDays * 24 * 3600;
+}
+
+/** Past its event's retention: the API answers as if it did not exist, as it does for the event. */
+export function deliveryExpired(delivery: Pick<DeliveryRecord, 'occurredAt'>, now: Date): boolean {
+  return deliveryExpiresAt(delivery) <= Math.floor(now.getTime() / 1000);
 }
 
 /** The delivery as the API shows it: the record without its bookkeeping. */

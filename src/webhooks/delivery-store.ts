@@ -2,8 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
-import { eventRetentionDays } from '../events/event-envelope.ts';
-import type { AttemptRecord, AttemptResult, DeliveryRecord, DeliveryStatus } from './delivery-records.ts';
+import { deliveryExpiresAt, type AttemptRecord, type AttemptResult, type DeliveryRecord, type DeliveryStatus } from './delivery-records.ts';
 
 /** What settling one attempt changes on its delivery. */
 export interface AttemptSettlement {
@@ -95,9 +94,7 @@ function attemptOf(item: Record<string, unknown>): AttemptRecord {
 }
 
 /** Deliveries and attempts expire with their event (90 days, the table's TTL attribute). */
-function expiresAtOf(delivery: Pick<DeliveryRecord, 'occurredAt'>): number {
-  return Math.floor(Date.parse(delivery.occurredAt) / 1000) + eventRetentionDays * 24 * 3600;
-}
+const expiresAtOf = deliveryExpiresAt;
 
 /**
  * The records of docs/webhooks.md in the single table: delivery `EVENT#<evt>` / `DELIVERY#<dlv>`

@@ -360,6 +360,47 @@ describe('one event and its deliveries', () => {
   });
 });
 
+describe('deliveries of an expired event', () => {
+  const workspaceId = 'ws_events_expired_deliveries';
+
+  it('answer 404 as the event does, before the purge and whatever the subscription\'s state, and the purge removes them', async () => {
+    const as = await client(workspaceId);
+    const subscriptionId = await subscribe(as, [completed]);
+    // Recorded 90 days and a minute ago: past its retention, not purged yet.
+    const expired = await record(workspaceId, completed, new Date(Date.now() - 90 * 24 * 3600 * 1000 - 60_000).toISOString());
+    const fresh = await record(workspaceId, completed, new Date(Date.now() - 89 * 24 * 3600 * 1000).toISOString());
+    const old = await delivery(workspaceId, expired, subscriptionId, 'FAILED');
+    const kept = await delivery(workspaceId, fresh, subscriptionId, 'FAILED');
+    for (const target of [old, kept]) {
+      await store.beginAttempt(target, { number: 1, startedAt: new Date().toISOString(), durationMs: null, requestHeaders: {}, responseStatus: null, responseBody: null, error: null, outcome: 'pending' });
+    }
+    expect((await store.get(expired.eventId, old.id))?.id).toBe(old.id);
+
+    expect((await as.json(`/events/${expired.eventId}`)).status).toBe(404);
+    expect((await as.json(`/events/${expired.eventId}/deliveries`)).status).toBe(404);
+    expect((await as.json(`/events/${expired.eventId}/deliveries?subscriptionId=${subscriptionId}`)).status).toBe(404);
+    const detail = await as.json(`/events/${expired.eventId}/deliveries/${old.id}`);
+    expect(detail.status).toBe(404);
+    expect(detail.body.error.code).toBe('NOT_FOUND');
+    expect((await as.json(`/events/${expired.eventId}/deliveries/${old.id}/resend`, send('POST'))).status).toBe(404);
+    // Paused, a live delivery's resend is a 409; an expired one's is still a 404.
+    expect((await as.json(`/event-subscriptions/${subscriptionId}`, send('PATCH', { status: 'paused' }))).status).toBe(200);
+    expect((await as.json(`/events/${fresh.eventId}/deliveries/${kept.id}/resend`, send('POST'))).status).toBe(409);
+    expect((await as.json(`/events/${expired.eventId}/deliveries/${old.id}/resend`, send('POST'))).status).toBe(404);
+    const listed = await as.json(`/events?subscriptionId=${subscriptionId}`);
+    expect(listed.body.data.map((event: { eventId: string }) => event.eventId)).toEqual([fresh.eventId]);
+    expect((await as.json(`/events/${fresh.eventId}/deliveries`)).body.data.map((listedDelivery: { id: string }) => listedDelivery.id)).toEqual([kept.id]);
+    expect((await as.json(`/events/${fresh.eventId}/deliveries/${kept.id}`)).status).toBe(200);
+
+    await purgeExpiredEvents({});
+
+    expect(await store.get(expired.eventId, old.id)).toBeUndefined();
+    expect((await store.recentAttempts(old.id, 100)).attempts).toEqual([]);
+    expect(await store.get(fresh.eventId, kept.id)).toBeDefined();
+    expect((await store.recentAttempts(kept.id, 100)).attempts).toHaveLength(1);
+  });
+});
+
 describe('purgeExpiredEvents', () => {
   const workspaceId = 'ws_events_purge';
 

@@ -327,6 +327,27 @@ describe('processAttemptMessage', () => {
     expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'FAILED', attemptCount: 0, nextAttemptAt: null });
   });
 
+  it('an attempt whose event expired (held past the retention) ends the delivery FAILED with nothing sent', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    const delivery = await fanOut(engine);
+    // The event's retention ends at occurredAt + 90 days; the purge (or TTL) removed it.
+    clock = new Date(Date.parse(occurredAt) + 90 * 24 * 3600 * 1000);
+    events.events.clear();
+
+    expect(await drain(engine)).toEqual([{ action: 'ended' }]);
+    expect(receiver.requests).toHaveLength(0);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'FAILED', attemptCount: 0 });
+  });
+
+  it('an event not readable yet, within its retention, makes the message come back', async () => {
+    const engine = engineWith(scriptedReceiver([200]).send);
+    await fanOut(engine);
+    events.events.clear();
+
+    await expect(engine.processAttemptMessage(queue.take()[0]!.message)).rejects.toThrow('is not recorded');
+  });
+
   it('reaches a delay above 900 s in two hops', async () => {
     const receiver = scriptedReceiver([500, 200]);
     const engine = engineWith(receiver.send, [0, 1000, 1, 1, 1, 1]);
@@ -374,6 +395,17 @@ describe('resendDelivery', () => {
     subscriptions.add(subscriptionOf({ status: 'paused' }));
     await expect(engine.resendDelivery(workspaceId, eventId, original.id)).rejects.toBeInstanceOf(ConflictError);
     subscriptions.subscriptions.clear();
+    await expect(engine.resendDelivery(workspaceId, eventId, original.id)).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('does not find a delivery whose event expired, even while its subscription is paused', async () => {
+    const engine = engineWith(scriptedReceiver([200]).send);
+    const original = await fanOut(engine);
+    subscriptions.add(subscriptionOf({ status: 'paused' }));
+    clock = new Date(Date.parse(occurredAt) + 90 * 24 * 3600 * 1000);
+
+    await expect(engine.resendDelivery(workspaceId, eventId, original.id)).rejects.toBeInstanceOf(NotFoundError);
+    clock = new Date(clock.getTime() - 1000);
     await expect(engine.resendDelivery(workspaceId, eventId, original.id)).rejects.toBeInstanceOf(ConflictError);
   });
 
