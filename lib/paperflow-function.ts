@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -10,7 +11,8 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
+import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
 import { resourceEnvironment } from '../src/infrastructure/resource-definitions.ts';
 import type { QueueAccess, SigningKeyAccess, StateMachineAccess } from '../src/platform/resource-access.ts';
 
@@ -33,6 +35,12 @@ export interface PaperflowFunctionProps {
   nodeModules?: string[];
   /** Overrides the choice above (arm64, or x86_64 with nodeModules). */
   architecture?: 'arm64' | 'x86_64';
+  /**
+   * Where Lambda puts the events of asynchronous invocations (schedules, bucket notifications) that
+   * still failed after its retries. Absent for functions only ever invoked synchronously (API
+   * Gateway, Step Functions tasks, SQS event source mappings), which Lambda never dead-letters.
+   */
+  asyncInvocationDeadLetterQueue?: IQueue;
 }
 
 // ESM bundles have no `require`; some CommonJS dependencies still call it (for Node built-ins).
@@ -51,6 +59,13 @@ export class PaperflowFunction extends NodejsFunction {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // A role of its own instead of the AWSLambdaBasicExecutionRole managed policy, which may write to
+    // every log group in the account: this one writes to its own log group only.
+    const role = new Role(scope, `${id}ServiceRole`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Paperflow function ${id}`,
+    });
+    logGroup.grantWrite(role);
     const functionProps: NodejsFunctionProps = {
       entry: path.join(repositoryRoot, props.handlerModule),
       handler: 'handler',
@@ -63,6 +78,8 @@ export class PaperflowFunction extends NodejsFunction {
       memorySize: props.memorySize ?? 1024,
       tracing: Tracing.ACTIVE,
       logGroup,
+      role,
+      ...(props.asyncInvocationDeadLetterQueue ? { deadLetterQueue: props.asyncInvocationDeadLetterQueue } : {}),
       // Stack traces in the logs point at the TypeScript sources, not the minified bundle.
       environment: { NODE_OPTIONS: '--enable-source-maps' },
       description: props.description ?? props.handlerModule,
@@ -89,7 +106,37 @@ export class PaperflowFunction extends NodejsFunction {
       },
     };
     super(scope, id, functionProps);
+    acknowledgeFunctionDefaults(this, role, props);
   }
+}
+
+/** The reasons each function's defaults stand although cdk-nag flags them (docs/deployment.md). */
+function acknowledgeFunctionDefaults(fn: PaperflowFunction, role: Role, props: PaperflowFunctionProps): void {
+  const runtimeReason =
+    'Node.js 22 on purpose: the project builds and tests on Node 22 (the `node` devDependency, esbuild target node22), so the deployed runtime is the tested one; it moves when the project does.';
+  acknowledgeNagFinding(fn, 'AwsSolutions-L1', runtimeReason);
+  acknowledgeNagFinding(fn, 'Serverless-LambdaLatestVersion', runtimeReason);
+  if (!props.asyncInvocationDeadLetterQueue) {
+    acknowledgeNagFinding(
+      fn,
+      'Serverless-LambdaDLQ',
+      'Invoked synchronously only (API Gateway, a Step Functions task, or an SQS event source mapping whose queue has its own redrive): Lambda sends only failed asynchronous invocations to a function DLQ, so one here would stay empty.',
+    );
+  }
+  acknowledgeGrantWildcards(role, ['Resource::*'], 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.');
+}
+
+/**
+ * Acknowledges the IAM5 wildcard findings a grant brings, on the role (and its default policy) of
+ * one function or state machine only, naming each finding.
+ */
+export function acknowledgeGrantWildcards(role: IConstruct, findings: string[], reason: string): void {
+  acknowledgeNagFinding(role, 'AwsSolutions-IAM5', reason, { appliesTo: findings, applyToChildren: true });
+}
+
+/** How cdk-nag names a resource's ARN in findings: `<LogicalId.Arn>`. */
+export function arnTokenOf(construct: IConstruct): string {
+  return `<${Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement)}.Arn>`;
 }
 
 /**
@@ -154,6 +201,17 @@ export function bindRecordsTable(fn: NodejsFunction, table: ITable, access: Tabl
   fn.addEnvironment(resourceEnvironment.recordsTableName, table.tableName);
   if (access === 'read') table.grantReadData(fn);
   else table.grantReadWriteData(fn);
+  acknowledgeGrantWildcards(fn.role!, [`Resource::${arnTokenOf(table)}/index/*`], 'Queries run on the table\'s indexes, which IAM names below the table ARN (table/index/*): the grant covers the indexes of this one table.');
+  if (access === 'readWrite') acknowledgeKeyGrantWildcards(fn);
+}
+
+/** CDK's grants on a resource encrypted with a customer managed key add these KMS action families. */
+function acknowledgeKeyGrantWildcards(fn: NodejsFunction): void {
+  acknowledgeGrantWildcards(
+    fn.role!,
+    ['Action::kms:GenerateDataKey*', 'Action::kms:ReEncrypt*'],
+    'Writing to a resource encrypted with the stack\'s data key: CDK\'s write grants name the KMS action families the service calls on the caller\'s behalf, on that one key only.',
+  );
 }
 
 /**
@@ -166,6 +224,15 @@ export function bindFilesBucket(fn: NodejsFunction, bucket: IBucket, access: Buc
   bucket.grantRead(fn);
   if (access !== 'read') bucket.grantPut(fn);
   if (access === 'readWriteDelete') bucket.grantDelete(fn);
+  const findings = [`Resource::${arnTokenOf(bucket)}/*`, 'Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*'];
+  if (access !== 'read') findings.push('Action::s3:Abort*');
+  if (access === 'readWriteDelete') findings.push('Action::s3:DeleteObject*');
+  acknowledgeGrantWildcards(
+    fn.role!,
+    findings,
+    'Objects are keyed per workspace and per upload (workspaces/<id>/..., events/, extraction-outputs/), so the grant is on the bucket\'s objects (bucket ARN/*); the action families are CDK\'s read, put and delete grants (object versions, multipart aborts), on this one bucket.',
+  );
+  if (access !== 'read') acknowledgeKeyGrantWildcards(fn);
 }
 
 /**
@@ -176,6 +243,7 @@ export function bindQueue(fn: NodejsFunction, queue: IQueue, urlEnvironmentVaria
   fn.addEnvironment(urlEnvironmentVariable, queue.queueUrl);
   if (access === 'send' || access === 'consumeAndSend') queue.grantSendMessages(fn);
   if (access === 'consume' || access === 'consumeAndSend') queue.grantConsumeMessages(fn);
+  if (access === 'send' || access === 'consumeAndSend') acknowledgeKeyGrantWildcards(fn);
 }
 
 /**

@@ -1,10 +1,12 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
 import { filesBucket, recordsTable, webhookDeliveryQueue } from '../src/infrastructure/resource-definitions.ts';
 
 /**
@@ -20,15 +22,37 @@ export class PaperflowStorage extends Construct {
   readonly deliveryDeadLetterAlarm: Alarm;
   /** Encrypts the data keys of webhook signing secrets (envelope encryption, docs/webhooks.md). */
   readonly signingKey: Key;
+  /** Encrypts the records, the files, and every queue at rest (customer managed, rotated yearly). */
+  readonly dataKey: Key;
+  /** S3 server access logs of the files bucket. */
+  readonly accessLogsBucket: Bucket;
+  /**
+   * Events that functions invoked asynchronously (schedules, bucket notifications) could not handle
+   * after Lambda's and EventBridge's own retries: their dead-letter queue, watched by an alarm.
+   */
+  readonly asyncInvocationFailureQueue: Queue;
+  readonly asyncInvocationFailureAlarm: Alarm;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+
+    this.dataKey = new Key(this, 'DataKey', {
+      description: 'Paperflow: encrypts the records table, the files bucket and the queues at rest',
+      enableKeyRotation: true,
+      // The table and the bucket outlive the stack; their data must stay readable after a delete.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // EventBridge writes undeliverable schedule events into the (encrypted) failure queue itself, with
+    // its service principal rather than a role this stack could grant.
+    this.dataKey.grant(new ServicePrincipal('events.amazonaws.com'), 'kms:GenerateDataKey', 'kms:Decrypt');
 
     this.recordsTable = new Table(this, recordsTable.id, {
       partitionKey: { name: recordsTable.partitionKey, type: AttributeType.STRING },
       sortKey: { name: recordsTable.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.dataKey,
       timeToLiveAttribute: recordsTable.timeToLiveAttribute,
       // Workspaces' records outlive a stack: deleting the stack leaves the table to be removed by hand.
       removalPolicy: RemovalPolicy.RETAIN,
@@ -42,10 +66,27 @@ export class PaperflowStorage extends Construct {
       });
     }
 
-    this.filesBucket = new Bucket(this, filesBucket.id, {
+    // S3 delivers server access logs only into an SSE-S3 bucket, written by the logging service
+    // principal through the bucket policy CDK adds (@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy).
+    this.accessLogsBucket = new Bucket(this, 'FilesAccessLogs', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(filesBucket.accessLogExpirationDays) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    acknowledgeNagFinding(this.accessLogsBucket, 'AwsSolutions-S1', 'The access-log bucket itself: logging its own writes into itself would loop, and a second log bucket only moves the question.');
+
+    this.filesBucket = new Bucket(this, filesBucket.id, {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.KMS,
+      encryptionKey: this.dataKey,
+      // One data key per bucket rather than per object: far fewer KMS calls for the same protection.
+      bucketKeyEnabled: true,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'files/',
       lifecycleRules: [
         {
           id: 'ExpireStagedFiles',
@@ -73,12 +114,15 @@ export class PaperflowStorage extends Construct {
     });
 
     this.deliveryDeadLetterQueue = new Queue(this, webhookDeliveryQueue.deadLetterQueueId, {
-      encryption: QueueEncryption.SQS_MANAGED,
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: this.dataKey,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
+    acknowledgeDeadLetterQueueHasNoRedrive(this.deliveryDeadLetterQueue);
     this.deliveryQueue = new Queue(this, webhookDeliveryQueue.id, {
-      encryption: QueueEncryption.SQS_MANAGED,
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: this.dataKey,
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(webhookDeliveryQueue.visibilityTimeoutSeconds),
       deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount },
@@ -93,6 +137,22 @@ export class PaperflowStorage extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
+    this.asyncInvocationFailureQueue = new Queue(this, 'AsyncInvocationFailures', {
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: this.dataKey,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeDeadLetterQueueHasNoRedrive(this.asyncInvocationFailureQueue);
+    this.asyncInvocationFailureAlarm = new Alarm(this, 'AsyncInvocationFailuresAlarm', {
+      alarmDescription: 'Paperflow: a scheduled or bucket-notification invocation failed after its retries (docs/deployment.md)',
+      metric: this.asyncInvocationFailureQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
     this.signingKey = new Key(this, 'WebhookSigningSecretsKey', {
       description: 'Paperflow: encrypts the data keys of webhook signing secrets',
       enableKeyRotation: true,
@@ -100,4 +160,12 @@ export class PaperflowStorage extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }
+}
+
+function acknowledgeDeadLetterQueueHasNoRedrive(queue: Queue): void {
+  acknowledgeNagFinding(
+    queue,
+    'Serverless-SQSRedrivePolicy',
+    'A dead-letter queue: a redrive from it would only move failed messages once more; its alarm calls an operator instead.',
+  );
 }

@@ -1,17 +1,23 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
+  AccessLogFormat,
   ApiKeySourceType,
   AuthorizationType,
   EndpointType,
   IdentitySource,
   LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
   RequestAuthorizer,
+  RequestValidator,
   RestApi,
   type IResource,
   type MethodOptions,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
 import { defaultRateLimit } from '../src/auth/api-key-store.ts';
 import { apiBasePath, type RouteDefinition } from '../src/platform/route-table.ts';
 import { addGatewayErrorResponses } from './gateway-error-responses.ts';
@@ -29,7 +35,35 @@ export interface PublicApiProps {
   stageName: string;
   /** How long API Gateway reuses an authorizer answer per Authorization header (revocation delay). */
   authorizerCacheTtl: Duration;
+  /** Whether this stack sets API Gateway's account CloudWatch role (default true; false where another stack does). */
+  manageAccountCloudWatchRole?: boolean;
 }
+
+/**
+ * Stage-wide throttle for all keys together, above any one key's usage plan (25/s, burst 50): it caps
+ * what the account's functions and table can be asked for, whoever asks.
+ */
+export const stageThrottle = { rateLimit: 500, burstLimit: 1000 } as const;
+
+/** One JSON line per request in the access log: who, what, how it ended, and how long it took. */
+export const accessLogFields = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    extendedRequestId: '$context.extendedRequestId',
+    requestTime: '$context.requestTime',
+    httpMethod: '$context.httpMethod',
+    resourcePath: '$context.resourcePath',
+    status: '$context.status',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationLatency: '$context.integrationLatency',
+    errorType: '$context.error.responseType',
+    workspaceId: '$context.authorizer.workspaceId',
+    keyId: '$context.authorizer.keyId',
+    sourceIp: '$context.identity.sourceIp',
+    userAgent: '$context.identity.userAgent',
+  }),
+);
 
 export const authorizerHandlerModule = 'functions/auth/authorize-request.ts';
 export const unmatchedRouteHandlerModule = 'functions/platform/answer-unmatched-route.ts';
@@ -46,6 +80,9 @@ export class PublicApi extends Construct {
   private authorizer?: RequestAuthorizer;
   readonly unmatchedRouteFunction: PaperflowFunction;
   readonly defaultUsagePlan: UsagePlan;
+  readonly accessLogGroup: LogGroup;
+  /** On every route method; what it can check without models is the declared request parameters. */
+  readonly requestValidator: RequestValidator;
   /** The function serving each route, by operationId. */
   readonly routeFunctions = new Map<string, PaperflowFunction>();
   private readonly storage: PaperflowStorage;
@@ -58,6 +95,7 @@ export class PublicApi extends Construct {
     this.stateMachines = props.stateMachines;
     this.authorizerCacheTtl = props.authorizerCacheTtl;
 
+    this.accessLogGroup = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: 'paperflow-public-api',
       description: 'Paperflow public API v1',
@@ -66,13 +104,28 @@ export class PublicApi extends Construct {
       binaryMediaTypes: ['multipart/form-data', 'application/octet-stream'],
       // The authorizer names the caller's API Gateway key (usageIdentifierKey); clients never send one.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
-      // API Gateway's account-wide CloudWatch role is a per-region singleton another stack may own.
-      cloudWatchRole: false,
+      // Access and execution logs need API Gateway's account-wide CloudWatch role (one per account and
+      // region). The stack sets it, and keeps it on delete because other APIs of the account use it too;
+      // an account whose role another stack already manages sets apiGatewayCloudWatchRole: false.
+      cloudWatchRole: props.manageAccountCloudWatchRole ?? true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
       deployOptions: {
         stageName: props.stageName,
         tracingEnabled: true,
         metricsEnabled: true,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogGroup),
+        accessLogFormat: accessLogFields,
+        // Errors only, and never request or response bodies: those carry documents and secrets.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        throttlingRateLimit: stageThrottle.rateLimit,
+        throttlingBurstLimit: stageThrottle.burstLimit,
       },
+    });
+    this.requestValidator = this.restApi.addRequestValidator('RequestValidator', {
+      requestValidatorName: 'paperflow-parameters-and-body',
+      validateRequestBody: true,
+      validateRequestParameters: true,
     });
     // The stack's ApiUrl output (with the base path) replaces RestApi's own stage-root Endpoint output.
     this.restApi.node.tryRemoveChild('Endpoint');
@@ -94,21 +147,35 @@ export class PublicApi extends Construct {
       const integration = new LambdaIntegration(fn, { allowTestInvoke: false });
       const methodOptions: MethodOptions =
         route.scope === 'public'
-          ? { authorizationType: AuthorizationType.NONE, operationName: route.operationId }
-          : { authorizationType: AuthorizationType.CUSTOM, authorizer: this.requestAuthorizer(), apiKeyRequired: true, operationName: route.operationId };
-      resource.addMethod(route.method, integration, methodOptions);
+          ? { authorizationType: AuthorizationType.NONE, operationName: route.operationId, requestValidator: this.requestValidator }
+          : {
+              authorizationType: AuthorizationType.CUSTOM,
+              authorizer: this.requestAuthorizer(),
+              apiKeyRequired: true,
+              operationName: route.operationId,
+              requestValidator: this.requestValidator,
+            };
+      const methods = [resource.addMethod(route.method, integration, methodOptions)];
       // HEAD is GET without the body: the GET function answers it, and API Gateway sends no body for HEAD.
-      if (route.method === 'GET') resource.addMethod('HEAD', integration, { ...methodOptions, operationName: `${route.operationId}Head` });
+      if (route.method === 'GET') methods.push(resource.addMethod('HEAD', integration, { ...methodOptions, operationName: `${route.operationId}Head` }));
+      if (route.scope === 'public') {
+        for (const method of methods) {
+          acknowledgeNagFinding(method, 'AwsSolutions-APIG4', `Public by the API contract (${route.operationId} has scope "public"): it serves no workspace data.`);
+        }
+      }
     }
     // API Gateway prefers a resource's explicit methods; every other method lands on ANY and gets 405
     // with Allow from the route table. Unknown paths below the base path get 404 the same way; unknown
     // paths elsewhere (and below a known resource) get the MISSING_AUTHENTICATION_TOKEN response, 404.
+    const unmatchedReason =
+      'Answers only 404 or 405 (with Allow, from the route table) and reads no data: the caller needs no key to learn that no operation exists there.';
     for (const resource of resourcesByPath.values()) {
-      resource.addMethod('ANY', unmatchedRoute, { authorizationType: AuthorizationType.NONE });
+      acknowledgeNagFinding(resource.addMethod('ANY', unmatchedRoute, { authorizationType: AuthorizationType.NONE }), 'AwsSolutions-APIG4', unmatchedReason);
     }
-    this.restApi.root
+    const proxy = this.restApi.root
       .resourceForPath(apiBasePath)
       .addProxy({ anyMethod: true, defaultIntegration: unmatchedRoute, defaultMethodOptions: { authorizationType: AuthorizationType.NONE } });
+    acknowledgeNagFinding(proxy.anyMethod!, 'AwsSolutions-APIG4', unmatchedReason);
 
     this.defaultUsagePlan = this.restApi.addUsagePlan('DefaultUsagePlan', {
       name: 'paperflow-default',
@@ -116,6 +183,8 @@ export class PublicApi extends Construct {
       throttle: { rateLimit: defaultRateLimit.requestsPerSecond, burstLimit: defaultRateLimit.burst },
       apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
     });
+    // Last: an acknowledgement reaches only the children that exist when it is made.
+    acknowledgeApiFindings(this.restApi);
   }
 
   private requestAuthorizer(): RequestAuthorizer {
@@ -144,6 +213,35 @@ export class PublicApi extends Construct {
     this.routeFunctions.set(route.operationId, fn);
     return fn;
   }
+}
+
+/** Findings that concern the API as designed rather than one resource of it (docs/deployment.md). */
+function acknowledgeApiFindings(restApi: RestApi): void {
+  acknowledgeNagFinding(
+    restApi,
+    'AwsSolutions-COG4',
+    'Clients authenticate with API keys (spec: Authorization: Bearer pf_...), checked by the REQUEST Lambda authorizer against the hashed keys in the table; there are no end-user identities for a Cognito user pool to hold.',
+    { applyToChildren: true },
+  );
+  acknowledgeNagFinding(
+    restApi,
+    'AwsSolutions-APIG3',
+    'A WAF web ACL is an account-level choice (it costs per ACL and per request, and rules depend on the account\'s traffic); per-key usage plans, the stage throttle and the authorizer limit abuse. Attach a web ACL to the stage after deploying if wanted.',
+    { applyToChildren: true },
+  );
+  acknowledgeNagFinding(
+    restApi.latestDeployment!,
+    'CdkNagValidationFailure',
+    'Serverless-APIGWStructuredLogging reads access-log settings from a deployment\'s StageDescription, which CDK\'s deployments never have (the stage is its own resource); the rule checks the stage itself, whose access log is JSON.',
+    { applyToChildren: true, appliesTo: ['Serverless-APIGWStructuredLogging'] },
+  );
+  // CDK's account CloudWatch role uses the managed policy written for exactly this purpose.
+  acknowledgeNagFinding(
+    restApi,
+    'AwsSolutions-IAM4',
+    'API Gateway\'s account-wide CloudWatch role uses AmazonAPIGatewayPushToCloudWatchLogs, the policy AWS maintains for that role; API Gateway writes log groups it names itself, so no narrower resource list exists.',
+    { applyToChildren: true, appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs'] },
+  );
 }
 
 function pascalCase(operationId: string): string {

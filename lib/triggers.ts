@@ -14,6 +14,7 @@ import { PaperflowFunction, repositoryRoot } from './paperflow-function.ts';
 import type { PaperflowStack } from './paperflow-stack.ts';
 import type { PaperflowStorage } from './paperflow-storage.ts';
 import { bindResourceAccess, queueNamed } from './resource-access.ts';
+import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
 
 export interface TriggersProps {
   stateMachines: readonly StateMachineDefinition[];
@@ -47,6 +48,7 @@ export class Triggers extends Construct {
           ...(trigger.timeoutSeconds ? { timeout: Duration.seconds(trigger.timeoutSeconds) } : {}),
           ...(trigger.nodeModules ? { nodeModules: trigger.nodeModules } : {}),
           ...(trigger.architecture ? { architecture: trigger.architecture } : {}),
+          ...(isInvokedAsynchronously(trigger) ? { asyncInvocationDeadLetterQueue: props.storage.asyncInvocationFailureQueue } : {}),
         }),
       );
     }
@@ -77,7 +79,8 @@ export class Triggers extends Construct {
           new Rule(this, `${pascalCase(trigger.name)}Schedule`, {
             description: `Runs ${trigger.name}`,
             schedule: Schedule.rate(Duration.minutes(trigger.everyMinutes)),
-            targets: [new LambdaTarget(fn)],
+            // An invocation EventBridge cannot make (throttled past its retries) is kept, not dropped.
+            targets: [new LambdaTarget(fn, { deadLetterQueue: props.storage.asyncInvocationFailureQueue, retryAttempts: 3, maxEventAge: Duration.hours(1) })],
           });
           break;
         case 'bucketNotification':
@@ -92,10 +95,21 @@ export class Triggers extends Construct {
               ...(trigger.maximumConcurrency !== undefined ? { maxConcurrency: trigger.maximumConcurrency } : {}),
             }),
           );
+          acknowledgeNagFinding(
+            fn,
+            'Serverless-LambdaEventSourceMappingDestination',
+            'An SQS event source mapping takes no on-failure destination (only stream and Kafka sources do): a message that keeps failing goes to its queue\'s dead-letter queue through the redrive policy, which is alarmed.',
+            { applyToChildren: true },
+          );
           break;
       }
     }
   }
+}
+
+/** EventBridge schedules and S3 notifications invoke asynchronously; the other kinds wait for the answer. */
+function isInvokedAsynchronously(trigger: TriggerDefinition): boolean {
+  return trigger.kind === 'schedule' || trigger.kind === 'bucketNotification';
 }
 
 /** A placeholder left unfilled would only fail at deploy time; a task row the ASL never names is a slip. */

@@ -5,7 +5,7 @@ import { DocumentRejectedError, type ReadDocument } from '../extraction-engine/d
 import type { ExtractDocumentOptions, ExtractionOutcome } from '../extraction-engine/extract-document.ts';
 import type { ReadDocumentOptions } from '../extraction-engine/read-document.ts';
 import { maximumFileBytes } from '../files/file-limits.ts';
-import { fetchOutbound, OutboundRequestError } from '../outbound/outbound-fetch.ts';
+import { fetchOutbound, OutboundRequestError, type HostResolver } from '../outbound/outbound-fetch.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { inFlightStatuses, type RunError } from './extraction.ts';
 import type { DownloadedDocuments } from './downloaded-documents.ts';
@@ -43,6 +43,8 @@ export interface ProcessingSettings {
   urlPolicy: () => OutboundUrlPolicy;
   downloadTimeoutMs: number;
   maximumRedirects: number;
+  /** DNS for the download; the process's resolver (the system's) unless a test names one. */
+  resolveHost?: HostResolver;
 }
 
 export interface MarkProcessingResult {
@@ -110,6 +112,7 @@ export class ExtractionProcessor {
           timeoutMs: this.settings.downloadTimeoutMs,
           maxResponseBytes: maximumFileBytes,
           maxRedirects: this.settings.maximumRedirects,
+          ...(this.settings.resolveHost ? { resolveHost: this.settings.resolveHost } : {}),
         },
       );
     } catch (error) {

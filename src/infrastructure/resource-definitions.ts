@@ -45,6 +45,8 @@ export const filesBucket = {
   eventPayloadExpirationDays: 91,
   /** Extraction outputs too large for their item: removed with the extraction, never by age. */
   extractionOutputPrefix: 'extraction-outputs/',
+  /** S3 server access logs of the bucket (deployed only; docs/deployment.md). */
+  accessLogExpirationDays: 90,
 };
 
 export const webhookDeliveryQueue = {

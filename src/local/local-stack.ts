@@ -1,3 +1,4 @@
+import { overrideHostResolver, type HostResolver } from '../outbound/outbound-fetch.ts';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
@@ -31,6 +32,12 @@ export interface LocalStackOptions {
   additionalTriggers?: readonly TriggerDefinition[];
   /** Names of manifest rows not served (tests that read the delivery queue themselves leave its consumer out). */
   omittedTriggers?: readonly string[];
+  /**
+   * Tests only: answers DNS for the outbound fetches of this process (document downloads, webhook
+   * deliveries) instead of the system resolver, so SSRF tests can point names at addresses of their
+   * choosing. The fetches themselves, and the guard, are the production ones.
+   */
+  resolveHost?: HostResolver;
 }
 
 export interface RunningLocalStack {
@@ -69,6 +76,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
   let emulators: RunningEmulators | undefined;
   const servedTriggers = [...triggers.filter((row) => !options.omittedTriggers?.includes(row.name)), ...(options.additionalTriggers ?? [])];
   const invoker = createLocalInvoker(projectRoot);
+  if (options.resolveHost) overrideHostResolver(options.resolveHost);
   const objectCreated = localBucketNotifications(servedTriggers, invoker);
   if (options.externalEndpoint) {
     process.env.AWS_ENDPOINT_URL = options.externalEndpoint;
@@ -141,6 +149,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
         await runningOrchestration.close();
         await objectCreated.settled();
         await emulators?.stop();
+        if (options.resolveHost) overrideHostResolver(undefined);
         await dataDirectoryLock.release();
       },
     };
@@ -148,6 +157,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     await gateway?.close();
     await orchestration?.close();
     await emulators?.stop();
+    if (options.resolveHost) overrideHostResolver(undefined);
     throw error;
   }
 }

@@ -76,6 +76,21 @@ const systemResolver: HostResolver = async (hostname) => {
   return addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
 
+let resolverOverride: HostResolver | undefined;
+
+/**
+ * Answers DNS for every outbound fetch in this process that names no resolver of its own (document
+ * downloads, webhook deliveries, web_function steps): how the embedded local stack's tests point host
+ * names at addresses of their choosing (LocalStackOptions.resolveHost). Never set in a deployment;
+ * `undefined` restores the system resolver.
+ */
+export function overrideHostResolver(resolver: HostResolver | undefined): void {
+  resolverOverride = resolver;
+}
+
+/** The resolver in force when the lookup happens (not when a handler's wiring was built). */
+const processResolver: HostResolver = (hostname) => (resolverOverride ?? systemResolver)(hostname);
+
 /**
  * An HTTP(S) request to a caller-supplied URL that cannot be turned against the service: the host is
  * resolved once, every address it resolves to must be public, and the connection goes to the address
@@ -84,7 +99,7 @@ const systemResolver: HostResolver = async (hostname) => {
  */
 export async function fetchOutbound(request: OutboundRequest, options: OutboundOptions): Promise<OutboundResponse> {
   const deadline = AbortSignal.timeout(options.timeoutMs);
-  const resolveHost = options.resolveHost ?? systemResolver;
+  const resolveHost = options.resolveHost ?? processResolver;
   let current = request;
   for (let hop = 0; ; hop += 1) {
     const response = await exchange(current, options, resolveHost, deadline);

@@ -104,14 +104,25 @@ function routeFunction(route: RouteDefinition) {
   return { logicalId: logicalIdOf(fn), properties: resources[logicalIdOf(fn)]!.Properties };
 }
 
-/** Every IAM action granted to a function's role, across its policies. */
-function actionsGrantedTo(functionLogicalId: string): string[] {
+/**
+ * Every IAM action granted to a function's role, across its policies; with `onResource`, only the
+ * statements naming that resource (by logical id), so grants on one key or queue can be told apart.
+ * Writing to its own log group is every function's; it is left out unless asked for.
+ */
+function actionsGrantedTo(functionLogicalId: string, onResource?: string): string[] {
   const roleLogicalId = resources[functionLogicalId]!.Properties.Role['Fn::GetAtt'][0] as string;
+  const ownLogGroup = resources[functionLogicalId]!.Properties.LoggingConfig.LogGroup.Ref as string;
   return Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy')
     .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleLogicalId))
-    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[])
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+    .filter((statement) => (onResource ? JSON.stringify(statement.Resource).includes(`"${onResource}"`) : true))
+    .filter((statement) => onResource === ownLogGroup || JSON.stringify(statement.Resource) !== JSON.stringify({ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }))
     .flatMap((statement) => [statement.Action].flat());
+}
+
+function logicalIdOfResource(construct: { node: { defaultChild?: unknown } }): string {
+  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
 }
 
 function methodsOnPath(routePath: string) {
@@ -149,8 +160,8 @@ describe('functions', () => {
 
   it('gives every function a log group with a retention', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    // Each function's, and each state machine's.
-    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + deployedTriggers.length + stateMachines.length);
+    // Each function's, each state machine's, and the API's access log.
+    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + deployedTriggers.length + stateMachines.length + 1);
   });
 
   it('loads every bundle on its own, away from the project node_modules, as Lambda will', async () => {
@@ -367,7 +378,11 @@ describe('storage', () => {
         IgnorePublicAcls: true,
         RestrictPublicBuckets: true,
       },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [
+          { BucketKeyEnabled: true, ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [logicalIdOfResource(stack.storage.dataKey), 'Arn'] } } },
+        ],
+      },
       LifecycleConfiguration: {
         // Only staged uploads expire at 30 days; large event payloads outlive them with their events,
         // and large extraction outputs (another prefix) live as long as their extraction.
@@ -392,13 +407,16 @@ describe('storage', () => {
 
     template.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: webhookDeliveryQueue.visibilityTimeoutSeconds,
-      SqsManagedSseEnabled: true,
+      KmsMasterKeyId: { 'Fn::GetAtt': [logicalIdOfResource(stack.storage.dataKey), 'Arn'] },
       RedrivePolicy: {
         deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterLogicalId, 'Arn'] },
         maxReceiveCount: webhookDeliveryQueue.maxReceiveCount,
       },
     });
-    expect(resources[deadLetterLogicalId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1_209_600 });
+    expect(resources[deadLetterLogicalId]!.Properties).toMatchObject({
+      KmsMasterKeyId: { 'Fn::GetAtt': [logicalIdOfResource(stack.storage.dataKey), 'Arn'] },
+      MessageRetentionPeriod: 1_209_600,
+    });
   });
 });
 
@@ -447,12 +465,13 @@ describe('webhook signing secrets', () => {
     const kmsStatements = Object.values(resources)
       .filter((resource) => resource.Type === 'AWS::IAM::Policy' && (resource.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleLogicalId))
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
-      .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')));
+      .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')))
+      .filter((statement) => JSON.stringify(statement.Resource).includes(`"${keyLogicalId}"`));
 
     expect(kmsStatements).toEqual([expect.objectContaining({ Action: 'kms:GenerateDataKey', Resource: { 'Fn::GetAtt': [keyLogicalId, 'Arn'] } })]);
     expect(create.properties.Environment.Variables[resourceEnvironment.signingKeyId]).toEqual({ 'Fn::GetAtt': [keyLogicalId, 'Arn'] });
     for (const route of subscriptionRoutes.filter((row) => row !== createSubscriptionRoute)) {
-      expect(actionsGrantedTo(routeFunction(route).logicalId).filter((action) => action.startsWith('kms:')), route.operationId).toEqual([]);
+      expect(actionsGrantedTo(routeFunction(route).logicalId, keyLogicalId).filter((action) => action.startsWith('kms:')), route.operationId).toEqual([]);
     }
   });
 });
@@ -577,7 +596,7 @@ describe('event outbox', () => {
     ];
 
     for (const { name, logicalId } of functions) {
-      expect(actionsGrantedTo(logicalId).includes('sqs:SendMessage'), name).toBe(recordsEvents.has(name));
+      expect(actionsGrantedTo(logicalId, logicalIdOfResource(stack.storage.deliveryQueue)).includes('sqs:SendMessage'), name).toBe(recordsEvents.has(name));
       expect(resources[logicalId]!.Properties.Environment.Variables[resourceEnvironment.webhookDeliveryQueueUrl] !== undefined, name).toBe(recordsEvents.has(name));
     }
   });
@@ -635,12 +654,13 @@ function expectGrantsExactly(functionLogicalId: string, access: ResourceAccess, 
   expect(actions.includes('states:StopExecution'), `${label}: StopExecution`).toBe(stateMachineAccess.includes('stop'));
   expect(granted(/^states:SendTask(Success|Failure|Heartbeat)$/), `${label}: task callbacks`).toBe(stateMachineAccess.includes('callback'));
   expect(resourceEnvironment.extractionStateMachineArn in environment, `${label}: state machine variable`).toBe(access.stateMachines?.extraction !== undefined);
-  expect(actions.includes('sqs:SendMessage'), `${label}: SendMessage`).toBe(queueAccess.includes('send') || queueAccess.includes('consumeAndSend'));
+  const deliveryQueueActions = actionsGrantedTo(functionLogicalId, logicalIdOfResource(stack.storage.deliveryQueue));
+  expect(deliveryQueueActions.includes('sqs:SendMessage'), `${label}: SendMessage`).toBe(queueAccess.includes('send') || queueAccess.includes('consumeAndSend'));
   for (const consumeAction of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
-    expect(actions.includes(consumeAction), `${label}: ${consumeAction}`).toBe(queueAccess.includes('consume') || queueAccess.includes('consumeAndSend'));
+    expect(deliveryQueueActions.includes(consumeAction), `${label}: ${consumeAction}`).toBe(queueAccess.includes('consume') || queueAccess.includes('consumeAndSend'));
   }
   expect(resourceEnvironment.webhookDeliveryQueueUrl in environment, `${label}: queue variable`).toBe(access.queues?.webhookDelivery !== undefined);
-  expect(actions.filter((action) => action.startsWith('kms:')), `${label}: signing key`).toEqual(
+  expect(actionsGrantedTo(functionLogicalId, logicalIdOfResource(stack.storage.signingKey)).filter((action) => action.startsWith('kms:')), `${label}: signing key`).toEqual(
     access.signingKey === 'encrypt' ? ['kms:GenerateDataKey'] : access.signingKey === 'decrypt' ? ['kms:Decrypt'] : [],
   );
   expect(resourceEnvironment.signingKeyId in environment, `${label}: signing key variable`).toBe(access.signingKey !== undefined);

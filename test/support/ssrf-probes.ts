@@ -26,6 +26,12 @@ export const literalProbes: LiteralProbe[] = [
   probe('RFC 1918 172.16/12, top', 'https://172.31.255.255/a.pdf'),
   probe('RFC 1918 192.168/16', 'https://192.168.1.1/a.pdf'),
   probe('cloud metadata', 'https://169.254.169.254/latest/meta-data/'),
+  probe('cloud metadata, IPv6 (EC2)', 'https://[fd00:ec2::254]/latest/meta-data/'),
+  probe('cloud metadata, hex', 'https://0xa9fea9fe/latest/meta-data/'),
+  probe('cloud metadata, octal', 'https://0251.0376.0251.0376/latest/meta-data/'),
+  probe('cloud metadata, short form', 'https://169.254.43518/latest/meta-data/'),
+  probe('cloud metadata, trailing dot', 'https://169.254.169.254./latest/meta-data/'),
+  probe('cloud metadata, full-width digits', 'https://１６９.２５４.１６９.２５４/latest/meta-data/'),
   probe('link-local IPv4', 'https://169.254.0.1/a.pdf'),
   probe('link-local IPv6', 'https://[fe80::1]/a.pdf'),
   probe('CGNAT 100.64/10', 'https://100.64.0.1/a.pdf'),
@@ -55,6 +61,8 @@ export const literalProbes: LiteralProbe[] = [
   probe('NAT64 loopback', 'https://[64:ff9b::7f00:1]/a.pdf'),
   probe('NAT64 metadata', 'https://[64:ff9b::a9fe:a9fe]/a.pdf'),
   probe('6to4 loopback', 'https://[2002:7f00:1::]/a.pdf'),
+  probe('6to4 metadata', 'https://[2002:a9fe:a9fe::1]/latest/meta-data/'),
+  probe('NAT64 RFC 1918', 'https://[64:ff9b::a00:1]/a.pdf'),
   probe('Teredo', 'https://[2001:0:4136:e378::1]/a.pdf'),
   probe('decimal loopback', 'https://2130706433/a.pdf'),
   probe('decimal metadata', 'https://2852039166/latest/meta-data/'),
@@ -83,6 +91,8 @@ export const literalProbes: LiteralProbe[] = [
   probe('fragment', 'https://example.com/a.pdf#page=2', 'must not contain a fragment'),
   probe('empty fragment', 'https://example.com/a.pdf#', 'must not contain a fragment'),
   probe('plain http', 'http://example.com/a.pdf', 'must use https'),
+  probe('plain http, upper-case scheme', 'HTTP://example.com/a.pdf', 'must use https'),
+  probe('@ trick: public host and port as user, IPv6 loopback host', 'https://example.com:443@[::1]/a.pdf', 'must not contain user credentials'),
   probe('plain http to metadata', 'http://169.254.169.254/latest/meta-data/', 'must use https'),
   probe('ftp', 'ftp://example.com/a.pdf', 'must use https'),
   probe('file', 'file:///etc/passwd', 'must use https'),
@@ -91,6 +101,21 @@ export const literalProbes: LiteralProbe[] = [
   probe('javascript', 'javascript:alert(1)', 'must use https'),
   probe('IPv6 zone identifier', 'https://[fe80::1%25eth0]/a.pdf', 'must be an absolute URL'),
 ];
+
+/**
+ * The probe with `port` added to its authority, text otherwise untouched (so the numeric spelling, the
+ * `@` or the trailing dot still reach the guard as written): aimed at a local trap listener, a probe
+ * that got through would show up as a connection there. URLs with no `//` authority or a port of
+ * their own are returned as they are.
+ */
+export function aimedAt(url: string, port: number): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(url);
+  if (!match) return url;
+  const [, scheme, authority, rest] = match as unknown as [string, string, string, string];
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  if (host === '' || /:\d+$/.test(host) || scheme.startsWith('file')) return url;
+  return `${scheme}${authority}:${port}${rest}`;
+}
 
 /**
  * A host name only a resolver can judge: it passes the literal check, and the stub resolver answers
@@ -110,6 +135,9 @@ export const resolvedProbes: ResolvedProbe[] = [
   { kind: 'name resolving to IPv4-mapped loopback', hostname: 'mapped.example.test', addresses: ['::ffff:127.0.0.1'] },
   { kind: 'name resolving to a public and a loopback address', hostname: 'mixed.example.test', addresses: ['93.184.216.34', '127.0.0.1'] },
   { kind: 'name resolving to the metadata address', hostname: 'metadata.example.test', addresses: ['169.254.169.254'] },
+  { kind: 'name resolving to the IPv6 metadata address', hostname: 'metadata6.example.test', addresses: ['fd00:ec2::254'] },
+  { kind: 'name resolving to a 6to4 address embedding loopback', hostname: 'sixtofour.example.test', addresses: ['2002:7f00:1::1'] },
+  { kind: 'name resolving to broadcast', hostname: 'broadcast.example.test', addresses: ['255.255.255.255'] },
   { kind: 'name resolving to RFC 1918', hostname: 'intranet.example.test', addresses: ['10.0.0.8'] },
   { kind: 'name resolving to CGNAT', hostname: 'cgnat.example.test', addresses: ['100.64.0.9'] },
   { kind: 'name resolving to unique-local IPv6', hostname: 'ula.example.test', addresses: ['fd00::8'] },

@@ -18,3 +18,19 @@ export function resolverOf(table: Record<string, string[]>): HostResolver & { ca
   };
   return Object.assign(resolver, { calls });
 }
+
+/**
+ * A resolver for DNS rebinding: each call answers the next list of addresses (then repeats the last),
+ * so a name can answer a public address first and a private one next. With `hostname`, only that name
+ * resolves (others fail as DNS does); without, every name shares the sequence.
+ */
+export function rebindingResolver(answers: string[][], hostname?: string): HostResolver & { calls: string[] } {
+  const calls: string[] = [];
+  const resolver = async (asked: string) => {
+    calls.push(asked);
+    if (hostname !== undefined && asked !== hostname) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    const addresses = answers[Math.min(calls.length, answers.length) - 1]!;
+    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
+  };
+  return Object.assign(resolver, { calls });
+}

@@ -1,59 +1,21 @@
-import { createServer, type Server } from 'node:http';
-import { Socket, type AddressInfo } from 'node:net';
+import { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
+import { fetchOutbound, OutboundRequestError, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
 import { checkOutboundUrl } from '../../../src/outbound/outbound-url.ts';
 import { WebhookSender, type WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
+import { countingServer, type CountingServer } from '../../support/counting-server.ts';
 import { literalProbes, resolvedProbes } from '../../support/ssrf-probes.ts';
-import { localPolicy, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
+import { localPolicy, rebindingResolver, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
 
 // The SSRF suite: every probe is refused, and no connection is opened for it. Two witnesses of "no
 // connection": a spy on every socket's connect() in this process, and loopback listeners that count
 // what they accept (probes that resolve are pointed at them). No traffic leaves 127.0.0.0/8.
-
-/** An HTTP server on a loopback address that counts accepted connections and where they arrived. */
-interface CountingServer {
-  server: Server;
-  port: number;
-  accepted: string[];
-  close(): Promise<void>;
-}
-
-async function countingServer(host: string, port = 0, respond: (path: string) => { status: number; location?: string } = () => ({ status: 200 })): Promise<CountingServer> {
-  const accepted: string[] = [];
-  const server = createServer((request, response) => {
-    const { status, location } = respond(request.url ?? '/');
-    response.writeHead(status, location ? { location } : {}).end('ok');
-  });
-  server.on('connection', (socket) => accepted.push(socket.localAddress ?? ''));
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
-  return {
-    server,
-    port: (server.address() as AddressInfo).port,
-    accepted,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 const strict = strictPolicy;
 const local = localPolicy;
 
 function options(overrides: Partial<OutboundOptions> = {}): OutboundOptions {
   return { policy: strict, urlRules: { refuseFragment: true }, timeoutMs: 2_000, maxResponseBytes: 1_000, maxRedirects: 3, ...overrides };
-}
-
-/** Answers each call with the next list of addresses, repeating the last one. */
-function rebindingResolver(...answers: string[][]): HostResolver & { calls: string[] } {
-  const calls: string[] = [];
-  const resolver = async (hostname: string) => {
-    calls.push(hostname);
-    const addresses = answers[Math.min(calls.length, answers.length) - 1]!;
-    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
-  };
-  return Object.assign(resolver, { calls });
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<OutboundRequestError> {
@@ -144,7 +106,7 @@ describe('DNS rebinding', () => {
   });
 
   it('connects to the address it checked, never to the next answer', async () => {
-    const resolver = rebindingResolver(['127.0.0.1'], ['127.0.0.2']);
+    const resolver = rebindingResolver([['127.0.0.1'], ['127.0.0.2']]);
 
     const response = await fetchOutbound({ url: `http://rebind.example.test:${target.port}/a.pdf` }, options({ policy: local, resolveHost: resolver }));
 
@@ -155,7 +117,7 @@ describe('DNS rebinding', () => {
   });
 
   it('checks the new answer again when a redirect comes back to the same name', async () => {
-    const resolver = rebindingResolver(['127.0.0.1'], ['169.254.169.254']);
+    const resolver = rebindingResolver([['127.0.0.1'], ['169.254.169.254']]);
     const redirecting = await countingServer('127.0.0.1', 0, () => ({ status: 302, location: '/again' }));
     try {
       const failure = await failureOf(
