@@ -24,6 +24,19 @@ export const maximumJsonRunInputBytes = 256 * 1024;
  */
 export const runInputFormLimits = { maximumFileParts: 10, maximumTextParts: 50, maximumTextBytes: maximumJsonRunInputBytes } as const;
 
+/** For the OpenAPI description of POST /workflows/{workflowId}/runs (the route row reads it). */
+export const runInputDescription =
+  'The body is any JSON value (at most 256 KB), none at all (the run input is then null), or multipart/form-data. ' +
+  'In a form, a text part becomes body.<name> as a string; a part sent with Content-Type application/json (or +json), ' +
+  'with or without a filename, becomes body.<name> as its parsed value; file parts become body.<name> as an array of file nodes ' +
+  '{fileId, fileName, mimeType, size}, stored as files (GET /files/{fileId}) under the POST /files limits: 413 over 50 MB, ' +
+  '415 for executables and scripts (sniffed from the content), 422 for an empty file. Several files may share a name. ' +
+  'A text or JSON name may appear once and not also as a file part: otherwise 400 INVALID_REQUEST. ' +
+  'A JSON part that does not parse is 400 INVALID_REQUEST, its message naming the part, like a JSON body that does not parse. ' +
+  `At most ${runInputFormLimits.maximumFileParts} file parts and ${runInputFormLimits.maximumTextParts} text or JSON parts (400 beyond), ` +
+  `${runInputFormLimits.maximumTextBytes / 1024} KB of text and JSON parts together (413 beyond). ` +
+  'A refused request stores no file.';
+
 /** What a run sees of a stored file part (DESIGN.md, Workflows: a file node). */
 export interface FileNode {
   fileId: string;
