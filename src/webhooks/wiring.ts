@@ -1,3 +1,4 @@
+import type { RecordedEventListener } from '../events/event-listeners.ts';
 import type { DataKeyProvider } from '../infrastructure/data-keys.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { kmsClient } from '../infrastructure/kms-client.ts';
@@ -56,8 +57,8 @@ export function webhookDeliveries(): DeliveryAttempts {
 }
 
 /** The delivery queue consumer's work: fan-outs and attempts (functions/webhooks/process-webhook-deliveries.ts). */
-export function deliveryQueueMessages(): DeliveryQueueMessages {
-  return new DeliveryQueueMessages({ attempts: webhookDeliveries(), subscriptions: subscriptionLookup(), events: eventPayloads() });
+export function deliveryQueueMessages(listeners: readonly RecordedEventListener[] = []): DeliveryQueueMessages {
+  return new DeliveryQueueMessages({ attempts: webhookDeliveries(), subscriptions: subscriptionLookup(), events: eventPayloads(), listeners });
 }
 
 /** After a resume, the sweeper waits this long before releasing once more (default 60 seconds). */
