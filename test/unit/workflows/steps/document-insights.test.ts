@@ -145,7 +145,7 @@ describe('the resumer on extraction terminal events', () => {
   const resumer = () => documentInsightsResumer(() => dependencies);
   const eventOf = (data: Record<string, unknown>) => ({
     workspaceId: 'ws_1',
-    envelope: { eventId: 'evt_1', eventType: 'document-insights.extraction.failed' as const, occurredAt: '2026-01-01T00:00:00.000Z', apiVersion: 'v1', data },
+    envelope: { eventId: 'evt_1', eventType: 'document-insights.extraction.failed' as const, occurredAt: '2026-01-01T00:00:00.000Z', apiVersion: 'v1' as const, data },
   });
 
   it('fails the waiting step with StepFailedError and the extraction in the cause, then forgets the wait', async () => {
