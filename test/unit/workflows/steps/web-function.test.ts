@@ -100,6 +100,26 @@ describe('callWebFunction', () => {
     expect(failure.output!.headers).toMatchObject({ 'content-type': 'application/json' });
   });
 
+  it('pauses 500 ms before the first retry by default, less when PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS says so', async () => {
+    const callTimes: number[] = [];
+    answer = (_request, response) => {
+      callTimes.push(performance.now());
+      response.writeHead(503).end();
+    };
+    const gapOfOneRetry = async () => {
+      callTimes.length = 0;
+      await stepFailureOf(callWebFunction({ url: `${server.url}/busy`, retries: 1 }, { policy: localPolicy }));
+      return callTimes[1]! - callTimes[0]!;
+    };
+
+    const defaultGap = await gapOfOneRetry();
+    process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS = '20';
+    const compressedGap = await gapOfOneRetry().finally(() => delete process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS);
+
+    expect(defaultGap).toBeGreaterThanOrEqual(480);
+    expect(compressedGap).toBeLessThan(400);
+  });
+
   it('does not retry a 4xx answer', async () => {
     answerInTurn(404, 200);
 
