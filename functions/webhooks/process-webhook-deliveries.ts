@@ -2,14 +2,16 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '../../src/infrastructure/logger.ts';
 import { forQueueMessage, loggedInvocation } from '../../src/platform/invocation-logging.ts';
 import { MalformedDeliveryMessage, parseDeliveryQueueMessage } from '../../src/webhooks/delivery-queue-messages.ts';
+import { recordedEventListeners } from '../../src/manifest/event-listeners.ts';
 import { deliveryQueueMessages } from '../../src/webhooks/wiring.ts';
 
-// The webhook delivery queue's consumer (SQS event source mapping, partial batch failures). The
+// The webhook delivery queue's consumer (SQS event source mapping, partial batch failures); it also
+// runs the domain listeners on recorded events (src/manifest/event-listeners.ts). The
 // records of a batch are independent and handled together, so a batch takes about one webhook timeout.
 // A record that fails (a malformed body, a downstream error) is reported and comes back after the
 // visibility timeout; after maxReceiveCount receives SQS moves it to the dead-letter queue.
 export const handler = loggedInvocation(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const messages = deliveryQueueMessages();
+  const messages = deliveryQueueMessages(recordedEventListeners());
   const failed = await Promise.all(
     event.Records.map((record) =>
       forQueueMessage(record, async () => {

@@ -73,7 +73,7 @@ export class DirectUploads {
 }
 
 /** The first sent name that survives cleaning; a default named after the sniffed type otherwise. */
-function displayName(sentNames: (string | undefined)[], extension: string): string {
+export function displayName(sentNames: (string | undefined)[], extension: string): string {
   for (const sent of sentNames) {
     const cleaned = sent === undefined ? undefined : cleanFileName(sent);
     if (cleaned) return cleaned;

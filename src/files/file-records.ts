@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { filesBucket } from '../infrastructure/resource-definitions.ts';
 import { callDownstream } from '../platform/downstream-calls.ts';
 
@@ -71,6 +71,11 @@ export class FileRecordStore {
       this.client.send(new GetCommand({ TableName: this.tableName, Key: fileKey(workspaceId, fileId) })),
     );
     return Item ? toFileRecord(Item) : undefined;
+  }
+
+  /** Removes a record written by a request that was then refused (a run input form's other files). */
+  async delete(workspaceId: string, fileId: string): Promise<void> {
+    await callDownstream('DynamoDB DeleteItem (file)', () => this.client.send(new DeleteCommand({ TableName: this.tableName, Key: fileKey(workspaceId, fileId) })));
   }
 
   /** Moves a pending upload to `ready`; false when it was not pending (finalized twice, blocked). */

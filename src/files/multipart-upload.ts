@@ -30,7 +30,7 @@ export interface ReceivedFile {
   discard(): Promise<void>;
 }
 
-type ReceivedFilePart = Omit<ReceivedFile, 'fileNameField' | 'textParts' | 'discard'>;
+export type ReceivedFilePart = Omit<ReceivedFile, 'fileNameField' | 'textParts' | 'discard'>;
 
 export interface ReceiveOptions {
   /** The request's Content-Length, when the client declared one. */
@@ -162,7 +162,11 @@ function readForm(
   });
 }
 
-async function receiveFilePart(file: Readable, partFileName: string | undefined, spool: UploadSpool, earlyCopy: EarlyCopy): Promise<ReceivedFilePart> {
+/**
+ * One file part: hashed and sniffed as it streams, refused at the limit or a blocked type, and stored
+ * early or spooled (an inactive EarlyCopy always spools).
+ */
+export async function receiveFilePart(file: Readable, partFileName: string | undefined, spool: UploadSpool, earlyCopy: EarlyCopy): Promise<ReceivedFilePart> {
   const hash = createHash('sha256');
   const head = new HeadCollector(sniffedHeadBytes);
   let size = 0;

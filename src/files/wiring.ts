@@ -1,6 +1,7 @@
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { DirectUploads } from './direct-uploads.ts';
 import { FileService } from './file-service.ts';
+import { FormUploads } from './form-uploads.ts';
 import { fileBlobStore, fileContentUrls, fileRecordStore, filesBucketName } from './lookup-wiring.ts';
 import { FileUploadForms } from './upload-forms.ts';
 
@@ -15,4 +16,9 @@ export function fileService(): FileService {
 /** Multipart uploads: `POST /files` and the extraction upload. */
 export function directUploads(): DirectUploads {
   return new DirectUploads(fileRecordStore(), fileBlobStore());
+}
+
+/** Multipart forms whose file parts become files: the input of a workflow run. */
+export function formUploads(): FormUploads {
+  return new FormUploads(fileRecordStore(), fileBlobStore());
 }

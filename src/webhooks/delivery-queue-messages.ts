@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { eventTypes } from '../events/event-envelope.ts';
+import { notifyEventListeners, type RecordedEventListener } from '../events/event-listeners.ts';
 import type { DeliveryAttempts, SubscriptionLookup } from './delivery-attempts.ts';
 import type { EventPayloads } from './event-payloads.ts';
 
@@ -24,7 +25,7 @@ export type DeliveryQueueMessage = z.infer<typeof deliveryQueueMessageSchema>;
 
 /** What became of one message, for the consumer's log line. */
 export type DeliveryQueueOutcome =
-  | { kind: 'event-recorded'; deliveries: number }
+  | { kind: 'event-recorded'; deliveries: number; listeners: number }
   | { kind: 'attempt'; action: string };
 
 /** A message body that is not JSON or not one of the two kinds: its receipt fails, and after
@@ -55,7 +56,13 @@ export function parseDeliveryQueueMessage(body: string): DeliveryQueueMessage {
  */
 export class DeliveryQueueMessages {
   constructor(
-    private readonly dependencies: { attempts: DeliveryAttempts; subscriptions: SubscriptionLookup; events: EventPayloads },
+    private readonly dependencies: {
+      attempts: DeliveryAttempts;
+      subscriptions: SubscriptionLookup;
+      events: EventPayloads;
+      /** The manifest's domain listeners (src/events/event-listeners.ts), run on the same hand-off. */
+      listeners?: readonly RecordedEventListener[];
+    },
   ) {}
 
   async handle(message: DeliveryQueueMessage): Promise<DeliveryQueueOutcome> {
@@ -68,6 +75,13 @@ export class DeliveryQueueMessages {
     // The hand-off follows the event's write, so a missing event is a read that came too early (the
     // message comes back) or a message that names no event of that workspace (it ends in the DLQ).
     if (!event) throw new Error(`Event ${message.eventId} of workspace ${message.workspaceId} is not recorded.`);
-    return { kind: 'event-recorded', deliveries: (await attempts.createAutomaticDeliveries(event, candidates)).length };
+    // Both are idempotent per event: a failure of either brings the message back for both.
+    const [deliveries, listeners] = await Promise.allSettled([
+      attempts.createAutomaticDeliveries(event, candidates),
+      notifyEventListeners(this.dependencies.listeners ?? [], event),
+    ]);
+    if (deliveries.status === 'rejected') throw deliveries.reason;
+    if (listeners.status === 'rejected') throw listeners.reason;
+    return { kind: 'event-recorded', deliveries: deliveries.value.length, listeners: listeners.value };
   }
 }

@@ -1,3 +1,4 @@
+import type { RecordedEventListener } from '../events/event-listeners.ts';
 import type { DataKeyProvider } from '../infrastructure/data-keys.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { kmsClient } from '../infrastructure/kms-client.ts';
@@ -57,16 +58,17 @@ export function webhookDeliveries(): DeliveryAttempts {
 }
 
 /**
- * The delivery queue consumer's work: fan-outs and attempts (functions/webhooks/process-webhook-deliveries.ts).
- * Built once per invocation, and its reads are of that invocation: the records of a batch read their
- * deliveries and their subscriptions (with the encrypted secrets) in one BatchGetItem each, and each
- * event, subscription and decrypted secret once, however many records need it.
+ * The delivery queue consumer's work: fan-outs, attempts and the recorded-event listeners
+ * (functions/webhooks/process-webhook-deliveries.ts). Built once per invocation, and its reads are of
+ * that invocation: the records of a batch read their deliveries and their subscriptions (with the
+ * encrypted secrets) in one BatchGetItem each, and each event, subscription and decrypted secret once,
+ * however many records need it.
  */
-export function deliveryQueueMessages(): DeliveryQueueMessages {
+export function deliveryQueueMessages(listeners: readonly RecordedEventListener[] = []): DeliveryQueueMessages {
   const subscriptions = new StoredSubscriptionLookup(subscriptionStore({ batchReadsForOneInvocation: true }), () => new SigningSecretCipher(signingSecretDataKeys()));
   const events = eventPayloads({ rememberForOneInvocation: true });
   const attempts = deliveryAttempts({ subscriptions, sign: (input) => ({ ...signWebhook(input) }), store: deliveryStore({ batchReads: true }), events });
-  return new DeliveryQueueMessages({ attempts, subscriptions, events });
+  return new DeliveryQueueMessages({ attempts, subscriptions, events, listeners });
 }
 
 /** After a resume, the sweeper waits this long before releasing once more (default 60 seconds). */

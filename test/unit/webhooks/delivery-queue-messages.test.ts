@@ -72,7 +72,7 @@ describe('DeliveryQueueMessages', () => {
 
     const outcome = await messages.handle({ kind: 'event-recorded', workspaceId, eventId, eventType: 'document-insights.extraction.completed' });
 
-    expect(outcome).toEqual({ kind: 'event-recorded', deliveries: 1 });
+    expect(outcome).toEqual({ kind: 'event-recorded', deliveries: 1, listeners: 0 });
     expect([...store.deliveries.values()].map((delivery) => delivery.subscriptionId)).toEqual([matching.id]);
     expect(queue.take().map(({ message }) => message)).toEqual([expect.objectContaining({ kind: 'attempt', eventId, attempt: 1 })]);
   });
@@ -85,6 +85,39 @@ describe('DeliveryQueueMessages', () => {
       /not recorded/,
     );
     expect(store.deliveries.size).toBe(0);
+  });
+
+  it('runs the listeners of the event type on the same hand-off, and only those', async () => {
+    events.add(anEvent());
+    const heard: string[] = [];
+    const listening = new DeliveryQueueMessages({
+      attempts: new DeliveryAttempts({ store, subscriptions, events, queue, sign: fakeSign, send: async () => undefined as never, schedule: retrySchedule([0]) }),
+      subscriptions,
+      events,
+      listeners: [
+        { name: 'extractions', eventTypes: ['document-insights.extraction.completed'], onEventRecorded: async (event) => void heard.push(`extractions:${event.envelope.eventId}`) },
+        { name: 'runs', eventTypes: ['workflow.run.completed'], onEventRecorded: async () => void heard.push('runs') },
+      ],
+    });
+
+    const outcome = await listening.handle({ kind: 'event-recorded', workspaceId, eventId, eventType: 'document-insights.extraction.completed' });
+
+    expect(outcome).toEqual({ kind: 'event-recorded', deliveries: 0, listeners: 1 });
+    expect(heard).toEqual([`extractions:${eventId}`]);
+  });
+
+  it('fails the hand-off when a listener fails, after fan-out was done, so the message comes back for both', async () => {
+    events.add(anEvent());
+    subscriptions.add(aSubscription());
+    const failing = new DeliveryQueueMessages({
+      attempts: new DeliveryAttempts({ store, subscriptions, events, queue, sign: fakeSign, send: async () => undefined as never, schedule: retrySchedule([0]) }),
+      subscriptions,
+      events,
+      listeners: [{ name: 'broken', eventTypes: ['document-insights.extraction.completed'], onEventRecorded: async () => Promise.reject(new Error('SFN throttled')) }],
+    });
+
+    await expect(failing.handle({ kind: 'event-recorded', workspaceId, eventId, eventType: 'document-insights.extraction.completed' })).rejects.toThrow('SFN throttled');
+    expect(store.deliveries.size).toBe(1);
   });
 
   it('hands an attempt message to the engine: a message for no delivery is a duplicate', async () => {

@@ -1,0 +1,34 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { parseDeliveryQueueMessage } from '../../src/webhooks/delivery-queue-messages.ts';
+import { deliveryQueueMessages } from '../../src/webhooks/wiring.ts';
+import { documentInsightsResumer } from '../../src/workflows/steps/document-insights.ts';
+import { StepFunctionsTaskCallbacks } from '../../src/workflows/task-callbacks.ts';
+import { documentInsightsWaits } from '../../src/workflows/wiring.ts';
+
+// The delivery queue's consumer as production runs it (fan-out plus the document_insights listener,
+// functions/webhooks/process-webhook-deliveries.ts), except that task tokens are answered on the test's
+// own Step Functions endpoint, where the test state machine that issued them runs. The endpoint comes
+// through a process-wide registry, as the local invoker may load its own copy of this module.
+
+const endpointKey = Symbol.for('paperflow.test.stepResumingConsumer.endpoint');
+
+export function answerTaskTokensAt(endpoint: string): void {
+  (globalThis as unknown as Record<symbol, string>)[endpointKey] = endpoint;
+}
+
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const endpoint = (globalThis as unknown as Record<symbol, string | undefined>)[endpointKey];
+  if (!endpoint) throw new Error('answerTaskTokensAt(endpoint) was not called.');
+  const callbacks = new StepFunctionsTaskCallbacks(new SFNClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+  const messages = deliveryQueueMessages([documentInsightsResumer(() => ({ waits: documentInsightsWaits(), callbacks }))]);
+  const failed: string[] = [];
+  for (const record of event.Records) {
+    try {
+      await messages.handle(parseDeliveryQueueMessage(record.body));
+    } catch {
+      failed.push(record.messageId);
+    }
+  }
+  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+}

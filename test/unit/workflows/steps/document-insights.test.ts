@@ -1,0 +1,184 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ExtractionView } from '../../../../src/extractions/extraction.ts';
+import type { CreateExtractionRequest } from '../../../../src/extractions/extraction-service.ts';
+import { ValidationError } from '../../../../src/platform/errors.ts';
+import { StepFailedError } from '../../../../src/workflows/step-failures.ts';
+import type { DocumentInsightsWait } from '../../../../src/workflows/steps/document-insights-waits.ts';
+import {
+  documentInsightsResumer,
+  startDocumentInsightsStep,
+  type DocumentInsightsDependencies,
+} from '../../../../src/workflows/steps/document-insights.ts';
+import type { CallbackOutcome, TaskCallbacks } from '../../../../src/workflows/task-callbacks.ts';
+
+// The step's own decisions, with the extraction service, the waits table and Step Functions as
+// in-test doubles (test/integration/document-insights-step.test.ts runs the real ones).
+
+class RecordingCallbacks implements TaskCallbacks {
+  readonly answers: { taskToken: string; success?: unknown; error?: string; cause?: unknown }[] = [];
+  async succeed(taskToken: string, output: unknown): Promise<CallbackOutcome> {
+    this.answers.push({ taskToken, success: output });
+    return 'answered';
+  }
+  async fail(taskToken: string, error: string, cause: string): Promise<CallbackOutcome> {
+    this.answers.push({ taskToken, error, cause: JSON.parse(cause) });
+    return 'answered';
+  }
+}
+
+class FakeExtractions {
+  readonly created: CreateExtractionRequest[] = [];
+  statusAfterCreate: ExtractionView['status'] = 'QUEUED';
+  knownFiles = new Set(['file_known']);
+
+  async createExtraction(_workspaceId: string, request: CreateExtractionRequest): Promise<ExtractionView> {
+    if (request.document.fileId && !this.knownFiles.has(request.document.fileId)) {
+      throw new ValidationError([{ field: 'document.fileId', issue: 'No such file in this workspace.' }]);
+    }
+    this.created.push(request);
+    return this.view();
+  }
+
+  async getExtraction(): Promise<ExtractionView> {
+    return this.view();
+  }
+
+  private view(): ExtractionView {
+    const completed = this.statusAfterCreate === 'COMPLETED';
+    return {
+      id: 'ext_1',
+      status: this.statusAfterCreate,
+      outputAvailable: completed,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      labels: {},
+      document: {},
+      ...(completed ? { output: { fieldCount: 1, fields: [{ id: 'fld_1', name: 'total', type: 'amount', value: 12, metadata: { extracted: true } }] } } : {}),
+    };
+  }
+}
+
+let extractions: FakeExtractions;
+let waits: Map<string, DocumentInsightsWait>;
+let callbacks: RecordingCallbacks;
+let dependencies: DocumentInsightsDependencies;
+
+beforeEach(() => {
+  extractions = new FakeExtractions();
+  waits = new Map();
+  callbacks = new RecordingCallbacks();
+  dependencies = {
+    extractions,
+    callbacks,
+    waits: {
+      remember: async (wait) => void waits.set(`${wait.workspaceId}/${wait.extractionId}`, wait),
+      get: async (workspaceId, extractionId) => waits.get(`${workspaceId}/${extractionId}`),
+      forget: async (workspaceId, extractionId) => void waits.delete(`${workspaceId}/${extractionId}`),
+    },
+  };
+});
+
+const start = (evaluatedWith: unknown) => startDocumentInsightsStep({ workspaceId: 'ws_1', runId: 'run_1', stepId: 'read', evaluatedWith, taskToken: 'token-1' }, dependencies);
+
+async function stepFailureOf(promise: Promise<unknown>): Promise<StepFailedError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(StepFailedError);
+  return error as StepFailedError;
+}
+
+describe('startDocumentInsightsStep', () => {
+  it('starts an extraction of the one file a multipart part gives, with the user labels first and the run label', async () => {
+    const result = await start({ file: [{ fileId: 'file_known', fileName: 'a.pdf', mimeType: 'application/pdf', size: 10 }], labels: { docType: 'invoice' } });
+
+    expect(result).toEqual({ extractionId: 'ext_1' });
+    expect(extractions.created).toEqual([{ document: { fileId: 'file_known' }, labels: { docType: 'invoice', workflowRunId: 'run_1' } }]);
+    expect(waits.get('ws_1/ext_1')).toMatchObject({ runId: 'run_1', stepId: 'read', taskToken: 'token-1' });
+    expect(callbacks.answers).toEqual([]);
+  });
+
+  it('takes a file node, a fileId or a url, and keeps a user label of the same name', async () => {
+    await start({ file: { fileId: 'file_known' } });
+    await start({ fileId: 'file_known', labels: { workflowRunId: 'mine' } });
+    await start({ url: 'https://docs.example.com/a.pdf' });
+
+    expect(extractions.created.map((request) => request.document)).toEqual([{ fileId: 'file_known' }, { fileId: 'file_known' }, { url: 'https://docs.example.com/a.pdf' }]);
+    expect(extractions.created[1]!.labels).toEqual({ workflowRunId: 'mine' });
+  });
+
+  it('fails at once, leaving no token waiting, when the extraction is refused (unknown or foreign file)', async () => {
+    const failure = await stepFailureOf(start({ fileId: 'file_of_another_workspace' }));
+
+    expect(failure.message).toBe('document_insights could not start an extraction: document.fileId: No such file in this workspace.');
+    expect(waits.size).toBe(0);
+  });
+
+  it('fails on an evaluated with that names no single document', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{}, /exactly one of with\.file, with\.fileId and with\.url \(got 0\)/],
+      [{ fileId: 'file_known', url: 'https://x.example/a.pdf' }, /\(got 2\)/],
+      [{ file: [] }, /holds 0 files/],
+      [{ file: [{ fileId: 'a' }, { fileId: 'b' }] }, /holds 2 files; a step extracts one/],
+      [{ file: 'file_known' }, /with\.file must be a file node/],
+      [{ fileId: 'file_known', labels: { a: 1 } }, /with\.labels\.a label values must be strings/],
+      [null, /document_insights input is invalid/],
+    ];
+    for (const [evaluatedWith, message] of cases) expect((await stepFailureOf(start(evaluatedWith))).message).toMatch(message);
+    expect(extractions.created).toEqual([]);
+  });
+
+  it('resumes at once an extraction that was already terminal when its wait was written', async () => {
+    extractions.statusAfterCreate = 'COMPLETED';
+
+    await start({ fileId: 'file_known' });
+
+    expect(callbacks.answers).toEqual([
+      { taskToken: 'token-1', success: { extractionId: 'ext_1', status: 'COMPLETED', fields: [expect.objectContaining({ name: 'total', value: 12 })] } },
+    ]);
+    expect(waits.size).toBe(0);
+  });
+});
+
+describe('the resumer on extraction terminal events', () => {
+  const resumer = () => documentInsightsResumer(() => dependencies);
+  const eventOf = (data: Record<string, unknown>) => ({
+    workspaceId: 'ws_1',
+    envelope: { eventId: 'evt_1', eventType: 'document-insights.extraction.failed' as const, occurredAt: '2026-01-01T00:00:00.000Z', apiVersion: 'v1' as const, data },
+  });
+
+  it('fails the waiting step with StepFailedError and the extraction in the cause, then forgets the wait', async () => {
+    await start({ fileId: 'file_known' });
+
+    await resumer().onEventRecorded(eventOf({ extractionId: 'ext_1', status: 'REJECTED', error: { code: 'DOCUMENT_REJECTED', message: 'The PDF is encrypted.' } }));
+
+    expect(callbacks.answers).toEqual([
+      {
+        taskToken: 'token-1',
+        error: 'StepFailedError',
+        cause: { message: 'Extraction ext_1 ended REJECTED (DOCUMENT_REJECTED: The PDF is encrypted.).', output: { extractionId: 'ext_1', status: 'REJECTED' } },
+      },
+    ]);
+    expect(waits.size).toBe(0);
+  });
+
+  it('ignores extractions no step waits for, and a second event for one already resumed', async () => {
+    await resumer().onEventRecorded(eventOf({ extractionId: 'ext_unrelated', status: 'COMPLETED', output: { fields: [] } }));
+    await start({ fileId: 'file_known' });
+    const completed = eventOf({ extractionId: 'ext_1', status: 'COMPLETED', output: { fieldCount: 0, fields: [] } });
+    await resumer().onEventRecorded(completed);
+    await resumer().onEventRecorded(completed);
+
+    expect(callbacks.answers).toEqual([{ taskToken: 'token-1', success: { extractionId: 'ext_1', status: 'COMPLETED', fields: [] } }]);
+  });
+
+  it('fails the step rather than sending an output Step Functions would refuse', async () => {
+    await start({ fileId: 'file_known' });
+    const fields = [{ id: 'fld_1', name: 'notes', type: 'string', value: 'x'.repeat(300 * 1024), metadata: { extracted: true } }];
+
+    await resumer().onEventRecorded(eventOf({ extractionId: 'ext_1', status: 'COMPLETED', output: { fieldCount: 1, fields } }));
+
+    expect(callbacks.answers[0]).toMatchObject({ error: 'StepFailedError', cause: { message: expect.stringContaining('exceed what a step output can carry') } });
+  });
+});
