@@ -45,6 +45,8 @@ export const filesBucket = {
   eventPayloadExpirationDays: 91,
   /** Extraction outputs too large for their item: removed with the extraction, never by age. */
   extractionOutputPrefix: 'extraction-outputs/',
+  /** Workflow run values too large for their item (input, step outputs, for_each items): kept with the run. */
+  workflowRunPrefix: 'workflow-runs/',
 };
 
 export const webhookDeliveryQueue = {
@@ -72,6 +74,7 @@ export const resourceEnvironment = {
   filesBucketName: 'PAPERFLOW_BUCKET_NAME',
   webhookDeliveryQueueUrl: 'PAPERFLOW_DELIVERY_QUEUE_URL',
   extractionStateMachineArn: 'PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN',
+  workflowRunStateMachineArn: 'PAPERFLOW_WORKFLOW_RUN_STATE_MACHINE_ARN',
   /** The KMS key that encrypts webhook signing secrets (envelope encryption). */
   signingKeyId: 'PAPERFLOW_SIGNING_KEY_ID',
 } as const;
