@@ -1,6 +1,7 @@
 import { logger } from '../infrastructure/logger.ts';
 import { isIdentifier } from '../infrastructure/identifiers.ts';
-import { ConflictError, DownstreamError, NotFoundError } from '../platform/errors.ts';
+import { ConflictError, DownstreamError, InvalidRequestError, NotFoundError } from '../platform/errors.ts';
+import { parsePageRequest } from '../platform/pagination.ts';
 import type { RunEngine } from './run-engine.ts';
 import type { ExecutionStatus, RunExecutions } from './run-executions.ts';
 import type { RunListQuery, RunStore } from './run-store.ts';
@@ -118,4 +119,34 @@ function lostExecutionError(status: ExecutionStatus | undefined): RunError {
   if (status === 'TIMED_OUT') return { code: 'WORKFLOW_TIMED_OUT', message: 'The run took longer than its time limit.' };
   if (status === undefined) return { code: 'WORKFLOW_RUN_FAILED', message: 'The run\'s execution was lost before it ended.' };
   return { code: 'WORKFLOW_RUN_FAILED', message: `The run's execution ended ${status} before the run was recorded as ended.` };
+}
+
+/** The list query as the route's zod schema leaves it (strings, checked enums and datetimes). */
+export interface ListRunsQueryParameters {
+  page?: string;
+  size?: string;
+  status?: RunListQuery['status'];
+  workflowId?: string;
+  from?: string;
+  to?: string;
+  sortBy?: RunListQuery['sortBy'];
+  sort?: RunListQuery['sort'];
+}
+
+/** Defaults (createdAt, desc, page 0, size 50), UTC-normalised bounds; `from` after `to` is 400. */
+export function runListQueryOf(parameters: ListRunsQueryParameters): RunListQuery {
+  const { page, size } = parsePageRequest({ page: parameters.page, size: parameters.size });
+  const from = parameters.from !== undefined ? new Date(parameters.from).toISOString() : undefined;
+  const to = parameters.to !== undefined ? new Date(parameters.to).toISOString() : undefined;
+  if (from !== undefined && to !== undefined && from > to) throw new InvalidRequestError('Query parameter "from" must not be after "to".');
+  return {
+    page,
+    size,
+    ...(parameters.status ? { status: parameters.status } : {}),
+    ...(parameters.workflowId ? { workflowId: parameters.workflowId } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    sortBy: parameters.sortBy ?? 'createdAt',
+    sort: parameters.sort ?? 'desc',
+  };
 }
