@@ -133,7 +133,7 @@ export class RunEngine {
     const { run, steps } = loaded;
     if (run.status !== 'PROCESSING') return { outcome: 'settled' };
     await this.store.markStarted(input.workspaceId, run.id);
-    const definitionSteps = run.definition.steps;
+    const definitionSteps = definitionOf(run).steps;
     const context = contextOf(run, steps);
     const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
       evaluateCondition(step.if!, context, `steps[${indexOf(run, step.id)}].if`),
@@ -162,7 +162,7 @@ export class RunEngine {
   async runStep(input: StepTaskInput): Promise<void> {
     const { run, steps, step } = await this.loadStep(input);
     if (isTerminalStepStatus(step.status) || run.status !== 'PROCESSING') return;
-    const definitionStep = run.definition.steps[step.index]!;
+    const definitionStep = definitionOf(run).steps[step.index]!;
     let outcome: StepOutcome;
     try {
       const evaluated = await evaluateTemplate(definitionStep.with, contextOf(run, steps), `steps[${step.index}].with`);
@@ -183,7 +183,7 @@ export class RunEngine {
    */
   async startDocumentInsights(input: StepTaskInput & { taskToken: string }): Promise<void> {
     const { run, steps, step } = await this.loadStep(input);
-    const evaluatedWith = await evaluateTemplate(run.definition.steps[step.index]!.with, contextOf(run, steps), `steps[${step.index}].with`);
+    const evaluatedWith = await evaluateTemplate(definitionOf(run).steps[step.index]!.with, contextOf(run, steps), `steps[${step.index}].with`);
     await this.dependencies.steps.startDocumentInsights({ workspaceId: input.workspaceId, runId: run.id, stepId: step.stepId, evaluatedWith, taskToken: input.taskToken });
   }
 
@@ -409,7 +409,12 @@ function stepNamed(steps: readonly StoredStep[], stepId: string): StoredStep {
 }
 
 function indexOf(run: StoredRun, stepId: string): number {
-  return run.definition.steps.findIndex((step) => step.id === stepId);
+  return definitionOf(run).steps.findIndex((step) => step.id === stepId);
+}
+
+function definitionOf(run: StoredRun): WorkflowDefinition {
+  if (!run.definition) throw new Error(`The definition stored with run ${run.id} cannot be read.`);
+  return run.definition;
 }
 
 /** A step failure thrown in this process: an expression on the run's data, or the step's own failure. */

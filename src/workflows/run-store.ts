@@ -50,7 +50,8 @@ export interface RunValueObjects {
 
 /** A run as stored: the record and what the engine needs to continue it. */
 export interface StoredRun extends RunRecord {
-  definition: WorkflowDefinition;
+  /** Undefined when the stored snapshot cannot be read: the run can still be settled and shown. */
+  definition: WorkflowDefinition | undefined;
   body: unknown;
   /** for_each children: the token that resumes the parent's Map iteration when this run ends. */
   parentTaskToken?: string;
@@ -205,7 +206,7 @@ export class RunStore {
   async settleStep(workspaceId: string, step: Pick<StepRecord, 'runId' | 'index' | 'stepId'>, outcome: StepOutcome): Promise<boolean> {
     const now = this.now().toISOString();
     const names: Record<string, string> = { '#status': 'status' };
-    const values: Record<string, unknown> = { ':status': outcome.status, ':now': now, ':queued': 'QUEUED', ':processing': 'PROCESSING' };
+    const values: Record<string, unknown> = { ':status': outcome.status, ':now': now, ':queued': 'QUEUED', ...(outcome.status === 'SKIPPED' ? {} : { ':processing': 'PROCESSING' }) };
     const sets = ['#status = :status', 'completedAt = :now'];
     if (outcome.message !== undefined) {
       sets.push('message = :message');
@@ -360,7 +361,7 @@ export class RunStore {
   private async runOf(item: Record<string, unknown>): Promise<StoredRun> {
     return {
       ...recordOf(item),
-      definition: (await this.valueOf(item, 'definition')) as WorkflowDefinition,
+      definition: (await this.valueOf(item, 'definition').catch(() => undefined)) as WorkflowDefinition | undefined,
       body: await this.valueOf(item, 'body'),
       ...(typeof item.parentTaskToken === 'string' ? { parentTaskToken: item.parentTaskToken } : {}),
       ...(typeof item.settledAt === 'string' ? { settledAt: item.settledAt } : {}),
