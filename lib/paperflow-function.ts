@@ -247,14 +247,18 @@ export function bindQueue(fn: NodejsFunction, queue: IQueue, urlEnvironmentVaria
 }
 
 /**
- * Tells the function the state machine's ARN. `start` starts executions, `stop` stops them, and
- * `callback` answers the task tokens of `.waitForTaskToken` tasks; each grants only its own calls.
+ * Tells the function the state machine's ARN. `start` starts executions, `stop` stops them,
+ * `describe` reads them, and `callback` answers the task tokens of `.waitForTaskToken` tasks; each
+ * grants only its own calls.
  */
-export function bindStateMachine(fn: NodejsFunction, stateMachine: IStateMachine, arnEnvironmentVariable: string, access: StateMachineAccess): void {
+export function bindStateMachine(fn: NodejsFunction, stateMachine: IStateMachine, arnEnvironmentVariable: string, access: StateMachineAccess | readonly StateMachineAccess[]): void {
   fn.addEnvironment(arnEnvironmentVariable, stateMachine.stateMachineArn);
-  if (access === 'start') stateMachine.grantStartExecution(fn);
-  else if (access === 'stop') stateMachine.grantExecution(fn, 'states:StopExecution');
-  else stateMachine.grantTaskResponse(fn);
+  for (const each of typeof access === 'string' ? [access] : access) {
+    if (each === 'start') stateMachine.grantStartExecution(fn);
+    else if (each === 'stop') stateMachine.grantExecution(fn, 'states:StopExecution');
+    else if (each === 'describe') stateMachine.grantExecution(fn, 'states:DescribeExecution');
+    else stateMachine.grantTaskResponse(fn);
+  }
 }
 
 /**

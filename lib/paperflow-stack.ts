@@ -30,6 +30,8 @@ export interface DefinitionFileStateMachineProps {
   substitutions: Record<string, string>;
   /** Task functions the machine calls; each gets invoke permission for it. */
   invokedFunctions: IFunction[];
+  /** A fixed name, for a machine its own tasks must reach (see lib/triggers.ts); else CloudFormation names it. */
+  stateMachineName?: string;
 }
 
 /** The outputs the admin CLI and operators read after a deploy (docs/deployment.md). */
@@ -63,9 +65,6 @@ export class PaperflowStack extends Stack {
 
     acknowledgeCdkHelperFunctions(this);
 
-    // Later state machines (workflow runs) join as a row of `stateMachines` in src/manifest/triggers.ts
-    // with their task rows; lib/triggers.ts builds them through `addStateMachineFromDefinitionFile`.
-
     const { restApi, defaultUsagePlan } = this.publicApi;
     const outputs: Record<(typeof stackOutputNames)[number], { value: string; description: string }> = {
       ApiUrl: { value: restApi.urlForPath(apiBasePath), description: 'Base URL of the public API v1' },
@@ -87,6 +86,7 @@ export class PaperflowStack extends Stack {
     const stateMachine = new StateMachine(this, id, {
       definitionBody: DefinitionBody.fromFile(path.resolve(repositoryRoot, props.definitionFile)),
       definitionSubstitutions: props.substitutions,
+      ...(props.stateMachineName ? { stateMachineName: props.stateMachineName } : {}),
       tracingEnabled: true,
       logs: {
         destination: new LogGroup(this, `${id}Logs`, {

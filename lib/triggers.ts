@@ -6,7 +6,7 @@ import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { EventType } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
-import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { StateMachine, type IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { StateMachineName } from '../src/platform/resource-access.ts';
 import { effectiveAccess, tasksOf, type StateMachineDefinition, type TriggerDefinition } from '../src/platform/trigger-table.ts';
@@ -55,23 +55,33 @@ export class Triggers extends Construct {
 
     // Machines after their task functions (whose ARNs they embed), grants after the machines (which
     // rows may start, stop or call back).
+    const grantable: Partial<Record<StateMachineName, IStateMachine>> = {};
     for (const machine of props.stateMachines) {
       const tasks = tasksOf(machine.name, props.triggers);
       checkPlaceholdersFilled(machine, tasks.map((task) => task.placeholder));
       const taskFunctions = tasks.map((task) => this.functions.get(task.name)!);
+      // A machine whose own tasks start its executions or answer its tokens (workflow runs: for_each)
+      // cannot hand them its ARN by reference: the machine embeds their ARNs, so CloudFormation would
+      // see a cycle. It gets a fixed name, and every grant goes through an ARN built from that name.
+      const reachedByOwnTasks = tasks.some((task) => effectiveAccess(task).stateMachines?.[machine.name] !== undefined);
+      const stateMachineName = reachedByOwnTasks ? `${stack.stackName}-${pascalCase(machine.name)}` : undefined;
       // The id the extraction machine always had, so a redeploy keeps it and its execution history.
       this.stateMachines[machine.name] = stack.addStateMachineFromDefinitionFile(`${pascalCase(machine.name)}StateMachine`, {
         definitionFile: machine.definitionFile,
         substitutions: Object.fromEntries(tasks.map((task, index) => [task.placeholder, taskFunctions[index]!.functionArn])),
         invokedFunctions: taskFunctions,
+        ...(stateMachineName ? { stateMachineName } : {}),
       });
+      grantable[machine.name] = stateMachineName
+        ? StateMachine.fromStateMachineName(this, `${pascalCase(machine.name)}StateMachineByName`, stateMachineName)
+        : this.stateMachines[machine.name];
     }
     const orphanTask = props.triggers.find((trigger) => trigger.kind === 'stateMachineTask' && !this.stateMachines[trigger.stateMachine]);
     if (orphanTask) throw new Error(`Trigger ${orphanTask.name} is a task of a state machine this stack lacks.`);
 
     for (const trigger of props.triggers) {
       const fn = this.functions.get(trigger.name)!;
-      bindResourceAccess(fn, effectiveAccess(trigger), { storage: props.storage, stateMachines: this.stateMachines });
+      bindResourceAccess(fn, effectiveAccess(trigger), { storage: props.storage, stateMachines: grantable });
       switch (trigger.kind) {
         case 'stateMachineTask':
           break;

@@ -12,7 +12,7 @@ import { readLocalStackConnection, useLocalStackConnection } from '../local/loca
 import { isWorkflowId } from '../workflows/workflow-definition.ts';
 import { publishWorkflow } from '../workflows/workflow-publishing.ts';
 import type { WorkflowStatus } from '../workflows/workflow-store.ts';
-import { workflowStore } from '../workflows/wiring.ts';
+import { runService, workflowStore } from '../workflows/wiring.ts';
 
 export interface CommandOutput {
   out(line: string): void;
@@ -35,6 +35,7 @@ const usage = `Usage: paperflow-admin <command>
   workflows list --workspace <ws_id>
   workflows show <wf_id> --workspace <ws_id>
   workflows disable|enable <wf_id> --workspace <ws_id>
+  runs close <run_id> --workspace <ws_id>
 
 Resources: a deployed stack through PAPERFLOW_TABLE_NAME (and the other PAPERFLOW_* stack outputs,
 including PAPERFLOW_USAGE_PLAN_ID, PAPERFLOW_REST_API_ID and PAPERFLOW_API_STAGE for per-key rate limits)
@@ -165,6 +166,15 @@ const commands: Record<string, Command> = {
   },
   'workflows disable': (args, output) => setWorkflowStatus(args, output, 'disabled'),
   'workflows enable': (args, output) => setWorkflowStatus(args, output, 'enabled'),
+  // Stops the execution: the run (and its nested runs in flight) ends CLOSED, with workflow.run.failed.
+  'runs close': async (args, output) => {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { workspace: { type: 'string' } } });
+    const runId = positionals[0];
+    if (!runId || !values.workspace) return fail(output, 'Usage: runs close <run_id> --workspace <ws_id>.');
+    if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
+    output.out(JSON.stringify(await runService().closeRun(values.workspace, runId)));
+    return 0;
+  },
 };
 
 async function setWorkflowStatus(args: string[], output: CommandOutput, status: WorkflowStatus): Promise<number> {

@@ -14,18 +14,15 @@ import type { ExtractionExecutionInput } from './extraction-executions.ts';
 import type { ExtractionOutputStore } from './extraction-output-store.ts';
 import type { ExtractionSettlement, TerminalOutcome } from './extraction-settlement.ts';
 import type { ExtractionStore, StoredExtraction } from './extraction-store.ts';
+import { messageOfCause, TransientProcessingError, type CaughtFailure } from '../platform/task-errors.ts';
 
 /**
  * Errors the state machine tells apart by name (statemachines/extraction.asl.json): transient ones
- * are retried with backoff; a rejection or a fetch failure is caught into its terminal state with
- * the message as the extraction's error message. Anything else ends FAILED with a generic message.
+ * (TransientProcessingError, src/platform/task-errors.ts) are retried with backoff; a rejection or a
+ * fetch failure is caught into its terminal state with the message as the extraction's error message.
+ * Anything else ends FAILED with a generic message.
  */
-export class TransientProcessingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TransientProcessingError';
-  }
-}
+export { asTaskError, TransientProcessingError, type CaughtFailure } from '../platform/task-errors.ts';
 
 export class DocumentFetchFailedError extends Error {
   constructor(message: string) {
@@ -55,11 +52,6 @@ export interface MarkProcessingResult {
 
 export type ExtractStepResult = { status: 'COMPLETED' | 'FAILED' | 'REJECTED' | 'SUPERSEDED'; code?: string; message?: string; pageCount?: number };
 
-/** A failure as the state machine's Catch hands it over: `Error` is the name, `Cause` the message. */
-export interface CaughtFailure {
-  Error?: string;
-  Cause?: string;
-}
 
 const genericFailureMessage = 'The document could not be processed; retry with backoff.';
 
@@ -209,17 +201,6 @@ export function outcomeOfFailure(failure: CaughtFailure): TerminalOutcome {
   return { status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: genericFailureMessage } };
 }
 
-function messageOfCause(cause: string | undefined): string {
-  if (!cause) return '';
-  try {
-    const parsed = JSON.parse(cause) as { errorMessage?: unknown };
-    if (typeof parsed.errorMessage === 'string') return parsed.errorMessage;
-  } catch {
-    // not JSON: the message itself
-  }
-  return cause;
-}
-
 function fileNameFromUrl(url: string): string | undefined {
   const last = new URL(url).pathname.split('/').filter(Boolean).at(-1);
   if (!last) return undefined;
@@ -228,23 +209,4 @@ function fileNameFromUrl(url: string): string | undefined {
   } catch {
     return last;
   }
-}
-
-const networkErrorCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
-
-/**
- * Task handlers pass every error through this: throttling, 5xx answers and network failures of AWS
- * services (and of the files domain's downstream calls) become TransientProcessingError, which the
- * state machine retries with backoff. Everything else keeps its name for the Catch clauses.
- */
-export function asTaskError(error: unknown): unknown {
-  if (!(error instanceof Error) || error instanceof TransientProcessingError) return error;
-  const metadata = (error as { $metadata?: { httpStatusCode?: number }; $retryable?: unknown }).$metadata;
-  const status = metadata?.httpStatusCode ?? 0;
-  const transientAws = (error as { $retryable?: unknown }).$retryable !== undefined || status >= 500 || status === 429 ||
-    /Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded|SlowDown|InternalServerError|ServiceUnavailable/.test(error.name);
-  const network = networkErrorCodes.has(String((error as NodeJS.ErrnoException).code));
-  const downstream = (error as { code?: unknown }).code === 'DOWNSTREAM_ERROR';
-  if (transientAws || network || downstream) return new TransientProcessingError(`A service call failed: ${error.name}.`);
-  return error;
 }

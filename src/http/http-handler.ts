@@ -46,7 +46,7 @@ export interface HttpResponse {
   headers?: Record<string, string>;
 }
 
-type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody'> & {
+type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody' | 'requestBodyOptional'> & {
   /** Skip the query check: only for the answer to unmatched routes, which says 404/405 whatever the query. */
   anyQuery?: boolean;
 };
@@ -169,6 +169,7 @@ function parseBody(route: RouteContract, event: APIGatewayProxyEvent, contentTyp
   if (!accepted) return undefined;
   const hasBody = hasStreamedBody(event) || (event.body !== null && event.body !== undefined && event.body !== '');
   if (!hasBody && !contentType) {
+    if (route.requestBodyOptional) return undefined;
     if (accepted['application/json']) throw new InvalidRequestError('A JSON request body is required.');
     throw new UnsupportedMediaTypeError(`Send the request as ${Object.keys(accepted).join(' or ')}.`);
   }

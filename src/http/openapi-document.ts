@@ -101,7 +101,7 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
     tags: [route.tag],
     ...(route.scope === 'public' ? { security: [] } : { 'x-paperflow-scope': route.scope }),
     parameters: [...pathParameters(route.path), ...queryParameters(route.query)],
-    ...(route.requestBody ? { requestBody: describeRequestBody(route.requestBody) } : {}),
+    ...(route.requestBody ? { requestBody: describeRequestBody(route.requestBody, !route.requestBodyOptional) } : {}),
     responses,
   };
 }
@@ -128,10 +128,10 @@ function queryParameters(query: ZodType | undefined): unknown[] {
   }));
 }
 
-function describeRequestBody(bodies: NonNullable<RouteDefinition['requestBody']>): unknown {
+function describeRequestBody(bodies: NonNullable<RouteDefinition['requestBody']>, required: boolean): unknown {
   const content: Record<string, unknown> = {};
   for (const [contentType, schema] of Object.entries(bodies)) content[contentType] = { schema: toJsonSchema(schema) };
-  return { required: true, content };
+  return { required, content };
 }
 
 function toJsonSchema(schema: ZodType): Record<string, unknown> {

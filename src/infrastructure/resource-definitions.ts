@@ -47,6 +47,8 @@ export const filesBucket = {
   extractionOutputPrefix: 'extraction-outputs/',
   /** S3 server access logs of the bucket (deployed only; docs/deployment.md). */
   accessLogExpirationDays: 90,
+  /** Workflow run values too large for their item (input, step outputs, for_each items): kept with the run. */
+  workflowRunPrefix: 'workflow-runs/',
 };
 
 export const webhookDeliveryQueue = {
@@ -74,6 +76,7 @@ export const resourceEnvironment = {
   filesBucketName: 'PAPERFLOW_BUCKET_NAME',
   webhookDeliveryQueueUrl: 'PAPERFLOW_DELIVERY_QUEUE_URL',
   extractionStateMachineArn: 'PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN',
+  workflowRunStateMachineArn: 'PAPERFLOW_WORKFLOW_RUN_STATE_MACHINE_ARN',
   /** The KMS key that encrypts webhook signing secrets (envelope encryption). */
   signingKeyId: 'PAPERFLOW_SIGNING_KEY_ID',
 } as const;

@@ -4,6 +4,7 @@ import { fileRoutes } from '../files/routes.ts';
 import { extractionRoutes } from '../extractions/routes.ts';
 import { subscriptionRoutes } from '../webhooks/routes.ts';
 import { eventRoutes } from '../webhooks/event-routes.ts';
+import { workflowRoutes } from '../workflows/routes.ts';
 
 export const openApiDocumentSchema = z.looseObject({
   openapi: z.string(),
@@ -33,4 +34,5 @@ export const routes: RouteDefinition[] = [
   ...extractionRoutes,
   ...subscriptionRoutes,
   ...eventRoutes,
+  ...workflowRoutes,
 ];

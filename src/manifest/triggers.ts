@@ -3,6 +3,7 @@ import { extractionSweeper, extractionTasks } from '../extractions/triggers.ts';
 import { uploadedFileFinalizer } from '../files/triggers.ts';
 import { eventOutboxDrain, expiredEventPurge } from '../events/triggers.ts';
 import { heldDeliverySweeper, webhookDeliveryConsumer } from '../webhooks/triggers.ts';
+import { workflowRunSweeper, workflowRunTasks } from '../workflows/triggers.ts';
 
 // The manifest of every non-HTTP entry point: the one place that assembles the feature modules' rows.
 // lib/triggers.ts deploys them, src/local/local-triggers.ts serves them locally, and the bundle checks
@@ -10,7 +11,10 @@ import { heldDeliverySweeper, webhookDeliveryConsumer } from '../webhooks/trigge
 // consumer, schedule or task goes.
 
 /** The state machines, each from its ASL file; their `${Placeholders}` are filled by the task rows. */
-export const stateMachines: StateMachineDefinition[] = [{ name: 'extraction', definitionFile: 'statemachines/extraction.asl.json' }];
+export const stateMachines: StateMachineDefinition[] = [
+  { name: 'extraction', definitionFile: 'statemachines/extraction.asl.json' },
+  { name: 'workflowRun', definitionFile: 'statemachines/workflow-run.asl.json' },
+];
 
 export const triggers: TriggerDefinition[] = [
   ...extractionTasks,
@@ -20,4 +24,6 @@ export const triggers: TriggerDefinition[] = [
   expiredEventPurge,
   webhookDeliveryConsumer,
   heldDeliverySweeper,
+  ...workflowRunTasks,
+  workflowRunSweeper,
 ];

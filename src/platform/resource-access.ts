@@ -4,16 +4,17 @@ import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 // least-privilege grants plus the environment variables that name the resources, and nothing else.
 
 /** The state machines of `statemachines/`, by the name their rows use (see src/manifest/triggers.ts). */
-export type StateMachineName = 'extraction';
+export type StateMachineName = 'extraction' | 'workflowRun';
 
 /** The queues of `src/infrastructure/resource-definitions.ts`, by the name rows use. */
 export type QueueName = 'webhookDelivery';
 
 /**
- * `start`: StartExecution. `stop`: StopExecution of its executions. `callback`: SendTaskSuccess,
- * SendTaskFailure and SendTaskHeartbeat, for tasks that wait for a token.
+ * `start`: StartExecution. `stop`: StopExecution of its executions. `describe`: DescribeExecution of
+ * its executions. `callback`: SendTaskSuccess, SendTaskFailure and SendTaskHeartbeat, for tasks that
+ * wait for a token. A row needing several lists them.
  */
-export type StateMachineAccess = 'start' | 'stop' | 'callback';
+export type StateMachineAccess = 'start' | 'stop' | 'describe' | 'callback';
 
 /**
  * `send`: SendMessage. `consume`: receive, delete and change visibility; a queue consumer row gets it
@@ -33,7 +34,7 @@ export interface ResourceAccess {
   recordsTable?: 'read' | 'readWrite';
   /** `readWriteDelete` also removes objects (deletes, refused uploads); others never delete. */
   filesBucket?: 'read' | 'readWrite' | 'readWriteDelete';
-  stateMachines?: Partial<Record<StateMachineName, StateMachineAccess>>;
+  stateMachines?: Partial<Record<StateMachineName, StateMachineAccess | readonly StateMachineAccess[]>>;
   queues?: Partial<Record<QueueName, QueueAccess>>;
   /** The KMS key of webhook signing secrets (envelope encryption). */
   signingKey?: SigningKeyAccess;
@@ -42,6 +43,7 @@ export interface ResourceAccess {
 /** The variable through which a function granted a state machine finds its ARN. */
 export const stateMachineArnEnvironment: Record<StateMachineName, string> = {
   extraction: resourceEnvironment.extractionStateMachineArn,
+  workflowRun: resourceEnvironment.workflowRunStateMachineArn,
 };
 
 /** The variable through which a function granted a queue finds its URL. */

@@ -34,6 +34,8 @@ export interface RouteDefinition {
   query?: ZodObject;
   /** Accepted request bodies by content type. Routes without it take no body. */
   requestBody?: Partial<Record<'application/json' | 'multipart/form-data', ZodType>>;
+  /** The body may be left out altogether (no body, no Content-Type): the handler then gets none. */
+  requestBodyOptional?: boolean;
   responses: Record<number, RouteResponse>;
   /** Error statuses this operation documents, besides the ones every authenticated route can return. */
   errorStatuses?: number[];

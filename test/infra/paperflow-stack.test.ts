@@ -25,6 +25,7 @@ import { stateMachines, triggers } from '../../src/manifest/triggers.ts';
 import type { ResourceAccess } from '../../src/platform/resource-access.ts';
 import { defaultWebhookTimeoutSeconds } from '../../src/webhooks/webhook-sender.ts';
 import { heldDeliverySweeper, webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
+import { workflowRunSweeper } from '../../src/workflows/triggers.ts';
 import { effectiveAccess, tasksOf, triggersOfKind, type QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
 
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
@@ -516,7 +517,7 @@ describe('state machines from definition files', () => {
 
 describe('extraction pipeline', () => {
   it('deploys statemachines/extraction.asl.json with every Task placeholder filled by its function', () => {
-    const machine = Object.values(resources).find((resource) => resource.Type === 'AWS::StepFunctions::StateMachine')!;
+    const machine = resources[stack.getLogicalId(stack.triggers.stateMachines.extraction!.node.defaultChild as CfnElement)]!;
     const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, { 'Fn::GetAtt': [string, string] }>;
     const tasks = tasksOf('extraction', triggers);
 
@@ -531,7 +532,8 @@ describe('extraction pipeline', () => {
     for (const route of routes) {
       const fn = routeFunction(route);
       const starts = route.access?.stateMachines?.extraction === 'start';
-      expect(actionsGrantedTo(fn.logicalId).includes('states:StartExecution')).toBe(starts);
+      const startsAny = Object.values(route.access?.stateMachines ?? {}).flat().includes('start');
+      expect(actionsGrantedTo(fn.logicalId).includes('states:StartExecution')).toBe(startsAny);
       expect(fn.properties.Environment.Variables.PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN).toEqual(starts ? { Ref: machineLogicalId } : undefined);
     }
   });
@@ -568,6 +570,44 @@ describe('extraction pipeline', () => {
   });
 });
 
+describe('workflow runs', () => {
+  const machineLogicalId = () => stack.getLogicalId(stack.triggers.stateMachines.workflowRun!.node.defaultChild as CfnElement);
+
+  it('deploys statemachines/workflow-run.asl.json under a fixed name, every Task placeholder filled by its function', () => {
+    const machine = resources[machineLogicalId()]!;
+    const substitutions = machine.Properties.DefinitionSubstitutions as Record<string, { 'Fn::GetAtt': [string, string] }>;
+    const tasks = tasksOf('workflowRun', triggers);
+
+    expect(machine.Properties.StateMachineName).toBe('PaperflowTest-WorkflowRun');
+    expect(Object.keys(substitutions).sort()).toEqual(tasks.map((task) => task.placeholder).sort());
+    for (const task of tasks) expect(substitutions[task.placeholder]!['Fn::GetAtt'][0]).toBe(logicalIdOf(triggerFunction(task.name)));
+  });
+
+  it('lets its own tasks start its executions and answer its tokens through the name, never a reference (no cycle)', () => {
+    const startNested = logicalIdOf(triggerFunction('startNestedWorkflowRun'));
+    const variable = resources[startNested]!.Properties.Environment.Variables[resourceEnvironment.workflowRunStateMachineArn];
+
+    expect(JSON.stringify(variable)).toContain('PaperflowTest-WorkflowRun');
+    expect(JSON.stringify(variable)).not.toContain(machineLogicalId());
+    expect(actionsGrantedTo(startNested)).toEqual(expect.arrayContaining(['states:StartExecution', 'states:SendTaskSuccess', 'states:SendTaskFailure']));
+  });
+
+  it('lets the start route start runs and the read routes only read', () => {
+    const start = routes.find((route) => route.operationId === 'startWorkflowRun')!;
+    const get = routes.find((route) => route.operationId === 'getWorkflowRun')!;
+
+    expect(actionsGrantedTo(routeFunction(start).logicalId)).toContain('states:StartExecution');
+    expect(actionsGrantedTo(routeFunction(get).logicalId).filter((action) => action.startsWith('states:'))).toEqual([]);
+  });
+
+  it('sweeps runs whose execution died on a schedule', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: `rate(${workflowRunSweeper.everyMinutes} minutes)`,
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(triggerFunction(workflowRunSweeper.name)), 'Arn'] } })],
+    });
+  });
+});
+
 describe('event outbox', () => {
   it('drains the event outbox every minute', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -589,6 +629,12 @@ describe('event outbox', () => {
       updateSubscriptionRoute.operationId,
       heldDeliverySweeper.name,
       'resendEventDelivery',
+      // Workflow runs: a run that cannot start, a run's end, the run sweeper; and a document_insights
+      // step starts an extraction, which records its failure event when it cannot start.
+      'startWorkflowRun',
+      'recordWorkflowRunOutcome',
+      workflowRunSweeper.name,
+      'startDocumentInsightsStep',
     ]);
     const functions = [
       ...routes.map((route) => ({ name: route.operationId, logicalId: routeFunction(route).logicalId })),
@@ -640,7 +686,7 @@ function expectGrantsExactly(functionLogicalId: string, access: ResourceAccess, 
   const actions = actionsGrantedTo(functionLogicalId);
   const granted = (pattern: RegExp) => actions.some((action) => pattern.test(action));
   const environment = (resources[functionLogicalId]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
-  const stateMachineAccess = Object.values(access.stateMachines ?? {});
+  const stateMachineAccess = Object.values(access.stateMachines ?? {}).flat();
   const queueAccess = Object.values(access.queues ?? {});
 
   expect(granted(/^dynamodb:(GetItem|Query)$/), `${label}: table reads`).toBe(access.recordsTable !== undefined);
@@ -652,10 +698,12 @@ function expectGrantsExactly(functionLogicalId: string, access: ResourceAccess, 
   expect(resourceEnvironment.filesBucketName in environment, `${label}: bucket variable`).toBe(access.filesBucket !== undefined);
   expect(actions.includes('states:StartExecution'), `${label}: StartExecution`).toBe(stateMachineAccess.includes('start'));
   expect(actions.includes('states:StopExecution'), `${label}: StopExecution`).toBe(stateMachineAccess.includes('stop'));
+  expect(actions.includes('states:DescribeExecution'), `${label}: DescribeExecution`).toBe(stateMachineAccess.includes('describe'));
   expect(granted(/^states:SendTask(Success|Failure|Heartbeat)$/), `${label}: task callbacks`).toBe(stateMachineAccess.includes('callback'));
   expect(resourceEnvironment.extractionStateMachineArn in environment, `${label}: state machine variable`).toBe(access.stateMachines?.extraction !== undefined);
   const deliveryQueueActions = actionsGrantedTo(functionLogicalId, logicalIdOfResource(stack.storage.deliveryQueue));
   expect(deliveryQueueActions.includes('sqs:SendMessage'), `${label}: SendMessage`).toBe(queueAccess.includes('send') || queueAccess.includes('consumeAndSend'));
+  expect(resourceEnvironment.workflowRunStateMachineArn in environment, `${label}: workflow run state machine variable`).toBe(access.stateMachines?.workflowRun !== undefined);
   for (const consumeAction of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
     expect(deliveryQueueActions.includes(consumeAction), `${label}: ${consumeAction}`).toBe(queueAccess.includes('consume') || queueAccess.includes('consumeAndSend'));
   }
@@ -735,7 +783,7 @@ describe('trigger table', () => {
       new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'RefusedTriggers', { routes: [], triggers: rows });
 
     expect(build([...triggers, { ...extractionSweeper }])).toThrow(/Two trigger rows are named sweepStuckExtractions/);
-    expect(build([...triggers, { ...tasksOf('extraction', triggers)[0]!, name: 'orphanTask', stateMachine: 'workflowRun' as never }])).toThrow(
+    expect(build([...triggers, { ...tasksOf('extraction', triggers)[0]!, name: 'orphanTask', stateMachine: 'noSuchMachine' as never }])).toThrow(
       /orphanTask is a task of a state machine/,
     );
   });

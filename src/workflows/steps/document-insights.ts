@@ -13,7 +13,6 @@ import { logger } from '../../infrastructure/logger.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { StepFailedError } from '../step-failures.ts';
 import type { TaskCallbacks } from '../task-callbacks.ts';
-import { documentInsightsDependencies } from '../wiring.ts';
 import type { DocumentInsightsWaits } from './document-insights-waits.ts';
 
 export interface DocumentInsightsStepStart {
@@ -62,9 +61,9 @@ const evaluatedWithSchema = z
  */
 export async function startDocumentInsightsStep(
   start: DocumentInsightsStepStart,
-  dependencies?: DocumentInsightsDependencies,
+  dependencies: DocumentInsightsDependencies,
 ): Promise<{ extractionId: string }> {
-  const resolved = dependencies ?? documentInsightsDependencies();
+  const resolved = dependencies;
   const request = extractionRequestOf(start.evaluatedWith, start.runId);
   let extractionId: string;
   try {

@@ -1,0 +1,10 @@
+import { httpHandler } from '../../src/http/http-handler.ts';
+import { requestBodyStream } from '../../src/http/request-body.ts';
+import { readRunInput } from '../../src/workflows/run-input.ts';
+import { startWorkflowRunRoute } from '../../src/workflows/routes.ts';
+import { runService } from '../../src/workflows/wiring.ts';
+
+export const handler = httpHandler(startWorkflowRunRoute, async ({ principal, headers, pathParameters, event }) => {
+  const body = await readRunInput(principal.workspaceId, { ...requestBodyStream(event), contentType: headers['content-type'] });
+  return { status: 202, body: await runService().startRun(principal.workspaceId, pathParameters.workflowId!, body) };
+});

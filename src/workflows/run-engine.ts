@@ -1,0 +1,451 @@
+// The work of each Task of the workflow run state machine (statemachines/workflow-run.asl.json), and
+// the run's lifecycle around it: creating runs, settling them once, their events and the parent of a
+// nested run. Step Functions only moves data between these; every decision is made here.
+
+import type { EventRecorder } from '../events/event-recorder.ts';
+import { deterministicIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
+import { messageOfCause, type CaughtFailure } from '../platform/task-errors.ts';
+import { evaluateCondition, evaluateTemplate, ExpressionEvaluationError, type ExpressionContext } from './expressions.ts';
+import { planRun } from './run-planning.ts';
+import { workflowRunEventOf } from './run-events.ts';
+import type { RunExecutions } from './run-executions.ts';
+import type { RunStore, StepOutcome, StoredRun, StoredStep } from './run-store.ts';
+import { StepFailedError } from './step-failures.ts';
+import type { DocumentInsightsStepStart } from './steps/document-insights.ts';
+import type { WebFunctionOutput } from './steps/web-function.ts';
+import { forEachDefaults, maximumDelaySeconds, maximumForEachItems, type WorkflowDefinition, type WorkflowStep } from './workflow-definition.ts';
+import {
+  computedDurationMsOf,
+  isTerminalRunStatus,
+  isTerminalStepStatus,
+  runErrorOf,
+  runViewOf,
+  stepsCompletedOf,
+  type ParentStep,
+  type RunError,
+  type RunRecord,
+  type RunStatus,
+  type RunView,
+  type StepRecord,
+  type StepView,
+} from './workflow-run.ts';
+import type { WorkflowStore } from './workflow-store.ts';
+
+/** What every Task receives. */
+export interface RunTaskInput {
+  workspaceId: string;
+  runId: string;
+}
+
+export interface StepTaskInput extends RunTaskInput {
+  stepId: string;
+}
+
+/** One ready step as the state machine's Map hands it to its branch (its Choice reads `kind`). */
+export interface DispatchedStep {
+  stepId: string;
+  kind: WorkflowStep['type'];
+  /** delay: the Wait's SecondsPath. */
+  delaySeconds?: number;
+  /** for_each: the inner Map's items (positions of the evaluated items) and MaxConcurrencyPath. */
+  itemIndexes?: number[];
+  maxConcurrency?: number;
+}
+
+export type PlanResult = { outcome: 'dispatch'; readySteps: DispatchedStep[] } | { outcome: 'finished' } | { outcome: 'settled' };
+
+/** How the step types that reach outside are carried out (src/workflows/steps/). */
+export interface StepRunners {
+  callWebFunction(evaluatedWith: unknown): Promise<WebFunctionOutput>;
+  startDocumentInsights(start: DocumentInsightsStepStart): Promise<{ extractionId: string }>;
+}
+
+export interface RunEngineDependencies {
+  store: RunStore;
+  workflows: Pick<WorkflowStore, 'get' | 'latestVersion'>;
+  executions: RunExecutions;
+  events: Pick<EventRecorder, 'record'>;
+  steps: StepRunners;
+  now?: () => Date;
+}
+
+/** The error a nested run's failure resumes its parent's Map iteration with. */
+export const nestedRunFailedError = 'NestedRunFailed';
+
+export class RunEngine {
+  private readonly now: () => Date;
+
+  constructor(private readonly dependencies: RunEngineDependencies) {
+    this.now = dependencies.now ?? (() => new Date());
+  }
+
+  private get store(): RunStore {
+    return this.dependencies.store;
+  }
+
+  // Creating runs.
+
+  /** Stores a new run in PROCESSING with every step QUEUED; the caller starts its execution. */
+  async createRun(
+    workspaceId: string,
+    workflow: { id: string; version: number; definition: WorkflowDefinition },
+    body: unknown,
+    nested?: { runId: string; parent: ParentStep; parentTaskToken: string },
+  ): Promise<{ record: RunRecord; steps: StepRecord[]; created: boolean }> {
+    const now = this.now().toISOString();
+    const record: RunRecord = {
+      id: nested?.runId ?? newIdentifier('run'),
+      workspaceId,
+      workflow: { id: workflow.id, name: workflow.definition.name, version: workflow.version },
+      status: 'PROCESSING',
+      createdAt: now,
+      updatedAt: now,
+      stepsCompleted: 0,
+      stepsTotal: workflow.definition.steps.length,
+      ...(nested ? { parent: nested.parent } : {}),
+    };
+    const steps: StepRecord[] = workflow.definition.steps.map((step, index) => ({
+      runId: record.id,
+      stepId: step.id,
+      index,
+      name: step.name ?? step.id,
+      type: step.type,
+      status: 'QUEUED',
+    }));
+    const newRun = { record, definition: workflow.definition, body, ...(nested ? { parentTaskToken: nested.parentTaskToken } : {}) };
+    if (!nested) {
+      await this.store.create(newRun, steps);
+      return { record, steps, created: true };
+    }
+    return { record, steps, created: await this.store.createIfAbsent(newRun, steps) };
+  }
+
+  // The Tasks.
+
+  /**
+   * PlanRun: skips what the DAG and `if`s skip, fails a step whose expressions fail on the run's
+   * data, and hands out the next batch of ready steps (marked PROCESSING). `finished` when nothing
+   * is left to run (or a step failed), `settled` when the run already ended (closed).
+   */
+  async plan(input: RunTaskInput): Promise<PlanResult> {
+    const loaded = await this.load(input);
+    if (!loaded) return { outcome: 'settled' };
+    const { run, steps } = loaded;
+    if (run.status !== 'PROCESSING') return { outcome: 'settled' };
+    await this.store.markStarted(input.workspaceId, run.id);
+    const definitionSteps = definitionOf(run).steps;
+    const context = contextOf(run, steps);
+    const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
+      evaluateCondition(step.if!, context, `steps[${indexOf(run, step.id)}].if`),
+    );
+    for (const skip of plan.skipped) await this.store.settleStep(input.workspaceId, stepNamed(steps, skip.stepId), { status: 'SKIPPED', message: skip.message });
+    for (const failure of plan.conditionFailures) await this.store.settleStep(input.workspaceId, stepNamed(steps, failure.stepId), failedOutcome(failure.error));
+    await this.recordProgress(input);
+    if (plan.failed || plan.ready.length + plan.inFlight.length === 0) return { outcome: 'finished' };
+
+    const dispatched: { step: StoredStep; dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }[] = [];
+    for (const stepId of [...plan.inFlight, ...plan.ready]) {
+      const step = stepNamed(steps, stepId);
+      const definitionStep = definitionSteps[step.index]!;
+      try {
+        dispatched.push({ step, ...(await this.prepare(input.workspaceId, run, step, definitionStep, context)) });
+      } catch (error) {
+        await this.store.settleStep(input.workspaceId, step, failedOutcome(error));
+        return { outcome: 'finished' };
+      }
+    }
+    for (const { step, forEach } of dispatched) await this.store.markStepProcessing(input.workspaceId, step, forEach);
+    return { outcome: 'dispatch', readySteps: dispatched.map(({ dispatch }) => dispatch) };
+  }
+
+  /** RunStep: a transform or web_function step, start to end. Retried safely: an ended step is left as it is. */
+  async runStep(input: StepTaskInput): Promise<void> {
+    const { run, steps, step } = await this.loadStep(input);
+    if (isTerminalStepStatus(step.status) || run.status !== 'PROCESSING') return;
+    const definitionStep = definitionOf(run).steps[step.index]!;
+    let outcome: StepOutcome;
+    try {
+      const evaluated = await evaluateTemplate(definitionStep.with, contextOf(run, steps), `steps[${step.index}].with`);
+      const output = definitionStep.type === 'web_function' ? await this.dependencies.steps.callWebFunction(evaluated) : evaluated;
+      outcome = { status: 'COMPLETED', output };
+    } catch (error) {
+      if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
+      outcome = failedOutcome(error);
+    }
+    await this.store.settleStep(input.workspaceId, step, outcome);
+    await this.recordProgress(input);
+  }
+
+  /**
+   * StartDocumentInsights (a `.waitForTaskToken` Task): evaluates `with` and starts the extraction,
+   * which resumes the execution with the token when it ends. An expression failing on the run's data
+   * is thrown, and the Catch records it.
+   */
+  async startDocumentInsights(input: StepTaskInput & { taskToken: string }): Promise<void> {
+    const { run, steps, step } = await this.loadStep(input);
+    const evaluatedWith = await evaluateTemplate(definitionOf(run).steps[step.index]!.with, contextOf(run, steps), `steps[${step.index}].with`);
+    await this.dependencies.steps.startDocumentInsights({ workspaceId: input.workspaceId, runId: run.id, stepId: step.stepId, evaluatedWith, taskToken: input.taskToken });
+  }
+
+  /**
+   * StartNestedRun (a `.waitForTaskToken` Task, one per for_each item): creates the item's nested run
+   * and starts its execution; the nested run resumes the token when it ends. The nested run's id is
+   * derived from the parent step and the position, so a retried start finds the same run.
+   */
+  async startNestedRun(input: StepTaskInput & { index: number; taskToken: string }): Promise<void> {
+    const { run, step } = await this.loadStep(input);
+    if (!step.forEach) throw new Error(`Step ${step.stepId} of run ${run.id} has no for_each items.`);
+    const runId = nestedRunIdsOf(step)[input.index];
+    if (runId === undefined) throw new Error(`Run ${run.id} step ${step.stepId} has no item ${input.index}.`);
+    const version = await this.dependencies.workflows.latestVersion(input.workspaceId, step.forEach.workflowId);
+    if (!version) throw new StepFailedError(`Workflow ${step.forEach.workflowId} does not exist in this workspace.`);
+    const { created } = await this.createRun(input.workspaceId, { id: version.workflowId, version: version.version, definition: version.definition }, step.forEach.items[input.index], {
+      runId,
+      parent: { runId: run.id, stepId: step.stepId, index: input.index },
+      parentTaskToken: input.taskToken,
+    });
+    if (!created) {
+      // A retried start: this attempt's token is the one now waited on.
+      await this.store.replaceParentTaskToken(input.workspaceId, runId, input.taskToken);
+      const [existing] = await this.store.getRecords(input.workspaceId, [runId]);
+      if (existing && isTerminalRunStatus(existing.status)) {
+        await this.notifyParent({ ...existing, parentTaskToken: input.taskToken });
+        return;
+      }
+    }
+    await this.dependencies.executions.start({ workspaceId: input.workspaceId, runId });
+  }
+
+  /**
+   * RecordStepOutcome: how a step that the state machine carried out ended: a delay's Wait, a
+   * document_insights callback (`output`), a for_each's nested runs (`nestedRunsFinished`), or any
+   * step's caught failure (`failure`).
+   */
+  async recordStepOutcome(input: StepTaskInput & { output?: unknown; failure?: CaughtFailure; delayCompleted?: boolean; nestedRunsFinished?: boolean }): Promise<void> {
+    const { step } = await this.loadStep(input);
+    if (isTerminalStepStatus(step.status)) return;
+    let outcome: StepOutcome;
+    if (input.failure) outcome = outcomeOfCaughtFailure(input.failure);
+    else if (input.nestedRunsFinished) outcome = await this.nestedRunsOutcome(input.workspaceId, step);
+    else outcome = { status: 'COMPLETED', ...(input.output !== undefined ? { output: input.output } : {}) };
+    await this.store.settleStep(input.workspaceId, step, outcome);
+    await this.recordProgress(input);
+  }
+
+  /**
+   * RecordRunOutcome: the run's terminal state from its steps (COMPLETED, or FAILED naming the first
+   * failed step), or FAILED with WORKFLOW_RUN_FAILED when the state machine caught a failure of its
+   * own; then its event and its parent. Retried safely: the first terminal state stands.
+   */
+  async recordRunOutcome(input: RunTaskInput & { failure?: CaughtFailure }): Promise<{ status: RunStatus } | undefined> {
+    const loaded = await this.load(input);
+    if (!loaded) return undefined;
+    const { run, steps } = loaded;
+    if (run.status === 'PROCESSING') {
+      const stepError = runErrorOf(steps);
+      const allSettled = steps.every((step) => isTerminalStepStatus(step.status));
+      let error: RunError | undefined = stepError;
+      if (!error && input.failure) error = { code: 'WORKFLOW_RUN_FAILED', message: `The run could not be processed: ${describeFailure(input.failure)}` };
+      if (!error && !allSettled) error = { code: 'WORKFLOW_RUN_FAILED', message: 'The run ended with steps that never ran.' };
+      await this.settle(run, steps, error ? { status: 'FAILED', error } : { status: 'COMPLETED' });
+    }
+    return { status: await this.finishSettled(input.workspaceId, run.id) };
+  }
+
+  // Lifecycle shared with the service (close, sweep).
+
+  /** Writes the terminal state once; a run that already ended keeps its own. */
+  async settle(run: RunRecord, steps: readonly StepRecord[], terminal: { status: Exclude<RunStatus, 'PROCESSING'>; error?: RunError }): Promise<boolean> {
+    return this.store.settleRun(run.workspaceId, run, {
+      ...terminal,
+      stepsCompleted: stepsCompletedOf(steps),
+      computedDurationMs: computedDurationMsOf(steps),
+    });
+  }
+
+  /**
+   * What follows a terminal state, each idempotent: the event (top-level runs), resuming the parent's
+   * waiting iteration (nested runs), then leaving the attention index. Returns the run's status.
+   */
+  async finishSettled(workspaceId: string, runId: string): Promise<RunStatus> {
+    const loaded = await this.store.get(workspaceId, runId);
+    if (!loaded) throw new Error(`Run ${runId} does not exist in workspace ${workspaceId}.`);
+    const { run } = loaded;
+    if (run.status === 'PROCESSING' || run.settledAt) return run.status;
+    if (!run.parent) {
+      const view = await this.viewOf(loaded.run, loaded.steps);
+      await this.dependencies.events.record(workspaceId, workflowRunEventOf(view as RunView & { completedAt: string }, run.workflow.id));
+    } else {
+      await this.notifyParent(run);
+    }
+    await this.store.markSettled(workspaceId, runId);
+    return run.status;
+  }
+
+  /** The run as the API shows it: steps with outputs, for_each steps with their nested runs. */
+  async viewOf(run: RunRecord, steps: readonly StoredStep[]): Promise<RunView> {
+    return runViewOf(run, await Promise.all(steps.map((step) => this.stepViewOf(run.workspaceId, step))));
+  }
+
+  async load(input: RunTaskInput): Promise<{ run: StoredRun; steps: StoredStep[] } | undefined> {
+    return this.store.get(input.workspaceId, input.runId);
+  }
+
+  /** Nested runs of a run still in flight (to close them with it). */
+  async nestedRunsInFlight(run: RunRecord, steps: readonly StoredStep[]): Promise<RunRecord[]> {
+    const ids = steps.flatMap((step) => nestedRunIdsOf(step));
+    return (await this.store.getRecords(run.workspaceId, ids)).filter((nested) => nested.status === 'PROCESSING');
+  }
+
+  private async stepViewOf(workspaceId: string, step: StoredStep): Promise<StepView> {
+    const nestedIds = nestedRunIdsOf(step);
+    const nested = step.type === 'for_each' ? await this.store.getRecords(workspaceId, nestedIds) : [];
+    return {
+      id: step.stepId,
+      name: step.name,
+      type: step.type,
+      status: step.status,
+      ...(step.message !== undefined ? { message: step.message } : {}),
+      ...(step.output !== undefined ? { output: step.output } : {}),
+      ...(step.type === 'for_each' ? { nestedRuns: { count: nested.length, data: nested.map((record) => runViewOf(record)) } } : {}),
+    };
+  }
+
+  private async notifyParent(run: Pick<RunRecord, 'id' | 'status' | 'error'> & { parentTaskToken?: string }): Promise<void> {
+    if (!run.parentTaskToken) return;
+    if (run.status === 'COMPLETED') await this.dependencies.executions.resume(run.parentTaskToken, { runId: run.id, status: run.status });
+    else await this.dependencies.executions.fail(run.parentTaskToken, nestedRunFailedError, JSON.stringify({ runId: run.id, status: run.status, error: run.error }));
+  }
+
+  private async nestedRunsOutcome(workspaceId: string, step: StoredStep): Promise<StepOutcome> {
+    const runIds = nestedRunIdsOf(step);
+    const records = await this.store.getRecords(workspaceId, runIds);
+    const completed = records.filter((record) => record.status === 'COMPLETED').length;
+    const failed = runIds.length - completed;
+    const output = { count: runIds.length, completed, failed, runIds };
+    if (failed === 0) return { status: 'COMPLETED', output };
+    return { status: 'FAILED', failureCode: 'WORKFLOW_STEP_FAILED', message: `${failed} of ${runIds.length} nested runs did not complete.`, output };
+  }
+
+  /** Evaluates what the state machine needs to run the step: a delay's seconds, a for_each's items. */
+  private async prepare(
+    workspaceId: string,
+    run: StoredRun,
+    step: StoredStep,
+    definitionStep: WorkflowStep,
+    context: ExpressionContext,
+  ): Promise<{ dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }> {
+    const path = `steps[${step.index}].with`;
+    if (definitionStep.type === 'delay') {
+      const seconds = await evaluateTemplate(definitionStep.with.seconds, context, `${path}.seconds`);
+      if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > maximumDelaySeconds) {
+        throw new ExpressionEvaluationError(`${path}.seconds`, `must be a whole number of seconds from 0 to ${maximumDelaySeconds}, not ${JSON.stringify(seconds)}`);
+      }
+      return { dispatch: { stepId: step.stepId, kind: 'delay', delaySeconds: seconds } };
+    }
+    if (definitionStep.type === 'for_each') {
+      const forEach = step.forEach ?? (await this.evaluateForEach(workspaceId, definitionStep, context, path));
+      return {
+        dispatch: { stepId: step.stepId, kind: 'for_each', itemIndexes: forEach.items.map((_, index) => index), maxConcurrency: forEach.maxConcurrency },
+        forEach,
+      };
+    }
+    void run;
+    return { dispatch: { stepId: step.stepId, kind: definitionStep.type } };
+  }
+
+  private async evaluateForEach(
+    workspaceId: string,
+    step: Extract<WorkflowStep, { type: 'for_each' }>,
+    context: ExpressionContext,
+    path: string,
+  ): Promise<NonNullable<StoredStep['forEach']>> {
+    const items = await evaluateTemplate(step.with.items, context, `${path}.items`);
+    if (!Array.isArray(items)) throw new ExpressionEvaluationError(`${path}.items`, `must give a list, not ${JSON.stringify(items) ?? 'nothing'}`);
+    if (items.length > maximumForEachItems) throw new ExpressionEvaluationError(`${path}.items`, `gives ${items.length} items; at most ${maximumForEachItems}`);
+    const maxConcurrency = await evaluateTemplate(step.with.maxConcurrency ?? forEachDefaults.maxConcurrency, context, `${path}.maxConcurrency`);
+    if (typeof maxConcurrency !== 'number' || !Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
+      throw new ExpressionEvaluationError(`${path}.maxConcurrency`, `must be a whole number of 1 or more, not ${JSON.stringify(maxConcurrency)}`);
+    }
+    const workflow = await this.dependencies.workflows.get(workspaceId, step.with.workflowId);
+    if (!workflow) throw new StepFailedError(`Workflow ${step.with.workflowId} does not exist in this workspace.`);
+    if (workflow.status !== 'enabled') throw new StepFailedError(`Workflow ${step.with.workflowId} is disabled.`);
+    return { items, workflowId: step.with.workflowId, maxConcurrency };
+  }
+
+  private async loadStep(input: StepTaskInput): Promise<{ run: StoredRun; steps: StoredStep[]; step: StoredStep }> {
+    const loaded = await this.load(input);
+    if (!loaded) throw new Error(`Run ${input.runId} does not exist in workspace ${input.workspaceId}.`);
+    return { ...loaded, step: stepNamed(loaded.steps, input.stepId) };
+  }
+
+  private async recordProgress(input: RunTaskInput): Promise<void> {
+    const loaded = await this.load(input);
+    if (loaded) await this.store.recordProgress(input.workspaceId, input.runId, stepsCompletedOf(loaded.steps));
+  }
+}
+
+/** The ids of a for_each step's nested runs, by item position: derived, so every reader agrees. */
+export function nestedRunIdsOf(step: Pick<StoredStep, 'runId' | 'stepId' | 'startedAt' | 'nestedRunCount'>): string[] {
+  const count = step.nestedRunCount ?? 0;
+  const timeMs = Date.parse(step.startedAt ?? '') || 0;
+  return Array.from({ length: count }, (_, index) => deterministicIdentifier('run', `${step.runId}#${step.stepId}#${index}`, timeMs));
+}
+
+/** What a step's expressions read: the input, the steps so far, the run, and a nested run's item. */
+export function contextOf(run: StoredRun, steps: readonly StoredStep[]): ExpressionContext {
+  return {
+    body: run.body ?? null,
+    steps: Object.fromEntries(steps.map((step) => [step.stepId, { status: step.status, ...(step.output !== undefined ? { output: step.output } : {}) }])),
+    run: { id: run.id, workflowId: run.workflow.id },
+    ...(run.parent ? { item: run.body, index: run.parent.index } : {}),
+  };
+}
+
+function stepNamed(steps: readonly StoredStep[], stepId: string): StoredStep {
+  const step = steps.find((candidate) => candidate.stepId === stepId);
+  if (!step) throw new Error(`The run has no step ${stepId}.`);
+  return step;
+}
+
+function indexOf(run: StoredRun, stepId: string): number {
+  return definitionOf(run).steps.findIndex((step) => step.id === stepId);
+}
+
+function definitionOf(run: StoredRun): WorkflowDefinition {
+  if (!run.definition) throw new Error(`The definition stored with run ${run.id} cannot be read.`);
+  return run.definition;
+}
+
+/** A step failure thrown in this process: an expression on the run's data, or the step's own failure. */
+function failedOutcome(error: unknown): StepOutcome {
+  if (error instanceof ExpressionEvaluationError) return { status: 'FAILED', failureCode: 'WORKFLOW_INPUT_INVALID', message: error.message };
+  if (error instanceof StepFailedError) return { status: 'FAILED', failureCode: 'WORKFLOW_STEP_FAILED', message: error.message, ...(error.output ? { output: error.output } : {}) };
+  return { status: 'FAILED', failureCode: 'WORKFLOW_STEP_FAILED', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * A failure the state machine caught for a step: a StepFailedError sent with SendTaskFailure carries
+ * `{message, output}` as its cause; a Lambda error carries `{errorMessage}`; States.* errors a text.
+ */
+export function outcomeOfCaughtFailure(failure: CaughtFailure): StepOutcome {
+  let message = describeFailure(failure);
+  let output: unknown;
+  if (failure.Error === 'StepFailedError' && failure.Cause) {
+    try {
+      const cause = JSON.parse(failure.Cause) as { message?: unknown; output?: unknown; errorMessage?: unknown };
+      if (typeof cause.message === 'string') message = cause.message;
+      if (cause.output !== undefined) output = cause.output;
+    } catch {
+      // a plain text cause is the message
+    }
+  }
+  const failureCode = failure.Error === 'ExpressionEvaluationError' ? 'WORKFLOW_INPUT_INVALID' : 'WORKFLOW_STEP_FAILED';
+  return { status: 'FAILED', failureCode, message, ...(output !== undefined ? { output } : {}) };
+}
+
+function describeFailure(failure: CaughtFailure): string {
+  if (failure.Error === 'States.Timeout') return 'the step timed out.';
+  const message = messageOfCause(failure.Cause);
+  return message || failure.Error || 'unknown failure';
+}

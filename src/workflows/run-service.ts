@@ -1,0 +1,152 @@
+import { logger } from '../infrastructure/logger.ts';
+import { isIdentifier } from '../infrastructure/identifiers.ts';
+import { ConflictError, DownstreamError, InvalidRequestError, NotFoundError } from '../platform/errors.ts';
+import { parsePageRequest } from '../platform/pagination.ts';
+import type { RunEngine } from './run-engine.ts';
+import type { ExecutionStatus, RunExecutions } from './run-executions.ts';
+import type { RunListQuery, RunStore } from './run-store.ts';
+import { isWorkflowId } from './workflow-definition.ts';
+import { runViewOf, type RunError, type RunView } from './workflow-run.ts';
+import type { WorkflowStore } from './workflow-store.ts';
+
+export interface RunServiceDependencies {
+  engine: RunEngine;
+  store: RunStore;
+  workflows: Pick<WorkflowStore, 'get' | 'latestVersion'>;
+  executions: RunExecutions;
+  now?: () => Date;
+}
+
+export interface RunSweepReport {
+  /** Runs in flight whose execution had ended or never existed: now FAILED. */
+  failedLost: number;
+  /** Ended runs whose event or parent notification was still pending: now done. */
+  finished: number;
+}
+
+/** The run API (start, read, list), the operator's close and the sweeper. */
+export class RunService {
+  private readonly now: () => Date;
+
+  constructor(private readonly dependencies: RunServiceDependencies) {
+    this.now = dependencies.now ?? (() => new Date());
+  }
+
+  /**
+   * POST /workflows/{workflowId}/runs: the run in PROCESSING, its execution started. An unknown
+   * workflow is 404, a disabled one 409; input problems surface later as a FAILED run.
+   */
+  async startRun(workspaceId: string, workflowId: string, body: unknown): Promise<RunView> {
+    const { engine, workflows, executions } = this.dependencies;
+    const workflow = isWorkflowId(workflowId) ? await workflows.get(workspaceId, workflowId) : undefined;
+    const version = workflow ? await workflows.latestVersion(workspaceId, workflowId) : undefined;
+    if (!workflow || !version) throw new NotFoundError(`Workflow ${workflowId} does not exist.`);
+    if (workflow.status !== 'enabled') throw new ConflictError(`Workflow ${workflowId} is disabled; an operator can enable it again.`);
+    const { record, steps } = await engine.createRun(workspaceId, { id: workflowId, version: version.version, definition: version.definition }, body);
+    try {
+      await executions.start({ workspaceId, runId: record.id });
+    } catch (error) {
+      logger.error('a workflow run could not start its execution', { runId: record.id, error });
+      await engine.settle(record, steps, { status: 'FAILED', error: { code: 'WORKFLOW_RUN_FAILED', message: 'The run could not be started.' } });
+      await engine.finishSettled(workspaceId, record.id);
+      throw new DownstreamError('The run could not be started; retry with backoff.');
+    }
+    return runViewOf(record, steps.map((step) => ({ id: step.stepId, name: step.name, type: step.type, status: step.status })));
+  }
+
+  /** GET /workflow-runs/{runId}: a run or a nested run of the workspace, with steps and nested runs. */
+  async getRun(workspaceId: string, runId: string): Promise<RunView> {
+    const loaded = isIdentifier('run', runId) ? await this.dependencies.store.get(workspaceId, runId) : undefined;
+    if (!loaded) throw new NotFoundError(`Workflow run ${runId} does not exist.`);
+    return this.dependencies.engine.viewOf(loaded.run, loaded.steps);
+  }
+
+  /** GET /workflow-runs: summaries of top-level runs (no steps), exact totals. */
+  async listRuns(workspaceId: string, query: RunListQuery): Promise<{ data: RunView[]; totalItems: number }> {
+    const { records, totalItems } = await this.dependencies.store.list(workspaceId, query);
+    return { data: records.map((record) => runViewOf(record)), totalItems };
+  }
+
+  /**
+   * `paperflow-admin runs close`: stops the execution and ends the run CLOSED (no error), with its
+   * nested runs still in flight; the event `workflow.run.failed` follows. 409 when it already ended.
+   */
+  async closeRun(workspaceId: string, runId: string): Promise<RunView> {
+    const { engine, store, executions } = this.dependencies;
+    const loaded = isIdentifier('run', runId) ? await store.get(workspaceId, runId) : undefined;
+    if (!loaded) throw new NotFoundError(`Workflow run ${runId} does not exist.`);
+    if (loaded.run.status !== 'PROCESSING') throw new ConflictError(`Workflow run ${runId} already ended ${loaded.run.status}.`);
+    await executions.stop(runId, 'Closed by an operator.');
+    await engine.settle(loaded.run, loaded.steps, { status: 'CLOSED' });
+    for (const nested of await engine.nestedRunsInFlight(loaded.run, loaded.steps)) await this.closeRun(workspaceId, nested.id).catch(() => undefined);
+    await engine.finishSettled(workspaceId, runId);
+    return this.getRun(workspaceId, runId);
+  }
+
+  /**
+   * Settles what the state machine could not: a run in flight whose execution ended (failed, timed
+   * out, stopped) or never started is FAILED; an ended run whose event or parent notification is
+   * pending gets them. Runs younger than `graceMs` are left to their execution.
+   */
+  async sweep(graceMs: number): Promise<RunSweepReport> {
+    const { engine, store, executions } = this.dependencies;
+    const report: RunSweepReport = { failedLost: 0, finished: 0 };
+    const cutoff = this.now().getTime() - graceMs;
+    for await (const candidate of store.needingAttention()) {
+      try {
+        if (candidate.status !== 'PROCESSING') {
+          if (Date.parse(candidate.updatedAt) > cutoff) continue;
+          await engine.finishSettled(candidate.workspaceId, candidate.runId);
+          report.finished += 1;
+          continue;
+        }
+        const status = await executions.status(candidate.runId);
+        if (status === 'RUNNING' || (status === undefined && Date.parse(candidate.updatedAt) > cutoff)) continue;
+        const loaded = await store.get(candidate.workspaceId, candidate.runId);
+        if (!loaded) continue;
+        await engine.settle(loaded.run, loaded.steps, { status: 'FAILED', error: lostExecutionError(status) });
+        await engine.finishSettled(candidate.workspaceId, candidate.runId);
+        report.failedLost += 1;
+      } catch (error) {
+        logger.warn('workflow run sweep: a run could not be settled; the next sweep tries again', { runId: candidate.runId, error });
+      }
+    }
+    return report;
+  }
+}
+
+function lostExecutionError(status: ExecutionStatus | undefined): RunError {
+  if (status === 'TIMED_OUT') return { code: 'WORKFLOW_TIMED_OUT', message: 'The run took longer than its time limit.' };
+  if (status === undefined) return { code: 'WORKFLOW_RUN_FAILED', message: 'The run\'s execution was lost before it ended.' };
+  return { code: 'WORKFLOW_RUN_FAILED', message: `The run's execution ended ${status} before the run was recorded as ended.` };
+}
+
+/** The list query as the route's zod schema leaves it (strings, checked enums and datetimes). */
+export interface ListRunsQueryParameters {
+  page?: string;
+  size?: string;
+  status?: RunListQuery['status'];
+  workflowId?: string;
+  from?: string;
+  to?: string;
+  sortBy?: RunListQuery['sortBy'];
+  sort?: RunListQuery['sort'];
+}
+
+/** Defaults (createdAt, desc, page 0, size 50), UTC-normalised bounds; `from` after `to` is 400. */
+export function runListQueryOf(parameters: ListRunsQueryParameters): RunListQuery {
+  const { page, size } = parsePageRequest({ page: parameters.page, size: parameters.size });
+  const from = parameters.from !== undefined ? new Date(parameters.from).toISOString() : undefined;
+  const to = parameters.to !== undefined ? new Date(parameters.to).toISOString() : undefined;
+  if (from !== undefined && to !== undefined && from > to) throw new InvalidRequestError('Query parameter "from" must not be after "to".');
+  return {
+    page,
+    size,
+    ...(parameters.status ? { status: parameters.status } : {}),
+    ...(parameters.workflowId ? { workflowId: parameters.workflowId } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    sortBy: parameters.sortBy ?? 'createdAt',
+    sort: parameters.sort ?? 'desc',
+  };
+}

@@ -1,0 +1,153 @@
+// A workflow run and its steps as the run store keeps them, and as the API shows them (spec, Workflow
+// run). Pure: no storage, no AWS.
+
+import type { StepStatus } from './expressions.ts';
+import type { StepType } from './workflow-definition.ts';
+
+export const runStatuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'CLOSED'] as const;
+export type RunStatus = (typeof runStatuses)[number];
+
+export const stepStatuses = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'SKIPPED'] as const;
+
+export type RunErrorCode = 'WORKFLOW_STEP_FAILED' | 'WORKFLOW_INPUT_INVALID' | 'WORKFLOW_TIMED_OUT' | 'WORKFLOW_RUN_FAILED';
+
+export interface RunError {
+  code: RunErrorCode;
+  message: string;
+}
+
+export function isTerminalRunStatus(status: RunStatus): boolean {
+  return status !== 'PROCESSING';
+}
+
+export function isTerminalStepStatus(status: StepStatus): boolean {
+  return status === 'COMPLETED' || status === 'FAILED' || status === 'SKIPPED';
+}
+
+/** Where a nested run comes from: the parent's for_each step and the item's position. */
+export interface ParentStep {
+  runId: string;
+  stepId: string;
+  index: number;
+}
+
+export interface RunRecord {
+  id: string;
+  workspaceId: string;
+  workflow: { id: string; name: string; version: number };
+  status: RunStatus;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  error?: RunError;
+  stepsCompleted: number;
+  stepsTotal: number;
+  durationMs?: number;
+  computedDurationMs?: number;
+  parent?: ParentStep;
+}
+
+export interface StepRecord {
+  runId: string;
+  stepId: string;
+  /** Position in the definition: the order steps are listed in. */
+  index: number;
+  name: string;
+  type: StepType;
+  status: StepStatus;
+  message?: string;
+  /** Set when the step failed: the run's error code if this failure ends it. */
+  failureCode?: RunErrorCode;
+  startedAt?: string;
+  completedAt?: string;
+  /** for_each: how many nested runs the step starts (its evaluated items). */
+  nestedRunCount?: number;
+}
+
+/** A run as the API returns it; `steps` only where the caller loaded them. */
+export interface RunView {
+  id: string;
+  status: RunStatus;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  completedAt?: string;
+  error?: RunError;
+  workflow: { id: string; name: string };
+  progress: { stepsCompleted: number; stepsTotal: number };
+  durationMs?: number;
+  computedDurationMs?: number;
+  parentRunId?: string;
+  steps?: StepView[];
+}
+
+export interface StepView {
+  id: string;
+  name: string;
+  type: StepType;
+  status: StepStatus;
+  message?: string;
+  output?: unknown;
+  nestedRuns?: { count: number; data: RunView[] };
+}
+
+/** The spec's run object: completedAt and durationMs only once terminal, error only when failed. */
+export function runViewOf(run: RunRecord, steps?: StepView[]): RunView {
+  const terminal = isTerminalRunStatus(run.status);
+  return {
+    id: run.id,
+    status: run.status,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    ...(run.startedAt ? { startedAt: run.startedAt } : {}),
+    ...(terminal && run.completedAt ? { completedAt: run.completedAt } : {}),
+    ...(run.status === 'FAILED' && run.error ? { error: run.error } : {}),
+    workflow: { id: run.workflow.id, name: run.workflow.name },
+    progress: { stepsCompleted: run.stepsCompleted, stepsTotal: run.stepsTotal },
+    ...(terminal && run.durationMs !== undefined ? { durationMs: run.durationMs } : {}),
+    ...(run.computedDurationMs !== undefined ? { computedDurationMs: run.computedDurationMs } : {}),
+    ...(run.parent ? { parentRunId: run.parent.runId } : {}),
+    ...(steps ? { steps } : {}),
+  };
+}
+
+/** `stepsCompleted`: steps completed or skipped (spec, Workflow run). */
+export function stepsCompletedOf(steps: readonly Pick<StepRecord, 'status'>[]): number {
+  return steps.filter((step) => step.status === 'COMPLETED' || step.status === 'SKIPPED').length;
+}
+
+/**
+ * Active processing time: the length of the union of the steps' active intervals (startedAt to
+ * completedAt of every step that ran, delay steps excepted). Overlapping parallel branches count once,
+ * and time no step was active (a delay's Wait, the engine moving between steps) counts not at all.
+ */
+export function computedDurationMsOf(steps: readonly Pick<StepRecord, 'type' | 'startedAt' | 'completedAt'>[]): number {
+  const intervals = steps
+    .filter((step) => step.type !== 'delay' && step.startedAt && step.completedAt)
+    .map((step) => [Date.parse(step.startedAt!), Date.parse(step.completedAt!)] as const)
+    .filter(([start, end]) => end >= start)
+    .sort((left, right) => left[0] - right[0]);
+  let total = 0;
+  let currentStart = Number.NaN;
+  let currentEnd = Number.NaN;
+  for (const [start, end] of intervals) {
+    if (Number.isNaN(currentStart) || start > currentEnd) {
+      if (!Number.isNaN(currentStart)) total += currentEnd - currentStart;
+      currentStart = start;
+      currentEnd = end;
+    } else {
+      currentEnd = Math.max(currentEnd, end);
+    }
+  }
+  if (!Number.isNaN(currentStart)) total += currentEnd - currentStart;
+  return total;
+}
+
+/** The run's error when a step failed: the first failed step in definition order names the cause. */
+export function runErrorOf(steps: readonly StepRecord[]): RunError | undefined {
+  const failed = [...steps].sort((left, right) => left.index - right.index).find((step) => step.status === 'FAILED');
+  if (!failed) return undefined;
+  const code = failed.failureCode === 'WORKFLOW_INPUT_INVALID' ? 'WORKFLOW_INPUT_INVALID' : 'WORKFLOW_STEP_FAILED';
+  return { code, message: `Step "${failed.stepId}" (${failed.type}) failed: ${failed.message ?? 'no reason was given'}` };
+}

@@ -1,0 +1,74 @@
+import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
+import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
+import { workflowStore } from '../../src/workflows/wiring.ts';
+import { jsonOf, type StackUnderTest } from './local-stack-harness.ts';
+
+// Builders for the workflow run tests (this file and the step types' tests): publish a definition in a
+// workspace of the running local stack, start runs over HTTP, wait (bounded) for a terminal state.
+
+const terminalStatuses = new Set(['COMPLETED', 'FAILED', 'CLOSED']);
+
+export interface DefinitionStep {
+  id: string;
+  type: 'transform' | 'delay' | 'for_each' | 'web_function' | 'document_insights';
+  name?: string;
+  needs?: string[];
+  if?: string;
+  with?: unknown;
+}
+
+/** Publishes `steps` as a new workflow (a fresh id unless given) and returns its id. */
+export async function publishDefinition(workspaceId: string, steps: DefinitionStep[], options: { id?: string; name?: string } = {}): Promise<string> {
+  const id = options.id ?? `wf_${newIdentifier('wf').slice(3).toLowerCase()}`;
+  const definition = { id, name: options.name ?? `Test ${id}`, steps };
+  const published = await publishWorkflow(workflowStore(), workspaceId, JSON.stringify(definition), 'json');
+  if (!published.ok) throw new Error(`The test definition does not publish: ${JSON.stringify(published.problems)}`);
+  return published.workflowId;
+}
+
+export class WorkflowRunClient {
+  constructor(
+    private readonly stack: StackUnderTest,
+    readonly apiKey: string,
+  ) {}
+
+  async json(path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+    const response = await this.stack.api(path, { ...init, apiKey: this.apiKey });
+    return { status: response.status, body: await jsonOf(response) };
+  }
+
+  /** POST /workflows/{id}/runs with a JSON body, or none when `body` is undefined. */
+  start(workflowId: string, body?: unknown) {
+    return this.json(`/workflows/${workflowId}/runs`, {
+      method: 'POST',
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+  }
+
+  get(runId: string) {
+    return this.json(`/workflow-runs/${runId}`);
+  }
+
+  list(query = '') {
+    return this.json(`/workflow-runs${query ? `?${query}` : ''}`);
+  }
+
+  /** Starts a run, expects 202, and returns the run once terminal. */
+  async run(workflowId: string, body?: unknown, timeoutMs?: number): Promise<any> {
+    const started = await this.start(workflowId, body);
+    if (started.status !== 202) throw new Error(`Starting ${workflowId} answered ${started.status}: ${JSON.stringify(started.body)}`);
+    return this.waitForRunTerminal(started.body.id, timeoutMs);
+  }
+
+  /** Polls GET /workflow-runs/{id} until COMPLETED, FAILED or CLOSED; fails the test after `timeoutMs`. */
+  async waitForRunTerminal(runId: string, timeoutMs = 30_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { status, body } = await this.get(runId);
+      if (status !== 200) throw new Error(`GET /workflow-runs/${runId} answered ${status}: ${JSON.stringify(body)}`);
+      if (terminalStatuses.has(body.status)) return body;
+      if (Date.now() > deadline) throw new Error(`Run ${runId} is still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
