@@ -1,3 +1,4 @@
+import type { NagPackSuppression } from 'cdk-nag';
 import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -130,7 +131,7 @@ function acknowledgeFunctionDefaults(fn: PaperflowFunction, role: Role, props: P
  * Acknowledges the IAM5 wildcard findings a grant brings, on the role (and its default policy) of
  * one function or state machine only, naming each finding.
  */
-export function acknowledgeGrantWildcards(role: IConstruct, findings: string[], reason: string): void {
+export function acknowledgeGrantWildcards(role: IConstruct, findings: NonNullable<NagPackSuppression['appliesTo']>, reason: string): void {
   acknowledgeNagFinding(role, 'AwsSolutions-IAM5', reason, { appliesTo: findings, applyToChildren: true });
 }
 
@@ -258,6 +259,14 @@ export function bindStateMachine(fn: NodejsFunction, stateMachine: IStateMachine
     else if (each === 'stop') stateMachine.grantExecution(fn, 'states:StopExecution');
     else if (each === 'describe') stateMachine.grantExecution(fn, 'states:DescribeExecution');
     else stateMachine.grantTaskResponse(fn);
+  }
+  if (access.includes('stop') || access.includes('describe')) {
+    acknowledgeGrantWildcards(
+      fn.role!,
+      // cdk-nag accepts a regular expression in place of a finding; an execution ARN names its machine.
+      [{ regex: '/^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:.+:\\*$/' }],
+      'Stopping or describing executions: IAM names an execution by its machine and its own name (execution:<machine>:<name>), and names are per run, so the grant covers the executions of this one machine.',
+    );
   }
 }
 
