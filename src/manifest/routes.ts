@@ -7,7 +7,7 @@ import { eventRoutes } from '../webhooks/event-routes.ts';
 
 export const openApiDocumentSchema = z.looseObject({
   openapi: z.string(),
-  info: z.object({ title: z.string(), version: z.string() }),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.unknown()),
 });
 
