@@ -16,7 +16,7 @@ import { requestTo, urlValues, type FuzzRequest, type KnownIdentifiers } from '.
 // another workspace's resource. `npm test` runs a few requests per operation with a fixed seed;
 // `npm run fuzz` runs many with a printed seed (PAPERFLOW_FUZZ_SEED replays one).
 
-const runsPerOperation = Number(process.env.PAPERFLOW_FUZZ_RUNS || 12);
+const runsPerOperation = Number(process.env.PAPERFLOW_FUZZ_RUNS || 20);
 const seed = Number(process.env.PAPERFLOW_FUZZ_SEED || 20_250_613);
 const requestTimeoutMs = 10_000;
 
@@ -37,6 +37,8 @@ const specCodes: Record<number, string> = {
   502: 'DOWNSTREAM_ERROR',
 };
 
+// How the answers spread over statuses: shows the generated requests reach success as well as refusal.
+const statuses: Record<number, number> = {};
 const counts = { requests: 0, serverErrors: 0, hangs: 0, envelopeViolations: 0, requestIdMismatches: 0, documentViolations: 0, storedChanges: 0, isolationBreaches: 0 };
 
 // Deliveries go to a receiver on loopback (allowed by PAPERFLOW_ALLOW_PRIVATE_URLS); every other URL a
@@ -62,7 +64,7 @@ const known: KnownIdentifiers = Object.fromEntries(Object.keys(owned).map((word)
 const operations = validator.operations();
 
 afterAll(async () => {
-  console.log(`API fuzz (seed ${seed}, ${runsPerOperation} runs per operation, ${operations.length} operations): ${JSON.stringify(counts)}`);
+  console.log(`API fuzz (seed ${seed}, ${runsPerOperation} runs per operation, ${operations.length} operations): ${JSON.stringify(counts)}; statuses ${JSON.stringify(statuses)}`);
   await stack.stop();
   await receiver.close();
   for (const name of Object.keys(environment)) delete process.env[name];
@@ -101,6 +103,7 @@ async function check(request: FuzzRequest): Promise<string[]> {
     counts.hangs += 1;
     return [`no answer within ${requestTimeoutMs} ms: ${label}`];
   }
+  statuses[response.status] = (statuses[response.status] ?? 0) + 1;
   const problems: string[] = [];
   const fault = (counter: keyof typeof counts, message: string) => {
     counts[counter] += 1;

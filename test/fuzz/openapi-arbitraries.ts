@@ -248,7 +248,7 @@ export function queryOf(parameters: Parameter[], urls: fc.Arbitrary<string>): fc
     }
     const valid = valueOf(parameter.schema, { name: parameter.name, urls, depth: 0 }).map(String);
     const invalid = fc.oneof(hostileStrings, fc.constantFrom('-1', '1e3', '0x10', '1.5', '99999999999999999999', '', 'true', '2024-13-45T99:00:00Z', 'yesterday'));
-    return fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: invalid }).map((value) => [pair(parameter.name, value)]);
+    return fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: invalid }).map((value) => [pair(parameter.name, value)]);
   };
   const chosen = fc.tuple(...queryParameters.map((parameter) => fc.option(pairsOf(parameter), { nil: undefined, freq: 2 })));
   const extras = fc.array(
@@ -260,7 +260,7 @@ export function queryOf(parameters: Parameter[], urls: fc.Arbitrary<string>): fc
     { maxLength: 2 },
   );
   return fc
-    .tuple(chosen, fc.option(extras, { nil: undefined, freq: 4 }))
+    .tuple(chosen, fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: extras }))
     .map(([pairs, extra]) => [...pairs.flatMap((value) => value ?? []), ...(extra ?? [])].join('&'));
 }
 
@@ -280,7 +280,15 @@ export function pathOf(template: string, known: KnownIdentifiers): fc.Arbitrary<
   return fc.tuple(...names.map(valueFor)).map((values) => values.reduce<string>((path, value, index) => path.replace(`{${names[index]}}`, value), template));
 }
 
-const acceptHeaders = fc.constantFrom(undefined, 'application/json', '*/*', 'application/*', 'text/html', 'application/xml', 'application/json;q=0', 'application/problem+json', ';;;', 'text/*, */*;q=0');
+// Mostly requests that pass content negotiation and authentication, so that most reach the handler.
+const acceptHeaders = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(undefined, 'application/json', '*/*', 'application/*', 'text/html, application/json;q=0.5') },
+  { weight: 2, arbitrary: fc.constantFrom('text/html', 'application/xml', 'application/json;q=0', 'application/problem+json', ';;;', 'text/*, */*;q=0') },
+);
+const callers = fc.oneof(
+  { weight: 12, arbitrary: fc.constant<FuzzRequest['caller']>('owner') },
+  { weight: 4, arbitrary: fc.constantFrom<FuzzRequest['caller']>('otherWorkspace', 'noScopes', 'badKey', 'none') },
+);
 const requestIds = fc.option(fc.oneof(fc.stringMatching(/^[A-Za-z0-9-]{1,40}$/), fc.constantFrom('', 'x'.repeat(200), 'tab\tid', 'é')), { nil: undefined, freq: 3 });
 
 /** Every kind of request to one operation. */
@@ -291,10 +299,12 @@ export function requestTo(operation: Operation, known: KnownIdentifiers, urls: f
     fc.constant({}),
     fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'garbage').map((contentType) => ({ contentType, body: Buffer.from('{"a":1}') })),
   ];
-  if (content['application/json']) bodyKinds.push(jsonBodyOf(content['application/json'].schema, urls).map((body) => ({ contentType: 'application/json', body })));
-  if (content['application/json']) bodyKinds.push(jsonBodyOf(content['application/json'].schema, urls).map((body) => ({ body })));
-  if (content['multipart/form-data']) bodyKinds.push(multipartBodyOf(content['multipart/form-data'].schema));
-  const weights = bodyKinds.map((arbitrary, index) => ({ arbitrary, weight: index < 2 ? 1 : 4 }));
+  const weights = bodyKinds.map((arbitrary) => ({ arbitrary, weight: 1 }));
+  if (content['application/json']) {
+    weights.push({ weight: 6, arbitrary: jsonBodyOf(content['application/json'].schema, urls).map((body) => ({ contentType: 'application/json', body })) });
+    weights.push({ weight: 1, arbitrary: jsonBodyOf(content['application/json'].schema, urls).map((body) => ({ body })) });
+  }
+  if (content['multipart/form-data']) weights.push({ weight: 6, arbitrary: multipartBodyOf(content['multipart/form-data'].schema) });
   return fc
     .record({
       path: pathOf(operation.path, known),
@@ -302,7 +312,7 @@ export function requestTo(operation: Operation, known: KnownIdentifiers, urls: f
       body: fc.oneof(...weights),
       accept: acceptHeaders,
       requestId: requestIds,
-      caller: fc.constantFrom<FuzzRequest['caller']>('owner', 'owner', 'owner', 'owner', 'owner', 'otherWorkspace', 'noScopes', 'badKey', 'none'),
+      caller: callers,
     })
     .map(({ path, query, body, accept, requestId, caller }) => ({
       method: operation.method.toUpperCase(),
