@@ -16,6 +16,9 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      // The API fuzz (docs/testing.md): its own stack, a fixed seed and a few runs per operation here;
+      // `npm run fuzz` raises the runs and draws a seed.
+      { test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks' } },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
   },

@@ -32,7 +32,7 @@ const errorDescriptions: Record<number, string> = {
   405: 'METHOD_NOT_ALLOWED: see the Allow header.',
   406: 'NOT_ACCEPTABLE: Accept excludes application/json.',
   409: 'CONFLICT: the resource state does not allow this.',
-  413: 'PAYLOAD_TOO_LARGE: the file exceeds 50 MB.',
+  413: 'PAYLOAD_TOO_LARGE: the file exceeds 50 MB, or a body that is not a streamed upload exceeds the 10 MB the API buffers.',
   415: 'UNSUPPORTED_MEDIA_TYPE: unsupported request content type, or a blocked file type.',
   422: 'VALIDATION_FAILED: see details.',
   429: 'RATE_LIMITED: wait Retry-After seconds. The body may be plain text.',
@@ -40,7 +40,13 @@ const errorDescriptions: Record<number, string> = {
   502: 'DOWNSTREAM_ERROR: a downstream service failed.',
 };
 
-const authenticatedErrorStatuses = [401, 403, 405, 406, 429, 500];
+// What any operation can answer, whatever its own errors: 400 (an unknown or repeated query parameter),
+// 405, 406, 413 (a body over the 10 MB the gateway buffers, even where none is read) and 500; with a
+// key, also 401, 403 and 429.
+const publicErrorStatuses = [400, 405, 406, 413, 500];
+const authenticatedErrorStatuses = [...publicErrorStatuses, 401, 403, 429];
+
+const requestIdHeader = { 'X-Request-Id': { required: true, schema: { type: 'string' }, description: 'The request id, also in error bodies.' } };
 
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverUrl = apiBasePath): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -73,7 +79,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
           description: 'Send "Authorization: api-key <key>". Keys look like pf_live_<random> and carry scopes.',
         },
       },
-      schemas: { ErrorEnvelope: toJsonSchema(errorEnvelopeSchema) },
+      schemas: { ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, 'output') },
     },
     paths,
   };
@@ -84,15 +90,18 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
-      headers: { 'X-Request-Id': { schema: { type: 'string' } } },
-      ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema) } } } : {}),
+      headers: requestIdHeader,
+      ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } } : {}),
     };
   }
-  const errorStatuses = new Set([...(route.scope === 'public' ? [405, 406, 500] : authenticatedErrorStatuses), ...(route.errorStatuses ?? [])]);
+  const errorStatuses = new Set([...(route.scope === 'public' ? publicErrorStatuses : authenticatedErrorStatuses), ...(route.errorStatuses ?? [])]);
   for (const status of [...errorStatuses].sort()) {
+    const envelope = { schema: { $ref: '#/components/schemas/ErrorEnvelope' } };
     responses[String(status)] = {
       description: errorDescriptions[status] ?? 'Error.',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      headers: requestIdHeader,
+      // The spec lets the edge answer 429 in plain text (API Gateway's throttling does).
+      content: status === 429 ? { 'application/json': envelope, 'text/plain': { schema: { type: 'string' } } } : { 'application/json': envelope },
     };
   }
   return {
@@ -134,7 +143,11 @@ function describeRequestBody(bodies: NonNullable<RouteDefinition['requestBody']>
   return { required, content };
 }
 
-function toJsonSchema(schema: ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...jsonSchema } = toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+/**
+ * Requests are described as the schema accepts them (`input`); responses as the service produces them
+ * (`output`), where an object lists every property it may carry and no other.
+ */
+function toJsonSchema(schema: ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const { $schema: _dialect, ...jsonSchema } = toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return jsonSchema;
 }

@@ -8,7 +8,7 @@ import { workflowRoutes } from '../workflows/routes.ts';
 
 export const openApiDocumentSchema = z.looseObject({
   openapi: z.string(),
-  info: z.object({ title: z.string(), version: z.string() }),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.unknown()),
 });
 

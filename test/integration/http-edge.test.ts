@@ -27,8 +27,25 @@ interface RawResponse {
   text: string;
 }
 
-/** A request (path below the API base) exactly as written: any method token, repeated headers, values fetch would normalise. */
-function rawRequest(method: string, path: string, headers: OutgoingHttpHeaders = {}): Promise<RawResponse> {
+/**
+ * A request (path below the API base) exactly as written: any method token, repeated headers, values
+ * fetch would normalise. Its response is held to the served OpenAPI document, as `stack.api`'s are.
+ */
+async function rawRequest(method: string, path: string, headers: OutgoingHttpHeaders = {}): Promise<RawResponse> {
+  const response = await sendRawRequest(method, path, headers);
+  const header = (name: string) => [response.headers[name] ?? []].flat()[0] ?? null;
+  await stack.assertDocumentedResponse({
+    method,
+    url: `${stack.baseUrl}${path}`,
+    status: response.status,
+    contentType: header('content-type'),
+    requestId: header('x-request-id'),
+    body: response.text,
+  });
+  return response;
+}
+
+function sendRawRequest(method: string, path: string, headers: OutgoingHttpHeaders): Promise<RawResponse> {
   const url = new URL(`${stack.baseUrl}${path}`);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers }, (response) => {

@@ -33,6 +33,22 @@ describe('OpenAPI document', () => {
     expect(named('status')).not.toHaveProperty('style');
   });
 
+  it('documents, for every operation, the errors any request can meet, each as the envelope with its request id', () => {
+    const document = buildOpenApiDocument(routes);
+    const paths = document.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { required?: boolean }>; content?: Record<string, unknown> }> }>>;
+
+    for (const route of routes) {
+      const responses = paths[route.path]![route.method.toLowerCase()]!.responses;
+      const common = route.scope === 'public' ? ['400', '405', '406', '413', '500'] : ['400', '401', '403', '405', '406', '413', '429', '500'];
+      expect(Object.keys(responses), route.operationId).toEqual(expect.arrayContaining(common));
+      for (const [status, response] of Object.entries(responses)) {
+        expect(response.headers?.['X-Request-Id']?.required, `${route.operationId} ${status}`).toBe(true);
+        if (Number(status) >= 400) expect(response.content?.['application/json'], `${route.operationId} ${status}`).toEqual({ schema: { $ref: '#/components/schemas/ErrorEnvelope' } });
+      }
+      if (route.scope !== 'public') expect(responses['429']!.content).toHaveProperty(['text/plain']);
+    }
+  });
+
   it('says which parts of the API exist today', () => {
     const { description } = buildOpenApiDocument(routes).info as { description: string };
 
