@@ -4,7 +4,9 @@ import { readRunInput } from '../../src/workflows/run-input.ts';
 import { startWorkflowRunRoute } from '../../src/workflows/routes.ts';
 import { runService } from '../../src/workflows/wiring.ts';
 
-export const handler = httpHandler(startWorkflowRunRoute, async ({ principal, headers, pathParameters, event }) => {
-  const body = await readRunInput(principal.workspaceId, { ...requestBodyStream(event), contentType: headers['content-type'] });
-  return { status: 202, body: await runService().startRun(principal.workspaceId, pathParameters.workflowId!, body) };
-});
+export const handler = httpHandler(startWorkflowRunRoute, async ({ principal, headers, pathParameters, event }) => ({
+  status: 202,
+  body: await runService().startRun(principal.workspaceId, pathParameters.workflowId!, () =>
+    readRunInput(principal.workspaceId, { ...requestBodyStream(event), contentType: headers['content-type'] }),
+  ),
+}));

@@ -77,7 +77,8 @@ export class EventLister {
   async get(workspaceId: string, eventId: string): Promise<EventEnvelope | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: eventKey(eventId) }));
     if (!Item || Item.workspaceId !== workspaceId || Number(Item.expiresAt) <= Math.floor(this.now().getTime() / 1000)) return undefined;
-    let data = Item.data as Record<string, unknown> | undefined;
+    // `dataJson` since events hold any JSON value; `data` (a map) in events recorded before.
+    let data = typeof Item.dataJson === 'string' ? (JSON.parse(Item.dataJson) as Record<string, unknown>) : (Item.data as Record<string, unknown> | undefined);
     if (data === undefined && typeof Item.dataObjectKey === 'string') {
       if (!this.payloads) throw new Error(`Event ${eventId} keeps its data in the payload store, and none is configured.`);
       data = JSON.parse(await this.payloads.get(Item.dataObjectKey)) as Record<string, unknown>;

@@ -1,7 +1,6 @@
 import { logger } from '../infrastructure/logger.ts';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { asDynamoMap } from '../infrastructure/caller-keyed-maps.ts';
 import { filesBucket } from '../infrastructure/resource-definitions.ts';
 import { eventRetentionDays, type EventEnvelope } from './event-envelope.ts';
 import { eventKey, outboxAttributesOf, workspaceEventsPartition } from './event-keys.ts';
@@ -18,8 +17,9 @@ export const eventPayloadObjectKey = (workspaceId: string, eventId: string) => `
 
 /**
  * Durable, idempotent recording of domain events in the records table (key layout: event-keys.ts),
- * each handed to delivery through the outbox. When `data` is too large for an item (an output over
- * ~300 KB), the item carries `dataObjectKey` (the files bucket) instead of `data`.
+ * each handed to delivery through the outbox. `data` is stored as its JSON text (`dataJson`); when
+ * it is too large for an item (an output over ~300 KB), the item carries `dataObjectKey` (the files
+ * bucket) instead.
  */
 export class EventRecorder {
   constructor(
@@ -39,13 +39,16 @@ export class EventRecorder {
   async record(workspaceId: string, event: EventEnvelope): Promise<boolean> {
     const expiresAt = Math.floor(Date.parse(event.occurredAt) / 1000) + eventRetentionDays * 24 * 3600;
     const data = JSON.stringify(event.data);
-    let stored: Record<string, unknown> = { ...event, data: asDynamoMap(event.data) };
+    // `data` is kept as the JSON text that is sent, not as a DynamoDB map: a map cannot hold every
+    // JSON value (numbers beyond DynamoDB's 38 digits or 1e-130..1e126, such as a run input's 1e-200),
+    // and the text is byte for byte the payload GET /events/{id} and every delivery show.
+    const { data: _data, ...envelopeWithoutData } = event;
+    let stored: Record<string, unknown> = { ...envelopeWithoutData, dataJson: data };
     if (Buffer.byteLength(data) > this.inlineLimitBytes) {
       if (!this.payloads) throw new Error(`Event ${event.eventId} is too large for the table and no payload store is configured.`);
       const dataObjectKey = eventPayloadObjectKey(workspaceId, event.eventId);
       await this.payloads.put(dataObjectKey, data);
-      const { data: _data, ...envelope } = event;
-      stored = { ...envelope, dataObjectKey };
+      stored = { ...envelopeWithoutData, dataObjectKey };
     }
     const recordedAt = this.now().toISOString();
     try {

@@ -60,9 +60,9 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
       title: 'Paperflow public API',
       version: 'v1',
       description: [
-        'Paperflow: files, document extraction, event subscriptions with signed webhooks and event history, and (not yet available) workflow runs.',
-        'Implemented today, and listed below: files (upload, pre-signed upload, read), extractions (create, upload, list, read, feedback, delete), event subscriptions (create, list, read, update, delete) and events with their deliveries (list, read, resend).',
-        'Workflow runs are not part of this API yet; their scopes exist for keys issued now.',
+        'Paperflow: files, document extraction, workflow runs, event subscriptions with signed webhooks and event history.',
+        'Listed below: files (upload, pre-signed upload, read), extractions (create, upload, list, read, feedback, delete), workflow runs (start with JSON or multipart input, list, read with steps and nested runs), event subscriptions (create, list, read, update, delete) and events with their deliveries (list, read, resend).',
+        'Workflows themselves are published by operators (paperflow-admin workflows publish), not through this API.',
         'Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable ASCII characters, sent once) is echoed in the header and in error bodies.',
         'Query parameters: an operation answers 400 to a parameter it does not list, and to one sent more than once.',
       ].join(' '),

@@ -36,12 +36,15 @@ export class RunService {
    * POST /workflows/{workflowId}/runs: the run in PROCESSING, its execution started. An unknown
    * workflow is 404, a disabled one 409; input problems surface later as a FAILED run.
    */
-  async startRun(workspaceId: string, workflowId: string, body: unknown): Promise<RunView> {
+  async startRun(workspaceId: string, workflowId: string, readInput: () => Promise<unknown>): Promise<RunView> {
     const { engine, workflows, executions } = this.dependencies;
     const workflow = isWorkflowId(workflowId) ? await workflows.get(workspaceId, workflowId) : undefined;
     const version = workflow ? await workflows.latestVersion(workspaceId, workflowId) : undefined;
     if (!workflow || !version) throw new NotFoundError(`Workflow ${workflowId} does not exist.`);
     if (workflow.status !== 'enabled') throw new ConflictError(`Workflow ${workflowId} is disabled; an operator can enable it again.`);
+    // Read only once the run will be accepted: a multipart input stores its files, which a 404 or a
+    // 409 must not leave behind.
+    const body = await readInput();
     const { record, steps } = await engine.createRun(workspaceId, { id: workflowId, version: version.version, definition: version.definition }, body);
     try {
       await executions.start({ workspaceId, runId: record.id });

@@ -7,6 +7,7 @@ import { startStackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
 import { sampleText } from '../support/sample-files.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
 import { requestTo, urlValues, type FuzzRequest, type KnownIdentifiers } from './openapi-arbitraries.ts';
 
 // Property-based fuzz of every operation the served OpenAPI document lists, over real HTTP against the
@@ -58,8 +59,8 @@ const keys = {
   noScopes: await workspaceKey(workspaces.owner, ['workflows:read']),
   badKey: 'pf_live_thisKeyWasNeverIssued000000',
 };
-const owned = await seedWorkspace(new ExtractionClient(stack, keys.owner));
-const others = await seedWorkspace(new ExtractionClient(stack, keys.otherWorkspace));
+const owned = await seedWorkspace(workspaces.owner, new ExtractionClient(stack, keys.owner));
+const others = await seedWorkspace(workspaces.other, new ExtractionClient(stack, keys.otherWorkspace));
 const known: KnownIdentifiers = Object.fromEntries(Object.keys(owned).map((word) => [word, [...owned[word]!, ...others[word]!]]));
 const operations = validator.operations();
 
@@ -189,9 +190,9 @@ function send(url: string, request: FuzzRequest, apiKey: string | undefined): Pr
 
 /**
  * What a client can observe of a workspace that only a request can change: its extractions (with
- * their labels and review flag), its subscriptions, its file count and the deliveries of its seeded
- * event. Processing in the background changes none of these, so two snapshots around a refused
- * request must be equal.
+ * their labels and review flag), its subscriptions, its file count, its number of workflow runs and
+ * the deliveries of its seeded event. Processing in the background changes none of these, so two
+ * snapshots around a refused request must be equal.
  */
 async function storedStateOf(workspaceId: string): Promise<string> {
   const client = new ExtractionClient(stack, workspaceId === workspaces.owner ? keys.owner : keys.otherWorkspace);
@@ -204,13 +205,16 @@ async function storedStateOf(workspaceId: string): Promise<string> {
   }
   const subscriptions = (await client.json('/event-subscriptions?size=100&sort=asc')).body.data;
   const deliveries = (await client.json(`/events/${seeded.event![0]}/deliveries?size=100`)).body.pageInfo.totalItems;
+  const runs = (await client.json('/workflow-runs?size=1')).body.pageInfo.totalItems;
   const { client: table, tableName } = recordsTable();
   const files = await table.send(new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `WS#${workspaceId}#FILES` }, Select: 'COUNT' }));
-  return JSON.stringify({ extractions, subscriptions, files: files.Count, deliveries });
+  return JSON.stringify({ extractions, subscriptions, files: files.Count, deliveries, runs });
 }
 
 /** One of each resource in the workspace, for path parameters that name something that exists. */
-async function seedWorkspace(client: ExtractionClient): Promise<KnownIdentifiers> {
+async function seedWorkspace(workspaceId: string, client: ExtractionClient): Promise<KnownIdentifiers> {
+  const workflowId = await publishDefinition(workspaceId, [{ id: 'shape', type: 'transform', with: { received: '{{ body }}' } }]);
+  const run = await new WorkflowRunClient(stack, client.apiKey).run(workflowId, { seeded: true });
   const send = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const subscription = await client.json(
     '/event-subscriptions',
@@ -226,7 +230,15 @@ async function seedWorkspace(client: ExtractionClient): Promise<KnownIdentifiers
     const events = (await client.json('/events')).body.data as { eventId: string }[];
     const deliveries = events.length > 0 ? ((await client.json(`/events/${events[0]!.eventId}/deliveries`)).body.data as { id: string }[]) : [];
     if (events.length > 0 && deliveries.length > 0) {
-      return { extraction: [upload.body.id], file: [fileId], subscription: [subscription.body.id], event: [events[0]!.eventId], delivery: [deliveries[0]!.id] };
+      return {
+        extraction: [upload.body.id],
+        file: [fileId],
+        subscription: [subscription.body.id],
+        event: [events[0]!.eventId],
+        delivery: [deliveries[0]!.id],
+        workflow: [workflowId],
+        run: [run.id],
+      };
     }
     if (Date.now() > deadline) throw new Error('the seeded extraction made no event with a delivery within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 100));

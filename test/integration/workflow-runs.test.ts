@@ -1,5 +1,5 @@
 import { StopExecutionCommand } from '@aws-sdk/client-sfn';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
@@ -9,6 +9,7 @@ import { runExecutions, runService, workflowStore } from '../../src/workflows/wi
 import { adminCliFor } from '../support/admin-cli-process.ts';
 import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { recordsTable } from '../support/records-table.ts';
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
 
 // Workflow runs over HTTP against the embedded stack: the real state machine (aws-local-stepfunctions),
@@ -270,6 +271,21 @@ describe('events and close', () => {
     expect(events.pageInfo.totalItems).toBe(1);
   });
 
+  it('records and serves any JSON value in the event of a run, numbers DynamoDB cannot hold included', async () => {
+    const eventsClient = new WorkflowRunClient(stack, await workspaceKey('ws_runs_odd_numbers'));
+    await subscribe(eventsClient, ['workflow.run.completed', 'workflow.run.failed']);
+    const workflowId = await publishDefinition('ws_runs_odd_numbers', [{ id: 'echo', type: 'transform', with: { received: '{{ body }}' } }]);
+    const rawInput = '{"tiny":1e-200,"huge":1e300,"precise":0.1,"nested":{"constructor":{"":[]}}}';
+
+    const started = await eventsClient.json(`/workflows/${workflowId}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rawInput });
+    const run = await eventsClient.waitForRunTerminal(started.body.id);
+    const event = await eventOfRun(eventsClient, run.id);
+
+    expect(run.status).toBe('COMPLETED');
+    expect(event.eventType).toBe('workflow.run.completed');
+    expect(event.data.steps[0].output).toEqual({ received: JSON.parse(rawInput) });
+  });
+
   it('closes a run with paperflow-admin runs close: CLOSED without error, and workflow.run.failed without error', async () => {
     const closeClient = new WorkflowRunClient(stack, await workspaceKey('ws_runs_close'));
     await subscribe(closeClient, ['workflow.run.failed']);
@@ -309,6 +325,29 @@ describe('starting', () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 'NOT_FOUND']);
     expect([malformed.status, malformed.body.error.code]).toEqual([404, 'NOT_FOUND']);
     expect([disabled.status, disabled.body.error.code]).toEqual([409, 'CONFLICT']);
+  });
+
+  it('stores no file part of a multipart run that is refused with 404 or 409', async () => {
+    const filesWorkspace = 'ws_runs_refused_files';
+    const filesClient = new WorkflowRunClient(stack, await workspaceKey(filesWorkspace));
+    const workflowId = await publishDefinition(filesWorkspace, [{ id: 'only', type: 'transform', with: {} }]);
+    await workflowStore().setStatus(filesWorkspace, workflowId, 'disabled');
+    const form = () => {
+      const data = new FormData();
+      data.append('note', 'hello');
+      data.append('invoice', new Blob(['%PDF-1.7 not much of a pdf'], { type: 'application/pdf' }), 'invoice.pdf');
+      return data;
+    };
+
+    const unknown = await filesClient.json('/workflows/wf_does_not_exist/runs', { method: 'POST', body: form() });
+    const disabled = await filesClient.json(`/workflows/${workflowId}/runs`, { method: 'POST', body: form() });
+    const { client: table, tableName } = recordsTable();
+    const { Count: storedFiles } = await table.send(
+      new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `WS#${filesWorkspace}#FILES` }, Select: 'COUNT' }),
+    );
+
+    expect([unknown.status, disabled.status]).toEqual([404, 409]);
+    expect(storedFiles).toBe(0);
   });
 
   it('answers 400 for unreadable JSON and 415 for another content type', async () => {

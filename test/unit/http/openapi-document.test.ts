@@ -54,7 +54,7 @@ describe('OpenAPI document', () => {
 
     expect(description).toMatch(/files/i);
     expect(description).toMatch(/extraction/i);
-    expect(description).toMatch(/workflow runs[^.]*not part of this API yet/i);
+    expect(description).toMatch(/workflow runs \(start with JSON or multipart input, list, read with steps and nested runs\)/i);
     expect(description).toMatch(/webhook/i);
     expect(description).toMatch(/event subscriptions \(create, list, read, update, delete\)/i);
     expect(description).toMatch(/events with their deliveries/i);
