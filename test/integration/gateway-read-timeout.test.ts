@@ -71,6 +71,6 @@ describe('a client that stalls its request body', () => {
     const listed = await stack.api('/document-insights/extractions');
 
     expect(listed.status).toBe(200);
-    expect((await listed.json()).data).toEqual([]);
+    expect(((await listed.json()) as { data: unknown[] }).data).toEqual([]);
   });
 });
