@@ -160,7 +160,12 @@ describe('the embedded stack killed mid-processing', () => {
     const second = await startChildStack(dataDir, port, { PAPERFLOW_EXTRACTION_STUCK_AFTER_SECONDS: '2' });
     try {
       client = new ExtractionClient(second.stack, bootstrapApiKey);
-      const ended = await eventually(() => statuses(client), (map) => map.size === count && [...map.values()].every((status) => terminalStatuses.has(status)), 'all terminal', 30_000);
+      const ended = await eventually(
+        async () => [...(await statuses(client)).entries()],
+        (entries) => entries.length === count && entries.every(([, status]) => terminalStatuses.has(status)),
+        () => `all terminal (stack log: ${second.logs().slice(-3_000)})`,
+        40_000,
+      ).then((entries) => new Map(entries));
       const events = await eventually(
         async () => (await client.json('/events?size=100')).body.data as { eventId: string; eventType: string }[],
         (listed) => listed.filter((event) => extractionEventTypes.includes(event.eventType)).length >= count,
@@ -226,7 +231,13 @@ describe('the embedded stack stopped cleanly', () => {
       before = {
         extraction,
         subscriptions: (await client.json('/event-subscriptions')).body.data,
-        events: await eventually(async () => (await client.json('/events')).body.data as unknown[], (events) => events.length === 1, 'the event', 10_000),
+        // Once its delivery has ended, so that nothing changes between the two reads but the restart.
+        events: await eventually(
+          async () => (await client.json('/events')).body.data as { deliverySummary: { succeeded: number } }[],
+          (events) => events.length === 1 && events[0]!.deliverySummary.succeeded === 1,
+          'the delivered event',
+          15_000,
+        ),
         fileId: extraction.document.fileId,
       };
     } finally {
