@@ -37,7 +37,15 @@ export interface LocalGatewayOptions {
   authorizerCacheSeconds: number;
   /** Mirrors API Gateway's 10 MB payload limit for bodies that are not streamed uploads. */
   maximumBufferedBodyBytes?: number;
+  /**
+   * How long a client may take to send a whole request, headers and body (default 30 s). A client
+   * that stalls past it gets 400 INVALID_REQUEST in the envelope and the connection is closed, so a
+   * slow or stuck client cannot hold a connection and a handler forever.
+   */
+  requestReadTimeoutMs?: number;
 }
+
+export const defaultRequestReadTimeoutMs = 30_000;
 
 export interface RunningGateway {
   url: string;
@@ -133,7 +141,14 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
     response.end(body);
   };
 
-  const server: Server = createServer((request, response) => {
+  const requestReadTimeoutMs = options.requestReadTimeoutMs ?? defaultRequestReadTimeoutMs;
+  const serverOptions = {
+    requestTimeout: requestReadTimeoutMs,
+    headersTimeout: requestReadTimeoutMs,
+    // Node checks those deadlines on this interval (30 s by default): a short one keeps them bounded.
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestReadTimeoutMs / 4))),
+  };
+  const server: Server = createServer(serverOptions, (request, response) => {
     // The one id of this request: the header, the error body, the handler (through requestContext) and
     // the logs all use it.
     const requestId = clientRequestId(request.headersDistinct['x-request-id'] ?? []) ?? generatedRequestId();
@@ -153,7 +168,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   // Node's parser refuses what is not HTTP before any request handler runs, unknown methods (`FOO`)
   // included, and would answer a bare 400; answer with the envelope, and 404/405 from the route table.
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
-    answerClientError(error, socket, matcher),
+    answerClientError(error, socket, matcher, requestReadTimeoutMs),
   );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolvePromise, reject) => {
@@ -172,7 +187,12 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   };
 }
 
-function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, matcher: RouteMatcher): void {
+function answerClientError(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  socket: Duplex,
+  matcher: RouteMatcher,
+  requestReadTimeoutMs: number,
+): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -182,6 +202,9 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   let apiError: DomainError;
   if (error.code === 'HPE_INVALID_METHOD' && head.method !== undefined && head.path !== undefined) {
     apiError = unmatchedMethodError(matcher, head.method, head.path);
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // 400 rather than 408: the spec has no code for 408, and INVALID_REQUEST is always a 400.
+    apiError = new InvalidRequestError(`The request was not received within ${requestReadTimeoutMs / 1000} seconds; send the whole body without pausing.`);
   } else if (error.code === 'HPE_HEADER_OVERFLOW') {
     apiError = new InvalidRequestError('The request headers are too large.');
   } else {

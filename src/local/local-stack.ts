@@ -3,9 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { routes } from '../manifest/routes.ts';
-import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
 import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
-import { startLocalGateway, type RunningGateway } from './local-gateway.ts';
+import { defaultRequestReadTimeoutMs, startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, provisionSigningKey, type ProvisionedResources } from './provision-resources.ts';
 import { ensureLocalKeyFile, localKeyFileEnvironment } from '../infrastructure/local-file-data-keys.ts';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
@@ -125,6 +125,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
       port: options.port,
       host: options.host,
       authorizerCacheSeconds: options.authorizerCacheSeconds ?? 0,
+      requestReadTimeoutMs: secondsFromEnvironment('PAPERFLOW_REQUEST_READ_TIMEOUT_SECONDS', defaultRequestReadTimeoutMs / 1000) * 1000,
     }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') throw error;
       throw new LocalStackStartError(`Port ${options.port} on ${options.host ?? '127.0.0.1'} is already in use: stop what listens there, or set PORT to another port.`);
