@@ -1,6 +1,6 @@
 import type { RecordedEventListener } from '../events/event-listeners.ts';
-import { documentInsightsResumer } from '../workflows/steps/document-insights.ts';
-import { documentInsightsWaits, taskCallbacks } from '../workflows/wiring.ts';
+import { documentInsightsWaits, taskCallbacks } from '../workflows/callback-wiring.ts';
+import { documentInsightsResumer } from '../workflows/steps/document-insights-resume.ts';
 
 // The domain listeners on recorded events (src/events/event-listeners.ts), run by the delivery queue's
 // consumer on each outbox hand-off (functions/webhooks/process-webhook-deliveries.ts). A listener's

@@ -14,21 +14,12 @@ import { startDocumentInsightsStep } from './steps/document-insights.ts';
 import { callWebFunction } from './steps/web-function.ts';
 import { WorkflowStore } from './workflow-store.ts';
 import type { DocumentInsightsDependencies } from './steps/document-insights.ts';
-import { DocumentInsightsWaits } from './steps/document-insights-waits.ts';
-import { StepFunctionsTaskCallbacks, type TaskCallbacks } from './task-callbacks.ts';
+import { documentInsightsWaits, taskCallbacks } from './callback-wiring.ts';
 
 // Built from the environment the stack (deployed or local) sets; clients are shared per process.
 
 export function workflowStore(): WorkflowStore {
   return new WorkflowStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
-}
-
-export function documentInsightsWaits(): DocumentInsightsWaits {
-  return new DocumentInsightsWaits(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
-}
-
-export function taskCallbacks(): TaskCallbacks {
-  return new StepFunctionsTaskCallbacks(sfnClient());
 }
 
 /** The document_insights step over the stack's extraction service, table and Step Functions. */

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../src/local/local-step-functions.ts';
 import type { QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
@@ -8,10 +9,11 @@ import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { readRunInput, type FileNode } from '../../src/workflows/run-input.ts';
 import { startDocumentInsightsStep } from '../../src/workflows/steps/document-insights.ts';
 import { StepFunctionsTaskCallbacks } from '../../src/workflows/task-callbacks.ts';
-import { documentInsightsDependencies, documentInsightsWaits } from '../../src/workflows/wiring.ts';
+import { documentInsightsWaits } from '../../src/workflows/callback-wiring.ts';
+import { documentInsightsDependencies } from '../../src/workflows/wiring.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
-import { answerTaskTokensAt } from '../support/step-resuming-queue-consumer.ts';
+import { answerTaskTokensAt, throttleNextAnswers } from '../support/step-resuming-queue-consumer.ts';
 
 // document_insights on the embedded stack, with a real task token: a tiny state machine
 // (test/fixtures/step-functions/callback.asl.json) waits on `.waitForTaskToken` like the run state
@@ -34,6 +36,8 @@ let client: SFNClient;
 
 beforeAll(async () => {
   stack = await startStackUnderTest({ omittedTriggers: [webhookDeliveryConsumer.name], additionalTriggers: [resumingConsumer] });
+  // A failed hand-off message comes back after the visibility timeout, shortened to keep the test short.
+  await new SQSClient({ useQueueUrlAsEndpoint: false }).send(new SetQueueAttributesCommand({ QueueUrl: stack.resources.webhookDeliveryQueueUrl, Attributes: { VisibilityTimeout: '2' } }));
   waitingMachine = await startLocalStepFunctions({
     projectRoot: fixtures,
     stateMachines: [{ name: 'callback', definitionFile: 'callback.asl.json', tasks: [{ placeholder: 'RequestApprovalFunctionArn', handler: 'request-approval.mjs' }] }],
@@ -100,7 +104,11 @@ describe('document_insights on the embedded stack', () => {
     expect(output.fields.find((field) => field.name === 'invoice_number')).toMatchObject({ value: 'RUN-0001' });
     const read = await stack.api(`/document-insights/extractions/${extractionId}`);
     expect(read.status).toBe(200);
-    expect(await jsonOf(read)).toMatchObject({ id: extractionId, status: 'COMPLETED', labels: { source: 'workflow', workflowRunId: 'run_completes' }, document: { fileId: file[0]!.fileId } });
+    const extraction = await jsonOf(read);
+    // Pushed by the terminal event (no polling): the execution moves on within moments of completion.
+    const resumedAfterMs = execution.stopDate!.getTime() - Date.parse(extraction.completedAt);
+    expect(resumedAfterMs).toBeLessThan(10_000);
+    expect(extraction).toMatchObject({ id: extractionId, status: 'COMPLETED', labels: { source: 'workflow', workflowRunId: 'run_completes' }, document: { fileId: file[0]!.fileId } });
     const listed = await jsonOf(await stack.api('/document-insights/extractions?size=100'));
     expect(listed.data.map((each: { id: string }) => each.id)).toContain(extractionId);
     expect(await documentInsightsWaits().get('ws_default', extractionId)).toBeUndefined();
@@ -119,6 +127,22 @@ describe('document_insights on the embedded stack', () => {
       message: expect.stringMatching(new RegExp(`^Extraction ${extractionId} ended FAILED \\(DOCUMENT_NOT_ROUTED: `)),
       output: { extractionId, status: 'FAILED' },
     });
+  });
+
+  it('resumes the execution when the hand-off comes back after the first answer failed', async () => {
+    const file = await uploadedAsPart(await invoicePdf({ invoiceNumber: 'RUN-0003' }), 'invoice.pdf');
+    const { executionArn, taskToken } = await waitingExecution('recovers');
+    throttleNextAnswers(1);
+
+    const { extractionId } = await startStep('run_recovers', { file }, taskToken);
+    const execution = await finished(executionArn);
+
+    expect(execution.status).toBe('SUCCEEDED');
+    expect(JSON.parse(execution.output!).approval).toMatchObject({ extractionId, status: 'COMPLETED' });
+    // The answer came from the message's second receive, one visibility timeout (2 s) after the first.
+    const extraction = await jsonOf(await stack.api(`/document-insights/extractions/${extractionId}`));
+    expect(execution.stopDate!.getTime() - Date.parse(extraction.completedAt)).toBeGreaterThanOrEqual(1_500);
+    expect(await documentInsightsWaits().get('ws_default', extractionId)).toBeUndefined();
   });
 
   it('fails at once for a file of another workspace, leaving the token unanswered and nothing waiting', async () => {

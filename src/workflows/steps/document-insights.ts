@@ -1,19 +1,17 @@
 // The document_insights step (DESIGN.md, Workflows): a real extraction through the extraction service
 // (listed by the extraction API like any other), whose terminal state resumes the waiting execution.
 // The step's Lambda starts it and returns; the execution waits on its task token (`.waitForTaskToken`)
-// until the extraction's terminal event reaches the listener below (through the events outbox, so a
-// crash anywhere on the way is retried), or until the start itself finds it already terminal.
+// until the extraction's terminal event reaches its listener (document-insights-resume.ts), through
+// the events outbox so that a crash anywhere on the way is retried, or until the start itself finds
+// the extraction already terminal.
 import { z } from 'zod';
-import type { RecordedEventListener, RecordedEventNotice } from '../../events/event-listeners.ts';
-import type { ExtractionOutput, ExtractionStatus, RunError } from '../../extractions/extraction.ts';
 import { isTerminal } from '../../extractions/extraction.ts';
 import { maximumLabels } from '../../extractions/extraction-requests.ts';
 import type { CreateExtractionRequest, ExtractionService } from '../../extractions/extraction-service.ts';
-import { logger } from '../../infrastructure/logger.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { StepFailedError } from '../step-failures.ts';
-import type { TaskCallbacks } from '../task-callbacks.ts';
 import type { DocumentInsightsWaits } from './document-insights-waits.ts';
+import { resumeWaitingStep, type StepResumeDependencies } from './document-insights-resume.ts';
 
 export interface DocumentInsightsStepStart {
   workspaceId: string;
@@ -25,21 +23,14 @@ export interface DocumentInsightsStepStart {
   taskToken: string;
 }
 
-export interface DocumentInsightsDependencies {
+export interface DocumentInsightsDependencies extends StepResumeDependencies {
   extractions: Pick<ExtractionService, 'createExtraction' | 'getExtraction'>;
   waits: Pick<DocumentInsightsWaits, 'remember' | 'get' | 'forget'>;
-  callbacks: TaskCallbacks;
   now?: () => Date;
 }
 
 /** The label that ties the extraction to its run, added when the user's labels leave room for it. */
 export const workflowRunLabel = 'workflowRunId';
-
-/** The error name the run state machine's Catch matches, as a Lambda's StepFailedError would be. */
-export const stepFailedErrorName = 'StepFailedError';
-
-/** Step Functions refuses a task output over 256 KB; a larger extraction output fails the step instead. */
-export const maximumCallbackOutputBytes = 256 * 1024 - 1024;
 
 const fileNodeSchema = z.object({ fileId: z.string({ error: 'must be a file id' }).min(1, 'must be a file id') }).loose();
 
@@ -63,11 +54,10 @@ export async function startDocumentInsightsStep(
   start: DocumentInsightsStepStart,
   dependencies: DocumentInsightsDependencies,
 ): Promise<{ extractionId: string }> {
-  const resolved = dependencies;
   const request = extractionRequestOf(start.evaluatedWith, start.runId);
   let extractionId: string;
   try {
-    extractionId = (await resolved.extractions.createExtraction(start.workspaceId, request)).id;
+    extractionId = (await dependencies.extractions.createExtraction(start.workspaceId, request)).id;
   } catch (error) {
     if (error instanceof ValidationError) {
       const reasons = error.details.map((detail) => `${detail.field}: ${detail.issue.replace(/\.+$/, '')}`).join('; ');
@@ -75,17 +65,17 @@ export async function startDocumentInsightsStep(
     }
     throw error; // a downstream failure: the engine's Retry tries the step again
   }
-  await resolved.waits.remember({
+  await dependencies.waits.remember({
     workspaceId: start.workspaceId,
     extractionId,
     runId: start.runId,
     stepId: start.stepId,
     taskToken: start.taskToken,
-    createdAt: (resolved.now ?? (() => new Date()))().toISOString(),
+    createdAt: (dependencies.now ?? (() => new Date()))().toISOString(),
   });
   // The extraction may have ended before the wait was written (its event then found nothing to
   // resume): look once more now that it is written. Both may answer; the second gets TaskTimedOut.
-  const extraction = await resolved.extractions.getExtraction(start.workspaceId, extractionId);
+  const extraction = await dependencies.extractions.getExtraction(start.workspaceId, extractionId);
   if (isTerminal(extraction.status)) {
     await resumeWaitingStep(resolved, start.workspaceId, { extractionId, status: extraction.status, output: extraction.output, error: extraction.error });
   }
@@ -122,60 +112,3 @@ function withRunLabel(labels: Record<string, string>, runId: string): Record<str
   return { ...labels, [workflowRunLabel]: runId };
 }
 
-interface TerminalExtraction {
-  extractionId: string;
-  status: ExtractionStatus;
-  output?: Pick<ExtractionOutput, 'fields'>;
-  error?: RunError;
-}
-
-/**
- * Answers the task token waiting for this extraction, if any, then forgets it. Answering first and
- * forgetting after means a crash in between answers twice, which Step Functions refuses harmlessly
- * (TaskTimedOut, dropped by the callbacks); forgetting first could lose the only answer.
- */
-export async function resumeWaitingStep(dependencies: Pick<DocumentInsightsDependencies, 'waits' | 'callbacks'>, workspaceId: string, extraction: TerminalExtraction): Promise<'resumed' | 'none'> {
-  const wait = await dependencies.waits.get(workspaceId, extraction.extractionId);
-  if (!wait) return 'none';
-  const { extractionId, status } = extraction;
-  let outcome: string;
-  if (status === 'COMPLETED') {
-    const output = { extractionId, status, fields: extraction.output?.fields ?? [] };
-    const bytes = Buffer.byteLength(JSON.stringify(output));
-    outcome =
-      bytes <= maximumCallbackOutputBytes
-        ? await dependencies.callbacks.succeed(wait.taskToken, output)
-        : await failStep(dependencies, wait.taskToken, `Extraction ${extractionId} completed, but its fields (${bytes} bytes) exceed what a step output can carry (256 KB).`, extraction);
-  } else {
-    const reason = extraction.error ? `${extraction.error.code}: ${extraction.error.message}` : 'no reason recorded';
-    outcome = await failStep(dependencies, wait.taskToken, `Extraction ${extractionId} ended ${status} (${reason}).`, extraction);
-  }
-  await dependencies.waits.forget(workspaceId, extractionId);
-  logger.info('document_insights step resumed', { runId: wait.runId, stepId: wait.stepId, extractionId, status, outcome });
-  return 'resumed';
-}
-
-function failStep(dependencies: Pick<DocumentInsightsDependencies, 'callbacks'>, taskToken: string, message: string, extraction: TerminalExtraction) {
-  const cause = JSON.stringify({ message, output: { extractionId: extraction.extractionId, status: extraction.status } });
-  return dependencies.callbacks.fail(taskToken, stepFailedErrorName, cause);
-}
-
-/**
- * The listener on extraction terminal events (registered in src/manifest/event-listeners.ts): the
- * event carries the status, the output's fields or the error, exactly as webhooks send them.
- */
-export function documentInsightsResumer(dependencies: () => Pick<DocumentInsightsDependencies, 'waits' | 'callbacks'>): RecordedEventListener {
-  return {
-    name: 'resumeDocumentInsightsSteps',
-    eventTypes: ['document-insights.extraction.completed', 'document-insights.extraction.failed', 'document-insights.extraction.rejected'],
-    onEventRecorded: async (event: RecordedEventNotice) => {
-      const data = event.envelope.data as { extractionId?: string; status?: ExtractionStatus; output?: ExtractionOutput; error?: RunError };
-      if (!data.extractionId || !data.status || !isTerminal(data.status)) {
-        // No retry can fix the event's content; a step waiting on it ends by the run's own timeout.
-        logger.error('extraction event names no terminal extraction; no step resumed', { eventId: event.envelope.eventId });
-        return;
-      }
-      await resumeWaitingStep(dependencies(), event.workspaceId, { extractionId: data.extractionId, status: data.status, output: data.output, error: data.error });
-    },
-  };
-}

@@ -4,11 +4,8 @@ import type { CreateExtractionRequest } from '../../../../src/extractions/extrac
 import { ValidationError } from '../../../../src/platform/errors.ts';
 import { StepFailedError } from '../../../../src/workflows/step-failures.ts';
 import type { DocumentInsightsWait } from '../../../../src/workflows/steps/document-insights-waits.ts';
-import {
-  documentInsightsResumer,
-  startDocumentInsightsStep,
-  type DocumentInsightsDependencies,
-} from '../../../../src/workflows/steps/document-insights.ts';
+import { startDocumentInsightsStep, type DocumentInsightsDependencies } from '../../../../src/workflows/steps/document-insights.ts';
+import { documentInsightsResumer } from '../../../../src/workflows/steps/document-insights-resume.ts';
 import type { CallbackOutcome, TaskCallbacks } from '../../../../src/workflows/task-callbacks.ts';
 
 // The step's own decisions, with the extraction service, the waits table and Step Functions as
