@@ -77,7 +77,7 @@ export async function startDocumentInsightsStep(
   // resume): look once more now that it is written. Both may answer; the second gets TaskTimedOut.
   const extraction = await dependencies.extractions.getExtraction(start.workspaceId, extractionId);
   if (isTerminal(extraction.status)) {
-    await resumeWaitingStep(resolved, start.workspaceId, { extractionId, status: extraction.status, output: extraction.output, error: extraction.error });
+    await resumeWaitingStep(dependencies, start.workspaceId, { extractionId, status: extraction.status, output: extraction.output, error: extraction.error });
   }
   return { extractionId };
 }
