@@ -18,8 +18,15 @@ export const webhookDeliveryConsumer: QueueConsumerTrigger = {
   maximumBatchingWindowSeconds: 0,
   reportBatchItemFailures: true,
   timeoutSeconds: webhookDeliveryQueue.consumerTimeoutSeconds,
-  // Table: deliveries, attempts, subscriptions, events; bucket: large event data; queue: next attempts.
-  access: { recordsTable: 'readWrite', filesBucket: 'read', queues: { webhookDelivery: 'send' }, signingKey: 'decrypt' },
+  // Table: deliveries, attempts, subscriptions, events; bucket: large event data; queue: next attempts;
+  // the run machine's task tokens: the recorded-event listeners resume document_insights steps.
+  access: {
+    recordsTable: 'readWrite',
+    filesBucket: 'read',
+    queues: { webhookDelivery: 'send' },
+    signingKey: 'decrypt',
+    stateMachines: { workflowRun: 'callback' },
+  },
 };
 
 /**

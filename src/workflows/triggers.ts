@@ -25,9 +25,10 @@ export const workflowRunTasks: StateMachineTaskTrigger[] = [
   // transform and web_function steps; a web_function waits for its downstream (timeout and retries).
   runTask('runWorkflowStep', 'run-workflow-step', 'RunStep', runRecords, 900),
   // Starts a real extraction, which resumes the execution through the task token when it ends.
+  // An extraction that ended before its token was stored is answered at once (callback).
   runTask('startDocumentInsightsStep', 'start-document-insights-step', 'StartDocumentInsights', {
     ...runRecords,
-    stateMachines: { extraction: 'start' },
+    stateMachines: { extraction: 'start', workflowRun: 'callback' },
     queues: { webhookDelivery: 'send' },
   }),
   // Each for_each item: a nested run, an execution of this same state machine.

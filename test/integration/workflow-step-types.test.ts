@@ -1,0 +1,142 @@
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoicePdf } from '../support/extraction-documents.ts';
+import { workspaceKey } from '../support/extraction-client.ts';
+import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
+import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
+
+// The step types that leave the run engine, end to end over HTTP: web_function against a real server on
+// loopback (allowed by the explicit local setting), document_insights on a file sent as a multipart
+// part, resumed through the outbox, the delivery queue's listeners and the task token.
+
+const variables = {
+  PAPERFLOW_ALLOW_PRIVATE_URLS: 'true',
+  PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS: '10',
+  PAPERFLOW_LOCAL_RETRY_INTERVAL_MS: '10',
+  PAPERFLOW_EVENT_OUTBOX_DRAIN_INTERVAL_SECONDS: '1',
+  PAPERFLOW_EVENT_OUTBOX_GRACE_SECONDS: '1',
+};
+
+const workspaceId = 'ws_step_types';
+let stack: StackUnderTest;
+let client: WorkflowRunClient;
+let server: RunningWebhookReceiver;
+let received: ReceivedWebhook[] = [];
+let answer: (request: ReceivedWebhook, response: ServerResponse) => void = (_request, response) => response.writeHead(404).end();
+
+beforeAll(async () => {
+  Object.assign(process.env, variables);
+  server = await startWebhookReceiver((request, response) => {
+    received.push(request);
+    answer(request, response);
+  });
+  stack = await startStackUnderTest();
+  client = new WorkflowRunClient(stack, await workspaceKey(workspaceId));
+  const subscription = await client.json('/event-subscriptions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    // Events are read through GET /events; the endpoint is never reached (documentation address).
+    body: JSON.stringify({ name: 'runs', endpointUrl: 'https://hooks.example.com/paperflow', eventTypes: ['workflow.run.completed', 'workflow.run.failed'] }),
+  });
+  if (subscription.status !== 201) throw new Error(`subscription: ${subscription.status}`);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await server?.close();
+  for (const name of Object.keys(variables)) delete process.env[name];
+});
+
+async function eventOfRun(runId: string): Promise<any> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { body } = await client.json('/events?size=100');
+    const events = await Promise.all(body.data.map(async (listed: any) => (await client.json(`/events/${listed.eventId}`)).body));
+    const event = events.find((candidate: any) => candidate.data?.runId === runId);
+    if (event) return event;
+    if (Date.now() > deadline) throw new Error(`No event for run ${runId}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('web_function in a run', () => {
+  it('calls the endpoint with the evaluated body and feeds its JSON answer to the next step', async () => {
+    received = [];
+    answer = (_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"approved":true,"limit":500}');
+    const workflowId = await publishDefinition(workspaceId, [
+      { id: 'check', type: 'web_function', with: { url: '{{ body.endpoint }}', headers: { 'X-Customer': '{{ body.customer }}' }, body: { amount: '{{ body.amount }}' } } },
+      { id: 'decide', type: 'transform', needs: ['check'], with: { approved: '{{ steps.check.output.body.approved and body.amount <= steps.check.output.body.limit }}' } },
+    ]);
+
+    // The definition demands https for a literal URL; the local setting lets the evaluated one be the
+    // loopback server.
+    const run = await client.run(workflowId, { customer: 'C-7', amount: 120, endpoint: `${server.url}/credit-check` });
+
+    expect(run.status).toBe('COMPLETED');
+    expect(received).toHaveLength(1);
+    expect(received[0]!.path).toBe('/credit-check');
+    expect(received[0]!.headers['x-customer']).toBe('C-7');
+    expect(JSON.parse(received[0]!.body)).toEqual({ amount: 120 });
+    expect(run.steps[0]).toMatchObject({ id: 'check', status: 'COMPLETED', output: { status: 200, body: { approved: true, limit: 500 } } });
+    expect(run.steps[1]).toMatchObject({ id: 'decide', status: 'COMPLETED', output: { approved: true } });
+  });
+
+  it('fails the step and the run after its retries when the endpoint keeps answering 500, with workflow.run.failed', async () => {
+    received = [];
+    answer = (_request, response) => response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"down"}');
+    const workflowId = await publishDefinition(workspaceId, [
+      { id: 'notify', name: 'Notify the ERP', type: 'web_function', with: { url: '{{ body.endpoint }}', retries: 2 } },
+      { id: 'after', type: 'transform', needs: ['notify'], with: { never: true } },
+    ]);
+
+    const run = await client.run(workflowId, { endpoint: `${server.url}/erp` });
+    const event = await eventOfRun(run.id);
+
+    expect(received).toHaveLength(3);
+    expect(run.status).toBe('FAILED');
+    expect(run.error.code).toBe('WORKFLOW_STEP_FAILED');
+    expect(run.error.message).toContain('notify');
+    expect(run.steps[0]).toMatchObject({ id: 'notify', status: 'FAILED', output: { status: 500, body: { error: 'down' } } });
+    expect(run.steps[1].status).not.toBe('COMPLETED');
+    expect(event.eventType).toBe('workflow.run.failed');
+    expect(event.data).toMatchObject({ runId: run.id, workflowId, status: 'FAILED', error: { code: 'WORKFLOW_STEP_FAILED' } });
+  });
+});
+
+describe('document_insights in a run', () => {
+  it('extracts a file sent as a multipart part; extractionId is in the output and the extraction readable by id', async () => {
+    const workflowId = await publishDefinition(workspaceId, [
+      { id: 'read', type: 'document_insights', with: { file: '{{ body.invoice }}', labels: { channel: '{{ body.channel }}' } } },
+      { id: 'summary', type: 'transform', needs: ['read'], with: { extraction: '{{ steps.read.output.extractionId }}', status: '{{ steps.read.output.status }}' } },
+    ]);
+    const form = new FormData();
+    form.append('channel', 'email');
+    form.append('invoice', new Blob([await invoicePdf({ invoiceNumber: 'WF-2024-7' })], { type: 'application/pdf' }), 'invoice.pdf');
+
+    const started = await client.json(`/workflows/${workflowId}/runs`, { method: 'POST', body: form });
+    const run = await client.waitForRunTerminal(started.body.id, 90_000);
+    const step = run.steps[0];
+    const extraction = await client.json(`/document-insights/extractions/${step.output.extractionId}`);
+
+    expect(started.status).toBe(202);
+    expect(run.status).toBe('COMPLETED');
+    expect(step).toMatchObject({ id: 'read', status: 'COMPLETED', output: { status: 'COMPLETED' } });
+    expect(step.output.extractionId).toMatch(/^ext_/);
+    expect(step.output.fields).toBeDefined();
+    expect(extraction.status).toBe(200);
+    expect(extraction.body).toMatchObject({ id: step.output.extractionId, status: 'COMPLETED', labels: { channel: 'email', workflowRunId: run.id } });
+    expect(run.steps[1].output).toEqual({ extraction: step.output.extractionId, status: 'COMPLETED' });
+  });
+
+  it('fails the run with the extraction named when the extraction cannot be started', async () => {
+    const workflowId = await publishDefinition(workspaceId, [{ id: 'read', type: 'document_insights', with: { fileId: '{{ body.fileId }}' } }]);
+
+    const run = await client.run(workflowId, { fileId: 'file_01ARZ3NDEKTSV4RRFFQ69G5FAV' }, 60_000);
+
+    expect(run.status).toBe('FAILED');
+    expect(run.error.code).toBe('WORKFLOW_STEP_FAILED');
+    expect(run.steps[0].status).toBe('FAILED');
+    expect(run.steps[0].message).toMatch(/file/i);
+  });
+});
