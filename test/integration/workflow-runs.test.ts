@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { runItemKeys } from '../../src/workflows/run-store.ts';
 import { runExecutions, runService, workflowStore } from '../../src/workflows/wiring.ts';
+import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
 import { adminCliFor } from '../support/admin-cli-process.ts';
 import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -135,6 +137,23 @@ describe('running a workflow', () => {
     expect(stepStatuses(run)).toEqual({ before: 'COMPLETED', pause: 'COMPLETED', after: 'COMPLETED' });
     expect(run.durationMs).toBeGreaterThanOrEqual(1_000);
     expect(run.computedDurationMs).toBeLessThan(run.durationMs - 900);
+  });
+});
+
+describe('the README example', () => {
+  it('publishes and runs as the README shows', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Running a workflow'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const readmeClient = new WorkflowRunClient(stack, await workspaceKey('ws_runs_readme'));
+
+    const published = await publishWorkflow(workflowStore(), 'ws_runs_readme', yaml, 'yaml');
+    const run = await readmeClient.run('wf_greeting', { name: 'Ada' });
+
+    expect(published).toEqual({ ok: true, workflowId: 'wf_greeting', version: 1 });
+    expect(run).toMatchObject({ status: 'COMPLETED', progress: { stepsCompleted: 4, stepsTotal: 4 } });
+    expect(stepStatuses(run)).toEqual({ greet: 'COMPLETED', count: 'COMPLETED', vip: 'SKIPPED', card: 'COMPLETED' });
+    expect(run.steps[3].output).toEqual({ card: 'Hello Ada (3 letters)' });
   });
 });
 
