@@ -132,7 +132,7 @@ export class RunEngine {
     if (!loaded) return { outcome: 'settled' };
     const { run, steps } = loaded;
     if (run.status !== 'PROCESSING') return { outcome: 'settled' };
-    await this.store.markStarted(input.workspaceId, run.id);
+    if (!run.startedAt) await this.store.markStarted(input.workspaceId, run.id);
     const definitionSteps = definitionOf(run).steps;
     const context = contextOf(run, steps);
     const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
@@ -140,7 +140,7 @@ export class RunEngine {
     );
     for (const skip of plan.skipped) await this.store.settleStep(input.workspaceId, stepNamed(steps, skip.stepId), { status: 'SKIPPED', message: skip.message });
     for (const failure of plan.conditionFailures) await this.store.settleStep(input.workspaceId, stepNamed(steps, failure.stepId), failedOutcome(failure.error));
-    await this.recordProgress(input);
+    await this.recordProgress(input, steps, plan.skipped.map((skip) => skip.stepId));
     if (plan.failed || plan.ready.length + plan.inFlight.length === 0) return { outcome: 'finished' };
 
     const dispatched: { step: StoredStep; dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }[] = [];
@@ -172,8 +172,7 @@ export class RunEngine {
       if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
       outcome = failedOutcome(error);
     }
-    await this.store.settleStep(input.workspaceId, step, outcome);
-    await this.recordProgress(input);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -222,14 +221,13 @@ export class RunEngine {
    * step's caught failure (`failure`).
    */
   async recordStepOutcome(input: StepTaskInput & { output?: unknown; failure?: CaughtFailure; delayCompleted?: boolean; nestedRunsFinished?: boolean }): Promise<void> {
-    const { step } = await this.loadStep(input);
+    const { steps, step } = await this.loadStep(input);
     if (isTerminalStepStatus(step.status)) return;
     let outcome: StepOutcome;
     if (input.failure) outcome = outcomeOfCaughtFailure(input.failure);
     else if (input.nestedRunsFinished) outcome = await this.nestedRunsOutcome(input.workspaceId, step);
     else outcome = { status: 'COMPLETED', ...(input.output !== undefined ? { output: input.output } : {}) };
-    await this.store.settleStep(input.workspaceId, step, outcome);
-    await this.recordProgress(input);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -379,9 +377,14 @@ export class RunEngine {
     return { ...loaded, step: stepNamed(loaded.steps, input.stepId) };
   }
 
-  private async recordProgress(input: RunTaskInput): Promise<void> {
-    const loaded = await this.load(input);
-    if (loaded) await this.store.recordProgress(input.workspaceId, input.runId, stepsCompletedOf(loaded.steps));
+  /**
+   * Progress from the steps as this task read them plus the ones it just ended. Parallel branches
+   * each count from their own reading, so one may write a lower count than another: the store keeps
+   * the highest, the next plan counts again from scratch, and the terminal state writes the final one.
+   */
+  private async recordProgress(input: RunTaskInput, steps: readonly StoredStep[], nowCompleted: readonly string[]): Promise<void> {
+    const counted = steps.filter((step) => step.status === 'COMPLETED' || step.status === 'SKIPPED' || nowCompleted.includes(step.stepId));
+    await this.store.recordProgress(input.workspaceId, input.runId, counted.length);
   }
 }
 
