@@ -3,10 +3,12 @@
 // nested run. Step Functions only moves data between these; every decision is made here.
 
 import type { EventRecorder } from '../events/event-recorder.ts';
-import { deterministicIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
+import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { messageOfCause, type CaughtFailure } from '../platform/task-errors.ts';
 import { evaluateCondition, evaluateTemplate, ExpressionEvaluationError, type ExpressionContext } from './expressions.ts';
+import { nestedRunIdsOf } from './nested-runs.ts';
 import { planRun } from './run-planning.ts';
+import type { RunViews } from './run-views.ts';
 import { workflowRunEventOf } from './run-events.ts';
 import type { RunExecutions } from './run-executions.ts';
 import type { RunStore, StepOutcome, StoredRun, StoredStep } from './run-store.ts';
@@ -19,7 +21,6 @@ import {
   isTerminalRunStatus,
   isTerminalStepStatus,
   runErrorOf,
-  runViewOf,
   stepsCompletedOf,
   type ParentStep,
   type RunError,
@@ -27,7 +28,6 @@ import {
   type RunStatus,
   type RunView,
   type StepRecord,
-  type StepView,
 } from './workflow-run.ts';
 import type { WorkflowStore } from './workflow-store.ts';
 
@@ -65,6 +65,8 @@ export interface RunEngineDependencies {
   workflows: Pick<WorkflowStore, 'get' | 'latestVersion'>;
   executions: RunExecutions;
   events: Pick<EventRecorder, 'record'>;
+  /** The run as the API shows it, which is also its event's data. */
+  views: Pick<RunViews, 'viewOf'>;
   steps: StepRunners;
   now?: () => Date;
 }
@@ -271,18 +273,13 @@ export class RunEngine {
     const { run } = loaded;
     if (run.status === 'PROCESSING' || run.settledAt) return run.status;
     if (!run.parent) {
-      const view = await this.viewOf(loaded.run, loaded.steps);
+      const view = await this.dependencies.views.viewOf(loaded.run, loaded.steps);
       await this.dependencies.events.record(workspaceId, workflowRunEventOf(view as RunView & { completedAt: string }, run.workflow.id));
     } else {
       await this.notifyParent(run);
     }
     await this.store.markSettled(workspaceId, runId);
     return run.status;
-  }
-
-  /** The run as the API shows it: steps with outputs, for_each steps with their nested runs. */
-  async viewOf(run: RunRecord, steps: readonly StoredStep[]): Promise<RunView> {
-    return runViewOf(run, await Promise.all(steps.map((step) => this.stepViewOf(run.workspaceId, step))));
   }
 
   async load(input: RunTaskInput): Promise<{ run: StoredRun; steps: StoredStep[] } | undefined> {
@@ -293,20 +290,6 @@ export class RunEngine {
   async nestedRunsInFlight(run: RunRecord, steps: readonly StoredStep[]): Promise<RunRecord[]> {
     const ids = steps.flatMap((step) => nestedRunIdsOf(step));
     return (await this.store.getRecords(run.workspaceId, ids)).filter((nested) => nested.status === 'PROCESSING');
-  }
-
-  private async stepViewOf(workspaceId: string, step: StoredStep): Promise<StepView> {
-    const nestedIds = nestedRunIdsOf(step);
-    const nested = step.type === 'for_each' ? await this.store.getRecords(workspaceId, nestedIds) : [];
-    return {
-      id: step.stepId,
-      name: step.name,
-      type: step.type,
-      status: step.status,
-      ...(step.message !== undefined ? { message: step.message } : {}),
-      ...(step.output !== undefined ? { output: step.output } : {}),
-      ...(step.type === 'for_each' ? { nestedRuns: { count: nested.length, data: nested.map((record) => runViewOf(record)) } } : {}),
-    };
   }
 
   private async notifyParent(run: Pick<RunRecord, 'id' | 'status' | 'error'> & { parentTaskToken?: string }): Promise<void> {
@@ -386,13 +369,6 @@ export class RunEngine {
     const counted = steps.filter((step) => step.status === 'COMPLETED' || step.status === 'SKIPPED' || nowCompleted.includes(step.stepId));
     await this.store.recordProgress(input.workspaceId, input.runId, counted.length);
   }
-}
-
-/** The ids of a for_each step's nested runs, by item position: derived, so every reader agrees. */
-export function nestedRunIdsOf(step: Pick<StoredStep, 'runId' | 'stepId' | 'startedAt' | 'nestedRunCount'>): string[] {
-  const count = step.nestedRunCount ?? 0;
-  const timeMs = Date.parse(step.startedAt ?? '') || 0;
-  return Array.from({ length: count }, (_, index) => deterministicIdentifier('run', `${step.runId}#${step.stepId}#${index}`, timeMs));
 }
 
 /** What a step's expressions read: the input, the steps so far, the run, and a nested run's item. */
