@@ -316,6 +316,29 @@ describe('events and close', () => {
   });
 });
 
+describe('closing a parent', () => {
+  it('closes its nested runs in flight too', async () => {
+    const childId = await publishDefinition(workspaceId, [{ id: 'pause', type: 'delay', with: { seconds: 3_000 } }]);
+    const parentId = await publishDefinition(workspaceId, [{ id: 'each', type: 'for_each', with: { items: [1, 2], workflowId: childId } }]);
+    const { body: started } = await client.start(parentId);
+    const deadline = Date.now() + 10_000;
+    let nestedIds: string[] = [];
+    while (Date.now() < deadline) {
+      const { body } = await client.get(started.id);
+      nestedIds = body.steps[0].nestedRuns?.data.map((nested: any) => nested.id) ?? [];
+      if (nestedIds.length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    await admin('runs', 'close', started.id, '--workspace', workspaceId);
+    const nested = await Promise.all(nestedIds.map(async (id) => (await client.get(id)).body));
+
+    expect(nestedIds).toHaveLength(2);
+    expect((await client.get(started.id)).body.status).toBe('CLOSED');
+    expect(nested.map((run) => run.status)).toEqual(['CLOSED', 'CLOSED']);
+  });
+});
+
 describe('starting', () => {
   it('answers 404 for an unknown or malformed workflow id and 409 for a disabled workflow', async () => {
     const workflowId = await publishDefinition(workspaceId, [{ id: 'only', type: 'transform', with: {} }]);
