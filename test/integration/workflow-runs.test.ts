@@ -223,7 +223,7 @@ describe('failures', () => {
     expect(run.progress).toEqual({ stepsCompleted: 0, stepsTotal: 2 });
   });
 
-  it('ends FAILED, never stuck, when a task throws on every attempt', async () => {
+  it('ends FAILED, never stuck, when a task keeps throwing (the run\'s stored definition broken mid-run)', async () => {
     const workflowId = await publishDefinition(workspaceId, [
       { id: 'pause', type: 'delay', with: { seconds: 100 } },
       { id: 'after', type: 'transform', needs: ['pause'], with: { done: true } },
