@@ -1,8 +1,8 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { getWorkflowRunRoute } from '../../src/workflows/routes.ts';
-import { runService } from '../../src/workflows/wiring.ts';
+import { runViews } from '../../src/workflows/read-wiring.ts';
 
 export const handler = httpHandler(getWorkflowRunRoute, async ({ principal, pathParameters }) => ({
   status: 200,
-  body: await runService().getRun(principal.workspaceId, pathParameters.runId!),
+  body: await runViews().getRun(principal.workspaceId, pathParameters.runId!),
 }));

@@ -3,10 +3,12 @@
 // nested run. Step Functions only moves data between these; every decision is made here.
 
 import type { EventRecorder } from '../events/event-recorder.ts';
-import { deterministicIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
+import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { messageOfCause, type CaughtFailure } from '../platform/task-errors.ts';
 import { evaluateCondition, evaluateTemplate, ExpressionEvaluationError, type ExpressionContext } from './expressions.ts';
+import { nestedRunIdsOf } from './nested-runs.ts';
 import { planRun } from './run-planning.ts';
+import type { RunViews } from './run-views.ts';
 import { workflowRunEventOf } from './run-events.ts';
 import type { RunExecutions } from './run-executions.ts';
 import type { RunStore, StepOutcome, StoredRun, StoredStep } from './run-store.ts';
@@ -19,7 +21,6 @@ import {
   isTerminalRunStatus,
   isTerminalStepStatus,
   runErrorOf,
-  runViewOf,
   stepsCompletedOf,
   type ParentStep,
   type RunError,
@@ -27,7 +28,6 @@ import {
   type RunStatus,
   type RunView,
   type StepRecord,
-  type StepView,
 } from './workflow-run.ts';
 import type { WorkflowStore } from './workflow-store.ts';
 
@@ -65,6 +65,8 @@ export interface RunEngineDependencies {
   workflows: Pick<WorkflowStore, 'get' | 'latestVersion'>;
   executions: RunExecutions;
   events: Pick<EventRecorder, 'record'>;
+  /** The run as the API shows it, which is also its event's data. */
+  views: Pick<RunViews, 'viewOf'>;
   steps: StepRunners;
   now?: () => Date;
 }
@@ -132,7 +134,7 @@ export class RunEngine {
     if (!loaded) return { outcome: 'settled' };
     const { run, steps } = loaded;
     if (run.status !== 'PROCESSING') return { outcome: 'settled' };
-    await this.store.markStarted(input.workspaceId, run.id);
+    if (!run.startedAt) await this.store.markStarted(input.workspaceId, run.id);
     const definitionSteps = definitionOf(run).steps;
     const context = contextOf(run, steps);
     const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
@@ -140,7 +142,7 @@ export class RunEngine {
     );
     for (const skip of plan.skipped) await this.store.settleStep(input.workspaceId, stepNamed(steps, skip.stepId), { status: 'SKIPPED', message: skip.message });
     for (const failure of plan.conditionFailures) await this.store.settleStep(input.workspaceId, stepNamed(steps, failure.stepId), failedOutcome(failure.error));
-    await this.recordProgress(input);
+    await this.recordProgress(input, steps, plan.skipped.map((skip) => skip.stepId));
     if (plan.failed || plan.ready.length + plan.inFlight.length === 0) return { outcome: 'finished' };
 
     const dispatched: { step: StoredStep; dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }[] = [];
@@ -172,8 +174,7 @@ export class RunEngine {
       if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
       outcome = failedOutcome(error);
     }
-    await this.store.settleStep(input.workspaceId, step, outcome);
-    await this.recordProgress(input);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -222,14 +223,13 @@ export class RunEngine {
    * step's caught failure (`failure`).
    */
   async recordStepOutcome(input: StepTaskInput & { output?: unknown; failure?: CaughtFailure; delayCompleted?: boolean; nestedRunsFinished?: boolean }): Promise<void> {
-    const { step } = await this.loadStep(input);
+    const { steps, step } = await this.loadStep(input);
     if (isTerminalStepStatus(step.status)) return;
     let outcome: StepOutcome;
     if (input.failure) outcome = outcomeOfCaughtFailure(input.failure);
     else if (input.nestedRunsFinished) outcome = await this.nestedRunsOutcome(input.workspaceId, step);
     else outcome = { status: 'COMPLETED', ...(input.output !== undefined ? { output: input.output } : {}) };
-    await this.store.settleStep(input.workspaceId, step, outcome);
-    await this.recordProgress(input);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -273,18 +273,13 @@ export class RunEngine {
     const { run } = loaded;
     if (run.status === 'PROCESSING' || run.settledAt) return run.status;
     if (!run.parent) {
-      const view = await this.viewOf(loaded.run, loaded.steps);
+      const view = await this.dependencies.views.viewOf(loaded.run, loaded.steps);
       await this.dependencies.events.record(workspaceId, workflowRunEventOf(view as RunView & { completedAt: string }, run.workflow.id));
     } else {
       await this.notifyParent(run);
     }
     await this.store.markSettled(workspaceId, runId);
     return run.status;
-  }
-
-  /** The run as the API shows it: steps with outputs, for_each steps with their nested runs. */
-  async viewOf(run: RunRecord, steps: readonly StoredStep[]): Promise<RunView> {
-    return runViewOf(run, await Promise.all(steps.map((step) => this.stepViewOf(run.workspaceId, step))));
   }
 
   async load(input: RunTaskInput): Promise<{ run: StoredRun; steps: StoredStep[] } | undefined> {
@@ -295,20 +290,6 @@ export class RunEngine {
   async nestedRunsInFlight(run: RunRecord, steps: readonly StoredStep[]): Promise<RunRecord[]> {
     const ids = steps.flatMap((step) => nestedRunIdsOf(step));
     return (await this.store.getRecords(run.workspaceId, ids)).filter((nested) => nested.status === 'PROCESSING');
-  }
-
-  private async stepViewOf(workspaceId: string, step: StoredStep): Promise<StepView> {
-    const nestedIds = nestedRunIdsOf(step);
-    const nested = step.type === 'for_each' ? await this.store.getRecords(workspaceId, nestedIds) : [];
-    return {
-      id: step.stepId,
-      name: step.name,
-      type: step.type,
-      status: step.status,
-      ...(step.message !== undefined ? { message: step.message } : {}),
-      ...(step.output !== undefined ? { output: step.output } : {}),
-      ...(step.type === 'for_each' ? { nestedRuns: { count: nested.length, data: nested.map((record) => runViewOf(record)) } } : {}),
-    };
   }
 
   private async notifyParent(run: Pick<RunRecord, 'id' | 'status' | 'error'> & { parentTaskToken?: string }): Promise<void> {
@@ -379,17 +360,15 @@ export class RunEngine {
     return { ...loaded, step: stepNamed(loaded.steps, input.stepId) };
   }
 
-  private async recordProgress(input: RunTaskInput): Promise<void> {
-    const loaded = await this.load(input);
-    if (loaded) await this.store.recordProgress(input.workspaceId, input.runId, stepsCompletedOf(loaded.steps));
+  /**
+   * Progress from the steps as this task read them plus the ones it just ended. Parallel branches
+   * each count from their own reading, so one may write a lower count than another: the store keeps
+   * the highest, the next plan counts again from scratch, and the terminal state writes the final one.
+   */
+  private async recordProgress(input: RunTaskInput, steps: readonly StoredStep[], nowCompleted: readonly string[]): Promise<void> {
+    const counted = steps.filter((step) => step.status === 'COMPLETED' || step.status === 'SKIPPED' || nowCompleted.includes(step.stepId));
+    await this.store.recordProgress(input.workspaceId, input.runId, counted.length);
   }
-}
-
-/** The ids of a for_each step's nested runs, by item position: derived, so every reader agrees. */
-export function nestedRunIdsOf(step: Pick<StoredStep, 'runId' | 'stepId' | 'startedAt' | 'nestedRunCount'>): string[] {
-  const count = step.nestedRunCount ?? 0;
-  const timeMs = Date.parse(step.startedAt ?? '') || 0;
-  return Array.from({ length: count }, (_, index) => deterministicIdentifier('run', `${step.runId}#${step.stepId}#${index}`, timeMs));
 }
 
 /** What a step's expressions read: the input, the steps so far, the run, and a nested run's item. */

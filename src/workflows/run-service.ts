@@ -1,16 +1,17 @@
 import { logger } from '../infrastructure/logger.ts';
 import { isIdentifier } from '../infrastructure/identifiers.ts';
-import { ConflictError, DownstreamError, InvalidRequestError, NotFoundError } from '../platform/errors.ts';
-import { parsePageRequest } from '../platform/pagination.ts';
+import { ConflictError, DownstreamError, NotFoundError } from '../platform/errors.ts';
 import type { RunEngine } from './run-engine.ts';
 import type { ExecutionStatus, RunExecutions } from './run-executions.ts';
-import type { RunListQuery, RunStore } from './run-store.ts';
+import type { RunStore } from './run-store.ts';
+import type { RunViews } from './run-views.ts';
 import { isWorkflowId } from './workflow-definition.ts';
 import { runViewOf, type RunError, type RunView } from './workflow-run.ts';
 import type { WorkflowStore } from './workflow-store.ts';
 
 export interface RunServiceDependencies {
   engine: RunEngine;
+  views: RunViews;
   store: RunStore;
   workflows: Pick<WorkflowStore, 'get' | 'latestVersion'>;
   executions: RunExecutions;
@@ -24,7 +25,7 @@ export interface RunSweepReport {
   finished: number;
 }
 
-/** The run API (start, read, list), the operator's close and the sweeper. */
+/** Starting runs (the API), the operator's close and the sweeper; reads are RunViews. */
 export class RunService {
   private readonly now: () => Date;
 
@@ -57,19 +58,6 @@ export class RunService {
     return runViewOf(record, steps.map((step) => ({ id: step.stepId, name: step.name, type: step.type, status: step.status })));
   }
 
-  /** GET /workflow-runs/{runId}: a run or a nested run of the workspace, with steps and nested runs. */
-  async getRun(workspaceId: string, runId: string): Promise<RunView> {
-    const loaded = isIdentifier('run', runId) ? await this.dependencies.store.get(workspaceId, runId) : undefined;
-    if (!loaded) throw new NotFoundError(`Workflow run ${runId} does not exist.`);
-    return this.dependencies.engine.viewOf(loaded.run, loaded.steps);
-  }
-
-  /** GET /workflow-runs: summaries of top-level runs (no steps), exact totals. */
-  async listRuns(workspaceId: string, query: RunListQuery): Promise<{ data: RunView[]; totalItems: number }> {
-    const { records, totalItems } = await this.dependencies.store.list(workspaceId, query);
-    return { data: records.map((record) => runViewOf(record)), totalItems };
-  }
-
   /**
    * `paperflow-admin runs close`: stops the execution and ends the run CLOSED (no error), with its
    * nested runs still in flight; the event `workflow.run.failed` follows. 409 when it already ended.
@@ -83,7 +71,7 @@ export class RunService {
     await engine.settle(loaded.run, loaded.steps, { status: 'CLOSED' });
     for (const nested of await engine.nestedRunsInFlight(loaded.run, loaded.steps)) await this.closeRun(workspaceId, nested.id).catch(() => undefined);
     await engine.finishSettled(workspaceId, runId);
-    return this.getRun(workspaceId, runId);
+    return this.dependencies.views.getRun(workspaceId, runId);
   }
 
   /**
@@ -122,34 +110,4 @@ function lostExecutionError(status: ExecutionStatus | undefined): RunError {
   if (status === 'TIMED_OUT') return { code: 'WORKFLOW_TIMED_OUT', message: 'The run took longer than its time limit.' };
   if (status === undefined) return { code: 'WORKFLOW_RUN_FAILED', message: 'The run\'s execution was lost before it ended.' };
   return { code: 'WORKFLOW_RUN_FAILED', message: `The run's execution ended ${status} before the run was recorded as ended.` };
-}
-
-/** The list query as the route's zod schema leaves it (strings, checked enums and datetimes). */
-export interface ListRunsQueryParameters {
-  page?: string;
-  size?: string;
-  status?: RunListQuery['status'];
-  workflowId?: string;
-  from?: string;
-  to?: string;
-  sortBy?: RunListQuery['sortBy'];
-  sort?: RunListQuery['sort'];
-}
-
-/** Defaults (createdAt, desc, page 0, size 50), UTC-normalised bounds; `from` after `to` is 400. */
-export function runListQueryOf(parameters: ListRunsQueryParameters): RunListQuery {
-  const { page, size } = parsePageRequest({ page: parameters.page, size: parameters.size });
-  const from = parameters.from !== undefined ? new Date(parameters.from).toISOString() : undefined;
-  const to = parameters.to !== undefined ? new Date(parameters.to).toISOString() : undefined;
-  if (from !== undefined && to !== undefined && from > to) throw new InvalidRequestError('Query parameter "from" must not be after "to".');
-  return {
-    page,
-    size,
-    ...(parameters.status ? { status: parameters.status } : {}),
-    ...(parameters.workflowId ? { workflowId: parameters.workflowId } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-    sortBy: parameters.sortBy ?? 'createdAt',
-    sort: parameters.sort ?? 'desc',
-  };
 }

@@ -3,6 +3,7 @@
 
 import jsonata from 'jsonata';
 import { z } from 'zod';
+import { stepTypes } from './step-types.ts';
 import { formatDocumentPath, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../platform/operator-documents.ts';
 
 export const maximumDelaySeconds = 86_400;
@@ -109,8 +110,8 @@ function stepSchema<Type extends string, Inputs extends z.ZodType>(type: Type, i
   });
 }
 
-export const stepTypes = ['document_insights', 'web_function', 'transform', 'delay', 'for_each'] as const;
-export type StepType = (typeof stepTypes)[number];
+// In a module of their own so that the run API's schemas name them without bundling this validator.
+export { stepTypes, type StepType } from './step-types.ts';
 
 const stepSchemas = {
   document_insights: stepSchema('document_insights', documentInsightsInputs),

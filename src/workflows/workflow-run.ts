@@ -2,7 +2,7 @@
 // run). Pure: no storage, no AWS.
 
 import type { StepStatus } from './expressions.ts';
-import type { StepType } from './workflow-definition.ts';
+import type { StepType } from './step-types.ts';
 
 export const runStatuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'CLOSED'] as const;
 export type RunStatus = (typeof runStatuses)[number];

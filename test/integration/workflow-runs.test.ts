@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { runItemKeys } from '../../src/workflows/run-store.ts';
 import { runExecutions, runService, workflowStore } from '../../src/workflows/wiring.ts';
+import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
 import { adminCliFor } from '../support/admin-cli-process.ts';
 import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -139,6 +141,23 @@ describe('running a workflow', () => {
   });
 });
 
+describe('the README example', () => {
+  it('publishes and runs as the README shows', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Running a workflow'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const readmeClient = new WorkflowRunClient(stack, await workspaceKey('ws_runs_readme'));
+
+    const published = await publishWorkflow(workflowStore(), 'ws_runs_readme', yaml, 'yaml');
+    const run = await readmeClient.run('wf_greeting', { name: 'Ada' });
+
+    expect(published).toEqual({ ok: true, workflowId: 'wf_greeting', version: 1 });
+    expect(run).toMatchObject({ status: 'COMPLETED', progress: { stepsCompleted: 4, stepsTotal: 4 } });
+    expect(stepStatuses(run)).toEqual({ greet: 'COMPLETED', count: 'COMPLETED', vip: 'SKIPPED', card: 'COMPLETED' });
+    expect(run.steps[3].output).toEqual({ card: 'Hello Ada (3 letters)' });
+  });
+});
+
 describe('for_each', () => {
   it('starts one nested run per item, each readable by id with its own steps and item', async () => {
     const childId = await publishDefinition(workspaceId, [{ id: 'scale', type: 'transform', with: { value: '{{ item.n * 10 }}', position: '{{ index }}', parent: '{{ body.n }}' } }], { name: 'Child' });
@@ -205,7 +224,7 @@ describe('failures', () => {
     expect(run.progress).toEqual({ stepsCompleted: 0, stepsTotal: 2 });
   });
 
-  it('ends FAILED, never stuck, when a task throws on every attempt', async () => {
+  it('ends FAILED, never stuck, when a task keeps throwing (the run\'s stored definition broken mid-run)', async () => {
     const workflowId = await publishDefinition(workspaceId, [
       { id: 'pause', type: 'delay', with: { seconds: 100 } },
       { id: 'after', type: 'transform', needs: ['pause'], with: { done: true } },
@@ -310,6 +329,29 @@ describe('events and close', () => {
     expect(event.data).not.toHaveProperty('error');
     const again = await admin('runs', 'close', started.id, '--workspace', 'ws_runs_close').catch((error: { stderr: string }) => error);
     expect((again as { stderr: string }).stderr).toContain('already ended CLOSED');
+  });
+});
+
+describe('closing a parent', () => {
+  it('closes its nested runs in flight too', async () => {
+    const childId = await publishDefinition(workspaceId, [{ id: 'pause', type: 'delay', with: { seconds: 3_000 } }]);
+    const parentId = await publishDefinition(workspaceId, [{ id: 'each', type: 'for_each', with: { items: [1, 2], workflowId: childId } }]);
+    const { body: started } = await client.start(parentId);
+    const deadline = Date.now() + 10_000;
+    let nestedIds: string[] = [];
+    while (Date.now() < deadline) {
+      const { body } = await client.get(started.id);
+      nestedIds = body.steps[0].nestedRuns?.data.map((nested: any) => nested.id) ?? [];
+      if (nestedIds.length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    await admin('runs', 'close', started.id, '--workspace', workspaceId);
+    const nested = await Promise.all(nestedIds.map(async (id) => (await client.get(id)).body));
+
+    expect(nestedIds).toHaveLength(2);
+    expect((await client.get(started.id)).body.status).toBe('CLOSED');
+    expect(nested.map((run) => run.status)).toEqual(['CLOSED', 'CLOSED']);
   });
 });
 
