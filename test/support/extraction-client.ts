@@ -117,7 +117,8 @@ export async function recordedEvents(workspaceId: string): Promise<LooseItem[]> 
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return items;
+  // The recorder keeps `data` as its JSON text (`dataJson`); tests read it as the object it is.
+  return items.map((item) => (typeof item.dataJson === 'string' ? { ...item, data: JSON.parse(item.dataJson) } : item));
 }
 
 /** The recorded events of one extraction. */
