@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { colorsEnabled, painterFor } from '../../../src/cli/terminal-style.ts';
-import { progressBarLine } from '../../../src/cli/progress-display.ts';
 
 const terminal = { write: () => true, isTTY: true };
 const pipe = { write: () => true };
@@ -22,12 +21,5 @@ describe('painterFor', () => {
   it('wraps text in escape codes when colours are on, and leaves it alone when off', () => {
     expect(painterFor(true)('green', 'COMPLETED')).toBe('\u001b[32mCOMPLETED\u001b[39m');
     expect(painterFor(false)('green', 'COMPLETED')).toBe('COMPLETED');
-  });
-});
-
-describe('progressBarLine', () => {
-  it('draws the share sent and the sizes', () => {
-    expect(progressBarLine(512 * 1024, 2 * 1024 * 1024)).toBe(`[${'#'.repeat(8)}${'-'.repeat(22)}]  25%  512.0 KB / 2.0 MB`);
-    expect(progressBarLine(10, 10)).toBe(`[${'#'.repeat(30)}] 100%  10 B / 10 B`);
   });
 });
