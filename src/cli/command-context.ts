@@ -29,7 +29,6 @@ export interface ListAnswer<Item> {
 
 export class CommandContext {
   readonly paint: Painter;
-  readonly paintError: Painter;
   private apiClient: PaperflowApiClient | undefined;
 
   constructor(
@@ -37,7 +36,6 @@ export class CommandContext {
     private readonly profile: () => string | undefined,
   ) {
     this.paint = painterFor(colorsEnabled(io.stdout, io.environment));
-    this.paintError = painterFor(colorsEnabled(io.stderr, io.environment));
   }
 
   async client(): Promise<PaperflowApiClient> {

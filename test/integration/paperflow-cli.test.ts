@@ -167,6 +167,20 @@ describe('paperflow listen', () => {
     await receiver?.close();
   });
 
+  /**
+   * Events are recorded by a queue consumer, so an earlier test's extraction may appear (and be
+   * forwarded) after listen started: the receiver's requests are picked out by extraction (bounded wait).
+   */
+  async function eventIdForwardedFor(extractionId: string, timeoutMs = 60_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const request = received.find((candidate) => JSON.parse(candidate.body).data.extractionId === extractionId);
+      if (request) return JSON.parse(request.body).eventId as string;
+      if (Date.now() > deadline) throw new Error(`No event of ${extractionId} reached the receiver in ${timeoutMs} ms.`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   it('forwards a new event, signed so that standardwebhooks and stripe verify it, and removes its subscription on Ctrl-C', async () => {
     const listen = startPaperflowProcess(connection, ['listen', '--forward-to', `${receiver.url}/hooks`, '--events', 'document-insights.extraction.completed', '--interval', '0.2']);
     try {
@@ -175,14 +189,16 @@ describe('paperflow listen', () => {
       const listenSubscription = /Created the paused subscription (sub_\w+)/.exec(listen.stderr())?.[1];
       const client = new ExtractionClient(stack, connection.apiKey);
       const { body: created } = await client.upload(await invoicePdf({ invoiceNumber: 'INV-LISTEN-1' }), 'listen.pdf');
-      await client.waitForTerminal(created.id);
+      await client.waitForTerminal(created.id, 60_000);
 
-      const forwardedLine = await listen.waitForLine(/document-insights\.extraction\.completed +evt_\w+ +-> 204/);
+      const eventId = await eventIdForwardedFor(created.id);
+      const forwardedLine = await listen.waitForLine(new RegExp(`document-insights\\.extraction\\.completed +${eventId} +-> 204`));
       const exitCode = await listen.stop('SIGINT');
       const subscriptionsAfter = await jsonOf(await stack.api('/event-subscriptions', { apiKey: connection.apiKey }));
 
-      expect(received).toHaveLength(1);
-      const [request] = received;
+      const forwarded = received.filter((request) => JSON.parse(request.body).data.extractionId === created.id);
+      expect(forwarded).toHaveLength(1);
+      const [request] = forwarded;
       const body = JSON.parse(request!.body);
       const headers = Object.fromEntries(Object.entries(request!.headers).map(([name, value]) => [name, String(value)]));
       expect(request!.path).toBe('/hooks');
@@ -207,5 +223,5 @@ describe('paperflow listen', () => {
     } finally {
       await listen.stop('SIGKILL');
     }
-  }, 90_000);
+  }, 150_000);
 });
