@@ -4,7 +4,7 @@
 // Layers, outermost first; a module imports its own layer or one further down, never one above:
 //
 //   entry points   functions/ (Lambda handlers), lib/ and bin/ (the CDK app), scripts/, bench/,
-//                  src/admin/ (the operator CLI) and src/local/ (the embedded local stack, which plays
+//                  src/admin/ (the operator CLI), src/cli/ (the API users' CLI) and src/local/ (the embedded local stack, which plays
 //                  API Gateway, S3 notifications and Step Functions)
 //   assembly       src/manifest/ (the one place that lists every feature's rows: the route table)
 //   adapters       src/http/ (API Gateway events in, typed errors out as the error envelope)
@@ -20,7 +20,7 @@
 // Tests are not cruised: a test may reach any layer.
 
 const domain = '^src/(platform|events|auth|files|extractions|extraction-engine|extraction-configurations|workspaces|outbound|webhooks|workflows)/';
-const entryPoints = '^(functions|lib|bin|scripts|bench)/|^src/(admin|local)/';
+const entryPoints = '^(functions|lib|bin|scripts|bench)/|^src/(admin|cli|local)/';
 // `aws-lambda` has no runtime package: its types come from @types/aws-lambda, and an unresolved
 // type-only import keeps the bare name.
 const lambdaTypes = '(^|/)(@types/)?aws-lambda(/|$)';
@@ -76,6 +76,24 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^(functions|lib|bin|scripts|bench)/' },
+    },
+    {
+      name: 'cli-only-public-api',
+      comment:
+        'src/cli (paperflow) reaches the service only through the public API over HTTP, so it works the same against any stack: ' +
+        'besides itself it may import only the pure modules that give the event types and sign deliveries as the service does, and no AWS SDK.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: {
+        pathNot: [
+          '^src/cli/',
+          '^src/events/event-envelope\\.ts$',
+          '^src/webhooks/(webhook-signature|delivery-headers|event-payloads|subscription-secrets)\\.ts$',
+          'node_modules/commander/',
+        ],
+        // Node's own modules (fetch, fs, crypto) are what a client is made of.
+        dependencyTypesNot: ['core'],
+      },
     },
     {
       name: 'handlers-not-imported',

@@ -1,6 +1,7 @@
 import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundFailureKind } from '../outbound/outbound-fetch.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { deliveryRequestHeaders } from './delivery-headers.ts';
 import type { AttemptError, AttemptErrorKind, AttemptResult } from './delivery-records.ts';
 
 /** The signature headers of one request (the pure signature module, bound to the subscription's secret). */
@@ -73,15 +74,7 @@ export class WebhookSender {
     const started = this.now();
     const timestamp = Math.floor(started.getTime() / 1000);
     const signatureHeaders = sign(request.body, request.eventId, timestamp);
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'User-Agent': 'Paperflow-Webhooks/1',
-      'X-Paperflow-Event-Id': request.eventId,
-      'X-Paperflow-Event-Type': request.eventType,
-      'X-Paperflow-Delivery-Id': request.deliveryId,
-      'X-Paperflow-Attempt': String(request.attempt),
-      ...signatureHeaders,
-    };
+    const headers = deliveryRequestHeaders(request, signatureHeaders);
     const requestHeaders = { ...headers };
     for (const name of Object.keys(signatureHeaders)) if (/signature/i.test(name)) requestHeaders[name] = redacted;
     const startedAt = started.toISOString();

@@ -1,0 +1,186 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { oneOf, parseDateTime, parseLabel, parseLabelFilter, parsePageNumber, parsePageSize } from './argument-parsing.ts';
+import { UnsuccessfulOutcomeError, UsageError } from './cli-errors.ts';
+import { pollUntilTerminal, type CommandContext, type ListAnswer } from './command-context.ts';
+import { multipartBody } from './multipart-body.ts';
+import { UploadProgress } from './progress-display.ts';
+import type { TableColumn } from './table-format.ts';
+
+// `paperflow extract` and `paperflow extractions …`: the Extraction endpoints of the spec.
+
+const extractionStatuses = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED'] as const;
+const terminalStatuses = new Set(['COMPLETED', 'FAILED', 'REJECTED']);
+const waitIntervalMs = 1000;
+const extractionsPath = '/document-insights/extractions';
+
+interface ExtractedField {
+  id: string;
+  name: string;
+  type: string;
+  value: unknown;
+  metadata?: { confidence?: number; page?: number };
+}
+
+export interface Extraction {
+  id: string;
+  status: string;
+  createdAt: string;
+  labels?: Record<string, string>;
+  reviewRequired?: boolean;
+  document?: { fileName?: string; pageCount?: number };
+  error?: { code: string; message: string };
+  output?: { fieldCount: number; fields: ExtractedField[] };
+}
+
+export const fieldColumns: TableColumn<ExtractedField>[] = [
+  { header: 'FIELD', value: (field) => field.name },
+  { header: 'VALUE', value: (field) => field.value },
+  { header: 'TYPE', value: (field) => field.type },
+  { header: 'CONFIDENCE', value: (field) => field.metadata?.confidence?.toFixed(2), alignRight: true },
+  { header: 'PAGE', value: (field) => field.metadata?.page, alignRight: true },
+  { header: 'FIELD ID', value: (field) => field.id },
+];
+
+const extractionColumns: TableColumn<Extraction>[] = [
+  { header: 'ID', value: (extraction) => extraction.id },
+  { header: 'STATUS', value: (extraction) => extraction.status },
+  { header: 'CREATED', value: (extraction) => extraction.createdAt },
+  { header: 'FILE', value: (extraction) => extraction.document?.fileName },
+  { header: 'REVIEW', value: (extraction) => (extraction.reviewRequired ? 'required' : '') },
+  { header: 'LABELS', value: (extraction) => labelText(extraction.labels) },
+];
+
+function labelText(labels: Record<string, string> | undefined): string {
+  return Object.entries(labels ?? {})
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+}
+
+/** An extraction as a person reads it: one status line, the error or the fields. */
+export function printExtraction(context: CommandContext, extraction: Extraction): void {
+  const file = extraction.document?.fileName ? `  ${extraction.document.fileName}` : '';
+  const review = extraction.reviewRequired ? `  ${context.paint('yellow', 'review required')}` : '';
+  context.out(`${context.paint('bold', extraction.id)}  ${context.status(extraction.status)}${file}${review}`);
+  const labels = labelText(extraction.labels);
+  if (labels) context.out(`labels: ${labels}`);
+  if (extraction.error) context.out(`${context.paint('red', extraction.error.code)}: ${extraction.error.message}`);
+  if (extraction.output) {
+    if (extraction.output.fields.length === 0) context.out('No fields.');
+    else context.table(fieldColumns, extraction.output.fields);
+  }
+}
+
+async function readExtraction(context: CommandContext, extractionId: string): Promise<Extraction> {
+  return (await (await context.client()).request<Extraction>({ path: `${extractionsPath}/${encodeURIComponent(extractionId)}` })).body;
+}
+
+const isUrl = (source: string) => /^https?:\/\//i.test(source);
+
+async function startExtraction(context: CommandContext, source: string, labels: Record<string, string> | undefined): Promise<Extraction> {
+  const client = await context.client();
+  if (isUrl(source)) {
+    return (await client.request<Extraction>({ method: 'POST', path: extractionsPath, json: { document: { url: source }, ...(labels ? { labels } : {}) } })).body;
+  }
+  const file = await stat(source).catch(() => undefined);
+  if (!file?.isFile()) throw new UsageError(`No file at ${source} (give a file path or an http(s) URL).`);
+  const body = multipartBody([
+    { name: 'file', filePath: source, fileName: basename(source), size: file.size },
+    ...(labels ? [{ name: 'labels', text: JSON.stringify(labels), contentType: 'application/json' }] : []),
+  ]);
+  const progress = new UploadProgress(context.io.stderr, `Uploading ${basename(source)}`);
+  try {
+    return (await client.request<Extraction>({ method: 'POST', path: `${extractionsPath}/upload`, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
+  } finally {
+    progress.done();
+  }
+}
+
+export function addExtractionCommands(program: Command, context: CommandContext): void {
+  program
+    .command('extract')
+    .description('Extract the fields of a document: a local file (uploaded) or an http(s) URL the service downloads.')
+    .argument('<file|url>', 'a file path, or a URL')
+    .option('--label <key=value>', 'a label of the extraction (repeatable); docType=<type> forces the document type', parseLabel)
+    .option('--wait', 'wait until the extraction ends and print its fields')
+    .option('--json', 'print the extraction as JSON')
+    .addHelpText('after', '\nWithout --wait it prints the new extraction (QUEUED); with --wait it exits 1 when the extraction ends FAILED or REJECTED.')
+    .action(async (source: string, options: { label?: Record<string, string>; wait?: boolean; json?: boolean }) => {
+      let extraction = await startExtraction(context, source, options.label);
+      if (options.wait) {
+        extraction = await pollUntilTerminal(
+          context,
+          () => readExtraction(context, extraction.id),
+          (status) => terminalStatuses.has(status),
+          (current) => `Waiting for ${current.id} (${current.status})`,
+          waitIntervalMs,
+        );
+      }
+      if (options.json) context.json(extraction);
+      else printExtraction(context, extraction);
+      if (options.wait && extraction.status !== 'COMPLETED') throw new UnsuccessfulOutcomeError(`The extraction ended ${extraction.status}.`);
+    });
+
+  const extractions = program.command('extractions').description('List, read, give feedback on and delete extractions.');
+
+  extractions
+    .command('list')
+    .description('List extractions, newest first (no fields: get one for those).')
+    .option('--status <status>', `only this status: ${extractionStatuses.join(', ')}`, oneOf(extractionStatuses))
+    .option('--label <key=value>', 'only those with this label (repeatable, all must match; key= matches any value)', parseLabelFilter)
+    .option('--from <datetime>', 'created at or after (ISO 8601)', parseDateTime)
+    .option('--to <datetime>', 'created at or before (ISO 8601)', parseDateTime)
+    .option('--sort-by <field>', 'createdAt, updatedAt or completedAt', oneOf(['createdAt', 'updatedAt', 'completedAt']))
+    .option('--sort <order>', 'asc or desc', oneOf(['asc', 'desc']))
+    .option('--page <n>', 'page number, from 0', parsePageNumber)
+    .option('--size <n>', 'items per page, 1 to 100', parsePageSize)
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: { status?: string; label?: Record<string, string>; from?: string; to?: string; sortBy?: string; sort?: string; page?: number; size?: number; json?: boolean }) => {
+      const labelQuery = Object.fromEntries(Object.entries(options.label ?? {}).map(([key, value]) => [`labels[${key}]`, value]));
+      const { body } = await (await context.client()).request<ListAnswer<Extraction>>({
+        path: extractionsPath,
+        query: { status: options.status, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size, ...labelQuery },
+      });
+      if (options.json) context.json(body);
+      else context.list(body, extractionColumns, 'extraction');
+    });
+
+  extractions
+    .command('get')
+    .description('Show an extraction and its fields.')
+    .argument('<extractionId>')
+    .option('--json', 'print the extraction as JSON')
+    .action(async (extractionId: string, options: { json?: boolean }) => {
+      const extraction = await readExtraction(context, extractionId);
+      if (options.json) context.json(extraction);
+      else printExtraction(context, extraction);
+    });
+
+  extractions
+    .command('feedback')
+    .description('Give feedback on an extraction or one of its fields; ERROR marks it for review.')
+    .argument('<extractionId>')
+    .requiredOption('--message <text>', 'the feedback, at most 1024 characters')
+    .option('--type <type>', 'ERROR (default: needs correction and review) or INFO (a note)', oneOf(['ERROR', 'INFO']))
+    .option('--field <fieldId>', 'the field it is about (a FIELD ID of `extractions get`); omit for the whole document')
+    .option('--json', 'print the feedback as JSON')
+    .action(async (extractionId: string, options: { message: string; type?: string; field?: string; json?: boolean }) => {
+      const { body } = await (await context.client()).request<{ id: string; type: string; fieldId: string | null }>({
+        method: 'POST',
+        path: `${extractionsPath}/${encodeURIComponent(extractionId)}/feedback`,
+        json: { message: options.message, ...(options.type ? { type: options.type } : {}), ...(options.field ? { fieldId: options.field } : {}) },
+      });
+      if (options.json) context.json(body);
+      else context.out(`Feedback ${body.id} (${body.type}) recorded on ${extractionId}${body.fieldId ? `, field ${body.fieldId}` : ''}.`);
+    });
+
+  extractions
+    .command('delete')
+    .description('Delete a finished extraction and its stored output, permanently.')
+    .argument('<extractionId>')
+    .action(async (extractionId: string) => {
+      await (await context.client()).request({ method: 'DELETE', path: `${extractionsPath}/${encodeURIComponent(extractionId)}` });
+      context.out(`Deleted ${extractionId}.`);
+    });
+}

@@ -1,0 +1,152 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { oneOf, parseDateTime, parseFileArgument, parseJsonArgument, parsePageNumber, parsePageSize, type FileArgument } from './argument-parsing.ts';
+import { UnsuccessfulOutcomeError, UsageError } from './cli-errors.ts';
+import { pollUntilTerminal, type CommandContext, type ListAnswer } from './command-context.ts';
+import { multipartBody, type MultipartPart } from './multipart-body.ts';
+import { UploadProgress } from './progress-display.ts';
+import type { TableColumn } from './table-format.ts';
+
+// `paperflow runs …`: start a published workflow (paperflow-admin workflows publish) and follow its runs.
+
+const runStatuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'CLOSED'] as const;
+const terminalStatuses = new Set(['COMPLETED', 'FAILED', 'CLOSED']);
+const waitIntervalMs = 1000;
+
+interface RunStep {
+  id: string;
+  name: string;
+  type: string;
+  status: string;
+  message?: string;
+  output?: unknown;
+  nestedRuns?: { count: number };
+}
+
+interface WorkflowRun {
+  id: string;
+  status: string;
+  createdAt: string;
+  workflow: { id: string; name: string };
+  progress?: { stepsCompleted: number; stepsTotal: number };
+  durationMs?: number;
+  error?: { code: string; message: string };
+  steps?: RunStep[];
+}
+
+const stepColumns: TableColumn<RunStep>[] = [
+  { header: 'STEP', value: (step) => step.id },
+  { header: 'TYPE', value: (step) => step.type },
+  { header: 'STATUS', value: (step) => step.status },
+  { header: 'NESTED', value: (step) => step.nestedRuns?.count, alignRight: true },
+  { header: 'OUTPUT / MESSAGE', value: (step) => step.message ?? step.output },
+];
+
+const runColumns: TableColumn<WorkflowRun>[] = [
+  { header: 'ID', value: (run) => run.id },
+  { header: 'STATUS', value: (run) => run.status },
+  { header: 'WORKFLOW', value: (run) => run.workflow.id },
+  { header: 'CREATED', value: (run) => run.createdAt },
+  { header: 'STEPS', value: (run) => (run.progress ? `${run.progress.stepsCompleted}/${run.progress.stepsTotal}` : ''), alignRight: true },
+  { header: 'DURATION', value: (run) => (run.durationMs === undefined ? '' : `${run.durationMs} ms`), alignRight: true },
+];
+
+function printRun(context: CommandContext, run: WorkflowRun): void {
+  const duration = run.durationMs === undefined ? '' : `  ${run.durationMs} ms`;
+  context.out(`${context.paint('bold', run.id)}  ${context.status(run.status)}  ${run.workflow.name} (${run.workflow.id})${duration}`);
+  if (run.error) context.out(`${context.paint('red', run.error.code)}: ${run.error.message}`);
+  if (run.steps && run.steps.length > 0) context.table(stepColumns, run.steps);
+}
+
+async function readRun(context: CommandContext, runId: string): Promise<WorkflowRun> {
+  return (await (await context.client()).request<WorkflowRun>({ path: `/workflow-runs/${encodeURIComponent(runId)}` })).body;
+}
+
+/**
+ * The run input: `--data` alone is the JSON body. With `--file`, the request is multipart: each file a
+ * file part, and `--data` (then a JSON object) one JSON part per property, so that `body.<name>` holds
+ * the same value either way.
+ */
+async function runInputParts(data: unknown, files: FileArgument[]): Promise<MultipartPart[]> {
+  if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+    throw new UsageError('With --file, --data must be a JSON object: each property is sent as a JSON part of that name.');
+  }
+  const fileParts = await Promise.all(
+    files.map(async (file) => {
+      const found = await stat(file.path).catch(() => undefined);
+      if (!found?.isFile()) throw new UsageError(`No file at ${file.path} (--file ${file.name}=@${file.path}).`);
+      return { name: file.name, filePath: file.path, fileName: basename(file.path), size: found.size };
+    }),
+  );
+  const jsonParts = Object.entries((data ?? {}) as Record<string, unknown>).map(([name, value]) => ({ name, text: JSON.stringify(value), contentType: 'application/json' }));
+  return [...jsonParts, ...fileParts];
+}
+
+export function addRunCommands(program: Command, context: CommandContext): void {
+  const runs = program.command('runs').description('Start workflow runs and follow them.');
+
+  runs
+    .command('start')
+    .description('Start a run of a published workflow.')
+    .argument('<workflowId>', 'the workflow, wf_…')
+    .option('--data <json>', 'the run input (body in the workflow), any JSON', parseJsonArgument)
+    .option('--file <name=@path>', 'a file part: body.<name> in the workflow is a list of file nodes (repeatable)', parseFileArgument)
+    .option('--wait', 'wait until the run ends and print its steps')
+    .option('--json', 'print the run as JSON')
+    .addHelpText('after', '\nWith --wait it exits 1 when the run ends FAILED or CLOSED.')
+    .action(async (workflowId: string, options: { data?: unknown; file?: FileArgument[]; wait?: boolean; json?: boolean }) => {
+      const client = await context.client();
+      const path = `/workflows/${encodeURIComponent(workflowId)}/runs`;
+      let run: WorkflowRun;
+      if (options.file && options.file.length > 0) {
+        const body = multipartBody(await runInputParts(options.data, options.file));
+        const progress = new UploadProgress(context.io.stderr, 'Uploading');
+        try {
+          run = (await client.request<WorkflowRun>({ method: 'POST', path, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
+        } finally {
+          progress.done();
+        }
+      } else {
+        run = (await client.request<WorkflowRun>({ method: 'POST', path, json: options.data })).body;
+      }
+      if (options.wait) {
+        run = await pollUntilTerminal(context, () => readRun(context, run.id), (status) => terminalStatuses.has(status), (current) => `Waiting for ${current.id} (${current.status})`, waitIntervalMs);
+      }
+      if (options.json) context.json(run);
+      else printRun(context, run);
+      if (options.wait && run.status !== 'COMPLETED') throw new UnsuccessfulOutcomeError(`The run ended ${run.status}.`);
+    });
+
+  runs
+    .command('get')
+    .description('Show a run (or a nested run) with its steps.')
+    .argument('<runId>')
+    .option('--json', 'print the run as JSON, with every step output and nested run')
+    .action(async (runId: string, options: { json?: boolean }) => {
+      const run = await readRun(context, runId);
+      if (options.json) context.json(run);
+      else printRun(context, run);
+    });
+
+  runs
+    .command('list')
+    .description('List workflow runs, newest first.')
+    .option('--status <status>', `only this status: ${runStatuses.join(', ')}`, oneOf(runStatuses))
+    .option('--workflow <workflowId>', 'only runs of this workflow')
+    .option('--from <datetime>', 'created at or after (ISO 8601)', parseDateTime)
+    .option('--to <datetime>', 'created at or before (ISO 8601)', parseDateTime)
+    .option('--sort-by <field>', 'createdAt, updatedAt or completedAt', oneOf(['createdAt', 'updatedAt', 'completedAt']))
+    .option('--sort <order>', 'asc or desc', oneOf(['asc', 'desc']))
+    .option('--page <n>', 'page number, from 0', parsePageNumber)
+    .option('--size <n>', 'items per page, 1 to 100', parsePageSize)
+    .option('--json', 'print the API answer as JSON')
+    .action(async (options: { status?: string; workflow?: string; from?: string; to?: string; sortBy?: string; sort?: string; page?: number; size?: number; json?: boolean }) => {
+      const { body } = await (await context.client()).request<ListAnswer<WorkflowRun>>({
+        path: '/workflow-runs',
+        query: { status: options.status, workflowId: options.workflow, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size },
+      });
+      if (options.json) context.json(body);
+      else context.list(body, runColumns, 'run');
+    });
+}

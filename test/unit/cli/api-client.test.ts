@@ -1,0 +1,120 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PaperflowApiClient } from '../../../src/cli/api-client.ts';
+import { ApiError, ApiUnreachableError } from '../../../src/cli/cli-errors.ts';
+import { multipartBody } from '../../../src/cli/multipart-body.ts';
+import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../../support/webhook-receiver.ts';
+
+// The client against a loopback HTTP server playing the API: what it sends, and how it reads answers.
+
+let server: RunningWebhookReceiver | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+type Answer = { status: number; headers?: Record<string, string>; body?: string };
+
+async function apiAnswering(answers: Answer[]): Promise<{ client: PaperflowApiClient; requests: ReceivedWebhook[]; waits: number[] }> {
+  const requests: ReceivedWebhook[] = [];
+  const waits: number[] = [];
+  server = await startWebhookReceiver((request, response) => {
+    requests.push(request);
+    const answer = answers[Math.min(requests.length - 1, answers.length - 1)]!;
+    response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
+  });
+  const client = new PaperflowApiClient(
+    { apiUrl: `${server.url}/api/public/v1`, apiKey: 'pf_live_unittestkey000000' },
+    { rateLimitRetries: 2, sleep: async (milliseconds) => void waits.push(milliseconds) },
+  );
+  return { client, requests, waits };
+}
+
+const json = { 'content-type': 'application/json' };
+
+describe('PaperflowApiClient', () => {
+  it('sends the key, the query and JSON, and returns the body with the request id', async () => {
+    const { client, requests } = await apiAnswering([{ status: 202, headers: { ...json, 'x-request-id': 'req-1' }, body: '{"id":"ext_1"}' }]);
+
+    const answer = await client.request({ method: 'POST', path: '/document-insights/extractions', query: { page: 0, status: undefined, 'labels[a b]': 'c' }, json: { document: { url: 'https://x.test/a.pdf' } } });
+
+    expect(answer).toEqual({ status: 202, body: { id: 'ext_1' }, requestId: 'req-1' });
+    expect(requests[0]).toMatchObject({
+      path: '/api/public/v1/document-insights/extractions?page=0&labels%5Ba+b%5D=c',
+      headers: { authorization: 'api-key pf_live_unittestkey000000', 'content-type': 'application/json' },
+      body: '{"document":{"url":"https://x.test/a.pdf"}}',
+    });
+  });
+
+  it('turns the error envelope into an ApiError with code, message, request id and details', async () => {
+    const envelope = { error: { code: 'VALIDATION_FAILED', message: 'labels.a is too long', requestId: 'req-2', retryable: false, details: [{ field: 'labels.a', issue: 'too long' }] } };
+    const { client } = await apiAnswering([{ status: 422, headers: { ...json, 'x-request-id': 'req-2' }, body: JSON.stringify(envelope) }]);
+
+    const refused = await client.request({ path: '/x' }).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 422, code: 'VALIDATION_FAILED', message: 'labels.a is too long', requestId: 'req-2', details: [{ field: 'labels.a', issue: 'too long' }] });
+  });
+
+  it('waits out a 429 for its Retry-After and sends the request again', async () => {
+    const { client, requests, waits } = await apiAnswering([
+      { status: 429, headers: { 'retry-after': '3' }, body: 'Too Many Requests' },
+      { status: 200, headers: json, body: '{"ok":true}' },
+    ]);
+
+    const answer = await client.request({ path: '/events' });
+
+    expect(answer.body).toEqual({ ok: true });
+    expect(waits).toEqual([3000]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('reports the edge\'s plain-text 429 as RATE_LIMITED once the retries are spent', async () => {
+    const { client, waits } = await apiAnswering([{ status: 429, headers: { 'retry-after': '1', 'x-request-id': 'req-3' }, body: 'Too Many Requests\n' }]);
+
+    const refused = await client.request({ path: '/events' }).catch((error: unknown) => error);
+
+    expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', message: 'Too Many Requests', requestId: 'req-3' });
+    expect(waits).toEqual([1000, 1000]);
+  });
+
+  it('says the API cannot be reached when nothing listens', async () => {
+    const client = new PaperflowApiClient({ apiUrl: await refusedConnectionUrl('/api/public/v1'), apiKey: 'pf_live_unittestkey000000' });
+
+    await expect(client.request({ path: '/events' })).rejects.toThrow(ApiUnreachableError);
+  });
+
+  describe('a multipart upload', () => {
+    let folder: string;
+
+    afterEach(async () => {
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('streams the file with a Content-Length, a JSON part typed as JSON, and reports progress up to the whole', async () => {
+      folder = await mkdtemp(join(tmpdir(), 'paperflow-cli-upload-'));
+      const path = join(folder, 'scan "1".pdf');
+      const content = Buffer.alloc(200_000, 7);
+      await writeFile(path, content);
+      const { client, requests } = await apiAnswering([{ status: 202, headers: json, body: '{}' }]);
+      const body = multipartBody([
+        { name: 'file', filePath: path, fileName: 'scan "1".pdf', size: content.length },
+        { name: 'labels', text: '{"a":"b"}', contentType: 'application/json' },
+      ]);
+      const progress: number[] = [];
+
+      await client.request({ method: 'POST', path: '/upload', multipart: body, onUploadProgress: (sent, total) => progress.push(sent / total) });
+
+      const received = requests[0]!;
+      expect(Number(received.headers['content-length'])).toBe(body.contentLength);
+      expect(Buffer.byteLength(received.body, 'latin1')).toBe(body.contentLength);
+      expect(received.body).toContain('Content-Disposition: form-data; name="file"; filename="scan %221%22.pdf"\r\nContent-Type: application/octet-stream\r\n\r\n');
+      expect(received.body).toContain('Content-Disposition: form-data; name="labels"\r\nContent-Type: application/json\r\n\r\n{"a":"b"}\r\n');
+      expect(progress.at(-1)).toBe(1);
+      expect(progress.length).toBeGreaterThan(2);
+    });
+  });
+});
