@@ -35,13 +35,14 @@ export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RV
  * so a restart keeps it: dynalite (DynamoDB on LevelDB), s3rver (S3, behind a front that checks
  * upload forms' policies) and fauxqs (SQS).
  *
- * What a killed process (kill -9) keeps: every write an emulator acknowledged has reached the
- * operating system (LevelDB appends each write to its log before answering; fauxqs commits each
- * queue change to SQLite as it happens; s3rver writes an object's file before answering the PUT).
- * dynalite alone wrote an item and its index entries as separate writes, so a kill between them
- * left indexes disagreeing with their items for good; it writes them as one batch here
- * (dynalite-atomic-writes.ts). Nothing is synced to disk on every write: a power loss may lose the
- * last writes, as it may for any local database not run with synchronous writes.
+ * What a killed process (kill -9) keeps: LevelDB hands each write to the operating system (its log)
+ * before dynalite answers, and fauxqs commits each queue change to SQLite as it happens, so an
+ * acknowledged write survives. dynalite wrote an item and its index entries as separate writes, so
+ * a kill between them left indexes disagreeing with their items for good; here it writes them as one
+ * batch (dynalite-atomic-writes.ts). s3rver (3.7.1) answers a PUT once the body has been read, while
+ * the last bytes may still be on their way to the file: a kill in that instant can leave the object
+ * short (the stack keeps outputs and events under 300 KB in DynamoDB, not in S3). Nothing is synced
+ * to disk on every write: a power loss may lose the last writes, as for any local database.
  */
 export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {}): Promise<RunningEmulators> {
   await mkdir(join(dataDir, 's3'), { recursive: true });
