@@ -233,15 +233,17 @@ describe('the embedded stack stopped cleanly', () => {
     let before: { extraction: unknown; subscriptions: unknown; events: unknown; fileId: string };
     try {
       const client = new ExtractionClient(first.stack, bootstrapApiKey);
-      const created = await client.upload(await invoicePdf({ invoiceNumber: `CLEAN-${Date.now()}` }), 'clean.pdf');
-      expect(created.status).toBe(202);
-      const extraction = await client.waitForTerminal(created.body.id, 60_000);
+      // Subscribed before the upload: an event is fanned out to the subscriptions there are when it is
+      // handed off, which may be before a subscription made once the extraction reads terminal.
       const subscribed = await client.json('/event-subscriptions', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Kept', endpointUrl: `${receiver.url}/kept`, eventTypes: extractionEventTypes }),
       });
       expect(subscribed.status).toBe(201);
+      const created = await client.upload(await invoicePdf({ invoiceNumber: `CLEAN-${Date.now()}` }), 'clean.pdf');
+      expect(created.status).toBe(202);
+      const extraction = await client.waitForTerminal(created.body.id, 60_000);
       before = {
         extraction,
         subscriptions: (await client.json('/event-subscriptions')).body.data,
