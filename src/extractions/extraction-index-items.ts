@@ -73,7 +73,10 @@ export class ExtractionIndexItems {
     }
   }
 
-  /** A terminal, counted record needs no attention: it leaves the index, unless it changed since. */
+  /**
+   * A terminal, counted record whose event is recorded needs no attention: it leaves the index,
+   * unless it changed since (whoever changed it leaves it then, or the sweeper does).
+   */
   async leaveAttentionIndex(record: StoredExtraction): Promise<void> {
     try {
       await this.client.send(
@@ -81,7 +84,7 @@ export class ExtractionIndexItems {
           TableName: this.tableName,
           Key: extractionKey(record.id),
           UpdateExpression: 'REMOVE gsi6pk, gsi6sk',
-          ConditionExpression: 'revision = :revision AND attribute_exists(gsi6pk)',
+          ConditionExpression: 'revision = :revision AND attribute_exists(gsi6pk) AND attribute_not_exists(eventPending)',
           ExpressionAttributeValues: { ':revision': record.revision },
         }),
       );

@@ -16,6 +16,12 @@ export interface StoredExtraction extends ExtractionRecord {
   deleting?: boolean;
   /** A counter change claimed and not yet confirmed (src/platform/exact-counters.ts). */
   pendingCount?: PendingCount<ExtractionStatus>;
+  /**
+   * Set by the terminal transition of a generation, cleared once its event is recorded: until then
+   * the record stays in the attention index whatever else changes (counters, feedback), so the
+   * sweeper records the event of a settlement that stopped between the two writes.
+   */
+  eventPending?: boolean;
 }
 
 export function labelItemKeys(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'labels'>): { pk: string; sk: string }[] {
@@ -44,7 +50,7 @@ export function assertStorableKeys(item: Record<string, unknown>): void {
 }
 
 export function itemOf(record: StoredExtraction, options?: { needsAttention: boolean }): Record<string, unknown> {
-  const needsAttention = options?.needsAttention ?? (record.countedAs !== record.status || record.deleting === true);
+  const needsAttention = options?.needsAttention ?? (record.countedAs !== record.status || record.deleting === true || record.eventPending === true);
   const indexes = indexAttributesOf(record, { needsAttention });
   const item: Record<string, unknown> = { ...extractionKey(record.id), ...record, labels: asDynamoMap(record.labels) };
   for (const [name, value] of Object.entries(indexes)) {

@@ -199,6 +199,8 @@ export class ExtractionService {
     if (!isTerminal(record.status)) {
       throw new ConflictError(`Extraction ${extractionId} is ${record.status}; it can be deleted once it is COMPLETED, FAILED or REJECTED.`);
     }
+    // It ended, so it has its event, even when the settlement that was to record it stopped.
+    await this.dependencies.settlement.settleIfPending(record);
     const marked = await this.dependencies.store.mutate(extractionId, (current) =>
       current.workspaceId === workspaceId && isTerminal(current.status) ? { ...current, deleting: true } : undefined,
     );

@@ -51,6 +51,8 @@ export class ExtractionSettlement {
         updatedAt: at,
         completedAt: at,
         outputAvailable: outcome.status === 'COMPLETED',
+        // In the attention index until `settle` has recorded the event, whatever happens in between.
+        eventPending: true,
         ...(outcome.error ? { error: outcome.error } : {}),
         document: { ...current.document, ...(outcome.pageCount !== undefined ? { pageCount: outcome.pageCount } : {}) },
       };
@@ -61,11 +63,21 @@ export class ExtractionSettlement {
     return record;
   }
 
-  /** Records the terminal event (idempotent id), then syncs counters, which ends the attention. */
+  /**
+   * Records the terminal event (idempotent id), then says so on the record (`eventPending` cleared),
+   * then syncs counters, which ends the attention. The terminal write set `eventPending`, so a
+   * settlement stopped anywhere before the event is durable leaves the record to the sweeper.
+   */
   async settle(record: StoredExtraction): Promise<void> {
     const output = record.status === 'COMPLETED' ? await this.outputs.get(record.id) : undefined;
     await this.events.record(record.workspaceId, extractionEventOf(record, output));
+    await this.store.clearEventPending(record.id, record.generation);
     await this.store.syncCounters(record);
+  }
+
+  /** Settles a terminal record whose event is not recorded yet (before a delete or a reprocess moves on). */
+  async settleIfPending(record: StoredExtraction): Promise<void> {
+    if (record.eventPending && isTerminal(record.status) && !record.deleting) await this.settle(record);
   }
 
   async completeDeletion(record: StoredExtraction): Promise<void> {
@@ -81,10 +93,13 @@ export class ExtractionSettlement {
    */
   async reprocess(executions: ExtractionExecutions, workspaceId: string | undefined, extractionId: string): Promise<StoredExtraction> {
     const at = this.now().toISOString();
+    // The generation that ends here keeps its event, even one a stopped settlement left to the sweeper.
+    const before = await this.store.get(extractionId);
+    if (before && (workspaceId === undefined || before.workspaceId === workspaceId)) await this.settleIfPending(before);
     const result = await this.store.mutate(extractionId, (current) => {
       if (workspaceId !== undefined && current.workspaceId !== workspaceId) return undefined;
       if (!isTerminal(current.status)) return undefined;
-      const { completedAt: _completedAt, error: _error, ...rest } = current;
+      const { completedAt: _completedAt, error: _error, eventPending: _eventPending, ...rest } = current;
       return { ...rest, status: 'QUEUED', generation: current.generation + 1, updatedAt: at, outputAvailable: false };
     });
     const record = result.record;

@@ -4,6 +4,7 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
   type QueryCommandOutput,
@@ -161,12 +162,33 @@ export class ExtractionStore {
 
   /**
    * Brings the workspace counters in line with the record, exactly once per change (the protocol of
-   * src/platform/exact-counters.ts). Until counted, a record stays in the attention index, so the
-   * sweeper finishes what an interrupted caller left; a terminal record counted as it is leaves it.
+   * src/platform/exact-counters.ts). Until counted, and until its terminal event is recorded
+   * (`eventPending`), a record stays in the attention index, so the sweeper finishes what an
+   * interrupted caller left; a terminal record counted as it is, its event recorded, leaves it.
    */
   async syncCounters(record: Pick<StoredExtraction, 'id'>): Promise<void> {
     const counted = await this.counters.sync(() => this.get(record.id));
-    if (counted && isTerminal(counted.status) && !counted.deleting) await this.indexItems.leaveAttentionIndex(counted);
+    if (counted && isTerminal(counted.status) && !counted.deleting && !counted.eventPending) await this.indexItems.leaveAttentionIndex(counted);
+  }
+
+  /**
+   * The terminal event of `generation` is recorded: the record no longer waits for it. Does nothing
+   * when it was already cleared, or the record has moved on to another generation since.
+   */
+  async clearEventPending(extractionId: string, generation: number): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: extractionKey(extractionId),
+          UpdateExpression: 'REMOVE eventPending SET revision = revision + :one',
+          ConditionExpression: 'attribute_exists(eventPending) AND generation = :generation',
+          ExpressionAttributeValues: { ':generation': generation, ':one': 1 },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   /** Every page of a Query, following LastEvaluatedKey; stop early by leaving the loop. */

@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractionRecord, ExtractionStatus } from '../../src/extractions/extraction.ts';
 import { labelKeyPartition, labelValuePartition, statusPartition, workspacePartition } from '../../src/extractions/extraction-keys.ts';
 import { ExtractionLister } from '../../src/extractions/extraction-listing.ts';
-import { extractionSettlement, extractionStore } from '../../src/extractions/wiring.ts';
+import { ExtractionSettlement } from '../../src/extractions/extraction-settlement.ts';
+import { extractionSettlement, extractionStore, outputStore } from '../../src/extractions/wiring.ts';
+import type { EventRecorder } from '../../src/events/event-recorder.ts';
+import { eventLister } from '../../src/events/wiring.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
@@ -125,6 +128,53 @@ describe('the sweeper', () => {
     expect(report.deleted).toBeGreaterThanOrEqual(1);
     expect(await store.get(record.id)).toBeUndefined();
     expect((await store.counters.counts(workspaceId)).total).toBe(0);
+    await expectCountersExact(workspaceId);
+  });
+});
+
+describe('a terminal transition interrupted before its event was recorded', () => {
+  /** A settlement whose recorder stops the process (throws) before the event's put, as a kill -9 there would. */
+  function settlementStoppingBeforeTheEvent() {
+    const stopped = { record: async () => Promise.reject(new Error('killed before the event was recorded')) } as unknown as EventRecorder;
+    return new ExtractionSettlement(extractionStore(), outputStore(), stopped);
+  }
+
+  async function eventsOf(workspaceId: string): Promise<string[]> {
+    const listed = await eventLister().list(workspaceId, { page: 0, size: 100, sort: 'asc' });
+    return listed.events.map((event) => event.eventType);
+  }
+
+  it('stays in the attention index, so the sweeper records its event', async () => {
+    const workspaceId = 'ws_store_finish_stopped';
+    const store = extractionStore();
+    const record = await store.create(newRecord(workspaceId));
+    await store.mutate(record.id, (current) => ({ ...current, status: 'PROCESSING', updatedAt: new Date().toISOString() }));
+
+    await expect(settlementStoppingBeforeTheEvent().finish(record.id, 1, { status: 'COMPLETED' })).rejects.toThrow(/killed/);
+    expect((await store.get(record.id))?.status).toBe('COMPLETED');
+    expect(await eventsOf(workspaceId)).toEqual([]);
+
+    const report = await extractionSettlement().sweep(60 * 60 * 1000);
+
+    expect(report.settled).toBeGreaterThanOrEqual(1);
+    expect(await eventsOf(workspaceId)).toEqual(['document-insights.extraction.completed']);
+    await expectCountersExact(workspaceId);
+    const stillNeedingAttention = [];
+    for await (const pending of store.indexItems.needingAttention()) if (pending.workspaceId === workspaceId) stillNeedingAttention.push(pending.id);
+    expect(stillNeedingAttention).toEqual([]);
+  });
+
+  it('stays in the attention index when the record is changed again before the sweeper comes (feedback)', async () => {
+    const workspaceId = 'ws_store_finish_stopped_feedback';
+    const store = extractionStore();
+    const record = await store.create(newRecord(workspaceId));
+    await store.mutate(record.id, (current) => ({ ...current, status: 'PROCESSING', updatedAt: new Date().toISOString() }));
+    await expect(settlementStoppingBeforeTheEvent().finish(record.id, 1, { status: 'FAILED', error: { code: 'DOCUMENT_EXTRACTION_FAILED', message: 'x' } })).rejects.toThrow(/killed/);
+    await store.mutate(record.id, (current) => ({ ...current, reviewRequired: true }));
+
+    await extractionSettlement().sweep(60 * 60 * 1000);
+
+    expect(await eventsOf(workspaceId)).toEqual(['document-insights.extraction.failed']);
     await expectCountersExact(workspaceId);
   });
 });

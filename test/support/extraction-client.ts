@@ -114,7 +114,8 @@ export async function recordedEvents(workspaceId: string): Promise<LooseItem[]> 
         ExclusiveStartKey: startKey,
       }),
     );
-    items.push(...(page.Items ?? []));
+    // Events keep `data` as its JSON text (`dataJson`, src/events/event-recorder.ts): read as the envelope.
+    items.push(...(page.Items ?? []).map((item) => (typeof item.dataJson === 'string' ? { ...item, data: JSON.parse(item.dataJson) } : item)));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   // The recorder keeps `data` as its JSON text (`dataJson`); tests read it as the object it is.
