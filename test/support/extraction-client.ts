@@ -118,8 +118,7 @@ export async function recordedEvents(workspaceId: string): Promise<LooseItem[]> 
     items.push(...(page.Items ?? []).map((item) => (typeof item.dataJson === 'string' ? { ...item, data: JSON.parse(item.dataJson) } : item)));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  // The recorder keeps `data` as its JSON text (`dataJson`); tests read it as the object it is.
-  return items.map((item) => (typeof item.dataJson === 'string' ? { ...item, data: JSON.parse(item.dataJson) } : item));
+  return items;
 }
 
 /** The recorded events of one extraction. */
