@@ -3,6 +3,7 @@
 // envelope window, and whose block (seller's or buyer's) a piece of text sits in.
 
 import { findAmounts } from '../values/amount.ts';
+import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries, type CountryMention } from '../values/country.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
 import { findIbans } from '../values/iban.ts';
 import { cleanPartyName, findCompanyNames, hasLegalForm, looksLikeKeyAndValue } from '../values/party-name.ts';
@@ -96,12 +97,37 @@ export function findReturnAddressSegments(layout: DocumentLayout): LayoutSegment
     });
 }
 
+/** The country a document comes from, when its evidence clearly names one (values/country.ts). */
+export interface DocumentCountry {
+  country: string;
+  weight: number;
+  /** The segment of the first mention, where an implied currency is reported. */
+  segment: LayoutSegment;
+}
+
+/** Country names, legal forms, tax ids, phone prefixes, and the countries of IBANs and VAT ids. */
+export function documentCountry(layout: DocumentLayout): DocumentCountry | undefined {
+  const mentions: (CountryMention & { segment: LayoutSegment })[] = [];
+  for (const segment of layout.segments) {
+    for (const mention of findCountryMentions(segment.text)) mentions.push({ ...mention, segment });
+    const country = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
+    if (country) mentions.push({ countries: [country === 'EL' ? 'GR' : country], weight: 1.5, index: 0, length: segment.text.length, evidence: 'IBAN or VAT id', segment });
+  }
+  const ranked = [...weighCountries(mentions).entries()].sort((left, right) => right[1] - left[1]);
+  const [best, runnerUp] = ranked;
+  // One clear country: enough weight, and well ahead of any other named on the page.
+  if (!best || best[1] < 0.8 || (runnerUp && runnerUp[1] > best[1] * 0.6)) return undefined;
+  const segment = mentions.find((mention) => mention.countries.includes(best[0]))?.segment;
+  return segment ? { country: best[0], weight: best[1], segment } : undefined;
+}
+
 /** Currency candidates from every code and sign in the document; amounts' own signs count more. */
-export function currencyCandidates(layout: DocumentLayout, language: string | undefined): FieldCandidate[] {
+export function currencyCandidates(layout: DocumentLayout, language: string | undefined, country?: DocumentCountry): FieldCandidate[] {
+  const context = { ...(language ? { language } : {}), ...(country ? { country: country.country } : {}) };
   const weights = new Map<string, { weight: number; count: number; first: { segment: LayoutSegment; index: number; length: number } }>();
   for (const segment of layout.segments) {
-    const attached = new Set(findAmounts(segment.text, { ...(language ? { language } : {}) }).flatMap((amount) => (amount.currency ? [amount.index] : [])));
-    for (const mention of findCurrencyMentions(segment.text, { ...(language ? { language } : {}) })) {
+    const attached = new Set(findAmounts(segment.text, context).flatMap((amount) => (amount.currency ? [amount.index] : [])));
+    for (const mention of findCurrencyMentions(segment.text, context)) {
       const nearAmount = [...attached].some((index) => Math.abs(index - mention.index) <= 3);
       const weight = (mention.unambiguous ? 1 : 0.6) + (nearAmount ? 0.5 : 0);
       const entry = weights.get(mention.code);
@@ -125,18 +151,23 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
   }));
 }
 
-// Where no currency is printed, the country of the seller's IBAN or VAT id, or the language, implies it.
-const EURO_COUNTRIES = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'EL', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
-const NATIONAL_CURRENCIES: Record<string, string> = { PL: 'PLN', CH: 'CHF', GB: 'GBP', CZ: 'CZK', HU: 'HUF', SE: 'SEK', DK: 'DKK', NO: 'NOK', RO: 'RON', BG: 'BGN' };
+// Where no currency is printed, the country of the seller's IBAN or VAT id, other country evidence,
+// or the language implies it, in that order and always below any printed sign.
 const LANGUAGE_CURRENCIES: Record<string, string> = { de: 'EUR', fr: 'EUR', nl: 'EUR', es: 'EUR', it: 'EUR', pl: 'PLN' };
 
-/** A weak currency guess from country codes in IBANs and VAT ids, then from the language. */
-export function impliedCurrencyCandidates(layout: DocumentLayout, language: string | undefined): FieldCandidate[] {
+/** A weak currency guess from country codes in IBANs and VAT ids, then other country evidence, then the language. */
+export function impliedCurrencyCandidates(layout: DocumentLayout, language: string | undefined, country?: DocumentCountry): FieldCandidate[] {
   for (const segment of layout.segments) {
-    const country = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
-    if (!country) continue;
-    const code = EURO_COUNTRIES.has(country) ? 'EUR' : NATIONAL_CURRENCIES[country];
-    if (code) return [{ fieldName: 'currency', value: code, score: 0.4, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${country} of an IBAN or VAT id` }];
+    const ibanOrVatCountry = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
+    if (!ibanOrVatCountry) continue;
+    const code = CURRENCY_OF_COUNTRY[ibanOrVatCountry === 'EL' ? 'GR' : ibanOrVatCountry];
+    if (code) return [{ fieldName: 'currency', value: code, score: 0.4, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${ibanOrVatCountry} of an IBAN or VAT id` }];
+  }
+  const countryCurrency = country ? CURRENCY_OF_COUNTRY[country.country] : undefined;
+  if (country && countryCurrency) {
+    const { segment } = country;
+    const score = 0.34 + 0.06 * Math.min(1, country.weight / 4);
+    return [{ fieldName: 'currency', value: countryCurrency, score, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${country.country} named by the page` }];
   }
   const first = layout.segments[0];
   const code = language ? LANGUAGE_CURRENCIES[language] : undefined;

@@ -13,6 +13,8 @@ import { boxOfRange, buildDocumentLayout, type DocumentLayout, type LayoutSegmen
 import {
   companyNameCandidates,
   currencyCandidates,
+  documentCountry,
+  type DocumentCountry,
   findAddressBlocks,
   findReturnAddressSegments,
   ibanCandidates,
@@ -76,6 +78,8 @@ interface ExtractionContext {
   parties: PartyBlocks;
   returnAddress: LayoutSegment[];
   documentCurrencies: FieldCandidate[];
+  /** The country the page clearly names, if any: resolves shared currency signs and implies a currency. */
+  country?: DocumentCountry;
 }
 
 function fieldOfRole(context: ExtractionContext, role: FieldRole): FieldSpecification | undefined {
@@ -116,7 +120,8 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   for (const label of labelMatches) labelsBySegment.set(label.segment.id, [...(labelsBySegment.get(label.segment.id) ?? []), label]);
 
   // Currency and date order first: both change how other values are read.
-  const documentCurrencies = currencyCandidates(layout, language);
+  const country = documentCountry(layout);
+  const documentCurrencies = currencyCandidates(layout, language, country);
   const likelyCurrency = groupByValue(documentCurrencies)[0]?.value;
   const dateOrder = inferNumericDateOrder({
     texts: document.pages.flatMap((page) => page.lines.map((line) => line.text)),
@@ -131,7 +136,7 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   });
   const returnAddress = findReturnAddressSegments(layout);
   const parties = new PartyBlocks(layout, partyLabels, returnAddress);
-  return { layout, language, dateOrder, specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies };
+  return { layout, language, dateOrder, specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies, ...(country ? { country } : {}) };
 }
 
 function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
@@ -193,7 +198,7 @@ function addRoleEvidence(context: ExtractionContext, pool: CandidatePool): void 
   for (const field of context.specification.fields) {
     switch (field.role) {
       case 'currency': {
-        const mentioned = context.documentCurrencies.length > 0 ? context.documentCurrencies : impliedCurrencyCandidates(layout, context.language);
+        const mentioned = context.documentCurrencies.length > 0 ? context.documentCurrencies : impliedCurrencyCandidates(layout, context.language, context.country);
         pool.add(mentioned.map((candidate) => ({ ...candidate, fieldName: field.name })));
         break;
       }
