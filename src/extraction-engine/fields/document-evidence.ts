@@ -313,6 +313,59 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
   return found;
 }
 
+// A till receipt names its seller in its first lines, above the address; the lines around it are an
+// address, registration and tax numbers, phone numbers, opening hours, the title and OCR noise.
+const ADDRESS_WORDS = /(?<![\p{L}])(?:jalan|jln|lorong|persiaran|taman|lot|no\.?|blok|block|bandar|seksyen|kawasan|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|floor|flr|level|suite|unit|building|plaza|strasse|straße|str\.|rue|via|calle|ul\.|p\.?o\.? box)(?![\p{L}])/iu;
+const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table|hours|welcome|thank|open|daily|mon|sun)(?![\p{L}])/iu;
+
+/** A head line cleaned into a business name, or undefined when it reads as something else. */
+function receiptHeadName(text: string): string | undefined {
+  const name = text
+    // A registration number in parentheses after the name: "AEON CO. (M) BHD (126926-H)".
+    .replace(/\s*\(\s*[\w\s.:-]*\d{4,}[\w\s.:-]*\)\s*$/u, '')
+    .replace(/^[^\p{L}\d]+|[^\p{L}\d).]+$/gu, '')
+    .replace(/\s+[.'’]$/u, '')
+    .trim();
+  const letters = name.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 4 || letters.length < name.replace(/\s/g, '').length * 0.6) return undefined;
+  // Handwriting and OCR noise come out in lower case; printed business names are capitalised.
+  if (!/\p{Lu}/u.test(name) || /^\p{Ll}/u.test(name)) return undefined;
+  if (ADDRESS_WORDS.test(name) || NOT_A_NAME_WORDS.test(name) || /\d{4,}/.test(name) || /@|:/.test(name)) return undefined;
+  // OCR of a logo or of noise gives runs of single characters; "B & BEST" is a name.
+  const tokens = name.split(/\s+/).filter((token) => token !== '&');
+  if (tokens.filter((token) => token.replace(/[^\p{L}\d]/gu, '').length <= 1).length > tokens.length * 0.4) return undefined;
+  return name;
+}
+
+function segmentConfidence(segment: LayoutSegment): number {
+  const confidences = segment.words.flatMap((word) => (word.confidence === undefined ? [] : [word.confidence]));
+  return confidences.length === 0 ? 1 : confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length;
+}
+
+/**
+ * The seller of a till receipt: the first name-like line at the head of the first page, joined with
+ * the line right under it when that one ends the name with a legal form ("BECON STATIONER" over
+ * "Becon Enterprise Sdn Bhd"). Only for types whose seller heads the document (receipts).
+ */
+export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string): FieldCandidate[] {
+  const page = layout.pages[0];
+  if (!page || !layout.hasGeometry) return [];
+  const headRows = page.rows.filter((row) => row.top < 0.4).slice(0, 10);
+  const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5);
+  for (const [position, segment] of headSegments.entries()) {
+    const name = receiptHeadName(segment.text);
+    if (!name) continue;
+    let value = name;
+    const next = headSegments[position + 1];
+    const nextName = next ? receiptHeadName(next.text) : undefined;
+    const adjacent = next !== undefined && next.box.y - (segment.box.y + segment.box.height) < page.typicalLineHeight * 1.2;
+    if (!hasLegalForm(name) && nextName && adjacent && hasLegalForm(nextName)) value = `${name} ${nextName}`;
+    const score = 0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(segment));
+    return [{ fieldName, value, score, pageNumber: page.pageNumber, box: segment.box, segmentId: segment.id, evidence: 'business name at the head of a receipt' }];
+  }
+  return [];
+}
+
 /** Seller from the sender line, buyer from the first name line under it in the window. */
 export function returnAddressCandidates(layout: DocumentLayout, returnAddress: LayoutSegment[], sellerField: string, buyerField: string): FieldCandidate[] {
   const found: FieldCandidate[] = [];
