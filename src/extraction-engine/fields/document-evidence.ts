@@ -353,6 +353,9 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
   const headRows = page.rows.filter((row) => row.top < 0.4).slice(0, 10);
   const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5);
   for (const [position, segment] of headSegments.entries()) {
+    // The name heads the receipt: once a "Key: value" line has come (a guest, a date), what
+    // follows is a section of the document, not its seller.
+    if (looksLikeKeyAndValue(segment.text)) return [];
     const name = receiptHeadName(segment.text);
     if (!name) continue;
     let value = name;

@@ -65,6 +65,19 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('B & BEST RESTAURANT');
   });
 
+  it('takes no section heading for the seller once key-value lines have begun', () => {
+    const booking: Row[] = [
+      { text: 'PAYMENT RECEIPT', x: 0.08, height: 0.02 },
+      'Guest Name: Sanjay',
+      'Date: 31/12/2017',
+      'Hotel Details',
+      [{ text: 'Room charges', x: 0.08 }, { text: '1,939.00', x: 0.8 }],
+      [{ text: 'Total', x: 0.08 }, { text: '1,939.00', x: 0.8 }],
+      'Oravel Stays Private Limited, 3rd Floor, Chennai',
+    ];
+    expect(extract(booking).values.seller_name).not.toBe('Hotel Details');
+  });
+
   it('drops the registration number printed after the name', () => {
     const head: Row[] = [{ text: 'AEON CO. (M) BHD (126926-H)', x: 0.28, confidence: 0.92 }, { text: '3RD FLR, AEON TAMAN MALURI SC', x: 0.26, confidence: 0.9 }];
     expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
