@@ -2,9 +2,13 @@
 // PAPERFLOW_CORPUS_DIR): per field and per source (text PDFs, OCR, plain text, ZUGFeRD with and
 // without the embedded XML), the calibration of confidences, and the outcome of each bad/ file.
 // Each text PDF is also rendered into an image-only "scan" to measure the OCR path (skip: --no-scans).
-// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans]
+// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR]
+// --only keeps the files whose corpus path contains the text (repeatable); --read-cache keeps each
+// document as read (keyed by its bytes' SHA-256 and the reader source's) in DIR, so iterating on the
+// field extractor does not OCR the same pages again.
 
-import { readdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultExtractionConfiguration } from '../src/extraction-engine/configuration/parse-extraction-configuration.ts';
@@ -18,6 +22,9 @@ const corpusDirectory = process.env.PAPERFLOW_CORPUS_DIR ?? resolve(repositoryRo
 const verbose = process.argv.includes('--verbose');
 /** The corpus has no scanned PDFs; by default every text PDF is also rendered into one and OCR'd. */
 const withDerivedScans = !process.argv.includes('--no-scans');
+const onlyPaths = process.argv.flatMap((argument, index) => (process.argv[index - 1] === '--only' ? [argument] : []));
+const readCacheIndex = process.argv.indexOf('--read-cache');
+const readCacheDirectory = readCacheIndex > 0 ? process.argv[readCacheIndex + 1] : undefined;
 
 type ExpectedValue = string | number;
 
@@ -110,8 +117,37 @@ function printTable(title: string, header: string[], rows: string[][]): void {
   for (const row of rows) console.log(format(row));
 }
 
+let readerVersion: Promise<string> | undefined;
+
+/** A hash of the reader code: a cached reading is reused only while the readers are unchanged. */
+async function readerSourceHash(): Promise<string> {
+  const hash = createHash('sha256');
+  const readersDirectory = join(repositoryRoot, 'src/extraction-engine/readers');
+  for (const name of (await readdir(readersDirectory)).sort()) hash.update(await readFile(join(readersDirectory, name)));
+  hash.update(await readFile(join(repositoryRoot, 'src/extraction-engine/read-document.ts')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** readDocument, through the --read-cache directory when one is given (rejections are not cached). */
+async function readThroughCache(bytes: Uint8Array, options: Parameters<typeof readDocument>[1]): Promise<ReadDocument> {
+  if (!readCacheDirectory) return readDocument(bytes, options);
+  readerVersion ??= readerSourceHash();
+  const key = createHash('sha256').update(bytes).update(JSON.stringify({ ...options, ocr: undefined })).update(await readerVersion).digest('hex');
+  const cached = join(readCacheDirectory, `${key}.json`);
+  try {
+    return JSON.parse(await readFile(cached, 'utf8')) as ReadDocument;
+  } catch {
+    const document = await readDocument(bytes, options);
+    await mkdir(readCacheDirectory, { recursive: true });
+    await writeFile(cached, JSON.stringify(document));
+    return document;
+  }
+}
+
 async function main(): Promise<void> {
-  const expectedFiles = await findExpectedFiles(corpusDirectory);
+  const expectedFiles = (await findExpectedFiles(corpusDirectory)).filter(
+    (path) => onlyPaths.length === 0 || onlyPaths.some((only) => path.slice(corpusDirectory.length + 1).includes(only)),
+  );
   const comparisons: Comparison[] = [];
   const badResults: string[][] = [];
   const ocr = new OcrPool({ size: 2 });
@@ -127,7 +163,7 @@ async function main(): Promise<void> {
       let rejection: DocumentRejectedError | undefined;
       const readStarted = Date.now();
       try {
-        document = await readDocument(bytes, { fileName: basename(documentPath), ocr });
+        document = await readThroughCache(bytes, { fileName: basename(documentPath), ocr });
       } catch (error) {
         if (!(error instanceof DocumentRejectedError)) throw error;
         rejection = error;
@@ -186,7 +222,7 @@ async function main(): Promise<void> {
         comparisons.push(...compare(`${source}, with embedded XML`, relative, extractDocument(document, { configuration: defaultExtractionConfiguration }), fields));
       }
       if (withDerivedScans && source.startsWith('text PDF')) {
-        const scanned = await readDocument(await derivedScanOf(bytes), { fileName: basename(documentPath), ocr, readEmbeddedXml: false });
+        const scanned = await readThroughCache(await derivedScanOf(bytes), { fileName: basename(documentPath), ocr, readEmbeddedXml: false });
         comparisons.push(...compare(`scanned PDF (derived from text PDF), OCR`, relative, extractDocument(scanned, { configuration: defaultExtractionConfiguration }), fields));
       }
       if (verbose) console.log(`  read ${relative} in ${seconds}s (${source}, language ${document.language ?? '?'})`);

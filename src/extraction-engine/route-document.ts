@@ -5,6 +5,7 @@ import type { ReadDocument } from './document.ts';
 import type { DocumentLayout } from './fields/document-layout.ts';
 import type { DocumentTypeSpecification } from './fields/field-specification.ts';
 import { compileLabelSources, findLabelMatches } from './fields/label-anchors.ts';
+import { normalizeForMatching } from './values/text-normalization.ts';
 
 export interface RoutingScore {
   docType: string;
@@ -15,6 +16,9 @@ export interface RoutingScore {
 
 const TITLE_WEIGHT = 3;
 const MIN_SCORE = 1;
+/** Distinct supporting keywords ("cashier", "change") count from two on: one alone is chance. */
+const MIN_SUPPORTING_KEYWORDS = 2;
+const MAX_SUPPORTING_KEYWORDS = 6;
 
 /** The keyword part of a type's score and the embedded-data bonus; the costly label share is left at 0. */
 function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specification: DocumentTypeSpecification): { keywordScore: number; embeddedBonus: number; applies: boolean } {
@@ -31,7 +35,11 @@ function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specifi
     })
     .sort((left, right) => right - left)
     .slice(0, 5);
-  const keywordScore = weights.reduce((sum, weight) => sum + weight, 0);
+  const supporting = specification.supportingKeywords
+    ? new Set(findLabelMatches(layout, compileLabelSources([{ fieldName: specification.docType, labels: specification.supportingKeywords }])).map((match) => normalizeForMatching(match.segment.text.slice(match.start, match.end))))
+    : new Set<string>();
+  const supportingScore = supporting.size >= MIN_SUPPORTING_KEYWORDS ? Math.min(MAX_SUPPORTING_KEYWORDS, supporting.size) : 0;
+  const keywordScore = weights.reduce((sum, weight) => sum + weight, 0) + supportingScore;
   const embeddedBonus = document.embeddedInvoice && specification.fields.some((field) => field.name in (document.embeddedInvoice?.values ?? {})) ? 2 : 0;
   return { keywordScore, embeddedBonus, applies: true };
 }

@@ -1,4 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { pdfHeaderOffset } from '../extraction-engine/readers/pdf-repair.ts';
 import { detectExecutable, isCompoundFile } from './executable-signatures.ts';
 import { decodeText, detectScript, textMediaType } from './text-content.ts';
 
@@ -90,6 +91,9 @@ export async function sniffContent(head: Uint8Array, isWholeFile: boolean): Prom
     if (kind) return { accepted: true, mimeType: detected.mime, kind, extension: detected.ext };
     if (detected.ext !== 'xml') return notAccepted(`${detected.mime} content`);
   }
+  // PDF readers accept the header anywhere in the first kilobyte (mail gateways and some scanners
+  // prepend junk); file-type only looks at offset 0. The extraction reader opens these too.
+  if (!detected && pdfHeaderOffset(head) >= 0) return { accepted: true, mimeType: 'application/pdf', kind: 'pdf', extension: 'pdf' };
 
   const text = decodeText(head, isWholeFile);
   if (text === undefined) return notAccepted('binary content of an unrecognised format');

@@ -159,6 +159,27 @@ describe('a document that fails', () => {
   });
 });
 
+describe('a damaged PDF that readers recover', () => {
+  const withJunkBeforeHeader = (pdf: Uint8Array): Buffer => Buffer.concat([Buffer.from('X-Scanner-Job: 4711\r\nContent-Type: application/pdf\r\n\r\n\u0000\u0001', 'latin1'), Buffer.from(pdf)]);
+  const withoutXrefAndTrailer = (pdf: Uint8Array): Buffer => Buffer.from(Buffer.from(pdf).toString('latin1').replace(/\nxref\r?\n0 \d+[\s\S]*$/, '\n'), 'latin1');
+
+  it.each([
+    ['junk before its header', withJunkBeforeHeader],
+    ['its xref table and trailer cut off', withoutXrefAndTrailer],
+  ])('is accepted at upload and completes with the right fields: %s', async (_, damage) => {
+    // pdf-lib writes object streams by default; a plain xref table is what the damage applies to.
+    const damaged = damage(await invoicePdf({ invoiceNumber: 'DMG-42', useObjectStreams: false }));
+
+    const created = await client.upload(damaged, 'scanner-mail.pdf');
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(created.status).toBe(202);
+    expect(extraction).toMatchObject({ status: 'COMPLETED', document: { mimeType: 'application/pdf', pageCount: 1 } });
+    const fields = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(fields).toMatchObject({ invoice_number: 'DMG-42', total_amount: 1190, currency: 'EUR' });
+  });
+});
+
 describe('a document that is rejected', () => {
   it('ends REJECTED DOCUMENT_REJECTED for an encrypted PDF', async () => {
     const created = await client.upload(await readFile(encryptedPdfPath), 'locked.pdf');

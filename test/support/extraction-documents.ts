@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 /** A one-page PDF with a text layer: one line of text per entry, top to bottom. */
-export async function textPdf(lines: string[]): Promise<Buffer> {
+export async function textPdf(lines: string[], options: { useObjectStreams?: boolean } = {}): Promise<Buffer> {
   const document = await PDFDocument.create();
   // A fixed date keeps the bytes of equal documents equal (the duplicate policy compares SHA-256).
   document.setCreationDate(new Date('2024-01-01T00:00:00Z'));
@@ -9,11 +9,12 @@ export async function textPdf(lines: string[]): Promise<Buffer> {
   const font = await document.embedFont(StandardFonts.Helvetica);
   const page = document.addPage([595, 842]);
   lines.forEach((line, index) => page.drawText(line, { x: 50, y: 780 - index * 22, size: 12, font }));
-  return Buffer.from(await document.save());
+  // pdf-lib packs objects into object streams by default; false writes a classic xref table.
+  return Buffer.from(await document.save({ useObjectStreams: options.useObjectStreams ?? true }));
 }
 
 /** A one-page English invoice whose fields the prebuilt invoice type finds. */
-export function invoicePdf(overrides: { invoiceNumber?: string; note?: string } = {}): Promise<Buffer> {
+export function invoicePdf(overrides: { invoiceNumber?: string; note?: string; useObjectStreams?: boolean } = {}): Promise<Buffer> {
   return textPdf([
     'ACME Supplies Ltd',
     '12 Harbour Road, Bristol BS1 4DJ, United Kingdom',
@@ -29,5 +30,5 @@ export function invoicePdf(overrides: { invoiceNumber?: string; note?: string } 
     'Total amount: 1,190.00 EUR',
     'IBAN: DE89 3704 0044 0532 0130 00',
     ...(overrides.note ? [overrides.note] : []),
-  ]);
+  ], overrides.useObjectStreams === undefined ? {} : { useObjectStreams: overrides.useObjectStreams });
 }

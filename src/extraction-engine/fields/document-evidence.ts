@@ -3,6 +3,7 @@
 // envelope window, and whose block (seller's or buyer's) a piece of text sits in.
 
 import { findAmounts } from '../values/amount.ts';
+import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries, type CountryMention } from '../values/country.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
 import { findIbans } from '../values/iban.ts';
 import { cleanPartyName, findCompanyNames, hasLegalForm, looksLikeKeyAndValue } from '../values/party-name.ts';
@@ -96,12 +97,37 @@ export function findReturnAddressSegments(layout: DocumentLayout): LayoutSegment
     });
 }
 
+/** The country a document comes from, when its evidence clearly names one (values/country.ts). */
+export interface DocumentCountry {
+  country: string;
+  weight: number;
+  /** The segment of the first mention, where an implied currency is reported. */
+  segment: LayoutSegment;
+}
+
+/** Country names, legal forms, tax ids, phone prefixes, and the countries of IBANs and VAT ids. */
+export function documentCountry(layout: DocumentLayout): DocumentCountry | undefined {
+  const mentions: (CountryMention & { segment: LayoutSegment })[] = [];
+  for (const segment of layout.segments) {
+    for (const mention of findCountryMentions(segment.text)) mentions.push({ ...mention, segment });
+    const country = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
+    if (country) mentions.push({ countries: [country === 'EL' ? 'GR' : country], weight: 1.5, index: 0, length: segment.text.length, evidence: 'IBAN or VAT id', segment });
+  }
+  const ranked = [...weighCountries(mentions).entries()].sort((left, right) => right[1] - left[1]);
+  const [best, runnerUp] = ranked;
+  // One clear country: enough weight, and well ahead of any other named on the page.
+  if (!best || best[1] < 0.8 || (runnerUp && runnerUp[1] > best[1] * 0.6)) return undefined;
+  const segment = mentions.find((mention) => mention.countries.includes(best[0]))?.segment;
+  return segment ? { country: best[0], weight: best[1], segment } : undefined;
+}
+
 /** Currency candidates from every code and sign in the document; amounts' own signs count more. */
-export function currencyCandidates(layout: DocumentLayout, language: string | undefined): FieldCandidate[] {
+export function currencyCandidates(layout: DocumentLayout, language: string | undefined, country?: DocumentCountry): FieldCandidate[] {
+  const context = { ...(language ? { language } : {}), ...(country ? { country: country.country } : {}) };
   const weights = new Map<string, { weight: number; count: number; first: { segment: LayoutSegment; index: number; length: number } }>();
   for (const segment of layout.segments) {
-    const attached = new Set(findAmounts(segment.text, { ...(language ? { language } : {}) }).flatMap((amount) => (amount.currency ? [amount.index] : [])));
-    for (const mention of findCurrencyMentions(segment.text, { ...(language ? { language } : {}) })) {
+    const attached = new Set(findAmounts(segment.text, context).flatMap((amount) => (amount.currency ? [amount.index] : [])));
+    for (const mention of findCurrencyMentions(segment.text, context)) {
       const nearAmount = [...attached].some((index) => Math.abs(index - mention.index) <= 3);
       const weight = (mention.unambiguous ? 1 : 0.6) + (nearAmount ? 0.5 : 0);
       const entry = weights.get(mention.code);
@@ -125,18 +151,23 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
   }));
 }
 
-// Where no currency is printed, the country of the seller's IBAN or VAT id, or the language, implies it.
-const EURO_COUNTRIES = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'EL', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
-const NATIONAL_CURRENCIES: Record<string, string> = { PL: 'PLN', CH: 'CHF', GB: 'GBP', CZ: 'CZK', HU: 'HUF', SE: 'SEK', DK: 'DKK', NO: 'NOK', RO: 'RON', BG: 'BGN' };
+// Where no currency is printed, the country of the seller's IBAN or VAT id, other country evidence,
+// or the language implies it, in that order and always below any printed sign.
 const LANGUAGE_CURRENCIES: Record<string, string> = { de: 'EUR', fr: 'EUR', nl: 'EUR', es: 'EUR', it: 'EUR', pl: 'PLN' };
 
-/** A weak currency guess from country codes in IBANs and VAT ids, then from the language. */
-export function impliedCurrencyCandidates(layout: DocumentLayout, language: string | undefined): FieldCandidate[] {
+/** A weak currency guess from country codes in IBANs and VAT ids, then other country evidence, then the language. */
+export function impliedCurrencyCandidates(layout: DocumentLayout, language: string | undefined, country?: DocumentCountry): FieldCandidate[] {
   for (const segment of layout.segments) {
-    const country = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
-    if (!country) continue;
-    const code = EURO_COUNTRIES.has(country) ? 'EUR' : NATIONAL_CURRENCIES[country];
-    if (code) return [{ fieldName: 'currency', value: code, score: 0.4, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${country} of an IBAN or VAT id` }];
+    const ibanOrVatCountry = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
+    if (!ibanOrVatCountry) continue;
+    const code = CURRENCY_OF_COUNTRY[ibanOrVatCountry === 'EL' ? 'GR' : ibanOrVatCountry];
+    if (code) return [{ fieldName: 'currency', value: code, score: 0.4, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${ibanOrVatCountry} of an IBAN or VAT id` }];
+  }
+  const countryCurrency = country ? CURRENCY_OF_COUNTRY[country.country] : undefined;
+  if (country && countryCurrency) {
+    const { segment } = country;
+    const score = 0.34 + 0.06 * Math.min(1, country.weight / 4);
+    return [{ fieldName: 'currency', value: countryCurrency, score, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${country.country} named by the page` }];
   }
   const first = layout.segments[0];
   const code = language ? LANGUAGE_CURRENCIES[language] : undefined;
@@ -280,6 +311,62 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
     }
   }
   return found;
+}
+
+// A till receipt names its seller in its first lines, above the address; the lines around it are an
+// address, registration and tax numbers, phone numbers, opening hours, the title and OCR noise.
+const ADDRESS_WORDS = /(?<![\p{L}])(?:jalan|jln|lorong|persiaran|taman|lot|no\.?|blok|block|bandar|seksyen|kawasan|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|floor|flr|level|suite|unit|building|plaza|strasse|straße|str\.|rue|via|calle|ul\.|p\.?o\.? box)(?![\p{L}])/iu;
+const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table|hours|welcome|thank|open|daily|mon|sun)(?![\p{L}])/iu;
+
+/** A head line cleaned into a business name, or undefined when it reads as something else. */
+function receiptHeadName(text: string): string | undefined {
+  const name = text
+    // A registration number in parentheses after the name: "AEON CO. (M) BHD (126926-H)".
+    .replace(/\s*\(\s*[\w\s.:-]*\d{4,}[\w\s.:-]*\)\s*$/u, '')
+    .replace(/^[^\p{L}\d]+|[^\p{L}\d).]+$/gu, '')
+    .replace(/\s+[.'’]$/u, '')
+    .trim();
+  const letters = name.replace(/[^\p{L}]/gu, '');
+  if (letters.length < 4 || letters.length < name.replace(/\s/g, '').length * 0.6) return undefined;
+  // Handwriting and OCR noise come out in lower case; printed business names are capitalised.
+  if (!/\p{Lu}/u.test(name) || /^\p{Ll}/u.test(name)) return undefined;
+  if (ADDRESS_WORDS.test(name) || NOT_A_NAME_WORDS.test(name) || /\d{4,}/.test(name) || /@|:/.test(name)) return undefined;
+  // OCR of a logo or of noise gives runs of single characters; "B & BEST" is a name.
+  const tokens = name.split(/\s+/).filter((token) => token !== '&');
+  if (tokens.filter((token) => token.replace(/[^\p{L}\d]/gu, '').length <= 1).length > tokens.length * 0.4) return undefined;
+  return name;
+}
+
+function segmentConfidence(segment: LayoutSegment): number {
+  const confidences = segment.words.flatMap((word) => (word.confidence === undefined ? [] : [word.confidence]));
+  return confidences.length === 0 ? 1 : confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length;
+}
+
+/**
+ * The seller of a till receipt: the first name-like line at the head of the first page, joined with
+ * the line right under it when that one ends the name with a legal form ("BECON STATIONER" over
+ * "Becon Enterprise Sdn Bhd"). Only for types whose seller heads the document (receipts).
+ */
+export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string): FieldCandidate[] {
+  const page = layout.pages[0];
+  if (!page || !layout.hasGeometry) return [];
+  const headRows = page.rows.filter((row) => row.top < 0.4).slice(0, 10);
+  const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5);
+  for (const [position, segment] of headSegments.entries()) {
+    // The name heads the receipt: once a "Key: value" line has come (a guest, a date), what
+    // follows is a section of the document, not its seller.
+    if (looksLikeKeyAndValue(segment.text)) return [];
+    const name = receiptHeadName(segment.text);
+    if (!name) continue;
+    let value = name;
+    const next = headSegments[position + 1];
+    const nextName = next ? receiptHeadName(next.text) : undefined;
+    const adjacent = next !== undefined && next.box.y - (segment.box.y + segment.box.height) < page.typicalLineHeight * 1.2;
+    if (!hasLegalForm(name) && nextName && adjacent && hasLegalForm(nextName)) value = `${name} ${nextName}`;
+    const score = 0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(segment));
+    return [{ fieldName, value, score, pageNumber: page.pageNumber, box: segment.box, segmentId: segment.id, evidence: 'business name at the head of a receipt' }];
+  }
+  return [];
 }
 
 /** Seller from the sender line, buyer from the first name line under it in the window. */

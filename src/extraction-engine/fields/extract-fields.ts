@@ -13,11 +13,14 @@ import { boxOfRange, buildDocumentLayout, type DocumentLayout, type LayoutSegmen
 import {
   companyNameCandidates,
   currencyCandidates,
+  documentCountry,
+  type DocumentCountry,
   findAddressBlocks,
   findReturnAddressSegments,
   ibanCandidates,
   impliedCurrencyCandidates,
   letterheadCandidates,
+  receiptHeadCandidates,
   PartyBlocks,
   returnAddressCandidates,
   vatIdCandidates,
@@ -76,6 +79,8 @@ interface ExtractionContext {
   parties: PartyBlocks;
   returnAddress: LayoutSegment[];
   documentCurrencies: FieldCandidate[];
+  /** The country the page clearly names, if any: resolves shared currency signs and implies a currency. */
+  country?: DocumentCountry;
 }
 
 function fieldOfRole(context: ExtractionContext, role: FieldRole): FieldSpecification | undefined {
@@ -116,7 +121,8 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   for (const label of labelMatches) labelsBySegment.set(label.segment.id, [...(labelsBySegment.get(label.segment.id) ?? []), label]);
 
   // Currency and date order first: both change how other values are read.
-  const documentCurrencies = currencyCandidates(layout, language);
+  const country = documentCountry(layout);
+  const documentCurrencies = currencyCandidates(layout, language, country);
   const likelyCurrency = groupByValue(documentCurrencies)[0]?.value;
   const dateOrder = inferNumericDateOrder({
     texts: document.pages.flatMap((page) => page.lines.map((line) => line.text)),
@@ -131,7 +137,7 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   });
   const returnAddress = findReturnAddressSegments(layout);
   const parties = new PartyBlocks(layout, partyLabels, returnAddress);
-  return { layout, language, dateOrder, specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies };
+  return { layout, language, dateOrder, specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies, ...(country ? { country } : {}) };
 }
 
 function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
@@ -193,7 +199,7 @@ function addRoleEvidence(context: ExtractionContext, pool: CandidatePool): void 
   for (const field of context.specification.fields) {
     switch (field.role) {
       case 'currency': {
-        const mentioned = context.documentCurrencies.length > 0 ? context.documentCurrencies : impliedCurrencyCandidates(layout, context.language);
+        const mentioned = context.documentCurrencies.length > 0 ? context.documentCurrencies : impliedCurrencyCandidates(layout, context.language, context.country);
         pool.add(mentioned.map((candidate) => ({ ...candidate, fieldName: field.name })));
         break;
       }
@@ -210,6 +216,7 @@ function addRoleEvidence(context: ExtractionContext, pool: CandidatePool): void 
         const labelledSegments = new Set(context.labelMatches.filter((label) => label.atSegmentStart).map((label) => label.segment.id));
         pool.add(companyNameCandidates(layout, field.name, 'seller', parties));
         pool.add(letterheadCandidates(layout, field.name, TITLE_WORDS, parties, labelledSegments));
+        if (context.specification.sellerHeadsDocument) pool.add(receiptHeadCandidates(layout, field.name));
         break;
       }
       case 'buyer-name':
@@ -252,6 +259,8 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     },
     { dueIsTotalUnlessPrinted: priorPaymentLabels !== undefined && !mentionsPriorPayment(context.layout, priorPaymentLabels) },
   );
+  const roundedTotal = amountSelection.total && cashRoundedTotal(amountSelection.total.candidate, pool.of(amountFields.total?.name));
+  if (amountSelection.total && roundedTotal) amountSelection.total = { candidate: roundedTotal, confidence: amountSelection.total.confidence };
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
     const selection = amountSelection[role];
@@ -269,6 +278,26 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), hasGeometry, best.value));
   }
   return chosen;
+}
+
+/** Cash is paid in the smallest coin: a total rounded by at most this much is printed under the exact one. */
+const MAX_CASH_ROUNDING = 0.05;
+
+/**
+ * The total after cash rounding ("Total After Adj", "Rounded Total"): a total candidate printed below
+ * the chosen one that differs from it by a rounding step. It is what the customer paid; the exact
+ * total above it is the one that adds up with net and tax, which is why the triple search picks it.
+ */
+function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandidate[]): FieldCandidate | undefined {
+  if (typeof chosen.value !== 'number') return undefined;
+  const exact = chosen.value;
+  return candidates
+    .filter((candidate) => {
+      if (typeof candidate.value !== 'number' || candidate.pageNumber !== chosen.pageNumber || candidate.box.y <= chosen.box.y + chosen.box.height / 2) return false;
+      const difference = Math.abs(candidate.value - exact);
+      return difference > 0.001 && difference <= MAX_CASH_ROUNDING + 1e-9 && candidate.score >= chosen.score * 0.5;
+    })
+    .sort((left, right) => right.score - left.score)[0];
 }
 
 function mentionsPriorPayment(layout: DocumentLayout, priorPaymentLabels: Record<string, string[]>): boolean {

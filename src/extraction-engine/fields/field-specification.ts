@@ -42,6 +42,11 @@ export interface FieldSpecification {
 export interface DocumentTypeSpecification {
   docType: string;
   keywords: Record<string, string[]>;
+  /**
+   * Weaker routing evidence than keywords (a till's "cashier", "change", "rounding"): each distinct
+   * one found adds a little, never weighted up in the title area, so one alone does not route.
+   */
+  supportingKeywords?: Record<string, string[]>;
   mediaTypes?: string[];
   /** Accepted document languages; undefined accepts any. */
   languages?: string[];
@@ -59,4 +64,6 @@ export interface DocumentTypeSpecification {
    * is the total. Without them (receipts, which are paid), an amount due is only ever read.
    */
   priorPaymentLabels?: Record<string, string[]>;
+  /** The seller's name is the first line of the document (till receipts), not after a label. */
+  sellerHeadsDocument?: boolean;
 }

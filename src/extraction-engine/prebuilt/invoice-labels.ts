@@ -216,6 +216,42 @@ export const receiptKeywords: LabelsByLanguage = {
   it: ['ricevuta', 'scontrino'],
 };
 
+/**
+ * What a till prints and an invoice does not: the cashier, cash tendered and change, the rounding of
+ * cash totals, a farewell. Routing evidence for receipts, which often say "Tax Invoice" in their title
+ * (a GST/VAT requirement) and never "receipt".
+ */
+export const tillReceiptKeywords: LabelsByLanguage = {
+  en: ['cashier', 'change', 'change due', 'cash tendered', 'tendered', 'rounding', 'rounding adj', 'thank you', 'please come again', 'come again', 'goods sold are not returnable', 'no refund', 'pax'],
+  de: ['kasse', 'kassierer', 'rückgeld', 'gegeben', 'bar', 'vielen dank für ihren einkauf'],
+  fr: ['caisse', 'caissier', 'rendu', 'monnaie rendue', 'merci de votre visite'],
+  nl: ['kassa', 'wisselgeld', 'terug', 'bedankt voor uw bezoek'],
+  pl: ['kasjer', 'reszta', 'gotowka', 'dziekujemy'],
+  es: ['cajero', 'cambio', 'efectivo', 'gracias por su visita'],
+  it: ['cassa', 'cassiere', 'resto', 'contanti', 'grazie'],
+};
+
+/** Totals as tills print them: with the tax included, after rounding cash to the smallest coin. */
+export const receiptTotalLabels: LabelsByLanguage = {
+  en: ['total incl. gst', 'total incl gst', 'total inclusive gst', 'total including gst', 'total sales incl gst', 'total sales', 'total after adj', 'total after adj incl gst', 'total after rounding', 'rounded total', 'total rounded', 'total amt rounded', 'total amount rounded', 'nett total', 'net total incl gst', 'total amount payable', 'total (rm)', 'grand total'],
+};
+
+/** Amounts on a receipt that are not its total: payment, change, rounding, counts and tax summaries. */
+export const receiptDistractorLabels: LabelsByLanguage = {
+  en: ['cash', 'cash tendered', 'tendered', 'change', 'change due', 'change amt', 'rounding', 'rounding adj', 'rounding adjustment', 'total qty', 'total quantity', 'total items', 'item count', 'items', 'qty', 'total discount', 'total savings', 'you saved', 'gst summary', 'tax summary', 'payment', 'paid', 'credit card', 'visa', 'mastercard', 'points'],
+  de: ['gegeben', 'bar', 'rückgeld', 'zurück', 'ec-karte', 'karte'],
+  fr: ['espèces', 'rendu', 'monnaie', 'carte bancaire'],
+  nl: ['contant', 'wisselgeld', 'terug', 'pin'],
+  pl: ['gotowka', 'reszta', 'karta'],
+  es: ['efectivo', 'cambio', 'tarjeta'],
+  it: ['contanti', 'resto', 'carta'],
+};
+
+/** Net amounts as tills print them, with the tax excluded. */
+export const receiptNetAmountLabels: LabelsByLanguage = {
+  en: ['total excl. gst', 'total excl gst', 'total exclusive gst', 'total excluding gst', 'amount excl gst'],
+};
+
 export const receiptNumberLabels: LabelsByLanguage = {
   en: ['receipt number', 'receipt no', 'receipt #', 'receipt id', 'booking id', 'booking number', 'transaction id', 'transaction no', 'transaction number', 'order id'],
   de: ['belegnummer', 'beleg-nr', 'bonnummer', 'bon-nr', 'bon nr', 'quittungsnummer', 'transaktionsnummer'],

@@ -67,12 +67,21 @@ export const invoiceSpecification: DocumentTypeSpecification = {
   ],
 };
 
+/** The amount fields with the totals, nets and distractors tills print. */
+const receiptAmountFields: FieldSpecification[] = amountFields.map((amount) => {
+  if (amount.role === 'total-amount') return { ...amount, labels: mergeLabels(labels.receiptTotalLabels, amount.labels) };
+  if (amount.role === 'net-amount') return { ...amount, labels: mergeLabels(labels.receiptNetAmountLabels, amount.labels) };
+  return amount;
+});
+
 export const receiptSpecification: DocumentTypeSpecification = {
   docType: 'receipt',
   keywords: labels.receiptKeywords,
+  supportingKeywords: labels.tillReceiptKeywords,
   languages: [...PREBUILT_LANGUAGES],
   duplicatePolicy: 'allow',
-  distractorLabels: labels.invoiceDistractorLabels,
+  distractorLabels: mergeLabels(labels.invoiceDistractorLabels, labels.receiptDistractorLabels),
+  sellerHeadsDocument: true,
   validations: [{ rule: 'sum', fields: ['net_amount', 'tax_amount'], equals: 'total_amount', tolerance: 0.02 }],
   fields: [
     field({
@@ -84,7 +93,7 @@ export const receiptSpecification: DocumentTypeSpecification = {
       weakLabels: mergeLabels(labels.documentNumberWeakLabels, labels.receiptKeywords),
     }),
     field({ name: 'issue_date', type: 'date', role: 'issue-date', labels: labels.issueDateLabels }),
-    ...amountFields,
+    ...receiptAmountFields,
     ...partyAndPaymentFields,
     field({ name: 'order_reference', type: 'string', shape: 'identifier', labels: labels.orderReferenceLabels }),
     field({ name: 'line_item_count', type: 'integer', role: 'line-item-count', labels: {} }),

@@ -1,4 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { pdfHeaderOffset } from './pdf-repair.ts';
 import { decodeText, looksLikeText } from './text-decoding.ts';
 
 // The media types the readers accept. Anything else is refused as unsupported-format.
@@ -68,16 +69,12 @@ export async function sniffMediaType(
   }
   // PDF readers accept a header anywhere in the first kilobyte (mail gateways and some scanners prepend
   // junk); file-type only looks at offset 0.
-  if (!detected && hasPdfHeaderNearStart(bytes)) return { supported: true, mediaType: mediaTypes.pdf };
+  if (!detected && pdfHeaderOffset(bytes) >= 0) return { supported: true, mediaType: mediaTypes.pdf };
   if (!looksLikeText(bytes)) return { supported: false, description: 'an unrecognised binary format' };
 
   const hinted = textFormatFromHints(hints);
   if (hinted) return { supported: true, mediaType: hinted };
   return { supported: true, mediaType: textFormatFromContent(decodeText(bytes.subarray(0, 64 * 1024))) };
-}
-
-function hasPdfHeaderNearStart(bytes: Uint8Array): boolean {
-  return new TextDecoder('latin1').decode(bytes.subarray(0, 1024)).includes('%PDF-');
 }
 
 function officeFormatFromHints(hints: { mediaType?: string; fileName?: string }): SupportedMediaType | undefined {

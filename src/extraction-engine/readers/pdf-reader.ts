@@ -6,6 +6,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
+import { rebuildPdfStructure } from './pdf-repair.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
 import { linesFromTextItems, readableCharacterCount, type PdfTextItem } from './pdf-text-layer.ts';
 import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
@@ -88,7 +89,27 @@ class CachedBinaryDataFactory {
 }
 
 export async function readPdf(bytes: Uint8Array, context: ReadingContext, options: PdfReadingOptions): Promise<PdfReading> {
-  const loadingTask = pdfjs.getDocument({
+  const { loadingTask, document } = await openDocumentOrRebuilt(bytes, context);
+  try {
+    const pageCount = document.numPages;
+    const xmlAttachments = await readXmlAttachments(document, context);
+    const pages: DocumentPage[] = [];
+    const ocrState: OcrAllowance = { ocrPagesLeft: readingLimits.maxOcrPages, imageOcrTextPagesLeft: readingLimits.maxTextPagesWithImageOcr };
+    for (let pageNumber = 1; pageNumber <= Math.min(pageCount, readingLimits.maxPages); pageNumber += 1) {
+      // pdf.js chains its in-thread work through promises only, so timers (time budgets) and other
+      // requests get no turn until it yields; give them one between pages.
+      await yieldToEventLoop();
+      if (nextStepBudgetMs(context) <= 0) break;
+      pages.push(await readPage(document, pageNumber, context, options, ocrState));
+    }
+    return { pages, pageCount, xmlAttachments };
+  } finally {
+    await loadingTask.destroy().catch(() => undefined);
+  }
+}
+
+function loadPdf(bytes: Uint8Array): pdfjs.PDFDocumentLoadingTask {
+  return pdfjs.getDocument({
     // pdf.js takes ownership of (and may detach) the buffer it gets: give it a copy.
     data: new Uint8Array(bytes),
     // pdf.js 6 has no eval-based font path any more (no isEvalSupported option); fonts are never
@@ -107,37 +128,52 @@ export async function readPdf(bytes: Uint8Array, context: ReadingContext, option
     iccUrl: pdfjsDataFolder('iccs'),
     verbosity: pdfjs.VerbosityLevel.ERRORS,
   });
+}
+
+/**
+ * Opens the PDF; when pdf.js cannot (no trailer naming the catalog, typically a lost or cut-off xref
+ * section), once more with the structure rebuilt from the objects in the file (`pdf-repair.ts`).
+ */
+async function openDocumentOrRebuilt(
+  bytes: Uint8Array,
+  context: ReadingContext,
+): Promise<{ loadingTask: pdfjs.PDFDocumentLoadingTask; document: pdfjs.PDFDocumentProxy }> {
+  const loadingTask = loadPdf(bytes);
+  let openError: unknown;
   try {
-    const document = await openDocument(loadingTask, context);
-    const pageCount = document.numPages;
-    const xmlAttachments = await readXmlAttachments(document, context);
-    const pages: DocumentPage[] = [];
-    const ocrState: OcrAllowance = { ocrPagesLeft: readingLimits.maxOcrPages, imageOcrTextPagesLeft: readingLimits.maxTextPagesWithImageOcr };
-    for (let pageNumber = 1; pageNumber <= Math.min(pageCount, readingLimits.maxPages); pageNumber += 1) {
-      // pdf.js chains its in-thread work through promises only, so timers (time budgets) and other
-      // requests get no turn until it yields; give them one between pages.
-      await yieldToEventLoop();
-      if (nextStepBudgetMs(context) <= 0) break;
-      pages.push(await readPage(document, pageNumber, context, options, ocrState));
-    }
-    return { pages, pageCount, xmlAttachments };
-  } finally {
+    return { loadingTask, document: await openDocument(loadingTask, context) };
+  } catch (error) {
     await loadingTask.destroy().catch(() => undefined);
+    openError = error;
+  }
+  const rebuilt = isDamageError(openError) ? rebuildPdfStructure(bytes) : undefined;
+  if (!rebuilt) throw rejectionForOpenError(openError);
+  const rebuiltTask = loadPdf(rebuilt);
+  try {
+    return { loadingTask: rebuiltTask, document: await openDocument(rebuiltTask, context) };
+  } catch (error) {
+    await rebuiltTask.destroy().catch(() => undefined);
+    // The rebuilt file failing says no more than the original did.
+    throw rejectionForOpenError(isDamageError(error) ? openError : error);
   }
 }
 
-async function openDocument(loadingTask: pdfjs.PDFDocumentLoadingTask, context: ReadingContext): Promise<pdfjs.PDFDocumentProxy> {
-  try {
-    return await withinTimeBudget('Opening the PDF', nextStepBudgetMs(context), loadingTask.promise, () => loadingTask.destroy());
-  } catch (error) {
-    throw rejectionForOpenError(error);
-  }
+function openDocument(loadingTask: pdfjs.PDFDocumentLoadingTask, context: ReadingContext): Promise<pdfjs.PDFDocumentProxy> {
+  return withinTimeBudget('Opening the PDF', nextStepBudgetMs(context), loadingTask.promise, () => loadingTask.destroy());
+}
+
+function isPasswordError(error: unknown): boolean {
+  return (error instanceof Error || (typeof error === 'object' && error !== null)) && String((error as { name?: unknown }).name) === 'PasswordException';
+}
+
+/** A structural error worth a rebuild: not a password, not a file too slow to open. */
+function isDamageError(error: unknown): boolean {
+  return !isPasswordError(error) && !(error instanceof TimeBudgetExceededError);
 }
 
 /** Maps pdf.js's open errors (PasswordException, InvalidPDFException, ...) to document rejections. */
 function rejectionForOpenError(error: unknown): DocumentRejectedError {
-  const name = error instanceof Error || (typeof error === 'object' && error !== null) ? String((error as { name?: unknown }).name) : '';
-  if (name === 'PasswordException') {
+  if (isPasswordError(error)) {
     return new DocumentRejectedError('encrypted', 'The PDF is encrypted and needs a password to open. Upload a copy without password protection.');
   }
   if (error instanceof TimeBudgetExceededError) {

@@ -22,7 +22,7 @@ export interface FoundAmount {
 const SPACED_NUMBER_BODY = String.raw`\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const COMPACT_NUMBER_BODY = String.raw`\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const CURRENCY_CODES = [...ISO_CURRENCY_CODES].join('|');
-const CURRENCY_PREFIX = String.raw`(?:[€$£¥₹₽₺₩₪]|US\$|[A-Z]{1,2}\$|Rs\.?|(?:${CURRENCY_CODES})(?![A-Za-z])|zł|kr|Fr\.)`;
+const CURRENCY_PREFIX = String.raw`(?:[€$£¥￥₹₨₽₺₩₪₦]|US\$|Mex\$|[A-Z]{1,2}\$|Rs\.?|RM|R[Pp]\.?|S\/\.?|(?:${CURRENCY_CODES})(?![A-Za-z])|zł|kr|Fr\.)`;
 // A sign followed by a digit belongs to the next amount ("$ 112.90 $ 16.94"), not to this one.
 const CURRENCY_SUFFIX = String.raw`(?:(?:[€$£¥₹₽₺₩₪]|(?:${CURRENCY_CODES})(?![A-Za-z])|zł|kr\.?|Kč)(?!\s?\d))`;
 

@@ -8,6 +8,7 @@ const LEGAL_FORMS = [
   'Sp\\. ?z ?o\\.o\\.', 'sp\\. ?z ?o\\.o\\.', 'S\\.K\\.A\\.', 'Sp\\. ?k\\.', 'Sp\\. j\\.',
   'S\\.L\\.U?\\.?', 'S\\.L\\.', 'SL', 'S\\.p\\.A\\.', 'SpA', 'S\\.r\\.l\\.', 'Srl', 'S\\.n\\.c\\.', 'S\\.a\\.s\\.',
   'GMBH', 'LTD\\.?', 'INC\\.?', 'LIMITED', 'Pvt\\.? Ltd\\.?', 'PVT\\.? LTD\\.?', 'Private Limited', 'Pty\\.? Ltd\\.?', 'Ltd\\.?', 'Limited', 'PLC', 'plc', 'LLP', 'LLC', 'L\\.L\\.C\\.', 'Inc\\.?', 'Corp\\.?', 'Corporation', 'Co\\.', 'Company',
+  'Sdn\\.? Bhd\\.?', 'SDN\\.? BHD\\.?', 'S/B', 'Berhad', 'BERHAD', 'Bhd\\.?', 'BHD\\.?', 'Pte\\.? Ltd\\.?', 'PTE\\.? LTD\\.?', 'PTY\\.? LTD\\.?', 'Tbk\\.?', 'LTD\\.?',
   'Oy', 'Oyj', 'AB', 'A/S', 'ApS', 'AS', 'ASA', 's\\.r\\.o\\.', 'a\\.s\\.', 'Kft\\.?', 'Zrt\\.?', 'd\\.o\\.o\\.',
 ];
 

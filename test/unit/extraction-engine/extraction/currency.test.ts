@@ -47,3 +47,65 @@ describe('findCurrencyMentions', () => {
     expect(findCurrencyMentions('EUROPA Logistics, ABC, VAT')).toEqual([]);
   });
 });
+
+describe('local currency signs and abbreviations', () => {
+  it.each([
+    ['RM 12.90', 'MYR'],
+    ['TOTAL (RM)', 'MYR'],
+    ['Rp 15.000', 'IDR'],
+    ['R$ 49,90', 'BRL'],
+    ['S$ 8.50', 'SGD'],
+    ['NT$ 320', 'TWD'],
+    ['MX$ 120.00', 'MXN'],
+    ['₦ 2,500', 'NGN'],
+    ['৳ 250', 'BDT'],
+    ['120 лв.', 'BGN'],
+    ['S/ 35.00', 'PEN'],
+    ['KSh 1,200', 'KES'],
+    ['RMB 88.00', 'CNY'],
+    ['45,00 TL', 'TRY'],
+    ['1 200 円', 'JPY'],
+  ])('finds %s as %s', (text, code) => {
+    expect(findCurrencyMentions(text).map((mention) => mention.code)).toEqual([code]);
+  });
+
+  it.each([['ringgit', 'MYR'], ['Rupiah', 'IDR'], ['yen', 'JPY']])('parses the currency name %s as %s', (text, code) => {
+    expect(parseCurrency(text)).toBe(code);
+  });
+
+  it('does not take words that are also codes for currencies unless a number stands beside them', () => {
+    expect(findCurrencyMentions('ALL PRICES INCLUDE GST. PLEASE TRY AGAIN')).toEqual([]);
+    expect(findCurrencyMentions('ALL 1,200.00').map((mention) => mention.code)).toEqual(['ALL']);
+  });
+
+  it('does not take a room number or a word for a currency', () => {
+    expect(findCurrencyMentions('Rm 12, Level 3, FORM 7')).toEqual([]);
+  });
+});
+
+describe('shared signs resolved by the country of the document', () => {
+  it.each([
+    ['$', 'SG', 'SGD'],
+    ['$', 'AU', 'AUD'],
+    ['$', 'CA', 'CAD'],
+    ['$', 'MY', 'USD'],
+    ['$', undefined, 'USD'],
+    ['kr', 'NO', 'NOK'],
+    ['kr', 'DK', 'DKK'],
+    ['kr', 'IS', 'ISK'],
+    ['kr', undefined, 'SEK'],
+    ['¥', 'CN', 'CNY'],
+    ['¥', 'JP', 'JPY'],
+    ['¥', undefined, 'JPY'],
+    ['Rs. 500', 'PK', 'PKR'],
+    ['Rs. 500', 'LK', 'LKR'],
+    ['Rs. 500', undefined, 'INR'],
+    ['Dhs 50', 'MA', 'MAD'],
+  ])('reads %s in country %s as %s', (text, country, code) => {
+    expect(findCurrencyMentions(text, country ? { country } : {})[0]?.code).toBe(code);
+  });
+
+  it('lets the country outrank the language for "kr"', () => {
+    expect(parseCurrency('kr', { language: 'sv', country: 'NO' })).toBe('NOK');
+  });
+});

@@ -1,0 +1,207 @@
+// Which country a document comes from, from what is printed on it: country and region names, the
+// legal form of a company ("Sdn Bhd" is Malaysian, "Pte Ltd" Singaporean), tax id names and formats
+// (SST, GSTIN, ABN, UEN), and international phone prefixes. Used where a document prints no currency,
+// or only a sign several currencies share ("$", "kr", "¥", "Rs").
+
+export interface CountryMention {
+  /** ISO 3166-1 alpha-2 codes this mention points to, each with its share of the weight. */
+  countries: string[];
+  weight: number;
+  index: number;
+  length: number;
+  evidence: string;
+}
+
+/** The currency of each country the evidence can name (ISO 3166-1 alpha-2 to ISO 4217). */
+export const CURRENCY_OF_COUNTRY: Readonly<Record<string, string>> = {
+  AT: 'EUR', BE: 'EUR', CY: 'EUR', DE: 'EUR', EE: 'EUR', ES: 'EUR', FI: 'EUR', FR: 'EUR', GR: 'EUR', HR: 'EUR', IE: 'EUR', IT: 'EUR',
+  LT: 'EUR', LU: 'EUR', LV: 'EUR', MT: 'EUR', NL: 'EUR', PT: 'EUR', SI: 'EUR', SK: 'EUR',
+  GB: 'GBP', CH: 'CHF', LI: 'CHF', PL: 'PLN', CZ: 'CZK', HU: 'HUF', RO: 'RON', BG: 'BGN', SE: 'SEK', NO: 'NOK', DK: 'DKK', IS: 'ISK',
+  RS: 'RSD', UA: 'UAH', RU: 'RUB', TR: 'TRY', IL: 'ILS', AE: 'AED', SA: 'SAR', QA: 'QAR', KW: 'KWD', EG: 'EGP', MA: 'MAD',
+  ZA: 'ZAR', NG: 'NGN', KE: 'KES', US: 'USD', CA: 'CAD', MX: 'MXN', BR: 'BRL', AR: 'ARS', CL: 'CLP', CO: 'COP', PE: 'PEN',
+  AU: 'AUD', NZ: 'NZD', MY: 'MYR', SG: 'SGD', ID: 'IDR', TH: 'THB', VN: 'VND', PH: 'PHP', IN: 'INR', PK: 'PKR', LK: 'LKR',
+  NP: 'NPR', BD: 'BDT', CN: 'CNY', HK: 'HKD', TW: 'TWD', JP: 'JPY', KR: 'KRW', KZ: 'KZT', GE: 'GEL',
+};
+
+interface CountryRule {
+  pattern: RegExp;
+  countries: string[];
+  weight: number;
+  evidence: string;
+}
+
+const names = (countries: string[], words: string[], flags = 'giu'): CountryRule => ({
+  pattern: new RegExp(`(?<![\\p{L}])(?:${words.join('|')})(?![\\p{L}])`, flags),
+  weight: 1,
+  countries,
+  evidence: 'country or region name',
+});
+
+// Country names in English and their own languages, and regions or cities that only one country has
+// (Malaysian states, Indian metropolises ...). A name in a sentence ("shipped to Germany") counts as
+// much as one in an address: the seller's and buyer's countries usually agree, and where they do not,
+// the currency sign normally settles it.
+const NAME_RULES: CountryRule[] = [
+  names(['MY'], ['Malaysia', 'Kuala Lumpur', 'Selangor', 'Johor(?: Bahru)?', 'Pulau Pinang', 'Penang', 'Perak', 'Kedah', 'Kelantan', 'Terengganu', 'Pahang', 'Negeri Sembilan', 'Melaka', 'Malacca', 'Sabah', 'Sarawak', 'Putrajaya', 'Labuan', 'Petaling Jaya', 'Shah Alam']),
+  names(['SG'], ['Singapore', 'Singapura']),
+  names(['ID'], ['Indonesia', 'Jakarta', 'Surabaya', 'Bandung']),
+  names(['TH'], ['Thailand', 'Bangkok']),
+  names(['PH'], ['Philippines', 'Manila', 'Quezon City', 'Cebu']),
+  names(['VN'], ['Vietnam', 'Viet Nam', 'Hanoi', 'Ha Noi', 'Ho Chi Minh']),
+  names(['IN'], ['India', 'Mumbai', 'New Delhi', 'Delhi', 'Bengaluru', 'Bangalore', 'Chennai', 'Kolkata', 'Hyderabad', 'Maharashtra', 'Karnataka', 'Tamil Nadu', 'Gujarat', 'Haryana', 'Uttar Pradesh']),
+  names(['PK'], ['Pakistan', 'Karachi', 'Lahore', 'Islamabad']),
+  names(['LK'], ['Sri Lanka', 'Colombo']),
+  names(['BD'], ['Bangladesh', 'Dhaka']),
+  names(['NP'], ['Nepal', 'Kathmandu']),
+  names(['CN'], ['China', "People's Republic of China", 'P\\.R\\. China', 'Beijing', 'Shanghai', 'Shenzhen', 'Guangzhou', '中国']),
+  names(['HK'], ['Hong Kong', 'Kowloon', '香港']),
+  names(['TW'], ['Taiwan', 'Taipei', '台灣', '台湾']),
+  names(['JP'], ['Japan', 'Tokyo', 'Osaka', '日本', '東京']),
+  names(['KR'], ['Korea', 'Seoul', '대한민국']),
+  names(['AU'], ['Australia', 'Sydney', 'Melbourne', 'Brisbane', 'Adelaide', 'New South Wales', 'Queensland']),
+  names(['NZ'], ['New Zealand', 'Aotearoa', 'Auckland', 'Wellington', 'Christchurch']),
+  names(['CA'], ['Canada', 'Toronto', 'Montreal', 'Montréal', 'Vancouver', 'Ontario', 'Quebec', 'Québec', 'Alberta', 'British Columbia']),
+  names(['US'], ['United States', 'U\\.S\\.A\\.', 'New York', 'California', 'Texas', 'Florida']),
+  // Acronyms only in capitals: "usa" is a Spanish, Italian and Portuguese verb.
+  names(['US'], ['USA'], 'gu'),
+  names(['CN'], ['PRC'], 'gu'),
+  names(['AE'], ['UAE'], 'gu'),
+  names(['GB'], ['United Kingdom', 'Great Britain', 'England', 'Scotland', 'Wales', 'Northern Ireland', 'London', 'U\\.K\\.']),
+  names(['IE'], ['Ireland', 'Éire', 'Dublin']),
+  names(['DE'], ['Germany', 'Deutschland', 'Berlin', 'München', 'Hamburg', 'Frankfurt am Main', 'Köln']),
+  names(['AT'], ['Austria', 'Österreich', 'Wien', 'Vienna']),
+  names(['CH'], ['Switzerland', 'Schweiz', 'Suisse', 'Svizzera', 'Zürich', 'Zurich', 'Genève', 'Geneva', 'Basel', 'Bern']),
+  names(['LI'], ['Liechtenstein']),
+  names(['FR'], ['France', 'Paris']),
+  names(['BE'], ['Belgium', 'Belgique', 'België', 'Belgien', 'Bruxelles', 'Brussel', 'Brussels']),
+  names(['NL'], ['Netherlands', 'Nederland', 'Amsterdam', 'Rotterdam']),
+  names(['LU'], ['Luxembourg', 'Luxemburg']),
+  names(['ES'], ['Spain', 'España', 'Madrid', 'Barcelona']),
+  names(['PT'], ['Portugal', 'Lisboa', 'Lisbon']),
+  names(['IT'], ['Italy', 'Italia', 'Roma', 'Milano', 'Milan']),
+  names(['PL'], ['Poland', 'Polska', 'Warszawa', 'Warsaw', 'Kraków', 'Wrocław', 'Poznań', 'Gdańsk']),
+  names(['CZ'], ['Czech Republic', 'Czechia', 'Česká republika', 'Praha', 'Prague']),
+  names(['SK'], ['Slovakia', 'Slovensko', 'Bratislava']),
+  names(['HU'], ['Hungary', 'Magyarország', 'Budapest']),
+  names(['RO'], ['Romania', 'România', 'București', 'Bucharest']),
+  names(['BG'], ['Bulgaria', 'България']),
+  names(['SE'], ['Sweden', 'Sverige', 'Stockholm', 'Göteborg', 'Malmö']),
+  names(['NO'], ['Norway', 'Norge', 'Oslo']),
+  names(['DK'], ['Denmark', 'Danmark', 'København', 'Copenhagen', 'Aarhus']),
+  names(['IS'], ['Iceland', 'Ísland', 'Reykjavík', 'Reykjavik']),
+  names(['FI'], ['Finland', 'Suomi', 'Helsinki']),
+  names(['GR'], ['Greece', 'Ελλάδα', 'Athens']),
+  names(['TR'], ['Turkey', 'Türkiye', 'Istanbul', 'İstanbul', 'Ankara']),
+  names(['IL'], ['Israel', 'Tel Aviv']),
+  names(['AE'], ['United Arab Emirates', 'U\\.A\\.E\\.', 'Dubai', 'Abu Dhabi', 'Sharjah']),
+  names(['SA'], ['Saudi Arabia', 'Riyadh', 'Jeddah']),
+  names(['QA'], ['Qatar', 'Doha']),
+  names(['EG'], ['Egypt', 'Cairo']),
+  names(['MA'], ['Morocco', 'Maroc', 'Casablanca', 'Rabat']),
+  names(['ZA'], ['South Africa', 'Johannesburg', 'Cape Town', 'Pretoria', 'Durban']),
+  names(['NG'], ['Nigeria', 'Lagos', 'Abuja']),
+  names(['KE'], ['Kenya', 'Nairobi']),
+  names(['BR'], ['Brazil', 'Brasil', 'São Paulo', 'Sao Paulo', 'Rio de Janeiro']),
+  names(['MX'], ['Mexico', 'México', 'Ciudad de México', 'Guadalajara', 'Monterrey']),
+  names(['AR'], ['Argentina', 'Buenos Aires']),
+  names(['CL'], ['Chile', 'Santiago de Chile']),
+  names(['CO'], ['Colombia', 'Bogotá', 'Bogota', 'Medellín']),
+  names(['PE'], ['Peru', 'Perú']),
+  names(['RU'], ['Russia', 'Россия', 'Moscow', 'Москва']),
+  names(['UA'], ['Ukraine', 'Україна', 'Kyiv', 'Kiev']),
+];
+
+const legalForm = (countries: string[], pattern: string, weight = 1): CountryRule => ({
+  pattern: new RegExp(`(?<![\\p{L}\\d])(?:${pattern})(?![\\p{L}\\d])`, 'gu'),
+  countries,
+  weight,
+  evidence: 'legal form',
+});
+
+// Legal forms that belong to one country (or a few, which share the weight). English "Ltd", "Inc"
+// and "Co." are used the world over and say nothing.
+const LEGAL_FORM_RULES: CountryRule[] = [
+  legalForm(['MY'], '[Ss][Dd][Nn]\\.? ?[Bb][Hh][Dd]\\.?|S/B|[Bb][Ee][Rr][Hh][Aa][Dd]|BHD\\.?|Bhd\\.?', 1.5),
+  legalForm(['SG'], '[Pp][Tt][Ee]\\.? ?[Ll][Tt][Dd]\\.?', 1.5),
+  legalForm(['AU'], '[Pp][Tt][Yy]\\.? ?[Ll][Tt][Dd]\\.?', 1),
+  legalForm(['IN'], '[Pp][Vv][Tt]\\.? ?[Ll][Tt][Dd]\\.?|Private Limited', 1),
+  legalForm(['ID'], 'Tbk\\.?|TBK', 1),
+  legalForm(['DE', 'AT', 'CH'], 'GmbH|GMBH|gGmbH|GmbH & Co\\.? KG|AG|UG', 0.6),
+  legalForm(['DE'], 'e\\.K\\.|e\\.V\\.|GbR|OHG|KGaA', 0.6),
+  legalForm(['FR', 'LU', 'BE'], 'S\\.A\\.R\\.L\\.?|SARL|Sàrl|SASU|EURL|S\\.A\\.S\\.', 0.6),
+  legalForm(['NL', 'BE'], 'B\\.V\\.|N\\.V\\.|V\\.O\\.F\\.', 0.6),
+  legalForm(['BE'], 'BVBA|SPRL|BV ?BA', 0.6),
+  legalForm(['PL'], '[Ss]p\\. ?z ?o\\.o\\.|S\\.K\\.A\\.|[Ss]p\\. ?j\\.', 1),
+  legalForm(['CZ', 'SK'], 's\\.r\\.o\\.|spol\\. s r\\.o\\.', 1),
+  legalForm(['HU'], 'Kft\\.?|Zrt\\.?|Nyrt\\.?', 1),
+  legalForm(['IT'], 'S\\.p\\.A\\.|S\\.r\\.l\\.|S\\.n\\.c\\.', 0.6),
+  legalForm(['ES'], 'S\\.L\\.U?\\.', 0.6),
+  legalForm(['SE'], 'AB \\(publ\\)|Aktiebolag', 1),
+  legalForm(['DK'], 'ApS|A/S', 0.8),
+  legalForm(['NO'], 'ASA', 0.6),
+  legalForm(['FI'], 'Oyj?', 0.8),
+  legalForm(['JP'], '株式会社|K\\.K\\.|Kabushiki Kaisha', 1),
+  legalForm(['CN'], '有限公司', 0.6),
+];
+
+const taxId = (countries: string[], pattern: string, weight = 1, flags = 'gu'): CountryRule => ({ pattern: new RegExp(pattern, flags), countries, weight, evidence: 'tax id name or format' });
+
+// Tax ids by name or shape. "GST" alone is used by several countries (MY until 2018, SG, AU, NZ, IN,
+// CA) and counts for each a little; the shapes below are specific.
+const TAX_ID_RULES: CountryRule[] = [
+  taxId(['MY'], '(?<![\\p{L}])SST(?:\\s*(?:Reg|ID|No))', 1.5),
+  taxId(['MY'], '\\((?:\\d{5,7}|\\d{12})-[A-Z]\\)', 1),
+  taxId(['IN'], '(?<![\\p{L}])GSTIN|(?<![A-Z\\d])\\d{2}[A-Z]{5}\\d{4}[A-Z][1-9A-Z]Z[\\dA-Z](?![A-Z\\d])', 1.5),
+  taxId(['IN'], '(?<![\\p{L}])PAN(?: No\\.?)?\\s*:?\\s*[A-Z]{5}\\d{4}[A-Z](?![A-Z\\d])', 1),
+  taxId(['AU'], '(?<![\\p{L}])ABN\\s*:?\\s*\\d{2}\\s?\\d{3}\\s?\\d{3}\\s?\\d{3}', 1.5),
+  taxId(['NZ'], '(?<![\\p{L}])(?:NZBN|IRD)(?![\\p{L}])', 1),
+  taxId(['SG'], '(?<![\\p{L}])UEN(?![\\p{L}])', 1),
+  taxId(['ID'], '(?<![\\p{L}])NPWP(?![\\p{L}])', 1),
+  taxId(['MY', 'SG', 'AU', 'NZ', 'IN', 'CA'], '(?<![\\p{L}])GST(?![\\p{L}])', 0.5),
+  taxId(['US'], '(?<![\\p{L}])EIN(?:\\s*:?\\s*\\d{2}-\\d{7})', 1),
+  taxId(['PL'], '(?<![\\p{L}])NIP(?![\\p{L}])', 0.8),
+  taxId(['DE', 'AT', 'CH'], '(?<![\\p{L}])(?:USt-?IdNr|MwSt|UID)(?![\\p{L}])', 0.4),
+  taxId(['CH'], '(?<![\\p{L}])CHE-?\\d{3}\\.\\d{3}\\.\\d{3}', 1.5),
+  taxId(['FR'], '(?<![\\p{L}])(?:SIRET|SIREN)(?![\\p{L}])', 1),
+];
+
+// International dialling codes, longest first so "+852" is Hong Kong rather than "+85".
+const PHONE_PREFIXES: [string, string][] = [
+  ['852', 'HK'], ['886', 'TW'], ['880', 'BD'], ['971', 'AE'], ['966', 'SA'], ['974', 'QA'], ['965', 'KW'], ['972', 'IL'], ['977', 'NP'],
+  ['353', 'IE'], ['351', 'PT'], ['352', 'LU'], ['354', 'IS'], ['358', 'FI'], ['359', 'BG'], ['420', 'CZ'], ['421', 'SK'], ['423', 'LI'],
+  ['234', 'NG'], ['254', 'KE'], ['212', 'MA'], ['380', 'UA'], ['381', 'RS'], ['385', 'HR'], ['386', 'SI'], ['370', 'LT'], ['371', 'LV'], ['372', 'EE'],
+  ['20', 'EG'], ['27', 'ZA'], ['30', 'GR'], ['31', 'NL'], ['32', 'BE'], ['33', 'FR'], ['34', 'ES'], ['36', 'HU'], ['39', 'IT'], ['40', 'RO'],
+  ['41', 'CH'], ['43', 'AT'], ['44', 'GB'], ['45', 'DK'], ['46', 'SE'], ['47', 'NO'], ['48', 'PL'], ['49', 'DE'], ['51', 'PE'], ['52', 'MX'],
+  ['54', 'AR'], ['55', 'BR'], ['56', 'CL'], ['57', 'CO'], ['60', 'MY'], ['61', 'AU'], ['62', 'ID'], ['63', 'PH'], ['64', 'NZ'], ['65', 'SG'],
+  ['66', 'TH'], ['81', 'JP'], ['82', 'KR'], ['84', 'VN'], ['86', 'CN'], ['90', 'TR'], ['91', 'IN'], ['92', 'PK'], ['94', 'LK'], ['7', 'RU'],
+  ['1', 'US'],
+];
+const PHONE = /(?<![\w+])(?:\+|00)\s?(\d{1,3})[\s(.-]*\d/gu;
+
+const ALL_RULES = [...NAME_RULES, ...LEGAL_FORM_RULES, ...TAX_ID_RULES];
+
+/** Every piece of country evidence in the text, in reading order. */
+export function findCountryMentions(text: string): CountryMention[] {
+  const mentions: CountryMention[] = [];
+  for (const rule of ALL_RULES) {
+    for (const match of text.matchAll(rule.pattern)) {
+      mentions.push({ countries: rule.countries, weight: rule.weight, index: match.index, length: match[0].length, evidence: rule.evidence });
+    }
+  }
+  for (const match of text.matchAll(PHONE)) {
+    const digits = match[1] ?? '';
+    const prefix = PHONE_PREFIXES.find(([code]) => digits.startsWith(code));
+    // "+1" is shared by the US, Canada and the Caribbean: it counts for both of the larger ones.
+    if (prefix) mentions.push({ countries: prefix[1] === 'US' ? ['US', 'CA'] : [prefix[1]], weight: 0.8, index: match.index, length: match[0].length, evidence: 'phone prefix' });
+  }
+  return mentions.sort((left, right) => left.index - right.index);
+}
+
+/** Country weights summed over texts; a mention shared by several countries splits its weight. */
+export function weighCountries(mentions: Iterable<CountryMention>): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const mention of mentions) {
+    for (const country of mention.countries) weights.set(country, (weights.get(country) ?? 0) + mention.weight / mention.countries.length);
+  }
+  return weights;
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
+import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries } from '../../../../src/extraction-engine/values/country.ts';
+import { placedDocument, type Row } from './read-document-builder.ts';
+
+function strongestCountry(text: string): string | undefined {
+  return [...weighCountries(findCountryMentions(text)).entries()].sort((left, right) => right[1] - left[1])[0]?.[0];
+}
+
+describe('findCountryMentions', () => {
+  it.each([
+    ['KEDAI RUNCIT MAJU SDN BHD', 'MY'],
+    ['Maju Trading S/B (123456-K)', 'MY'],
+    ['SST Reg No: W10-1808-31000123', 'MY'],
+    ['Lucky Noodle House Pte. Ltd.', 'SG'],
+    ['Harbour Cafe Pty Ltd', 'AU'],
+    ['ABN 51 824 753 556', 'AU'],
+    ['GSTIN: 29ABCDE1234F1Z5', 'IN'],
+    ['Sharma Textiles Pvt. Ltd.', 'IN'],
+    ['Tel: +852 2345 6789', 'HK'],
+    ['Tel +65 6123 4567', 'SG'],
+    ['Kuala Lumpur', 'MY'],
+    ['8001 Zürich', 'CH'],
+    ['UID CHE-123.456.789 MWST', 'CH'],
+    ['Kowalski Sp. z o.o.', 'PL'],
+    ['Oslo, Norge', 'NO'],
+    ['PT Sinar Makmur Tbk', 'ID'],
+  ])('takes %s for %s', (text, country) => {
+    expect(strongestCountry(text)).toBe(country);
+  });
+
+  it('splits a legal form several countries use between them', () => {
+    const weights = weighCountries(findCountryMentions('Beispiel GmbH'));
+    expect(weights.get('DE')).toBeCloseTo(weights.get('CH') ?? 0);
+    expect(strongestCountry('Beispiel GmbH, 8001 Zürich')).toBe('CH');
+  });
+
+  it('takes no country from words that only look like one', () => {
+    expect(findCountryMentions('Please usa the coupon, bhd is not a form, Gstaad')).toEqual([]);
+  });
+
+  it('knows the currency of every country it can name', () => {
+    const named = new Set(['MY', 'SG', 'AU', 'IN', 'HK', 'CH', 'PL', 'NO', 'ID', 'DE', 'AT', 'US', 'CA', 'JP', 'CN']);
+    for (const country of named) expect(CURRENCY_OF_COUNTRY[country]).toMatch(/^[A-Z]{3}$/);
+  });
+});
+
+describe('currency implied by the country where no sign is printed', () => {
+  const till = (header: Row[]): Row[] => [
+    ...header,
+    [{ text: 'Nasi lemak', x: 0.1 }, { text: '6.50', x: 0.8 }],
+    [{ text: 'Teh tarik', x: 0.1 }, { text: '2.20', x: 0.8 }],
+    [{ text: 'TOTAL', x: 0.1 }, { text: '8.70', x: 0.8 }],
+    [{ text: 'CASH', x: 0.1 }, { text: '10.00', x: 0.8 }],
+    [{ text: 'Date: 05/03/2019 12:41', x: 0.1 }],
+  ];
+
+  function currencyOf(rows: Row[]) {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration, labels: { docType: 'receipt' } });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return outcome.fields.find((field) => field.name === 'currency');
+  }
+
+  it('reads ringgit from a Malaysian legal form and state, at low confidence', () => {
+    const currency = currencyOf(till([{ text: 'WARUNG SEDAP SDN BHD', x: 0.25 }, { text: 'Jalan Ampang, 50450 Kuala Lumpur', x: 0.2 }]));
+    expect(currency?.value).toBe('MYR');
+    expect(currency?.metadata.confidence).toBeLessThan(0.7);
+  });
+
+  it('reads Singapore dollars from "Pte Ltd" and the country name', () => {
+    expect(currencyOf(till([{ text: 'KOPI CORNER PTE LTD', x: 0.25 }, { text: '10 Bayfront Ave, Singapore 018956', x: 0.2 }]))?.value).toBe('SGD');
+  });
+
+  it('prefers a printed sign to the country', () => {
+    expect(currencyOf(till([{ text: 'KOPI CORNER PTE LTD', x: 0.25 }, { text: 'Prices in US$', x: 0.2 }]))?.value).toBe('USD');
+  });
+
+  it('reports no currency when nothing on the page names a country or a sign', () => {
+    expect(currencyOf(till([{ text: 'CORNER SHOP', x: 0.25 }]))?.value ?? null).toBeNull();
+  });
+});

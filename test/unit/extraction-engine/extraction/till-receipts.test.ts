@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
+import { placedDocument, type Row } from './read-document-builder.ts';
+
+// Till receipts laid out the way thermal printers print them (and OCR reads them): the business name
+// first, then address, registration and tax numbers, a "TAX INVOICE" title where GST/VAT law asks
+// for one, items, a totals block with tax, rounding, cash and change, and a farewell.
+
+const item = (name: string, amount: string): Row => [{ text: name, x: 0.06 }, { text: amount, x: 0.78 }];
+
+function till(options: { head?: Row[]; totals?: Row[] } = {}): Row[] {
+  return [
+    ...(options.head ?? [
+      { text: 'KEDAI MAJU JAYA', x: 0.3, confidence: 0.9 },
+      { text: 'Kedai Maju Trading Sdn Bhd (654321-A)', x: 0.18, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+      { text: 'TEL: 03-8075 1234', x: 0.3, confidence: 0.9 },
+      { text: 'GST ID: 000123456789', x: 0.28, confidence: 0.9 },
+    ]),
+    { text: 'TAX INVOICE', x: 0.35, confidence: 0.9 },
+    [{ text: 'Cashier: AMIRA', x: 0.06 }, { text: '17/03/2018 14:22', x: 0.6 }],
+    item('MILO 1KG', '24.90'),
+    item('GARDENIA BREAD', '3.85'),
+    ...(options.totals ?? [
+      item('Total Excl. GST', '27.12'),
+      item('GST @6%', '1.63'),
+      item('Total Incl. GST', '28.75'),
+      item('Rounding Adj', '0.00'),
+      item('CASH', '50.00'),
+      item('CHANGE', '21.25'),
+    ]),
+    { text: 'THANK YOU, PLEASE COME AGAIN', x: 0.2 },
+  ];
+}
+
+function extract(rows: Row[]) {
+  const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+  if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+  return { docType: outcome.docType, values: Object.fromEntries(outcome.fields.map((field) => [field.name, field.value])) };
+}
+
+describe('till receipts', () => {
+  it('routes a till receipt titled "TAX INVOICE" as a receipt, by its cashier, cash, change and farewell', () => {
+    expect(extract(till()).docType).toBe('receipt');
+  });
+
+  it('still routes a letter that only says thank you nowhere', () => {
+    const letter: Row[] = ['Dear Sir or Madam,', 'thank you for your letter of last week.', 'Kind regards'];
+    expect(extractDocument(placedDocument([letter], { language: 'en' }), { configuration: defaultExtractionConfiguration })).toMatchObject({ status: 'FAILED', code: 'DOCUMENT_NOT_ROUTED' });
+  });
+
+  it('takes the business name at the head, joined with the legal name right under it, not the address or tax line', () => {
+    expect(extract(till()).values.seller_name).toBe('KEDAI MAJU JAYA Kedai Maju Trading Sdn Bhd');
+  });
+
+  it('skips OCR noise and handwriting above the name', () => {
+    const head: Row[] = [
+      { text: 'tan woon yann', x: 0.2, confidence: 0.9 },
+      { text: '= < ’', x: 0.3, confidence: 0.8 },
+      { text: 'B & BEST RESTAURANT', x: 0.2, confidence: 0.92 },
+      { text: '(001610235-P)', x: 0.36, confidence: 0.9 },
+      { text: '5540/5, PETALING JAYA', x: 0.3, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('B & BEST RESTAURANT');
+  });
+
+  it('takes no section heading for the seller once key-value lines have begun', () => {
+    const booking: Row[] = [
+      { text: 'PAYMENT RECEIPT', x: 0.08, height: 0.02 },
+      'Guest Name: Sanjay',
+      'Date: 31/12/2017',
+      'Hotel Details',
+      [{ text: 'Room charges', x: 0.08 }, { text: '1,939.00', x: 0.8 }],
+      [{ text: 'Total', x: 0.08 }, { text: '1,939.00', x: 0.8 }],
+      'Oravel Stays Private Limited, 3rd Floor, Chennai',
+    ];
+    expect(extract(booking).values.seller_name).not.toBe('Hotel Details');
+  });
+
+  it('drops the registration number printed after the name', () => {
+    const head: Row[] = [{ text: 'AEON CO. (M) BHD (126926-H)', x: 0.28, confidence: 0.92 }, { text: '3RD FLR, AEON TAMAN MALURI SC', x: 0.26, confidence: 0.9 }];
+    expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
+  });
+
+  it('takes the total with tax, not the net, the tax, the cash tendered or the change', () => {
+    const { values } = extract(till());
+    expect(values.total_amount).toBe(28.75);
+    expect(values.tax_amount).toBe(1.63);
+  });
+
+  it('takes the rounded total where cash is rounded to the coin', () => {
+    const totals: Row[] = [item('Total Sales Incl GST', '80.91'), item('Rounding Adj', '-0.01'), item('Total After Adj Incl GST', '80.90'), item('CASH', '100.00'), item('Change Amt', '19.10')];
+    expect(extract(till({ totals })).values.total_amount).toBe(80.9);
+  });
+
+  it('reads ringgit from the head of a receipt that prints no currency', () => {
+    expect(extract(till()).values.currency).toBe('MYR');
+  });
+});
