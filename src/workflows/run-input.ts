@@ -24,6 +24,13 @@ export const maximumJsonRunInputBytes = 256 * 1024;
  */
 export const runInputFormLimits = { maximumFileParts: 10, maximumTextParts: 50, maximumTextBytes: maximumJsonRunInputBytes } as const;
 
+/**
+ * How deeply a JSON input (or JSON part) may nest. JSON.parse accepts far deeper values than the run's
+ * later steps (storing, expressions, events) can walk without exhausting the stack, so a deeper one is
+ * refused here, as a request that cannot be a run input, rather than failing the service later.
+ */
+export const maximumRunInputDepth = 64;
+
 /** For the OpenAPI description of POST /workflows/{workflowId}/runs (the route row reads it). */
 export const runInputDescription =
   'The body is any JSON value (at most 256 KB), none at all (the run input is then null), or multipart/form-data. ' +
@@ -67,11 +74,28 @@ export async function readRunInput(workspaceId: string, request: RunInputRequest
   if (mediaType !== undefined && !isJsonMediaType(mediaType)) {
     throw new UnsupportedMediaTypeError('Send the run input as application/json or multipart/form-data.');
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
+    parsed = JSON.parse(raw.toString('utf8')) as unknown;
   } catch {
     throw new InvalidRequestError('The request body is not valid JSON.');
   }
+  if (nestingDepthExceeds(parsed, maximumRunInputDepth)) {
+    throw new InvalidRequestError(`The run input nests deeper than ${maximumRunInputDepth} levels.`);
+  }
+  return parsed;
+}
+
+/** Whether arrays and objects nest deeper than `limit`, walked without recursion (the input may not). */
+function nestingDepthExceeds(value: unknown, limit: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const element of Object.values(current)) pending.push({ value: element, depth: depth + 1 });
+  }
+  return false;
 }
 
 function isJsonMediaType(mediaType: string): boolean {
@@ -96,11 +120,16 @@ function checkPartNames(textParts: ReceivedTextPart[], fileNames: string[]): voi
 }
 
 function parseJsonPart(part: ReceivedTextPart): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(part.value) as unknown;
+    parsed = JSON.parse(part.value) as unknown;
   } catch (error) {
     throw new InvalidRequestError(`The part "${part.name}" is declared ${part.mimeType} but is not valid JSON: ${(error as Error).message}.`);
   }
+  if (nestingDepthExceeds(parsed, maximumRunInputDepth)) {
+    throw new InvalidRequestError(`The part "${part.name}" nests deeper than ${maximumRunInputDepth} levels.`);
+  }
+  return parsed;
 }
 
 function formBody(parts: ReceivedFormPart[]): Record<string, unknown> {

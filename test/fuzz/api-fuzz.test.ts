@@ -17,7 +17,7 @@ import { requestTo, urlValues, type FuzzRequest, type KnownIdentifiers } from '.
 // another workspace's resource. `npm test` runs a few requests per operation with a fixed seed;
 // `npm run fuzz` runs many with a printed seed (PAPERFLOW_FUZZ_SEED replays one).
 
-const runsPerOperation = Number(process.env.PAPERFLOW_FUZZ_RUNS || 20);
+const runsPerOperation = Number(process.env.PAPERFLOW_FUZZ_RUNS || 200);
 const seed = Number(process.env.PAPERFLOW_FUZZ_SEED || 20_250_613);
 const requestTimeoutMs = 10_000;
 

@@ -71,6 +71,23 @@ describe('readRunInput: JSON and empty bodies', () => {
   });
 });
 
+describe('readRunInput: nesting', () => {
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+  it('accepts 64 levels and answers 400 for deeper JSON, in a body and in a JSON part, storing no file', async () => {
+    const stores = new InMemoryFileStores();
+    const form = new FormData();
+    form.append('invoice', new Blob([await samplePdf()]), 'march.pdf');
+    form.append('options', new Blob([nested(65)], { type: 'application/json' }));
+
+    expect(await read(stores, nested(64), 'application/json')).toBeTypeOf('object');
+    expect(await refusalOf(read(stores, nested(65), 'application/json'))).toMatchObject({ status: 400, code: 'INVALID_REQUEST', message: expect.stringContaining('64 levels') });
+    expect(await refusalOf(read(stores, nested(5_000), 'application/json'))).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
+    expect(await refusalOf(read(stores, form))).toMatchObject({ status: 400, message: expect.stringContaining('"options"') });
+    expect(stores.records.size + stores.objects.size).toBe(0);
+  });
+});
+
 describe('readRunInput: multipart/form-data', () => {
   it('gives text parts as strings, JSON parts as values and file parts as arrays of stored file nodes', async () => {
     const stores = new InMemoryFileStores();
