@@ -1,12 +1,13 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+import { jsonDocumentsInFilesBucket } from '../infrastructure/json-documents.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { queueUrlEnvironment } from '../platform/resource-access.ts';
 import { EventLister } from './event-lister.ts';
 import { defaultOutboxGraceMs, EventOutbox } from './event-outbox.ts';
-import { EventRecorder, type EventPayloadObjects } from './event-recorder.ts';
+import { EventRecorder } from './event-recorder.ts';
 import { ExpiredEventPurge, type EventDependents } from './expired-event-purge.ts';
 import { SqsEventHandOff } from './sqs-event-hand-off.ts';
 
@@ -22,27 +23,12 @@ export function eventOutbox(): EventOutbox {
   return new EventOutbox(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), handOff, { graceMs: outboxGraceMs() });
 }
 
-/** Event data too large for an item goes to the files bucket (see EventRecorder). */
-function payloadObjects(): EventPayloadObjects & { get(objectKey: string): Promise<string> } {
-  // The bucket is named when an object is touched: most readers never need one (no bucket access).
-  const bucketName = () => requiredEnvironment(resourceEnvironment.filesBucketName);
-  return {
-    put: async (objectKey, body) => {
-      await s3Client().send(new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, Body: body, ContentType: 'application/json' }));
-    },
-    get: async (objectKey) => {
-      const object = await s3Client().send(new GetObjectCommand({ Bucket: bucketName(), Key: objectKey }));
-      return object.Body!.transformToString('utf8');
-    },
-  };
-}
-
 export function eventRecorder(): EventRecorder {
-  return new EventRecorder(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), eventOutbox(), payloadObjects());
+  return new EventRecorder(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), eventOutbox(), jsonDocumentsInFilesBucket());
 }
 
 export function eventLister(): EventLister {
-  return new EventLister(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), payloadObjects());
+  return new EventLister(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), jsonDocumentsInFilesBucket());
 }
 
 /** The purge of expired events; `dependents` removes what other modules keep per event (deliveries). */

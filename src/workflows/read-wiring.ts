@@ -1,8 +1,7 @@
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { s3Client } from '../infrastructure/s3-client.ts';
-import { RunStore, type RunValueObjects } from './run-store.ts';
+import { jsonDocumentsInFilesBucket } from '../infrastructure/json-documents.ts';
+import { RunStore } from './run-store.ts';
 import { RunViews } from './run-views.ts';
 import { WorkflowStore } from './workflow-store.ts';
 
@@ -13,22 +12,8 @@ export function workflowStore(): WorkflowStore {
   return new WorkflowStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }
 
-/** Large run values live in the files bucket, named when one is touched (most reads never need S3). */
-function runValueObjects(): RunValueObjects {
-  const bucketName = () => requiredEnvironment(resourceEnvironment.filesBucketName);
-  return {
-    put: async (objectKey, body) => {
-      await s3Client().send(new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, Body: body, ContentType: 'application/json' }));
-    },
-    get: async (objectKey) => {
-      const object = await s3Client().send(new GetObjectCommand({ Bucket: bucketName(), Key: objectKey }));
-      return object.Body!.transformToString('utf8');
-    },
-  };
-}
-
 export function runStore(): RunStore {
-  return new RunStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), runValueObjects());
+  return new RunStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), jsonDocumentsInFilesBucket());
 }
 
 export function runViews(): RunViews {

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { ExtractionClient } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { bootstrapApiKey, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
+import { freePort } from '../support/free-port.ts';
 
 // Faults: the embedded stack as `npm start` runs it (scripts/start-local.ts, its own process), killed
 // with SIGKILL in the middle of processing and started again on the same data directory, and stopped
@@ -40,13 +40,6 @@ async function freshDataDir(): Promise<string> {
   return folder;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface ChildStack {
   child: ChildProcess;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootstrapApiKey, startStackUnderTest } from '../support/local-stack-harness.ts';
+import { freePort } from '../support/free-port.ts';
 
 // `npm start` as an operator runs it: its own process (group), stopped by a signal, failing with one line.
 const folders: string[] = [];
@@ -17,13 +18,6 @@ async function freshDataDir(): Promise<string> {
   return folder;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function environment(dataDir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, NODE_NO_WARNINGS: '1', PAPERFLOW_DATA_DIR: dataDir, PORT: String(port), PAPERFLOW_BOOTSTRAP_API_KEY: bootstrapApiKey, ...extra };
