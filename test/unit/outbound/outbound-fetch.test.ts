@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fetchOutbound, OutboundRequestError, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
 import { localPolicy, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
+import { rejectionOf } from '../../support/rejections.ts';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -39,14 +40,7 @@ function options(overrides: Partial<OutboundOptions> = {}): OutboundOptions {
   return { policy: local, urlRules: { refuseFragment: true }, timeoutMs: 2_000, maxResponseBytes: 1_000, maxRedirects: 3, ...overrides };
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<OutboundRequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(OutboundRequestError);
-  return error as OutboundRequestError;
-}
+const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, OutboundRequestError);
 
 describe('fetchOutbound', () => {
   it('connects to the checked address while sending the original host name', async () => {

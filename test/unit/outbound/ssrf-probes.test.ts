@@ -6,6 +6,7 @@ import { WebhookSender, type WebhookRequest } from '../../../src/webhooks/webhoo
 import { countingServer, type CountingServer } from '../../support/counting-server.ts';
 import { literalProbes, resolvedProbes } from '../../support/ssrf-probes.ts';
 import { localPolicy, rebindingResolver, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
+import { rejectionOf } from '../../support/rejections.ts';
 
 // The SSRF suite: every probe is refused, and no connection is opened for it. Two witnesses of "no
 // connection": a spy on every socket's connect() in this process, and loopback listeners that count
@@ -18,14 +19,7 @@ function options(overrides: Partial<OutboundOptions> = {}): OutboundOptions {
   return { policy: strict, urlRules: { refuseFragment: true }, timeoutMs: 2_000, maxResponseBytes: 1_000, maxRedirects: 3, ...overrides };
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<OutboundRequestError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(OutboundRequestError);
-  return error as OutboundRequestError;
-}
+const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, OutboundRequestError);
 
 let target: CountingServer;
 let connectAttempts: ReturnType<typeof vi.spyOn>;

@@ -8,6 +8,7 @@ import { httpStatusOf } from '../../../src/http/error-responses.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import { readRunInput, runInputFormLimits } from '../../../src/workflows/run-input.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../../support/sample-files.ts';
+import { rejectionOf } from '../../support/rejections.ts';
 
 // Real multipart bodies, built by the platform's FormData and Request as a client would send them, read
 // by the real form reader; only the stores are kept in memory here (test/integration/run-input.test.ts
@@ -46,12 +47,7 @@ async function read(stores: InMemoryFileStores, body: FormData | string | Buffer
 }
 
 async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; code: string; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  const domainError = error as DomainError;
+  const domainError = await rejectionOf(promise, DomainError);
   return { status: httpStatusOf(domainError), code: domainError.code, message: domainError.message };
 }
 

@@ -7,6 +7,7 @@ import type { DocumentInsightsWait } from '../../../../src/workflows/steps/docum
 import { startDocumentInsightsStep, type DocumentInsightsDependencies } from '../../../../src/workflows/steps/document-insights.ts';
 import { documentInsightsResumer } from '../../../../src/workflows/steps/document-insights-resume.ts';
 import type { CallbackOutcome, TaskCallbacks } from '../../../../src/workflows/task-callbacks.ts';
+import { rejectionOf } from '../../../support/rejections.ts';
 
 // The step's own decisions, with the extraction service, the waits table and Step Functions as
 // in-test doubles (test/integration/document-insights-step.test.ts runs the real ones).
@@ -77,14 +78,7 @@ beforeEach(() => {
 
 const start = (evaluatedWith: unknown) => startDocumentInsightsStep({ workspaceId: 'ws_1', runId: 'run_1', stepId: 'read', evaluatedWith, taskToken: 'token-1' }, dependencies);
 
-async function stepFailureOf(promise: Promise<unknown>): Promise<StepFailedError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(StepFailedError);
-  return error as StepFailedError;
-}
+const stepFailureOf = (promise: Promise<unknown>) => rejectionOf(promise, StepFailedError);
 
 describe('startDocumentInsightsStep', () => {
   it('starts an extraction of the one file a multipart part gives, with the user labels first and the run label', async () => {

@@ -4,6 +4,7 @@ import { callWebFunction, type WebFunctionDependencies } from '../../../../src/w
 import { StepFailedError } from '../../../../src/workflows/step-failures.ts';
 import { localPolicy, resolverOf, strictPolicy } from '../../../support/stub-resolver.ts';
 import { startWebhookReceiver, refusedConnectionUrl, type ReceivedWebhook, type RunningWebhookReceiver } from '../../../support/webhook-receiver.ts';
+import { rejectionOf } from '../../../support/rejections.ts';
 
 // A loopback test server stands in for the user's endpoint, as PAPERFLOW_ALLOW_PRIVATE_URLS=true
 // allows locally; each test sets how it answers and reads what it received.
@@ -28,14 +29,7 @@ afterAll(async () => {
 
 const local: WebFunctionDependencies = { policy: localPolicy, retryDelayMs: () => 5 };
 
-async function stepFailureOf(promise: Promise<unknown>): Promise<StepFailedError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(StepFailedError);
-  return error as StepFailedError;
-}
+const stepFailureOf = (promise: Promise<unknown>) => rejectionOf(promise, StepFailedError);
 
 function answerInTurn(...statuses: number[]): void {
   let call = 0;
