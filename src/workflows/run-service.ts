@@ -6,7 +6,7 @@ import type { ExecutionStatus, RunExecutions } from './run-executions.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunViews } from './run-views.ts';
 import { isWorkflowId } from './workflow-definition.ts';
-import { runViewOf, type RunError, type RunView } from './workflow-run.ts';
+import { runViewOf, stepViewOf, type RunError, type RunView } from './workflow-run.ts';
 import type { WorkflowStore } from './workflow-store.ts';
 
 export interface RunServiceDependencies {
@@ -55,7 +55,7 @@ export class RunService {
       await engine.finishSettled(workspaceId, record.id);
       throw new DownstreamError('The run could not be started; retry with backoff.');
     }
-    return runViewOf(record, steps.map((step) => ({ id: step.stepId, name: step.name, type: step.type, status: step.status })));
+    return runViewOf(record, steps.map((step) => stepViewOf(step)));
   }
 
   /**

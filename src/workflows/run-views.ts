@@ -3,7 +3,7 @@ import { InvalidRequestError, NotFoundError } from '../platform/errors.ts';
 import { parsePageRequest } from '../platform/pagination.ts';
 import { nestedRunIdsOf } from './nested-runs.ts';
 import type { RunListQuery, RunStore, StoredStep } from './run-store.ts';
-import { runViewOf, type RunRecord, type RunView, type StepView } from './workflow-run.ts';
+import { runViewOf, stepViewOf, type RunRecord, type RunView, type StepView } from './workflow-run.ts';
 
 /**
  * Runs as the API shows them: GET /workflow-runs/{runId} (steps with outputs, for_each steps with
@@ -31,15 +31,7 @@ export class RunViews {
 
   private async stepViewOf(workspaceId: string, step: StoredStep): Promise<StepView> {
     const nested = step.type === 'for_each' ? await this.store.getRecords(workspaceId, nestedRunIdsOf(step)) : [];
-    return {
-      id: step.stepId,
-      name: step.name,
-      type: step.type,
-      status: step.status,
-      ...(step.message !== undefined ? { message: step.message } : {}),
-      ...(step.output !== undefined ? { output: step.output } : {}),
-      ...(step.type === 'for_each' ? { nestedRuns: { count: nested.length, data: nested.map((record) => runViewOf(record)) } } : {}),
-    };
+    return stepViewOf(step, nested);
   }
 }
 

@@ -92,6 +92,25 @@ export interface StepView {
   nestedRuns?: { count: number; data: RunView[] };
 }
 
+/**
+ * The spec's step object, the same in the 202 answer and in GET: a for_each step always lists its
+ * nested runs (none yet when the run has just started).
+ */
+export function stepViewOf(
+  step: Pick<StepRecord, 'stepId' | 'name' | 'type' | 'status' | 'message'> & { output?: unknown },
+  nestedRuns: readonly RunRecord[] = [],
+): StepView {
+  return {
+    id: step.stepId,
+    name: step.name,
+    type: step.type,
+    status: step.status,
+    ...(step.message !== undefined ? { message: step.message } : {}),
+    ...(step.output !== undefined ? { output: step.output } : {}),
+    ...(step.type === 'for_each' ? { nestedRuns: { count: nestedRuns.length, data: nestedRuns.map((record) => runViewOf(record)) } } : {}),
+  };
+}
+
 /** The spec's run object: completedAt and durationMs only once terminal, error only when failed. */
 export function runViewOf(run: RunRecord, steps?: StepView[]): RunView {
   const terminal = isTerminalRunStatus(run.status);

@@ -186,6 +186,18 @@ describe('for_each', () => {
     expect(nested[0].workflow).toEqual({ id: childId, name: 'Child' });
   });
 
+  it('answers the start with the for_each step and its (still empty) nested runs, as GET shows it', async () => {
+    const childId = await publishDefinition(workspaceId, [{ id: 'echo', type: 'transform', with: { value: '{{ item }}' } }]);
+    const parentId = await publishDefinition(workspaceId, [{ id: 'each', type: 'for_each', with: { items: '{{ body }}', workflowId: childId } }]);
+
+    const started = await client.start(parentId, [1, 2]);
+
+    expect(started.status).toBe(202);
+    expect(started.body.steps).toEqual([{ id: 'each', name: 'each', type: 'for_each', status: 'QUEUED', nestedRuns: { count: 0, data: [] } }]);
+    const finished = await client.waitForRunTerminal(started.body.id);
+    expect(finished.steps[0].nestedRuns.count).toBe(2);
+  });
+
   it('fails the step, and the run, when a nested run fails; the others still complete', async () => {
     const childId = await publishDefinition(workspaceId, [
       { id: 'check', type: 'transform', with: { value: '{{ item.ok ? "fine" : $error("item " & $string(index) & " is not ok") }}' } },
