@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { startFauxqs } from 'fauxqs';
+import { makeS3rverWritesAtomic } from './s3rver-atomic-writes.ts';
 import { makeDynaliteWritesAtomic } from './dynalite-atomic-writes.ts';
 import { startS3PostPolicyFront } from './s3-post-policy-front.ts';
 
@@ -39,16 +40,17 @@ export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RV
  * before dynalite answers, and fauxqs commits each queue change to SQLite as it happens, so an
  * acknowledged write survives. dynalite wrote an item and its index entries as separate writes, so
  * a kill between them left indexes disagreeing with their items for good; here it writes them as one
- * batch (dynalite-atomic-writes.ts). s3rver (3.7.1) answers a PUT once the body has been read, while
- * the last bytes may still be on their way to the file: a kill in that instant can leave the object
- * short (the stack keeps outputs and events under 300 KB in DynamoDB, not in S3). Nothing is synced
- * to disk on every write: a power loss may lose the last writes, as for any local database.
+ * batch (dynalite-atomic-writes.ts). s3rver answered a PUT while the last bytes could still be on
+ * their way to the object's file, so a kill could leave an object short; here an object is written
+ * beside its place and renamed into it before the PUT is answered (s3rver-atomic-writes.ts). Nothing
+ * is synced to disk on every write: a power loss may lose the last writes, as for any local database.
  */
 export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {}): Promise<RunningEmulators> {
   await mkdir(join(dataDir, 's3'), { recursive: true });
   await mkdir(join(dataDir, 'sqs'), { recursive: true });
 
   makeDynaliteWritesAtomic();
+  makeS3rverWritesAtomic();
   const dynamo: Server = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     dynamo.once('error', reject);
