@@ -55,7 +55,11 @@ export class RunService {
       await engine.finishSettled(workspaceId, record.id);
       throw new DownstreamError('The run could not be started; retry with backoff.');
     }
-    return runViewOf(record, steps.map((step) => ({ id: step.stepId, name: step.name, type: step.type, status: step.status })));
+    const needsByStep = new Map(version.definition.steps.map((step) => [step.id, step.needs]));
+    return runViewOf(
+      record,
+      steps.map((step) => ({ id: step.stepId, name: step.name, type: step.type, status: step.status, dependsOn: [...(needsByStep.get(step.stepId) ?? [])] })),
+    );
   }
 
   /**

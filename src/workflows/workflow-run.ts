@@ -87,6 +87,11 @@ export interface StepView {
   name: string;
   type: StepType;
   status: StepStatus;
+  /** Ids of the steps this one waits for (the definition's `needs`): the edges of the run's DAG. */
+  dependsOn: string[];
+  startedAt?: string;
+  completedAt?: string;
+  durationMs?: number;
   message?: string;
   output?: unknown;
   nestedRuns?: { count: number; data: RunView[] };
