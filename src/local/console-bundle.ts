@@ -43,7 +43,8 @@ export function buildConsoleFiles(): ConsoleFile[] {
   });
   files.push(
     { path: 'index.html', contents: readFileSync(`${consoleSource}index.html`), contentType: contentTypeOf('index.html') },
-    { path: 'pdf.worker.min.mjs', contents: readFileSync(requireFromHere.resolve('pdfjs-dist/build/pdf.worker.min.mjs')), contentType: contentTypeOf('x.mjs') },
+    // As .js: S3 and CloudFront name its type from the extension, and a module worker needs a JavaScript type.
+    { path: 'pdf.worker.min.js', contents: readFileSync(requireFromHere.resolve('pdfjs-dist/build/pdf.worker.min.mjs')), contentType: contentTypeOf('pdf.worker.min.js') },
   );
   return files;
 }
@@ -51,7 +52,6 @@ export function buildConsoleFiles(): ConsoleFile[] {
 const contentTypes: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
-  mjs: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
 };
 

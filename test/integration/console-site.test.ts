@@ -39,7 +39,7 @@ describe('the console\'s files', () => {
     const page = await rawGet('/console/');
     const script = await rawGet('/console/console.js');
     const style = await rawGet('/console/console.css');
-    const worker = await rawGet('/console/pdf.worker.min.mjs');
+    const worker = await rawGet('/console/pdf.worker.min.js');
 
     expect([page.status, script.status, style.status, worker.status]).toEqual([200, 200, 200, 200]);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -32,7 +32,9 @@ describe.skipIf(!browserPath)('review console', () => {
     apiKey = await workspaceKey(workspaceId);
     extractions = new ExtractionClient(stack, apiKey);
     consoleUrl = `${new URL(stack.baseUrl).origin}/console/`;
-    receiver = await startWebhookReceiver((_request, response) => response.writeHead(204).end());
+    receiver = await startWebhookReceiver((_request, response) => {
+      response.writeHead(204).end();
+    });
     const subscription = await extractions.json('/event-subscriptions', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -144,10 +146,10 @@ describe.skipIf(!browserPath)('review console', () => {
     let focusedFieldId: string | null = null;
     for (let presses = 0; presses < 60 && focusedFieldId !== total.id; presses += 1) {
       await page.keyboard.press('Tab');
-      focusedFieldId = await page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-field-id') ?? null);
+      focusedFieldId = await page.evaluate(() => browserWindow().document.activeElement?.closest('tr')?.getAttribute('data-field-id') ?? null);
     }
     expect(focusedFieldId).toBe(total.id);
-    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+    expect(await page.evaluate(() => browserWindow().getComputedStyle(browserWindow().document.activeElement).outlineStyle)).not.toBe('none');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator(`.field-box[data-field-id="${total.id}"]`).getAttribute('class')).toContain('selected');
   }, 90_000);
@@ -155,6 +157,7 @@ describe.skipIf(!browserPath)('review console', () => {
 
 async function signedInPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport });
+  await context.addInitScript('globalThis.browserWindow = () => globalThis;');
   const page = await context.newPage();
   await page.goto(consoleUrl);
   await page.getByLabel('API key').fill(apiKey);
@@ -179,8 +182,8 @@ async function dropFile(page: Page, path: string, mimeType: string): Promise<voi
   const name = path.split('/').at(-1)!;
   const dataTransfer = await page.evaluateHandle(
     ({ bytes, name, mimeType }) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(bytes)], name, { type: mimeType }));
+      const transfer = new (browserWindow().DataTransfer)();
+      transfer.items.add(new (browserWindow().File)([new Uint8Array(bytes)], name, { type: mimeType }));
       return transfer;
     },
     { bytes, name, mimeType },
@@ -191,7 +194,8 @@ async function dropFile(page: Page, path: string, mimeType: string): Promise<voi
 
 /** Whether the first page's canvas has dark pixels inside the placement (fractions of the page). */
 function inkUnder(page: Page, placement: { x: number; y: number; width: number; height: number }): Promise<boolean> {
-  return page.locator('.page[data-page="1"] canvas').evaluate((canvas: HTMLCanvasElement, box) => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return page.locator('.page[data-page="1"] canvas').evaluate((canvas: any, box) => {
     const context = canvas.getContext('2d')!;
     const pixels = context.getImageData(
       Math.floor(box.x * canvas.width),
@@ -205,5 +209,13 @@ function inkUnder(page: Page, placement: { x: number; y: number; width: number; 
 }
 
 function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  return page.evaluate(() => browserWindow().document.documentElement.scrollWidth - browserWindow().document.documentElement.clientWidth);
 }
+
+/**
+ * The page's window, inside functions that playwright runs in the browser (this project's types have
+ * no DOM). Declared, never defined here: each browser-side function calls it by name, and the page
+ * defines it (addInitScript in signedInPage).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare function browserWindow(): any;

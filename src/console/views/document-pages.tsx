@@ -4,7 +4,7 @@ import type { ExtractedField } from '../api-types.ts';
 import { confidenceBandOf } from '../confidence.ts';
 
 // pdf.js parses in its worker, bundled beside the console: same origin, no CDN.
-GlobalWorkerOptions.workerSrc = new URL('pdf.worker.min.mjs', document.baseURI).href;
+GlobalWorkerOptions.workerSrc = new URL('pdf.worker.min.js', document.baseURI).href;
 
 /** CSS pixels of a rendered page's width; the page's height follows its aspect ratio. */
 const pageWidth = 720;
