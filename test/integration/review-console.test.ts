@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../support/console-browser.ts';
+import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../../scripts/console-browser.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -98,7 +98,7 @@ describe.skipIf(!browserPath)('review console', () => {
     const run = await new WorkflowRunClient(stack, apiKey).run(workflowId, {});
     const page = await signedInPage();
 
-    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Runs' }).click();
     await page.getByRole('link', { name: run.id }).click();
 
     const nodes = page.locator('.step-node');
@@ -116,7 +116,7 @@ describe.skipIf(!browserPath)('review console', () => {
     const { body: created } = await extractions.upload(await readFile(corpusInvoice), 'events.pdf');
     await extractions.waitForTerminal(created.id, 60_000);
     const page = await signedInPage();
-    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('navigation').getByRole('link', { name: 'Events' }).click();
 
     const eventRow = page.locator('tbody tr').filter({ hasText: 'document-insights.extraction.completed' }).filter({ hasText: '1 succeeded' }).first();
     await expect.poll(async () => {

@@ -5,8 +5,8 @@ import { ErrorNotice, StatusBadge, formatDuration, formatTime, useResource } fro
 import { hrefOf } from '../routing.ts';
 import { layOutSteps } from './step-graph.ts';
 
-const nodeWidth = 180;
-const nodeHeight = 64;
+const nodeWidth = 190;
+const nodeHeight = 68;
 const columnGap = 56;
 const rowGap = 20;
 

@@ -2,9 +2,9 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
-// The review console's browser tests drive Debian's chromium through playwright-core; nothing is
-// downloaded at test time. `.ci/run` installs the browser where it can; where none exists the tests
-// skip and say why (consoleBrowserMissing).
+// The review console's browser tests, screenshots (npm run console:screenshots) and bench drive
+// Debian's chromium through playwright-core; nothing is downloaded at run time. `.ci/run` installs the
+// browser where it can; where none exists the tests skip and say why (consoleBrowserMissing).
 
 const candidateNames = ['chromium', 'chromium-browser', 'google-chrome'];
 
