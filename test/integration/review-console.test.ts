@@ -112,6 +112,23 @@ describe.skipIf(!browserPath)('review console', () => {
     expect(JSON.parse((await page.locator('.step-detail pre').textContent())!)).toEqual({ sum: 5 });
   }, 60_000);
 
+  it('opens a for_each step\'s nested run in one click, and goes back to its parent', async () => {
+    const childId = await publishDefinition(workspaceId, [{ id: 'double', type: 'transform', with: { value: '{{ item * 2 }}' } }], { name: 'Child' });
+    const parentId = await publishDefinition(workspaceId, [{ id: 'each', type: 'for_each', with: { items: '{{ body.items }}', workflowId: childId, maxConcurrency: 2 } }]);
+    const run = await new WorkflowRunClient(stack, apiKey).run(parentId, { items: [1, 2] });
+    const firstNestedId = run.steps[0].nestedRuns.data[0].id;
+    const page = await signedInPage();
+    await page.goto(`${consoleUrl}#/runs/${run.id}`);
+
+    await page.locator('.step-node[data-step-id="each"]').click();
+    await page.getByRole('link', { name: firstNestedId }).click();
+
+    await expect.poll(() => page.locator('.step-node[data-step-id="double"] .status').textContent()).toBe('COMPLETED');
+    expect(JSON.parse((await page.locator('.step-detail pre').textContent())!)).toEqual({ value: 2 });
+    await page.getByRole('link', { name: '← Parent run' }).click();
+    await page.locator('.step-node[data-step-id="each"]').waitFor();
+  }, 60_000);
+
   it('lists events with their delivery summary, shows a delivery\'s attempts and resends it', async () => {
     const { body: created } = await extractions.upload(await readFile(corpusInvoice), 'events.pdf');
     await extractions.waitForTerminal(created.id, 60_000);
