@@ -41,7 +41,7 @@ try {
     await page.goto(url);
     await page.locator(painted).first().waitFor();
     // The next frame: the rows are painted, not only in the DOM.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined))));
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)))');
     const elapsed = performance.now() - startedAt;
     await context.close();
     return elapsed;
