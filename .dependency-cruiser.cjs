@@ -5,7 +5,8 @@
 //
 //   entry points   functions/ (Lambda handlers), lib/ and bin/ (the CDK app), scripts/, bench/,
 //                  src/admin/ (the operator CLI), src/cli/ (the API users' CLI) and src/local/ (the embedded local stack, which plays
-//                  API Gateway, S3 notifications and Step Functions)
+//                  API Gateway, S3 notifications and Step Functions); src/console/ (the review console) is browser code,
+//                  apart from all of them: it imports only itself, Preact and pdf.js
 //   assembly       src/manifest/ (the one place that lists every feature's rows: the route table)
 //   adapters       src/http/ (API Gateway events in, typed errors out as the error envelope)
 //   domain         src/platform/ (shared, neutral types: errors, route rows, resource access,
@@ -94,6 +95,22 @@ module.exports = {
         // Node's own modules (fetch, fs, crypto) are what a client is made of.
         dependencyTypesNot: ['core'],
       },
+    },
+    {
+      name: 'console-only-browser',
+      comment:
+        'src/console (the review console) runs in the browser and reaches the service only through the public API over HTTP: ' +
+        'besides itself it may import only Preact and pdf.js, nothing server-side and no Node module.',
+      severity: 'error',
+      from: { path: '^src/console/' },
+      to: { pathNot: ['^src/console/', 'node_modules/(preact|pdfjs-dist)/'] },
+    },
+    {
+      name: 'console-not-imported',
+      comment: 'The console is bundled into static files (src/local/console-bundle.ts names its entry by path); no server code imports it.',
+      severity: 'error',
+      from: { pathNot: '^src/console/' },
+      to: { path: '^src/console/' },
     },
     {
       name: 'handlers-not-imported',

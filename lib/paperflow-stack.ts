@@ -9,6 +9,7 @@ import { apiBasePath, type RouteDefinition } from '../src/platform/route-table.t
 import { acknowledgeGrantWildcards, arnTokenOf, repositoryRoot } from './paperflow-function.ts';
 import { PaperflowStorage } from './paperflow-storage.ts';
 import { PublicApi } from './public-api.ts';
+import { ReviewConsole } from './review-console.ts';
 import { Triggers } from './triggers.ts';
 import { stateMachines, triggers as manifestTriggers } from '../src/manifest/triggers.ts';
 import type { TriggerDefinition } from '../src/platform/trigger-table.ts';
@@ -43,12 +44,14 @@ export const stackOutputNames = [
   'TableName',
   'BucketName',
   'DeliveryQueueUrl',
+  'ConsoleUrl',
 ] as const;
 
 export class PaperflowStack extends Stack {
   readonly storage: PaperflowStorage;
   readonly publicApi: PublicApi;
   readonly triggers: Triggers;
+  readonly reviewConsole: ReviewConsole;
 
   constructor(scope: Construct, id: string, props: PaperflowStackProps = {}) {
     super(scope, id, { description: 'Paperflow: document extraction, workflows and webhooks', ...props });
@@ -63,6 +66,12 @@ export class PaperflowStack extends Stack {
       authorizerCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(60),
     });
 
+    this.reviewConsole = new ReviewConsole(this, 'ReviewConsole', {
+      restApi: this.publicApi.restApi,
+      filesBucket: this.storage.filesBucket,
+      accessLogsBucket: this.storage.accessLogsBucket,
+    });
+
     acknowledgeCdkHelperFunctions(this);
 
     const { restApi, defaultUsagePlan } = this.publicApi;
@@ -74,6 +83,10 @@ export class PaperflowStack extends Stack {
       TableName: { value: this.storage.recordsTable.tableName, description: 'PAPERFLOW_TABLE_NAME' },
       BucketName: { value: this.storage.filesBucket.bucketName, description: 'PAPERFLOW_BUCKET_NAME' },
       DeliveryQueueUrl: { value: this.storage.deliveryQueue.queueUrl, description: 'PAPERFLOW_DELIVERY_QUEUE_URL' },
+      ConsoleUrl: {
+        value: `https://${this.reviewConsole.distribution.distributionDomainName}/console/`,
+        description: 'The review console (its API calls go to the same origin, forwarded to the REST API)',
+      },
     };
     for (const [name, output] of Object.entries(outputs)) new CfnOutput(this, name, output);
   }

@@ -100,16 +100,14 @@ export class PaperflowStorage extends Construct {
           expiration: Duration.days(filesBucket.eventPayloadExpirationDays),
         },
       ],
-      // Browsers upload files larger than API Gateway's 10 MB straight to S3 with a pre-signed POST.
-      cors: [
-        {
-          allowedMethods: [HttpMethods.POST],
-          allowedOrigins: ['*'],
-          allowedHeaders: ['*'],
-          exposedHeaders: ['ETag'],
-          maxAge: 3000,
-        },
-      ],
+      // Pre-signed POST uploads and the review console's pre-signed GETs (filesBucket.corsRules says why).
+      cors: filesBucket.corsRules.map((rule) => ({
+        allowedMethods: rule.allowedMethods.map((method) => HttpMethods[method]),
+        allowedOrigins: [...rule.allowedOrigins],
+        allowedHeaders: [...rule.allowedHeaders],
+        exposedHeaders: [...rule.exposedHeaders],
+        maxAge: rule.maxAgeSeconds,
+      })),
       removalPolicy: RemovalPolicy.RETAIN,
     });
 

@@ -49,6 +49,17 @@ export const filesBucket = {
   accessLogExpirationDays: 90,
   /** Workflow run values too large for their item (input, step outputs, for_each items): kept with the run. */
   workflowRunPrefix: 'workflow-runs/',
+  /**
+   * Browsers reach the bucket only with pre-signed URLs: a POST to upload a file larger than API
+   * Gateway's 10 MB, and a GET when the review console draws a document from its contentUrl. The
+   * signature is the credential, and no cookie is ever sent to the bucket, so any origin may use a URL
+   * it was given (the console's origin is the CloudFront distribution's, which the bucket cannot name:
+   * the functions the distribution fronts already depend on the bucket).
+   */
+  corsRules: [
+    { allowedMethods: ['GET', 'HEAD'], allowedOrigins: ['*'], allowedHeaders: [] as string[], exposedHeaders: ['Content-Length', 'Content-Type'], maxAgeSeconds: 3000 },
+    { allowedMethods: ['POST'], allowedOrigins: ['*'], allowedHeaders: ['*'], exposedHeaders: ['ETag'], maxAgeSeconds: 3000 },
+  ] as const,
 };
 
 export const webhookDeliveryQueue = {

@@ -23,6 +23,7 @@ import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
 import { TokenBucketLimiter } from '../auth/token-bucket.ts';
 import { defaultRateLimit, type RateLimit } from '../auth/api-key-store.ts';
 import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
+import type { ConsoleSite } from './console-site.ts';
 import { logger, withLogContext } from '../infrastructure/logger.ts';
 
 export interface LocalGatewayOptions {
@@ -43,6 +44,8 @@ export interface LocalGatewayOptions {
    * slow or stuck client cannot hold a connection and a handler forever.
    */
   requestReadTimeoutMs?: number;
+  /** The review console's static files, served beside the API at /console/ (deployed: CloudFront). */
+  consoleSite?: ConsoleSite;
 }
 
 export const defaultRequestReadTimeoutMs = 30_000;
@@ -87,6 +90,11 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   const serve = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const method = (request.method ?? 'GET').toUpperCase();
+    if (options.consoleSite?.owns(url.pathname)) {
+      request.resume();
+      options.consoleSite.serve(method, url.pathname, response);
+      return;
+    }
     if (!url.pathname.startsWith(`${apiBasePath}/`)) throw new DomainError('NOT_FOUND', `No operation exists at ${url.pathname}.`);
     const { route, pathParameters } = matcher.match(method, url.pathname.slice(apiBasePath.length));
     const headers = singleValueHeaders(request);

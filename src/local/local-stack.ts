@@ -16,6 +16,7 @@ import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStack
 import { isWellFormedApiKey } from '../auth/api-key-secrets.ts';
 import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts';
 import { LocalStackStartError } from './local-stack-errors.ts';
+import { consoleSite } from './console-site.ts';
 import { localBucketNotifications, startLocalTriggers, type RunningLocalTriggers } from './local-triggers.ts';
 
 export interface LocalStackOptions {
@@ -126,6 +127,8 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
       host: options.host,
       authorizerCacheSeconds: options.authorizerCacheSeconds ?? 0,
       requestReadTimeoutMs: secondsFromEnvironment('PAPERFLOW_REQUEST_READ_TIMEOUT_SECONDS', defaultRequestReadTimeoutMs / 1000) * 1000,
+      // Documents' pre-signed URLs point at the S3 endpoint: the console's page may fetch from there.
+      consoleSite: consoleSite({ documentOrigins: [new URL(process.env.AWS_ENDPOINT_URL_S3 ?? options.externalEndpoint ?? 'https://s3.amazonaws.com').origin] }),
     }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') throw error;
       throw new LocalStackStartError(`Port ${options.port} on ${options.host ?? '127.0.0.1'} is already in use: stop what listens there, or set PORT to another port.`);

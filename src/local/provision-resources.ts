@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   CreateBucketCommand,
+  PutBucketCorsCommand,
   PutBucketLifecycleConfigurationCommand,
   S3Client,
   type S3ServiceException,
@@ -136,6 +137,22 @@ async function createBucket(client: S3Client, bucketName: string): Promise<void>
   } catch {
     // s3rver does not implement lifecycle rules; the deployed bucket gets its rule from CDK.
   }
+  // The same CORS rules as the deployed bucket: the review console, on the gateway's origin, reads
+  // documents from their pre-signed contentUrl on the S3 endpoint's.
+  await client.send(
+    new PutBucketCorsCommand({
+      Bucket: bucketName,
+      CORSConfiguration: {
+        CORSRules: filesBucket.corsRules.map((rule) => ({
+          AllowedMethods: [...rule.allowedMethods],
+          AllowedOrigins: [...rule.allowedOrigins],
+          AllowedHeaders: [...rule.allowedHeaders],
+          ExposeHeaders: [...rule.exposedHeaders],
+          MaxAgeSeconds: rule.maxAgeSeconds,
+        })),
+      },
+    }),
+  );
 }
 
 /** Tests of redelivery shorten the wait before a failed message comes back; deployed it is the definition's. */

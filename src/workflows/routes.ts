@@ -44,6 +44,10 @@ const stepSchema = z.object({
   name: z.string(),
   type: z.enum(stepTypes),
   status: z.enum(stepStatuses),
+  dependsOn: z.array(z.string()).register(z.globalRegistry, { description: 'Ids of the steps this one waits for (the definition\'s needs): the edges of the run\'s step DAG.' }),
+  startedAt: z.optional(z.string()),
+  completedAt: z.optional(z.string()),
+  durationMs: z.optional(integer()).register(z.globalRegistry, { description: 'completedAt - startedAt; once the step has both.' }),
   message: z.optional(z.string()),
   output: z.optional(z.unknown()).register(z.globalRegistry, { description: 'As the step type produces it (DESIGN.md, Workflows).' }),
   nestedRuns: z.optional(z.object({ count: integer(), data: z.array(runSummarySchema) })).register(z.globalRegistry, {

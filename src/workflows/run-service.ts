@@ -55,7 +55,8 @@ export class RunService {
       await engine.finishSettled(workspaceId, record.id);
       throw new DownstreamError('The run could not be started; retry with backoff.');
     }
-    return runViewOf(record, steps.map((step) => stepViewOf(step)));
+    const needsByStep = new Map(version.definition.steps.map((step) => [step.id, step.needs ?? []]));
+    return runViewOf(record, steps.map((step) => stepViewOf(step, needsByStep.get(step.stepId) ?? [])));
   }
 
   /**

@@ -2,8 +2,8 @@ import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { InvalidRequestError, NotFoundError } from '../platform/errors.ts';
 import { parsePageRequest } from '../platform/pagination.ts';
 import { nestedRunIdsOf } from './nested-runs.ts';
-import type { RunListQuery, RunStore, StoredStep } from './run-store.ts';
-import { runViewOf, stepViewOf, type RunRecord, type RunView, type StepView } from './workflow-run.ts';
+import type { RunListQuery, RunStore, StoredRun, StoredStep } from './run-store.ts';
+import { runViewOf, stepViewOf, type RunView, type StepView } from './workflow-run.ts';
 
 /**
  * Runs as the API shows them: GET /workflow-runs/{runId} (steps with outputs, for_each steps with
@@ -25,13 +25,16 @@ export class RunViews {
     return { data: records.map((record) => runViewOf(record)), totalItems };
   }
 
-  async viewOf(run: RunRecord, steps: readonly StoredStep[]): Promise<RunView> {
-    return runViewOf(run, await Promise.all(steps.map((step) => this.stepViewOf(run.workspaceId, step))));
+  async viewOf(run: StoredRun, steps: readonly StoredStep[]): Promise<RunView> {
+    // The DAG's edges come from the run's own snapshot of its definition, so a later publish of the
+    // workflow does not redraw an old run.
+    const needsByStep = new Map((run.definition?.steps ?? []).map((step) => [step.id, step.needs]));
+    return runViewOf(run, await Promise.all(steps.map((step) => this.stepViewOf(run.workspaceId, step, needsByStep.get(step.stepId) ?? []))));
   }
 
-  private async stepViewOf(workspaceId: string, step: StoredStep): Promise<StepView> {
+  private async stepViewOf(workspaceId: string, step: StoredStep, dependsOn: readonly string[]): Promise<StepView> {
     const nested = step.type === 'for_each' ? await this.store.getRecords(workspaceId, nestedRunIdsOf(step)) : [];
-    return stepViewOf(step, nested);
+    return stepViewOf(step, dependsOn, nested);
   }
 }
 

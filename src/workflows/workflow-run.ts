@@ -87,17 +87,24 @@ export interface StepView {
   name: string;
   type: StepType;
   status: StepStatus;
+  /** Ids of the steps this one waits for (the definition's `needs`): the edges of the run's DAG. */
+  dependsOn: string[];
+  startedAt?: string;
+  completedAt?: string;
+  durationMs?: number;
   message?: string;
   output?: unknown;
   nestedRuns?: { count: number; data: RunView[] };
 }
 
 /**
- * The spec's step object, the same in the 202 answer and in GET: a for_each step always lists its
- * nested runs (none yet when the run has just started).
+ * The spec's step object, the same in the 202 answer and in GET: `dependsOn` (the step's `needs`, the
+ * DAG's edges), its own times once it has them, and for a for_each step always its nested runs (none
+ * yet when the run has just started).
  */
 export function stepViewOf(
-  step: Pick<StepRecord, 'stepId' | 'name' | 'type' | 'status' | 'message'> & { output?: unknown },
+  step: Pick<StepRecord, 'stepId' | 'name' | 'type' | 'status' | 'message' | 'startedAt' | 'completedAt'> & { output?: unknown },
+  dependsOn: readonly string[],
   nestedRuns: readonly RunRecord[] = [],
 ): StepView {
   return {
@@ -105,6 +112,12 @@ export function stepViewOf(
     name: step.name,
     type: step.type,
     status: step.status,
+    dependsOn: [...dependsOn],
+    ...(step.startedAt !== undefined ? { startedAt: step.startedAt } : {}),
+    ...(step.completedAt !== undefined ? { completedAt: step.completedAt } : {}),
+    ...(step.startedAt !== undefined && step.completedAt !== undefined
+      ? { durationMs: Math.max(0, Date.parse(step.completedAt) - Date.parse(step.startedAt)) }
+      : {}),
     ...(step.message !== undefined ? { message: step.message } : {}),
     ...(step.output !== undefined ? { output: step.output } : {}),
     ...(step.type === 'for_each' ? { nestedRuns: { count: nestedRuns.length, data: nestedRuns.map((record) => runViewOf(record)) } } : {}),

@@ -161,17 +161,14 @@ describe('functions', () => {
 
   it('gives every function a log group with a retention', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    // Each function's, each state machine's, and the API's access log.
-    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + deployedTriggers.length + stateMachines.length + 1);
+    // Each function's, each state machine's, the API's access log, and the console deployment's.
+    template.resourceCountIs('AWS::Logs::LogGroup', deployedRoutes.length + 2 + deployedTriggers.length + stateMachines.length + 1 + 1);
   });
 
   it('loads every bundle on its own, away from the project node_modules, as Lambda will', async () => {
     const assembly = (stack.node.root as App).synth();
     expect(path.relative(repositoryRoot, assembly.directory).startsWith('..')).toBe(true);
-    const manifest = JSON.parse(readFileSync(path.join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
-    const entries = Object.values(manifest.files as Record<string, { source: { path: string; packaging?: string } }>)
-      .filter((asset) => asset.source.packaging === 'zip')
-      .map((asset) => path.join(assembly.directory, asset.source.path, 'index.mjs'));
+    const entries = nodeFunctionBundles(assembly.directory).map((bundlePath) => path.join(bundlePath, 'index.mjs'));
 
     // A module-level failure (a native addon, a missing file) would break the function's every cold start.
     const script = `for (const entry of ${JSON.stringify(entries)}) { const module = await import(entry); if (typeof module.handler !== 'function') throw new Error('no handler in ' + entry); }`;
@@ -182,10 +179,7 @@ describe('functions', () => {
 
   it('bundles each handler locally with esbuild into an ESM module that can still require', () => {
     const assembly = (stack.node.root as App).synth();
-    const manifest = JSON.parse(readFileSync(path.join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
-    const bundles = Object.values(manifest.files as Record<string, { source: { path: string; packaging?: string } }>)
-      .filter((asset) => asset.source.packaging === 'zip')
-      .map((asset) => readFileSync(path.join(assembly.directory, asset.source.path, 'index.mjs'), 'utf8'));
+    const bundles = nodeFunctionBundles(assembly.directory).map((bundlePath) => readFileSync(path.join(bundlePath, 'index.mjs'), 'utf8'));
     const distinctHandlers = new Set([
       ...deployedRoutes.map((route) => route.handler),
       ...deployedTriggers.map((trigger) => trigger.handler),
@@ -201,6 +195,23 @@ describe('functions', () => {
   });
 
 });
+
+/**
+ * The asset folders of the stack's Node.js functions (the project's handlers): the zip assets that a
+ * nodejs Lambda function names as its code. Other zip assets are the review console's files and
+ * CDK's BucketDeployment handler (Python) and its AWS CLI layer.
+ */
+function nodeFunctionBundles(assemblyDirectory: string): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(assemblyDirectory, `${stack.artifactId}.assets.json`), 'utf8'));
+  const nodeFunctionKeys = new Set(
+    Object.values(template.findResources('AWS::Lambda::Function'))
+      .filter((resource) => String(resource.Properties.Runtime).startsWith('nodejs'))
+      .map((resource) => String(resource.Properties.Code.S3Key)),
+  );
+  return Object.entries(manifest.files as Record<string, { source: { path: string; packaging?: string } }>)
+    .filter(([hash, asset]) => asset.source.packaging === 'zip' && nodeFunctionKeys.has(`${hash}.zip`))
+    .map(([, asset]) => path.join(assemblyDirectory, asset.source.path));
+}
 
 describe('least privilege', () => {
   it('gives the public OpenAPI function no table, bucket or queue', () => {
@@ -392,7 +403,9 @@ describe('storage', () => {
           Match.objectLike({ Prefix: filesBucket.eventPayloadPrefix, ExpirationInDays: filesBucket.eventPayloadExpirationDays, Status: 'Enabled' }),
         ],
       },
-      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['POST'] })] },
+      CorsConfiguration: {
+        CorsRules: [Match.objectLike({ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'] }), Match.objectLike({ AllowedMethods: ['POST'] })],
+      },
     });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
@@ -794,5 +807,40 @@ describe('trigger table', () => {
     expect(
       () => new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'MissingTask', { routes: [], triggers: withoutFirstTask }),
     ).toThrow(/no task row fills \$\{MarkExtractionProcessingFunctionArn\}/);
+  });
+});
+
+describe('review console', () => {
+  it('serves /console/* from a private bucket through origin access control, with the console\'s CSP', () => {
+    const consoleBucket = logicalIdOfResource(stack.reviewConsole.bucket);
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig;
+    const consoleBehaviors = distribution.CacheBehaviors.filter((behavior: { PathPattern: string }) => behavior.PathPattern.startsWith('/console'));
+
+    expect(consoleBehaviors.map((behavior: { PathPattern: string }) => behavior.PathPattern).sort()).toEqual(['/console', '/console/*']);
+    const consoleOrigin = distribution.Origins.find((origin: { Id: string }) => origin.Id === consoleBehaviors[0].TargetOriginId);
+    expect(consoleOrigin.DomainName).toEqual({ 'Fn::GetAtt': [consoleBucket, 'RegionalDomainName'] });
+    expect(consoleOrigin.OriginAccessControlId).toBeDefined();
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: {
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: { ContentSecurityPolicy: Match.objectLike({ 'Fn::Join': Match.anyValue() }), Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+        }),
+      },
+    });
+    template.hasResourceProperties('Custom::CDKBucketDeployment', { DestinationBucketName: { Ref: consoleBucket }, DistributionPaths: ['/console/*'] });
+  });
+
+  it('forwards every other path to the REST API uncached, so the console calls the API on its own origin', () => {
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig;
+    const apiOrigin = distribution.Origins.find((origin: { Id: string }) => origin.Id === distribution.DefaultCacheBehavior.TargetOriginId);
+
+    expect(JSON.stringify(apiOrigin.DomainName)).toContain(logicalIdOfResource(stack.publicApi.restApi));
+    expect(distribution.DefaultCacheBehavior.AllowedMethods).toContain('POST');
+    expect(distribution.DefaultCacheBehavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
   });
 });

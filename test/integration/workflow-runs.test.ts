@@ -94,6 +94,24 @@ describe('running a workflow', () => {
     expect(run.computedDurationMs).toBeLessThanOrEqual(run.durationMs);
   });
 
+  it('shows each step\'s dependsOn (the DAG\'s edges) and its own start, end and duration', async () => {
+    const workflowId = await publishDefinition(workspaceId, [
+      { id: 'left', type: 'transform', with: { value: 1 } },
+      { id: 'right', type: 'transform', with: { value: 2 } },
+      { id: 'join', type: 'transform', needs: ['left', 'right'], with: { sum: '{{ steps.left.output.value + steps.right.output.value }}' } },
+    ]);
+
+    const run = await client.run(workflowId, {});
+
+    expect(run.steps.map((step: any) => [step.id, step.dependsOn])).toEqual([['left', []], ['right', []], ['join', ['left', 'right']]]);
+    for (const step of run.steps) {
+      expect(step.durationMs).toBe(Date.parse(step.completedAt) - Date.parse(step.startedAt));
+      expect(Date.parse(step.startedAt)).toBeGreaterThanOrEqual(Date.parse(run.createdAt));
+    }
+    const join = run.steps[2];
+    for (const needed of run.steps.slice(0, 2)) expect(Date.parse(join.startedAt)).toBeGreaterThanOrEqual(Date.parse(needed.completedAt));
+  });
+
   it('answers 202 with the run in PROCESSING, every step QUEUED and no completedAt, durationMs or error', async () => {
     const workflowId = await publishDefinition(workspaceId, [{ id: 'only', type: 'transform', with: { ok: true } }], { name: 'Shape' });
 
@@ -102,7 +120,7 @@ describe('running a workflow', () => {
     expect(status).toBe(202);
     expect(body).toMatchObject({ status: 'PROCESSING', workflow: { id: workflowId, name: 'Shape' }, progress: { stepsCompleted: 0, stepsTotal: 1 } });
     expect(body.id).toMatch(/^run_[0-9A-Z]{26}$/);
-    expect(body.steps).toEqual([{ id: 'only', name: 'only', type: 'transform', status: 'QUEUED' }]);
+    expect(body.steps).toEqual([{ id: 'only', name: 'only', type: 'transform', status: 'QUEUED', dependsOn: [] }]);
     for (const absent of ['completedAt', 'durationMs', 'error']) expect(body).not.toHaveProperty(absent);
     expect((await client.waitForRunTerminal(body.id)).status).toBe('COMPLETED');
   });
@@ -193,7 +211,7 @@ describe('for_each', () => {
     const started = await client.start(parentId, [1, 2]);
 
     expect(started.status).toBe(202);
-    expect(started.body.steps).toEqual([{ id: 'each', name: 'each', type: 'for_each', status: 'QUEUED', nestedRuns: { count: 0, data: [] } }]);
+    expect(started.body.steps).toEqual([{ id: 'each', name: 'each', type: 'for_each', status: 'QUEUED', dependsOn: [], nestedRuns: { count: 0, data: [] } }]);
     const finished = await client.waitForRunTerminal(started.body.id);
     expect(finished.steps[0].nestedRuns.count).toBe(2);
   });

@@ -1,0 +1,187 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ApiClient, ApiError } from '../api-client.ts';
+import { terminalExtractionStatuses, type Extraction, type Feedback } from '../api-types.ts';
+import { confidenceText } from '../confidence.ts';
+import { ErrorNotice, StatusBadge, formatTime, useResource } from '../resource-loading.tsx';
+import { hrefOf } from '../routing.ts';
+import { DocumentPages } from './document-pages.tsx';
+
+export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
+  const extraction = useResource(() => api.get<Extraction>(`/document-insights/extractions/${encodeURIComponent(id)}`), [id], {
+    refreshMs: 1000,
+    keepRefreshing: (loaded) => !terminalExtractionStatuses.has(loaded.status),
+  });
+  const [selectedFieldId, setSelectedFieldId] = useState<string | undefined>(undefined);
+  // The pre-signed URL changes on every GET; the pages are drawn once per extraction, from the first.
+  const [contentUrl, setContentUrl] = useState<string | undefined>(undefined);
+  const loaded = extraction.value;
+  useEffect(() => {
+    if (loaded?.document?.contentUrl && !contentUrl) setContentUrl(loaded.document.contentUrl);
+  }, [loaded, contentUrl]);
+
+  const select = (fieldId: string, from: 'table' | 'page') => {
+    setSelectedFieldId(fieldId);
+    const other = from === 'table' ? `.field-box[data-field-id="${CSS.escape(fieldId)}"]` : `tr[data-field-id="${CSS.escape(fieldId)}"]`;
+    document.querySelector(other)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  };
+
+  return (
+    <section aria-labelledby="extraction-heading">
+      <p>
+        <a href={hrefOf({ view: 'extractions' })}>← Extractions</a>
+      </p>
+      <h1 id="extraction-heading">{loaded?.document?.fileName ?? id}</h1>
+      <ErrorNotice error={extraction.error} />
+      {loaded ? (
+        <>
+          <p class="summary">
+            <StatusBadge status={loaded.status} /> {loaded.reviewRequired ? <span class="review-required">Needs review</span> : null}{' '}
+            <span>created {formatTime(loaded.createdAt)}</span> <code>{loaded.id}</code>
+          </p>
+          {loaded.error ? (
+            <p class="notice notice-error">
+              {loaded.error.code}: {loaded.error.message}
+            </p>
+          ) : null}
+          <div class="review">
+            <div class="review-document">
+              {contentUrl ? (
+                <DocumentPages
+                  contentUrl={contentUrl}
+                  mimeType={loaded.document?.mimeType}
+                  fields={loaded.output?.fields ?? []}
+                  selectedFieldId={selectedFieldId}
+                  onSelect={(fieldId) => select(fieldId, 'page')}
+                />
+              ) : (
+                <p>No document to show.</p>
+              )}
+            </div>
+            <div class="review-fields">
+              <FieldsTable extraction={loaded} selectedFieldId={selectedFieldId} onSelect={(fieldId) => select(fieldId, 'table')} />
+              <FeedbackForm api={api} extraction={loaded} fieldId={selectedFieldId} onSent={extraction.reload} />
+            </div>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function FieldsTable({ extraction, selectedFieldId, onSelect }: { extraction: Extraction; selectedFieldId: string | undefined; onSelect(fieldId: string): void }) {
+  if (!extraction.output) return <p aria-live="polite">{terminalExtractionStatuses.has(extraction.status) ? 'No fields.' : 'Extracting…'}</p>;
+  return (
+    <div class="table-scroll">
+      <table class="fields">
+        <caption>
+          {extraction.output.fieldCount} fields: select one (click, or Tab to it and press Enter) to see it on the page
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Value</th>
+            <th scope="col">Confidence</th>
+          </tr>
+        </thead>
+        <tbody>
+          {extraction.output.fields.map((field) => (
+            <tr
+              key={field.id}
+              data-field-id={field.id}
+              tabIndex={0}
+              class={field.id === selectedFieldId ? 'selected' : ''}
+              aria-selected={field.id === selectedFieldId}
+              onClick={() => onSelect(field.id)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' || event.key === ' ') {
+                  event.preventDefault();
+                  onSelect(field.id);
+                }
+              }}
+            >
+              <th scope="row">{field.name}</th>
+              <td>{valueText(field.value)}</td>
+              <td>{confidenceText(field.metadata?.confidence)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** ERROR (marks the extraction for review) or INFO feedback, on the selected field or the whole document. */
+function FeedbackForm({ api, extraction, fieldId, onSent }: { api: ApiClient; extraction: Extraction; fieldId: string | undefined; onSent(): void }) {
+  const [type, setType] = useState<'ERROR' | 'INFO'>('ERROR');
+  const [scope, setScope] = useState<'field' | 'document'>('field');
+  const [message, setMessage] = useState('');
+  const [sent, setSent] = useState<Feedback | undefined>(undefined);
+  const [error, setError] = useState<ApiError | undefined>(undefined);
+  const field = extraction.output?.fields.find((candidate) => candidate.id === fieldId);
+  const onField = scope === 'field' && field !== undefined;
+
+  return (
+    <form
+      class="feedback"
+      aria-labelledby="feedback-heading"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setError(undefined);
+        api
+          .post<Feedback>(`/document-insights/extractions/${encodeURIComponent(extraction.id)}/feedback`, {
+            message,
+            type,
+            ...(onField ? { fieldId: field.id } : {}),
+          })
+          .then(
+            (feedback) => {
+              setSent(feedback);
+              setMessage('');
+              onSent();
+            },
+            setError,
+          );
+      }}
+    >
+      <h2 id="feedback-heading">Feedback</h2>
+      <fieldset>
+        <legend>Kind</legend>
+        <label>
+          <input type="radio" name="feedback-type" value="ERROR" checked={type === 'ERROR'} onChange={() => setType('ERROR')} /> Error (needs review)
+        </label>
+        <label>
+          <input type="radio" name="feedback-type" value="INFO" checked={type === 'INFO'} onChange={() => setType('INFO')} /> Note
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>About</legend>
+        <label>
+          <input type="radio" name="feedback-scope" value="field" checked={scope === 'field'} onChange={() => setScope('field')} /> The selected field
+          {field ? ` (${field.name})` : ' (none selected)'}
+        </label>
+        <label>
+          <input type="radio" name="feedback-scope" value="document" checked={scope === 'document'} onChange={() => setScope('document')} /> The whole
+          document
+        </label>
+      </fieldset>
+      <label>
+        Message
+        <textarea name="message" required maxLength={1024} value={message} onInput={(event) => setMessage(event.currentTarget.value)} />
+      </label>
+      <button type="submit" disabled={scope === 'field' && !field}>
+        Send feedback
+      </button>
+      <ErrorNotice error={error} />
+      {sent ? (
+        <p class="notice" role="status">
+          {sent.type} feedback recorded{sent.fieldId ? ` on ${field?.name ?? sent.fieldId}` : ' on the document'}.
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,238 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../../scripts/console-browser.ts';
+import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
+import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { startWebhookReceiver, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
+import { WorkflowRunClient, publishDefinition } from '../support/workflow-runs.ts';
+
+// The review console in a real headless chromium, against the embedded stack: the console is served
+// at /console/ by the local gateway and calls the public API with the key typed into it, as a
+// customer's browser would.
+
+const browserPath = consoleBrowserPath();
+if (!browserPath) console.warn(consoleBrowserMissing);
+
+const corpusInvoice = new URL('../../../shared/corpus/invoice2data/AmazonWebServices.pdf', import.meta.url).pathname;
+const workspaceId = 'ws_console';
+const variables = { PAPERFLOW_ALLOW_PRIVATE_URLS: 'true', PAPERFLOW_EVENT_OUTBOX_DRAIN_INTERVAL_SECONDS: '1' };
+
+let stack: StackUnderTest;
+let browser: Browser;
+let receiver: RunningWebhookReceiver;
+let apiKey: string;
+let extractions: ExtractionClient;
+let consoleUrl: string;
+
+describe.skipIf(!browserPath)('review console', () => {
+  beforeAll(async () => {
+    Object.assign(process.env, variables);
+    stack = await startStackUnderTest();
+    apiKey = await workspaceKey(workspaceId);
+    extractions = new ExtractionClient(stack, apiKey);
+    consoleUrl = `${new URL(stack.baseUrl).origin}/console/`;
+    receiver = await startWebhookReceiver((_request, response) => {
+      response.writeHead(204).end();
+    });
+    const subscription = await extractions.json('/event-subscriptions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'console', endpointUrl: `${receiver.url}/hooks`, eventTypes: ['document-insights.extraction.completed'] }),
+    });
+    if (subscription.status !== 201) throw new Error(`The subscription was not created: ${JSON.stringify(subscription.body)}`);
+    browser = await launchConsoleBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await stack?.stop();
+    for (const name of Object.keys(variables)) delete process.env[name];
+  });
+
+  it('uploads a dropped corpus PDF, draws the total\'s box where its placement says, and takes ERROR feedback that marks it for review', async () => {
+    const page = await signedInPage();
+    const problems = browserProblems(page);
+
+    await dropFile(page, corpusInvoice, 'application/pdf');
+    await page.getByRole('link', { name: /^ext_/ }).click();
+    await page.locator('.status', { hasText: 'COMPLETED' }).first().waitFor({ timeout: 60_000 });
+    const extractionId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]!);
+    const total = (await extractions.get(extractionId)).body.output.fields.find((field: { name: string }) => field.name === 'total_amount');
+    await page.locator(`tr[data-field-id="${total.id}"]`).click();
+
+    const box = page.locator(`.field-box[data-field-id="${total.id}"]`);
+    await expect.poll(() => box.getAttribute('class')).toContain('selected');
+    const pageBounds = (await page.locator('.page[data-page="1"] canvas').boundingBox())!;
+    const boxBounds = (await box.boundingBox())!;
+    const { x, y, width, height } = total.metadata.placement;
+    const tolerance = 0.01;
+    expect(total.metadata.page).toBe(1);
+    expect(Math.abs((boxBounds.x - pageBounds.x) / pageBounds.width - x)).toBeLessThan(tolerance);
+    expect(Math.abs((boxBounds.y - pageBounds.y) / pageBounds.height - y)).toBeLessThan(tolerance);
+    expect(Math.abs(boxBounds.width / pageBounds.width - width)).toBeLessThan(tolerance);
+    expect(Math.abs(boxBounds.height / pageBounds.height - height)).toBeLessThan(tolerance);
+    // The page was drawn: pdf.js painted ink where the total is printed.
+    expect(await inkUnder(page, { x, y, width, height })).toBe(true);
+
+    await page.getByLabel('Message').fill('The total is the net amount');
+    await page.getByRole('button', { name: 'Send feedback' }).click();
+
+    await page.getByRole('status').filter({ hasText: 'ERROR feedback recorded on total_amount' }).waitFor();
+    await page.locator('.summary .review-required', { hasText: 'Needs review' }).waitFor();
+    expect((await extractions.get(extractionId)).body.reviewRequired).toBe(true);
+    await page.goto(`${consoleUrl}#/extractions`);
+    await page.getByLabel('Review').selectOption('required');
+    await expect.poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-extraction-id')))).toEqual([extractionId]);
+    expect(page.url()).not.toContain(apiKey);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('draws a run\'s steps as a DAG with their statuses, durations and outputs', async () => {
+    const workflowId = await publishDefinition(workspaceId, [
+      { id: 'left', type: 'transform', with: { value: 2 } },
+      { id: 'right', type: 'transform', with: { value: 3 } },
+      { id: 'join', type: 'transform', needs: ['left', 'right'], with: { sum: '{{ steps.left.output.value + steps.right.output.value }}' } },
+    ]);
+    const run = await new WorkflowRunClient(stack, apiKey).run(workflowId, {});
+    const page = await signedInPage();
+
+    await page.getByRole('navigation').getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('link', { name: run.id }).click();
+
+    const nodes = page.locator('.step-node');
+    await expect.poll(() => nodes.count()).toBe(3);
+    for (const stepId of ['left', 'right', 'join']) await expect.poll(() => page.locator(`.step-node[data-step-id="${stepId}"] .status`).textContent()).toBe('COMPLETED');
+    const left = (await page.locator('.step-node[data-step-id="left"]').boundingBox())!;
+    const join = (await page.locator('.step-node[data-step-id="join"]').boundingBox())!;
+    expect(join.x).toBeGreaterThan(left.x + left.width);
+    expect(await page.locator('.graph-edges path').count()).toBe(2);
+    await page.locator('.step-node[data-step-id="join"]').click();
+    expect(JSON.parse((await page.locator('.step-detail pre').textContent())!)).toEqual({ sum: 5 });
+  }, 60_000);
+
+  it('opens a for_each step\'s nested run in one click, and goes back to its parent', async () => {
+    const childId = await publishDefinition(workspaceId, [{ id: 'double', type: 'transform', with: { value: '{{ item * 2 }}' } }], { name: 'Child' });
+    const parentId = await publishDefinition(workspaceId, [{ id: 'each', type: 'for_each', with: { items: '{{ body.items }}', workflowId: childId, maxConcurrency: 2 } }]);
+    const run = await new WorkflowRunClient(stack, apiKey).run(parentId, { items: [1, 2] });
+    const firstNestedId = run.steps[0].nestedRuns.data[0].id;
+    const page = await signedInPage();
+    await page.goto(`${consoleUrl}#/runs/${run.id}`);
+
+    await page.locator('.step-node[data-step-id="each"]').click();
+    await page.getByRole('link', { name: firstNestedId }).click();
+
+    await expect.poll(() => page.locator('.step-node[data-step-id="double"] .status').textContent()).toBe('COMPLETED');
+    expect(JSON.parse((await page.locator('.step-detail pre').textContent())!)).toEqual({ value: 2 });
+    await page.getByRole('link', { name: '← Parent run' }).click();
+    await page.locator('.step-node[data-step-id="each"]').waitFor();
+  }, 60_000);
+
+  it('lists events with their delivery summary, shows a delivery\'s attempts and resends it', async () => {
+    const { body: created } = await extractions.upload(await readFile(corpusInvoice), 'events.pdf');
+    await extractions.waitForTerminal(created.id, 60_000);
+    const page = await signedInPage();
+    await page.getByRole('navigation').getByRole('link', { name: 'Events' }).click();
+
+    const eventRow = page.locator('tbody tr').filter({ hasText: 'document-insights.extraction.completed' }).filter({ hasText: '1 succeeded' }).first();
+    await expect.poll(async () => {
+      await page.reload();
+      return eventRow.count();
+    }, { timeout: 30_000 }).toBeGreaterThan(0);
+    await eventRow.getByRole('link').click();
+    await page.getByRole('button', { name: 'Attempts' }).first().click();
+    await page.locator('.attempts li', { hasText: '#1' }).waitFor();
+    await page.getByRole('button', { name: 'Resend' }).first().click();
+
+    await expect.poll(() => page.locator('tbody tr').filter({ hasText: '(manual)' }).count(), { timeout: 15_000 }).toBe(1);
+  }, 90_000);
+
+  it('fits a phone\'s width (390 px) and reaches a field\'s box from the keyboard alone', async () => {
+    const { body: created } = await extractions.upload(await readFile(corpusInvoice), 'phone.pdf');
+    await extractions.waitForTerminal(created.id, 60_000);
+    const total = (await extractions.get(created.id)).body.output.fields.find((field: { name: string }) => field.name === 'total_amount');
+    const page = await signedInPage({ width: 390, height: 844 });
+
+    await page.locator('tbody tr').first().waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.goto(`${consoleUrl}#/extractions/${created.id}`);
+    await page.locator('.page canvas').first().waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+
+    let focusedFieldId: string | null = null;
+    for (let presses = 0; presses < 60 && focusedFieldId !== total.id; presses += 1) {
+      await page.keyboard.press('Tab');
+      focusedFieldId = await page.evaluate(() => browserWindow().document.activeElement?.closest('tr')?.getAttribute('data-field-id') ?? null);
+    }
+    expect(focusedFieldId).toBe(total.id);
+    expect(await page.evaluate(() => browserWindow().getComputedStyle(browserWindow().document.activeElement).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator(`.field-box[data-field-id="${total.id}"]`).getAttribute('class')).toContain('selected');
+  }, 90_000);
+});
+
+async function signedInPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript('globalThis.browserWindow = () => globalThis;');
+  const page = await context.newPage();
+  await page.goto(consoleUrl);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await page.getByRole('heading', { name: 'Extractions' }).waitFor();
+  return page;
+}
+
+/** Errors the page logged, Content-Security-Policy refusals included. */
+function browserProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+/** Drops a file on the upload area as a user dragging it from their desktop would. */
+async function dropFile(page: Page, path: string, mimeType: string): Promise<void> {
+  const bytes = [...(await readFile(path))];
+  const name = path.split('/').at(-1)!;
+  const dataTransfer = await page.evaluateHandle(
+    ({ bytes, name, mimeType }) => {
+      const transfer = new (browserWindow().DataTransfer)();
+      transfer.items.add(new (browserWindow().File)([new Uint8Array(bytes)], name, { type: mimeType }));
+      return transfer;
+    },
+    { bytes, name, mimeType },
+  );
+  await page.locator('.upload').dispatchEvent('dragover', { dataTransfer });
+  await page.locator('.upload').dispatchEvent('drop', { dataTransfer });
+}
+
+/** Whether the first page's canvas has dark pixels inside the placement (fractions of the page). */
+function inkUnder(page: Page, placement: { x: number; y: number; width: number; height: number }): Promise<boolean> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return page.locator('.page[data-page="1"] canvas').evaluate((canvas: any, box) => {
+    const context = canvas.getContext('2d')!;
+    const pixels = context.getImageData(
+      Math.floor(box.x * canvas.width),
+      Math.floor(box.y * canvas.height),
+      Math.max(1, Math.ceil(box.width * canvas.width)),
+      Math.max(1, Math.ceil(box.height * canvas.height)),
+    ).data;
+    for (let index = 0; index < pixels.length; index += 4) if (pixels[index]! + pixels[index + 1]! + pixels[index + 2]! < 200) return true;
+    return false;
+  }, placement);
+}
+
+function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => browserWindow().document.documentElement.scrollWidth - browserWindow().document.documentElement.clientWidth);
+}
+
+/**
+ * The page's window, inside functions that playwright runs in the browser (this project's types have
+ * no DOM). Declared, never defined here: each browser-side function calls it by name, and the page
+ * defines it (addInitScript in signedInPage).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare function browserWindow(): any;
