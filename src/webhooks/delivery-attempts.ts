@@ -121,8 +121,18 @@ export class DeliveryAttempts {
    * the deliveries (their ids are deterministic) and queues attempt 1 again only for those still
    * waiting for it: a crash may have kept it from being queued, and a copy that was queued is a
    * duplicate the attempt's own records absorb (docs/webhooks.md, Write order and crashes).
+   *
+   * `sendFirstAttemptsNow` (the delivery consumer's fan-out): the deliveries this call created make
+   * their first attempt here, side by side (at most one per subscription, 25), instead of through a
+   * queue message each, exactly as a received attempt message would make it. If one of them fails,
+   * this rejects, so the hand-off comes back and its second fan-out queues attempt 1 for the
+   * deliveries still at attemptCount 0 (docs/webhooks.md, First attempt in the fan-out).
    */
-  async createAutomaticDeliveries(event: RecordedEvent, subscriptions: DeliverySubscription[]): Promise<DeliveryView[]> {
+  async createAutomaticDeliveries(
+    event: RecordedEvent,
+    subscriptions: DeliverySubscription[],
+    options: { sendFirstAttemptsNow?: boolean } = {},
+  ): Promise<DeliveryView[]> {
     const { store, schedule } = this.dependencies;
     const now = this.now();
     const delaySeconds = schedule.delayBeforeAttempt(1);
@@ -138,23 +148,27 @@ export class DeliveryAttempts {
             now,
             delaySeconds,
           });
-          if (await store.create(record)) return { current: record, firstAttemptDue: true };
+          if (await store.create(record)) return { current: record, firstAttemptDue: true, createdNow: true };
           const current = await store.get(record.eventId, record.id);
           if (!current) return undefined;
           const firstAttemptDue = current.status === 'PENDING' && current.attemptCount === 0 && current.heldAttempt === undefined;
-          return { current, firstAttemptDue };
+          return { current, firstAttemptDue, createdNow: false };
         }),
     );
     const created = deliveries.filter((delivery) => delivery !== undefined);
+    // Only a delivery this call created is surely not being attempted elsewhere; one found existing
+    // may be in another fan-out's hands, so its attempt 1 goes through the queue, where copies meet.
+    const sentNow = options.sendFirstAttemptsNow && delaySeconds === 0 ? created.filter(({ createdNow }) => createdNow) : [];
     const { delaySeconds: firstHop, notBefore } = queuedDelay(delaySeconds, now);
     await this.dependencies.queue.sendAll(
       created
-        .filter(({ firstAttemptDue }) => firstAttemptDue)
+        .filter((delivery) => delivery.firstAttemptDue && !sentNow.includes(delivery))
         .map(({ current }) => ({
           message: { kind: 'attempt', deliveryId: current.id, eventId: current.eventId, attempt: 1, ...(notBefore ? { notBefore } : {}) },
           delaySeconds: firstHop,
         })),
     );
+    await Promise.all(sentNow.map(({ current }) => this.makeAttempt(current, 1, event)));
     return created.map(({ current }) => deliveryView(current));
   }
 
@@ -192,7 +206,7 @@ export class DeliveryAttempts {
 
   /** Steps 3-6 of the protocol for one `{kind: "attempt"}` message. */
   async processAttemptMessage(message: Omit<AttemptMessage, 'kind'>): Promise<AttemptMessageResult> {
-    const { store, subscriptions, events, sign, send } = this.dependencies;
+    const { store } = this.dependencies;
     const { attempt } = message;
     const delivery = await store.get(message.eventId, message.deliveryId);
     if (!delivery || delivery.status !== 'PENDING') return { action: 'duplicate' };
@@ -207,6 +221,16 @@ export class DeliveryAttempts {
       return { action: 'deferred', delaySeconds: hop.delaySeconds };
     }
 
+    return this.makeAttempt(delivery, attempt);
+  }
+
+  /**
+   * Attempt `attempt` of `delivery`, its next one: held while the subscription is paused, the delivery
+   * ended when the subscription is gone, otherwise the pending record, the POST, the outcome and the
+   * settle (steps 4-6 of the protocol). `known` is the event when the caller has it already.
+   */
+  private async makeAttempt(delivery: DeliveryRecord, attempt: number, known?: RecordedEvent): Promise<AttemptMessageResult> {
+    const { store, subscriptions, events, sign, send } = this.dependencies;
     const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
     const { subscription, secret } = found?.subscription.workspaceId === delivery.workspaceId ? found : { subscription: undefined, secret: undefined };
     if (!subscription || secret === undefined) {
@@ -218,7 +242,7 @@ export class DeliveryAttempts {
       return { action: 'held' };
     }
 
-    const event = await events.load(delivery.workspaceId, delivery.eventId);
+    const event = known ?? (await events.load(delivery.workspaceId, delivery.eventId));
     if (!event) {
       // Past its retention the event is gone for good (a delivery held that long, say): the delivery ends
       // without an attempt. Otherwise the read came too early, and the message comes back.

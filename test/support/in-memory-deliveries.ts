@@ -1,7 +1,8 @@
-import type { AttemptMessage, AttemptQueue, DeliverySubscription, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
+import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
 import type { AttemptRecord, AttemptResult, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
 import type { AttemptSettlement, DeliveryStore, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
 import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
+import type { WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
 
 // In-test implementations of the delivery engine's ports, with the same conditions as the DynamoDB
 // store (test/integration/webhook-delivery-engine.test.ts runs the real one).
@@ -170,3 +171,24 @@ export class InMemoryEvents implements EventPayloads {
 export const fakeSign: SignWebhook = ({ secret, eventId, timestamp }) => ({
   'X-Paperflow-Signature': `t=${timestamp},v1=signed-with-${secret.length}-for-${eventId}`,
 });
+
+/** A receiver that answers each POST with the next status of its script (then the last one again). */
+export function scriptedReceiver(statuses: number[]) {
+  const requests: (WebhookRequest & { signature: string })[] = [];
+  const send: SendWebhook = async (request, sign) => {
+    const status = statuses[Math.min(requests.length, statuses.length - 1)]!;
+    requests.push({ ...request, signature: sign(request.body, request.eventId, 1_772_359_200)['X-Paperflow-Signature']! });
+    const succeeded = status >= 200 && status < 300;
+    const result: AttemptResult = {
+      startedAt: new Date().toISOString(),
+      durationMs: 5,
+      requestHeaders: { 'X-Paperflow-Attempt': String(request.attempt), 'X-Paperflow-Signature': '[redacted]' },
+      responseStatus: status,
+      responseBody: `answer ${requests.length}`,
+      error: succeeded ? null : { kind: 'http status', message: `The endpoint answered HTTP ${status}.` },
+      outcome: succeeded ? 'succeeded' : 'failed',
+    };
+    return result;
+  };
+  return { send, requests };
+}
