@@ -136,6 +136,7 @@ export class DeliveryAttempts {
     const { store, schedule } = this.dependencies;
     const now = this.now();
     const delaySeconds = schedule.delayBeforeAttempt(1);
+    const sendingNow = options.sendFirstAttemptsNow === true && delaySeconds === 0;
     // Subscriptions are independent of each other: up to 25 deliveries are written concurrently.
     const deliveries = await Promise.all(
       subscriptions
@@ -148,6 +149,8 @@ export class DeliveryAttempts {
             now,
             delaySeconds,
           });
+          // Sent from here, attempt 1's pending record is written with the delivery, in the same put.
+          if (sendingNow) record.firstAttemptStartedAt = now.toISOString();
           if (await store.create(record)) return { current: record, firstAttemptDue: true, createdNow: true };
           const current = await store.get(record.eventId, record.id);
           if (!current) return undefined;
@@ -158,7 +161,7 @@ export class DeliveryAttempts {
     const created = deliveries.filter((delivery) => delivery !== undefined);
     // Only a delivery this call created is surely not being attempted elsewhere; one found existing
     // may be in another fan-out's hands, so its attempt 1 goes through the queue, where copies meet.
-    const sentNow = options.sendFirstAttemptsNow && delaySeconds === 0 ? created.filter(({ createdNow }) => createdNow) : [];
+    const sentNow = sendingNow ? created.filter(({ createdNow }) => createdNow) : [];
     const { delaySeconds: firstHop, notBefore } = queuedDelay(delaySeconds, now);
     await this.dependencies.queue.sendAll(
       created
@@ -168,7 +171,7 @@ export class DeliveryAttempts {
           delaySeconds: firstHop,
         })),
     );
-    await Promise.all(sentNow.map(({ current }) => this.makeAttempt(current, 1, event)));
+    await Promise.all(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, pendingOnDelivery: true })));
     return created.map(({ current }) => deliveryView(current));
   }
 
@@ -227,10 +230,16 @@ export class DeliveryAttempts {
   /**
    * Attempt `attempt` of `delivery`, its next one: held while the subscription is paused, the delivery
    * ended when the subscription is gone, otherwise the pending record, the POST, the outcome and the
-   * settle (steps 4-6 of the protocol). `known` is the event when the caller has it already.
+   * settle (steps 4-6 of the protocol). `known.event` is the event when the caller has it already;
+   * `known.pendingOnDelivery` says the caller wrote the pending record as the delivery's own
+   * `firstAttemptStartedAt` (the fan-out that just created it), so there is no record to begin.
    */
-  private async makeAttempt(delivery: DeliveryRecord, attempt: number, known?: RecordedEvent): Promise<AttemptMessageResult> {
-    const { store, subscriptions, events, sign, send } = this.dependencies;
+  private async makeAttempt(
+    delivery: DeliveryRecord,
+    attempt: number,
+    known: { event?: RecordedEvent; pendingOnDelivery?: boolean } = {},
+  ): Promise<AttemptMessageResult> {
+    const { store, subscriptions, events } = this.dependencies;
     const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
     const { subscription, secret } = found?.subscription.workspaceId === delivery.workspaceId ? found : { subscription: undefined, secret: undefined };
     if (!subscription || secret === undefined) {
@@ -242,7 +251,7 @@ export class DeliveryAttempts {
       return { action: 'held' };
     }
 
-    const event = known ?? (await events.load(delivery.workspaceId, delivery.eventId));
+    const event = known.event ?? (await events.load(delivery.workspaceId, delivery.eventId));
     if (!event) {
       // Past its retention the event is gone for good (a delivery held that long, say): the delivery ends
       // without an attempt. Otherwise the read came too early, and the message comes back.
@@ -251,6 +260,21 @@ export class DeliveryAttempts {
         return { action: 'ended' };
       }
       throw new Error(`Event ${delivery.eventId} of delivery ${delivery.id} is not recorded.`);
+    }
+    const post = () =>
+      this.dependencies.send(
+        {
+          endpointUrl: subscription.endpointUrl,
+          body: envelopeBody(event.envelope),
+          eventId: delivery.eventId,
+          eventType: delivery.eventType,
+          deliveryId: delivery.id,
+          attempt,
+        },
+        (body, eventId, timestamp) => this.dependencies.sign({ secret, eventId, body, timestamp }),
+      );
+    if (known.pendingOnDelivery) {
+      return this.settle(delivery, await store.recordAttempt(delivery, attempt, await post()));
     }
     const pending: AttemptRecord = {
       number: attempt,
@@ -265,24 +289,7 @@ export class DeliveryAttempts {
     const existing = await store.beginAttempt(delivery, pending);
     // A completed record means the last consumer stopped after writing the outcome: nothing to send.
     // A pending one means it stopped after (or during) the POST: send again, complete the same record.
-    const completed =
-      existing && existing.outcome !== 'pending'
-        ? existing
-        : await store.completeAttempt(
-            delivery,
-            attempt,
-            await send(
-              {
-                endpointUrl: subscription.endpointUrl,
-                body: envelopeBody(event.envelope),
-                eventId: delivery.eventId,
-                eventType: delivery.eventType,
-                deliveryId: delivery.id,
-                attempt,
-              },
-              (body, eventId, timestamp) => sign({ secret, eventId, body, timestamp }),
-            ),
-          );
+    const completed = existing && existing.outcome !== 'pending' ? existing : await store.completeAttempt(delivery, attempt, await post());
     return this.settle(delivery, completed);
   }
 

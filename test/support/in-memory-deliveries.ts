@@ -39,6 +39,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     const record = this.nextOf(delivery.id, attempt);
     if (!record) return false;
     Object.assign(record, { heldAttempt: attempt, updatedAt: at });
+    delete record.firstAttemptStartedAt;
     return true;
   }
 
@@ -60,6 +61,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     if (!record) return false;
     Object.assign(record, settlement, { attemptCount: attempt });
     delete record.heldAttempt;
+    delete record.firstAttemptStartedAt;
     return true;
   }
 
@@ -68,6 +70,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     if (!record) return false;
     Object.assign(record, { status: 'FAILED', nextAttemptAt: null, updatedAt: at });
     delete record.heldAttempt;
+    delete record.firstAttemptStartedAt;
     return true;
   }
 
@@ -88,6 +91,20 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     if (!record) throw new Error(`Attempt ${number} of ${delivery.id} has no record to complete.`);
     if (record.outcome === 'pending') Object.assign(record, copy(result));
     return copy(record);
+  }
+
+  async recordAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
+    const completed: AttemptRecord = { number, ...result };
+    const attempts = this.attemptsOf(delivery.id);
+    if (!attempts.some((attempt) => attempt.number === number)) {
+      if (this.failNextCompletion) {
+        this.failNextCompletion = false;
+        throw new Error('The consumer stopped before writing the outcome.');
+      }
+      attempts.push(copy(completed));
+      return copy(completed);
+    }
+    return this.completeAttempt(delivery, number, result);
   }
 
   async recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {

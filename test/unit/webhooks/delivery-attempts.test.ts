@@ -189,19 +189,21 @@ describe('createAutomaticDeliveries sending the first attempts itself', () => {
     const receiver = scriptedReceiver([200]);
     const engine = engineWith(receiver.send);
     subscriptions.add(subscriptionOf());
-    const workingComplete = store.completeAttempt.bind(store);
-    store.completeAttempt = async () => {
-      throw new Error('stopped after the POST');
-    };
-    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow)).rejects.toThrow('stopped after the POST');
-    store.completeAttempt = workingComplete;
+    store.failNextCompletion = true;
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow)).rejects.toThrow('stopped before writing the outcome');
+    const inFlight = structuredClone([...store.deliveries.values()][0]!);
+    const recordsAfterCrash = store.attemptsOf(inFlight.id).length;
 
     await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow);
     const results = await drain(engine);
 
     const [delivery] = [...store.deliveries.values()];
+    // Attempt 1's pending record was the delivery's own mark, until the queued attempt 1 settled it.
+    expect(inFlight).toMatchObject({ status: 'PENDING', attemptCount: 0, firstAttemptStartedAt: expect.any(String) });
+    expect(recordsAfterCrash).toBe(0);
     expect(results.map((result) => result.action)).toEqual(['sent']);
     expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+    expect(delivery!.firstAttemptStartedAt).toBeUndefined();
     expect(store.attemptsOf(delivery!.id)).toEqual([expect.objectContaining({ number: 1, outcome: 'succeeded' })]);
     expect(receiver.requests.map((request) => [request.eventId, request.attempt])).toEqual([[eventId, 1], [eventId, 1]]);
   });
