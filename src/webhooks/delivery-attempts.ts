@@ -171,7 +171,10 @@ export class DeliveryAttempts {
           delaySeconds: firstHop,
         })),
     );
-    await Promise.all(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, pendingOnDelivery: true })));
+    // Every attempt runs to its end before a failure of one is reported: none is cut off half-way.
+    const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, pendingOnDelivery: true })));
+    const failed = attempts.find((attempt) => attempt.status === 'rejected');
+    if (failed) throw failed.reason;
     return created.map(({ current }) => deliveryView(current));
   }
 

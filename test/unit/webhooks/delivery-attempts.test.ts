@@ -208,6 +208,23 @@ describe('createAutomaticDeliveries sending the first attempts itself', () => {
     expect(receiver.requests.map((request) => [request.eventId, request.attempt])).toEqual([[eventId, 1], [eventId, 1]]);
   });
 
+  it('lets every attempt of the fan-out end before it reports one that failed', async () => {
+    const receiver = scriptedReceiver([200]);
+    // The second subscription's receiver answers later than the first's record fails.
+    const engine = engineWith(async (request, sign) => {
+      if (request.endpointUrl === second.endpointUrl) await new Promise((resolve) => setTimeout(resolve, 20));
+      return receiver.send(request, sign);
+    });
+    subscriptions.add(subscriptionOf());
+    subscriptions.add(second);
+    store.failNextCompletion = true;
+
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf(), second], sendingNow)).rejects.toThrow('stopped before writing the outcome');
+
+    const settled = [...store.deliveries.values()].find((delivery) => delivery.subscriptionId === second.id);
+    expect(settled).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+  });
+
   it('holds attempt 1 when the subscription was paused after it was listed, and sends nothing', async () => {
     const receiver = scriptedReceiver([200]);
     const engine = engineWith(receiver.send);
