@@ -14,6 +14,7 @@ import { CreateQueueCommand, DeleteMessageBatchCommand, PurgeQueueCommand, Recei
 import { sqsClient } from '../src/infrastructure/sqs-client.ts';
 import { defaultConcurrentBatches } from '../src/local/local-queue-consumers.ts';
 import { webhookDeliveryConsumer } from '../src/webhooks/triggers.ts';
+import { signWebhook } from '../src/webhooks/webhook-signature.ts';
 import { describeMachine, measureThroughput, percentile } from './support/machine.ts';
 import { SdkCallCounter } from './support/sdk-calls.ts';
 
@@ -55,7 +56,8 @@ await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
 const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-bench-'));
-const stack = await startLocalStack({ dataDir, port: 0, authorizerCacheSeconds: 60 });
+// AWS_ENDPOINT_URL set (moto_server, LocalStack): the same run against that store instead of the embedded emulators.
+const stack = await startLocalStack({ dataDir, port: 0, authorizerCacheSeconds: 60, externalEndpoint: process.env.AWS_ENDPOINT_URL || undefined });
 // The handlers run in this process on the same cached clients: counting their calls shows the work per delivery.
 const sdkCalls = new SdkCallCounter();
 sdkCalls.attach('DynamoDB', dynamoDocumentClient());
@@ -120,13 +122,41 @@ try {
   const expectedFanOut = fanOutEvents * 25;
   sdkCalls.reset();
   const fanOutStartedAt = performance.now();
-  await Promise.all(Array.from({ length: fanOutEvents }, () => record('ws_fanout')));
+  const fanOutRecorded = await Promise.all(Array.from({ length: fanOutEvents }, () => record('ws_fanout')));
   await waitFor(() => arrivalsAt('/fanout/').length - warmUpArrivals >= expectedFanOut, 'the fanned-out deliveries');
   const fanOutSeconds = (performance.now() - fanOutStartedAt) / 1000;
   const deliveriesPerSecond = expectedFanOut / fanOutSeconds;
   // The last settle writes may still be in flight when the last POST arrives: let them land before counting.
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const fanOutCalls = sdkCalls.snapshot();
+  // Where a fanned-out event's time goes: from its occurredAt to its first and its last POST's
+  // arrival (the hand-off, the queue hop, the fan-out's reads and writes), and each POST as its
+  // attempt record timed it (connection, request, response).
+  const firstArrivals: number[] = [];
+  const fanOutSpans: number[] = [];
+  for (const event of fanOutRecorded) {
+    const times = arrivals.filter((arrival) => arrival.eventId === event.eventId).map((arrival) => arrival.at);
+    firstArrivals.push(Math.min(...times) - Date.parse(event.occurredAt));
+    fanOutSpans.push(Math.max(...times) - Math.min(...times));
+  }
+  firstArrivals.sort((a, b) => a - b);
+  fanOutSpans.sort((a, b) => a - b);
+  const postDurations: number[] = [];
+  const firstAttemptFailures = new Map<string, number>();
+  for (const event of fanOutRecorded) {
+    for (const delivery of await deliveryStore().listOfEvent(event.eventId)) {
+      const { attempts } = await deliveryStore().recentAttempts(delivery.id, 100);
+      const first = attempts[0];
+      if (first?.durationMs != null) postDurations.push(first.durationMs);
+      if (first?.outcome === 'failed') firstAttemptFailures.set(first.error?.kind ?? 'unknown', (firstAttemptFailures.get(first.error?.kind ?? 'unknown') ?? 0) + 1);
+    }
+  }
+  postDurations.sort((a, b) => a - b);
+  const signingSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+  const signingBody = JSON.stringify(fanOutRecorded[0]);
+  const signingStartedAt = performance.now();
+  for (let signature = 0; signature < 2000; signature += 1) signWebhook({ secret: signingSecret, eventId: fanOutRecorded[0]!.eventId, body: signingBody, timestamp: signature });
+  const signingMicroseconds = ((performance.now() - signingStartedAt) * 1000) / 2000;
   const rawStartedAt = performance.now();
   let rawSent = 0;
   await Promise.all(
@@ -212,6 +242,12 @@ try {
   console.log(
     `  fan-out, ${fanOutEvents} events × 25 subscriptions: ${deliveriesPerSecond.toFixed(0)} deliveries/s; raw POSTs to the same receiver (${consumerConcurrency} at once): ` +
       `${rawPerSecond.toFixed(0)}/s; ratio ${(deliveriesPerSecond / rawPerSecond).toFixed(2)} (target ≥ 0.5)`,
+  );
+  console.log(
+    `    per event: occurredAt → first POST p50 ${percentile(firstArrivals, 0.5).toFixed(0)} ms, p95 ${percentile(firstArrivals, 0.95).toFixed(0)} ms; ` +
+      `first → last of its 25 POSTs p50 ${percentile(fanOutSpans, 0.5).toFixed(0)} ms, p95 ${percentile(fanOutSpans, 0.95).toFixed(0)} ms; ` +
+      `one POST (attempt record) p50 ${percentile(postDurations, 0.5).toFixed(0)} ms, p95 ${percentile(postDurations, 0.95).toFixed(0)} ms; signing both schemes ${signingMicroseconds.toFixed(0)} µs; ` +
+      `first attempts failed: ${[...firstAttemptFailures].map(([kind, count]) => `${count} ${kind}`).join(', ') || 'none'}`,
   );
   const dynamoPerDelivery = SdkCallCounter.total(fanOutCalls, 'DynamoDB') / expectedFanOut;
   const sqsPerDelivery = SdkCallCounter.total(fanOutCalls, 'SQS') / expectedFanOut;

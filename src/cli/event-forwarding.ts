@@ -5,6 +5,7 @@ import { deliveryRequestHeaders } from '../webhooks/delivery-headers.ts';
 import { envelopeBody } from '../webhooks/event-payloads.ts';
 import { signWebhook } from '../webhooks/webhook-signature.ts';
 import type { PaperflowApiClient } from './api-client.ts';
+import { ApiError } from './cli-errors.ts';
 import type { ListAnswer } from './command-context.ts';
 import type { Subscription } from './event-commands.ts';
 
@@ -15,8 +16,10 @@ import type { Subscription } from './event-commands.ts';
 // GET /events lists only the event types some subscription of the workspace names (paused ones
 // count). So when the workspace's subscriptions do not cover the types followed, listen creates one
 // for the missing types, pauses it at once (nothing is delivered from it; its endpoint is a name
-// under .invalid, which never resolves) and deletes it when it stops. One left behind by a killed
-// process is named "paperflow listen …"; `paperflow subscriptions delete` removes it.
+// under .invalid, which never resolves) and deletes it when it stops (Ctrl-C, SIGTERM, SIGHUP). One
+// left behind by a process killed outright (SIGKILL, a crash) is named "paperflow listen <host> <pid>":
+// the next listen on that host whose pid no longer runs deletes it before it counts what is covered,
+// so killed runs do not pile up against the quota of 25 subscriptions.
 
 /** Events found by a poll are those that occurred after this much before the newest one seen. */
 const lookbackMs = 5 * 60_000;
@@ -37,6 +40,25 @@ export interface EventForwarderOptions {
   eventTypes: readonly EventType[];
   secret: string;
   now?: () => number;
+  /** Whether a process of this host still runs (a listen's subscription names its pid). */
+  processRuns?: (pid: number) => boolean;
+}
+
+const listenNamePrefix = 'paperflow listen ';
+
+/** The name of the subscription a listen process creates: its host and pid say whose it is. */
+export function listenSubscriptionName(host: string, pid: number): string {
+  return `${listenNamePrefix}${host} ${pid}`.slice(0, 128);
+}
+
+function processRunsHere(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 interface ListedEvent {
@@ -57,28 +79,49 @@ export class EventForwarder {
     this.startedAt = (options.now ?? Date.now)();
   }
 
-  /** Makes the followed types listed; returns the paused subscription it created for them, if any. */
-  async ensureListed(): Promise<Subscription | undefined> {
+  /**
+   * Makes the followed types listed; returns the paused subscription it created for them, if any,
+   * and the ones an earlier, killed listen of this host left behind, which it deleted first.
+   */
+  async ensureListed(): Promise<{ created?: Subscription; removedLeftovers: Subscription[] }> {
     const subscriptions = await this.allPages<Subscription>('/event-subscriptions', {});
-    const covered = new Set(subscriptions.flatMap((subscription) => subscription.eventTypes));
+    const leftovers = subscriptions.filter((subscription) => this.isLeftBehind(subscription));
+    for (const leftover of leftovers) await this.deleteSubscription(leftover.id);
+    const covered = new Set(subscriptions.filter((subscription) => !leftovers.includes(subscription)).flatMap((subscription) => subscription.eventTypes));
     const missing = this.options.eventTypes.filter((type) => !covered.has(type));
-    if (missing.length === 0) return undefined;
-    const name = `paperflow listen ${hostname()} ${process.pid}`.slice(0, 128);
+    if (missing.length === 0) return { removedLeftovers: leftovers };
     const { body: created } = await this.client.request<Subscription>({
       method: 'POST',
       path: '/event-subscriptions',
-      json: { name, endpointUrl: listenPlaceholderEndpoint, eventTypes: missing },
+      json: { name: listenSubscriptionName(hostname(), process.pid), endpointUrl: listenPlaceholderEndpoint, eventTypes: missing },
     });
     this.createdSubscription = created;
     const { body: paused } = await this.client.request<Subscription>({ method: 'PATCH', path: `/event-subscriptions/${created.id}`, json: { status: 'paused' } });
-    return paused;
+    return { created: paused, removedLeftovers: leftovers };
+  }
+
+  /** A listen subscription of this host whose process no longer runs (it was killed before deleting it). */
+  private isLeftBehind(subscription: Subscription): boolean {
+    if (subscription.endpointUrl !== listenPlaceholderEndpoint || !subscription.name.startsWith(listenNamePrefix)) return false;
+    const [host, pid, ...rest] = subscription.name.slice(listenNamePrefix.length).split(' ');
+    if (rest.length > 0 || host !== hostname() || !/^[1-9]\d*$/.test(pid ?? '')) return false;
+    return Number(pid) !== process.pid && !(this.options.processRuns ?? processRunsHere)(Number(pid));
+  }
+
+  private async deleteSubscription(id: string): Promise<void> {
+    try {
+      await this.client.request({ method: 'DELETE', path: `/event-subscriptions/${id}` });
+    } catch (error) {
+      // Another listen cleaning up at the same time got there first.
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    }
   }
 
   /** Deletes the subscription `ensureListed` created; its id when there was one. */
   async removeCreatedSubscription(): Promise<string | undefined> {
     const created = this.createdSubscription;
     if (!created) return undefined;
-    await this.client.request({ method: 'DELETE', path: `/event-subscriptions/${created.id}` });
+    await this.deleteSubscription(created.id);
     this.createdSubscription = undefined;
     return created.id;
   }

@@ -40,8 +40,9 @@ export function addListenCommand(program: Command, context: CommandContext): voi
         '',
         'GET /events lists only event types a subscription of the workspace names. When the workspace has none',
         'for some of the chosen types, listen creates a subscription for them, pauses it at once (it delivers',
-        'nothing) and deletes it when listen stops (Ctrl-C). The key needs events:read, subscriptions:read and,',
-        'in that case, subscriptions:write.',
+        'nothing) and deletes it when listen stops (Ctrl-C, SIGTERM, or the terminal closing). One left behind by',
+        'a listen killed outright on this machine is deleted by the next listen. The key needs events:read,',
+        'subscriptions:read and, in that case, subscriptions:write.',
       ].join('\n'),
     )
     .action(async (options: { forwardTo: string; events?: EventType[]; interval?: number; secret?: string }) => {
@@ -54,7 +55,8 @@ export function addListenCommand(program: Command, context: CommandContext): voi
       const stopping = new AbortController();
       const stopListening = context.io.onInterrupt?.(() => stopping.abort()) ?? (() => {});
       try {
-        const created = await forwarder.ensureListed();
+        const { created, removedLeftovers } = await forwarder.ensureListed();
+        for (const leftover of removedLeftovers) context.err(`Deleted the subscription ${leftover.id} ("${leftover.name}") that a killed listen left behind.`);
         if (created) context.err(`Created the paused subscription ${created.id} (${created.eventTypes.join(', ')}) so these events are listed; it is deleted when listen stops.`);
         await forwarder.skipExisting();
         context.out(`Signing secret: ${secret}`);

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { ipLiteralOf, isAddressAllowed } from './address-policy.ts';
@@ -57,6 +57,42 @@ export interface OutboundOptions {
   /** 0 returns a 3xx response as it is (webhooks); otherwise each hop is checked like the first. */
   maxRedirects: number;
   resolveHost?: HostResolver;
+  /** Kept-alive connections to reuse; without it every request opens (and closes) its own. */
+  connections?: OutboundConnectionPool;
+}
+
+/** The address a request's host was resolved to and checked against the policy: part of its pool key. */
+type PinnedRequestOptions = ClientRequestArgs & { pinnedAddress?: string };
+
+// An agent keys its idle connections by host and port; these add the checked address, so a connection
+// opened to one address is never handed to a request whose host now resolves to another.
+class PinnedHttpAgent extends HttpAgent {
+  override getName(options?: PinnedRequestOptions): string {
+    return `${super.getName(options)}:${options?.pinnedAddress ?? ''}`;
+  }
+}
+class PinnedHttpsAgent extends HttpsAgent {
+  override getName(options?: RequestOptions & PinnedRequestOptions): string {
+    return `${super.getName(options)}:${options?.pinnedAddress ?? ''}`;
+  }
+}
+
+/** Idle kept-alive connections are closed after this, below the 5 s that Node servers keep them by default. */
+const idleConnectionMs = 4_000;
+
+/**
+ * Kept-alive connections for a sender of many requests to few endpoints (webhook deliveries): a new
+ * TCP (and TLS) handshake per request costs both sides more than the request itself. Every request is
+ * still resolved and checked first; it reuses only a connection to the very address it was pinned to.
+ */
+export class OutboundConnectionPool {
+  readonly http = new PinnedHttpAgent({ keepAlive: true, timeout: idleConnectionMs });
+  readonly https = new PinnedHttpsAgent({ keepAlive: true, timeout: idleConnectionMs });
+
+  close(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
 }
 
 export interface OutboundResponse {
@@ -134,7 +170,8 @@ async function exchange(
     else callback(null, target.address, target.family);
   };
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const requestOptions: RequestOptions = {
+  const agents = options.connections;
+  const requestOptions: RequestOptions & PinnedRequestOptions = {
     method: request.method ?? 'GET',
     host: hostname,
     port: url.port || undefined,
@@ -142,16 +179,24 @@ async function exchange(
     headers: request.headers,
     lookup: pinnedLookup,
     signal: deadline,
-    agent: false,
+    agent: agents ? (url.protocol === 'https:' ? agents.https : agents.http) : false,
+    pinnedAddress: target.address,
     // TLS still verifies the certificate for the name in the URL, not for the pinned address.
     ...(isIP(hostname) === 0 ? { servername: hostname } : {}),
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolvePromise, reject) => {
-    const outgoing = send(requestOptions, (message) => resolvePromise({ message }));
-    outgoing.on('error', (error) => reject(classifyTransportError(error, deadline)));
-    outgoing.end(request.body);
-  });
+  const attempt = (sendOptions: RequestOptions) =>
+    new Promise<{ message: IncomingMessage }>((resolvePromise, reject) => {
+      const outgoing = send(sendOptions, (message) => resolvePromise({ message }));
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        // An idle connection the server closed as this request went out: the server read nothing of it,
+        // so it goes once more, on a connection of its own.
+        if (outgoing.reusedSocket && error.code === 'ECONNRESET' && !deadline.aborted) attempt({ ...sendOptions, agent: false }).then(resolvePromise, reject);
+        else reject(classifyTransportError(error, deadline));
+      });
+      outgoing.end(request.body);
+    });
+  return attempt(requestOptions);
 }
 
 /**

@@ -121,11 +121,22 @@ export class DeliveryAttempts {
    * the deliveries (their ids are deterministic) and queues attempt 1 again only for those still
    * waiting for it: a crash may have kept it from being queued, and a copy that was queued is a
    * duplicate the attempt's own records absorb (docs/webhooks.md, Write order and crashes).
+   *
+   * `sendFirstAttemptsNow` (the delivery consumer's fan-out): the deliveries this call created make
+   * their first attempt here, side by side (at most one per subscription, 25), instead of through a
+   * queue message each, exactly as a received attempt message would make it. If one of them fails,
+   * this rejects, so the hand-off comes back and its second fan-out queues attempt 1 for the
+   * deliveries still at attemptCount 0 (docs/webhooks.md, First attempt in the fan-out).
    */
-  async createAutomaticDeliveries(event: RecordedEvent, subscriptions: DeliverySubscription[]): Promise<DeliveryView[]> {
+  async createAutomaticDeliveries(
+    event: RecordedEvent,
+    subscriptions: DeliverySubscription[],
+    options: { sendFirstAttemptsNow?: boolean } = {},
+  ): Promise<DeliveryView[]> {
     const { store, schedule } = this.dependencies;
     const now = this.now();
     const delaySeconds = schedule.delayBeforeAttempt(1);
+    const sendingNow = options.sendFirstAttemptsNow === true && delaySeconds === 0;
     // Subscriptions are independent of each other: up to 25 deliveries are written concurrently.
     const deliveries = await Promise.all(
       subscriptions
@@ -138,23 +149,32 @@ export class DeliveryAttempts {
             now,
             delaySeconds,
           });
-          if (await store.create(record)) return { current: record, firstAttemptDue: true };
+          // Sent from here, attempt 1's pending record is written with the delivery, in the same put.
+          if (sendingNow) record.firstAttemptStartedAt = now.toISOString();
+          if (await store.create(record)) return { current: record, firstAttemptDue: true, createdNow: true };
           const current = await store.get(record.eventId, record.id);
           if (!current) return undefined;
           const firstAttemptDue = current.status === 'PENDING' && current.attemptCount === 0 && current.heldAttempt === undefined;
-          return { current, firstAttemptDue };
+          return { current, firstAttemptDue, createdNow: false };
         }),
     );
     const created = deliveries.filter((delivery) => delivery !== undefined);
+    // Only a delivery this call created is surely not being attempted elsewhere; one found existing
+    // may be in another fan-out's hands, so its attempt 1 goes through the queue, where copies meet.
+    const sentNow = sendingNow ? created.filter(({ createdNow }) => createdNow) : [];
     const { delaySeconds: firstHop, notBefore } = queuedDelay(delaySeconds, now);
     await this.dependencies.queue.sendAll(
       created
-        .filter(({ firstAttemptDue }) => firstAttemptDue)
+        .filter((delivery) => delivery.firstAttemptDue && !sentNow.includes(delivery))
         .map(({ current }) => ({
           message: { kind: 'attempt', deliveryId: current.id, eventId: current.eventId, attempt: 1, ...(notBefore ? { notBefore } : {}) },
           delaySeconds: firstHop,
         })),
     );
+    // Every attempt runs to its end before a failure of one is reported: none is cut off half-way.
+    const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, pendingOnDelivery: true })));
+    const failed = attempts.find((attempt) => attempt.status === 'rejected');
+    if (failed) throw failed.reason;
     return created.map(({ current }) => deliveryView(current));
   }
 
@@ -192,7 +212,7 @@ export class DeliveryAttempts {
 
   /** Steps 3-6 of the protocol for one `{kind: "attempt"}` message. */
   async processAttemptMessage(message: Omit<AttemptMessage, 'kind'>): Promise<AttemptMessageResult> {
-    const { store, subscriptions, events, sign, send } = this.dependencies;
+    const { store } = this.dependencies;
     const { attempt } = message;
     const delivery = await store.get(message.eventId, message.deliveryId);
     if (!delivery || delivery.status !== 'PENDING') return { action: 'duplicate' };
@@ -207,6 +227,22 @@ export class DeliveryAttempts {
       return { action: 'deferred', delaySeconds: hop.delaySeconds };
     }
 
+    return this.makeAttempt(delivery, attempt);
+  }
+
+  /**
+   * Attempt `attempt` of `delivery`, its next one: held while the subscription is paused, the delivery
+   * ended when the subscription is gone, otherwise the pending record, the POST, the outcome and the
+   * settle (steps 4-6 of the protocol). `known.event` is the event when the caller has it already;
+   * `known.pendingOnDelivery` says the caller wrote the pending record as the delivery's own
+   * `firstAttemptStartedAt` (the fan-out that just created it), so there is no record to begin.
+   */
+  private async makeAttempt(
+    delivery: DeliveryRecord,
+    attempt: number,
+    known: { event?: RecordedEvent; pendingOnDelivery?: boolean } = {},
+  ): Promise<AttemptMessageResult> {
+    const { store, subscriptions, events } = this.dependencies;
     const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
     const { subscription, secret } = found?.subscription.workspaceId === delivery.workspaceId ? found : { subscription: undefined, secret: undefined };
     if (!subscription || secret === undefined) {
@@ -218,7 +254,7 @@ export class DeliveryAttempts {
       return { action: 'held' };
     }
 
-    const event = await events.load(delivery.workspaceId, delivery.eventId);
+    const event = known.event ?? (await events.load(delivery.workspaceId, delivery.eventId));
     if (!event) {
       // Past its retention the event is gone for good (a delivery held that long, say): the delivery ends
       // without an attempt. Otherwise the read came too early, and the message comes back.
@@ -227,6 +263,21 @@ export class DeliveryAttempts {
         return { action: 'ended' };
       }
       throw new Error(`Event ${delivery.eventId} of delivery ${delivery.id} is not recorded.`);
+    }
+    const post = () =>
+      this.dependencies.send(
+        {
+          endpointUrl: subscription.endpointUrl,
+          body: envelopeBody(event.envelope),
+          eventId: delivery.eventId,
+          eventType: delivery.eventType,
+          deliveryId: delivery.id,
+          attempt,
+        },
+        (body, eventId, timestamp) => this.dependencies.sign({ secret, eventId, body, timestamp }),
+      );
+    if (known.pendingOnDelivery) {
+      return this.settle(delivery, await store.recordAttempt(delivery, attempt, await post()));
     }
     const pending: AttemptRecord = {
       number: attempt,
@@ -241,24 +292,7 @@ export class DeliveryAttempts {
     const existing = await store.beginAttempt(delivery, pending);
     // A completed record means the last consumer stopped after writing the outcome: nothing to send.
     // A pending one means it stopped after (or during) the POST: send again, complete the same record.
-    const completed =
-      existing && existing.outcome !== 'pending'
-        ? existing
-        : await store.completeAttempt(
-            delivery,
-            attempt,
-            await send(
-              {
-                endpointUrl: subscription.endpointUrl,
-                body: envelopeBody(event.envelope),
-                eventId: delivery.eventId,
-                eventType: delivery.eventType,
-                deliveryId: delivery.id,
-                attempt,
-              },
-              (body, eventId, timestamp) => sign({ secret, eventId, body, timestamp }),
-            ),
-          );
+    const completed = existing && existing.outcome !== 'pending' ? existing : await store.completeAttempt(delivery, attempt, await post());
     return this.settle(delivery, completed);
   }
 

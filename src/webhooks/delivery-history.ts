@@ -2,7 +2,7 @@ import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { pageOf, type Page, type PageRequest } from '../platform/pagination.ts';
 import type { EventEnvelope } from '../events/event-envelope.ts';
-import { deliveryExpired, deliveryView, summarizeDeliveries, type AttemptRecord, type DeliverySummary, type DeliveryView } from './delivery-records.ts';
+import { deliveryExpired, deliveryView, summarizeDeliveries, type AttemptRecord, type DeliveryRecord, type DeliverySummary, type DeliveryView } from './delivery-records.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { EventPayloads } from './event-payloads.ts';
 
@@ -42,7 +42,7 @@ export class DeliveryHistory {
     if (!delivery || delivery.workspaceId !== workspaceId || deliveryExpired(delivery, this.now())) throw new NotFoundError('The delivery does not exist.');
     const [event, recent] = await Promise.all([this.events.load(workspaceId, eventId), this.store.recentAttempts(deliveryId, detailAttemptLimit)]);
     if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
-    return { ...deliveryView(delivery), payload: event.envelope, attempts: recent.attempts, attemptsOmitted: recent.omitted };
+    return { ...deliveryView(delivery), payload: event.envelope, attempts: withFoldedPendingAttempt(delivery, recent.attempts), attemptsOmitted: recent.omitted };
   }
 
   /** Automatic deliveries and manual resends of an event, oldest first, optionally of one subscription. */
@@ -75,4 +75,23 @@ export class DeliveryHistory {
     );
     return new Map(entries);
   }
+}
+
+/**
+ * Attempt 1 in flight from the fan-out has its pending record on the delivery itself
+ * (`firstAttemptStartedAt`): shown as the pending attempt it is, as a separate record would be.
+ */
+function withFoldedPendingAttempt(delivery: DeliveryRecord, attempts: AttemptRecord[]): AttemptRecord[] {
+  if (delivery.firstAttemptStartedAt === undefined || attempts.some((attempt) => attempt.number === 1)) return attempts;
+  const pending: AttemptRecord = {
+    number: 1,
+    startedAt: delivery.firstAttemptStartedAt,
+    durationMs: null,
+    requestHeaders: {},
+    responseStatus: null,
+    responseBody: null,
+    error: null,
+    outcome: 'pending',
+  };
+  return [pending, ...attempts];
 }

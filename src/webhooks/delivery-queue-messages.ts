@@ -77,7 +77,8 @@ export class DeliveryQueueMessages {
     if (!event) throw new Error(`Event ${message.eventId} of workspace ${message.workspaceId} is not recorded.`);
     // Both are idempotent per event: a failure of either brings the message back for both.
     const [deliveries, listeners] = await Promise.allSettled([
-      attempts.createAutomaticDeliveries(event, candidates),
+      // Attempt 1 of each new delivery goes out from here: one queue message less per delivery.
+      attempts.createAutomaticDeliveries(event, candidates, { sendFirstAttemptsNow: true }),
       notifyEventListeners(this.dependencies.listeners ?? [], event),
     ]);
     if (deliveries.status === 'rejected') throw deliveries.reason;

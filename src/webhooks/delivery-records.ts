@@ -26,6 +26,12 @@ export interface DeliveryRecord {
   heldAttempt?: number;
   /** The highest attempt whose queue message was sent: tells a lost message from a duplicate one. */
   scheduledAttempt?: number;
+  /**
+   * Set when the fan-out that created the delivery makes attempt 1 itself: attempt 1's pending
+   * record, folded into the delivery's own put (one write less); removed when attempt 1 settles, is
+   * held, or the delivery ends without it.
+   */
+  firstAttemptStartedAt?: string;
 }
 
 /**
@@ -42,7 +48,7 @@ export function deliveryExpired(delivery: Pick<DeliveryRecord, 'occurredAt'>, no
 }
 
 /** The delivery as the API shows it: the record without its bookkeeping. */
-export type DeliveryView = Omit<DeliveryRecord, 'workspaceId' | 'occurredAt' | 'heldAttempt' | 'scheduledAttempt'>;
+export type DeliveryView = Omit<DeliveryRecord, 'workspaceId' | 'occurredAt' | 'heldAttempt' | 'scheduledAttempt' | 'firstAttemptStartedAt'>;
 
 export function deliveryView(record: DeliveryRecord): DeliveryView {
   return {

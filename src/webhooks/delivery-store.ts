@@ -46,6 +46,12 @@ export interface DeliveryStore {
   beginAttempt(delivery: DeliveryRecord, pending: AttemptRecord): Promise<AttemptRecord | undefined>;
   /** Completes a pending record once; answers the stored record (the first completion wins). */
   completeAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord>;
+  /**
+   * Writes a completed record whose pending one lives on the delivery (`firstAttemptStartedAt`), once:
+   * where another receipt wrote a record of that attempt meanwhile, the first completion wins, as
+   * with completeAttempt. Answers the stored record.
+   */
+  recordAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord>;
   /** The `limit` most recent attempts, oldest first, and whether older ones exist. */
   recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }>;
 }
@@ -72,6 +78,7 @@ const deliveryAttributes = [
   'lastResponseStatus',
   'heldAttempt',
   'scheduledAttempt',
+  'firstAttemptStartedAt',
 ] as const;
 
 function deliveryOf(item: Record<string, unknown>): DeliveryRecord {
@@ -164,7 +171,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       new UpdateCommand({
         TableName: this.tableName,
         Key: deliveryKey(delivery.eventId, delivery.id),
-        UpdateExpression: 'SET heldAttempt = :attempt, gsi6pk = :held, gsi6sk = :id, updatedAt = :at',
+        UpdateExpression: 'SET heldAttempt = :attempt, gsi6pk = :held, gsi6sk = :id, updatedAt = :at REMOVE firstAttemptStartedAt',
         ConditionExpression: '#status = :pending AND attemptCount = :previous',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -210,7 +217,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
         Key: deliveryKey(delivery.eventId, delivery.id),
         UpdateExpression:
           'SET attemptCount = :attempt, #status = :status, lastAttemptAt = :lastAttemptAt, lastResponseStatus = :lastResponseStatus, ' +
-          'nextAttemptAt = :nextAttemptAt, updatedAt = :updatedAt REMOVE heldAttempt, gsi6pk, gsi6sk',
+          'nextAttemptAt = :nextAttemptAt, updatedAt = :updatedAt REMOVE heldAttempt, gsi6pk, gsi6sk, firstAttemptStartedAt',
         ConditionExpression: '#status = :pending AND attemptCount = :previous',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
@@ -232,7 +239,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
       new UpdateCommand({
         TableName: this.tableName,
         Key: deliveryKey(delivery.eventId, delivery.id),
-        UpdateExpression: 'SET #status = :failed, nextAttemptAt = :none, updatedAt = :at REMOVE heldAttempt, gsi6pk, gsi6sk',
+        UpdateExpression: 'SET #status = :failed, nextAttemptAt = :none, updatedAt = :at REMOVE heldAttempt, gsi6pk, gsi6sk, firstAttemptStartedAt',
         ConditionExpression: '#status = :pending AND attemptCount = :previous',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':failed': 'FAILED', ':none': null, ':at': at, ':pending': 'PENDING', ':previous': attempt - 1 },
@@ -277,6 +284,18 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const stored = await this.getAttempt(delivery.id, number);
     if (!stored) throw new Error(`Attempt ${number} of ${delivery.id} has no record to complete.`);
     return stored;
+  }
+
+  async recordAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
+    const completed: AttemptRecord = { number, ...result };
+    const written = await this.conditionally(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...attemptKey(delivery.id, completed.number), deliveryId: delivery.id, ...completed, expiresAt: expiresAtOf(delivery) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return written ? completed : this.completeAttempt(delivery, number, result);
   }
 
   async recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {

@@ -7,6 +7,7 @@ import { DeliveryHistory } from './delivery-history.ts';
 import { DynamoDeliveryStore, type DeliveryStore } from './delivery-store.ts';
 import { RecordedEventPayloads, type EventPayloads } from './event-payloads.ts';
 import { eventLister } from '../events/wiring.ts';
+import { OutboundConnectionPool } from '../outbound/outbound-fetch.ts';
 import { retryScheduleFromEnvironment } from './retry-schedule.ts';
 import { WebhookSender, webhookSenderSettingsFromEnvironment } from './webhook-sender.ts';
 
@@ -31,12 +32,15 @@ export function deliveryHistory(): DeliveryHistory {
   return new DeliveryHistory(deliveryStore(), eventPayloads());
 }
 
+/** One per process, as the SDK clients are: consecutive deliveries to an endpoint reuse its connection. */
+const webhookConnections = new OutboundConnectionPool();
+
 /**
  * The delivery engine over the real table, queue and outbound fetch. A malformed
  * PAPERFLOW_WEBHOOK_RETRY_DELAYS or PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS throws here, at start-up.
  */
 export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook; store?: DeliveryStore; events?: EventPayloads }): DeliveryAttempts {
-  const sender = new WebhookSender(webhookSenderSettingsFromEnvironment());
+  const sender = new WebhookSender({ ...webhookSenderSettingsFromEnvironment(), connections: webhookConnections });
   return new DeliveryAttempts({
     store: deliveryStore(),
     events: eventPayloads(),

@@ -1,4 +1,4 @@
-import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundFailureKind } from '../outbound/outbound-fetch.ts';
+import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundConnectionPool, type OutboundFailureKind } from '../outbound/outbound-fetch.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { deliveryRequestHeaders } from './delivery-headers.ts';
@@ -22,6 +22,8 @@ export interface WebhookSenderSettings {
   policy: () => OutboundUrlPolicy;
   now?: () => Date;
   resolveHost?: HostResolver;
+  /** Kept-alive connections shared by the sends of this process (each still resolved, checked and pinned). */
+  connections?: OutboundConnectionPool;
 }
 
 /** Only the start of a receiver's answer is kept (DESIGN.md: the first 4 KB). */
@@ -91,6 +93,7 @@ export class WebhookSender {
           oversizedBody: 'truncate',
           maxRedirects: 0,
           resolveHost: this.settings.resolveHost,
+          connections: this.settings.connections,
         },
       );
       const succeeded = response.status >= 200 && response.status <= 299;

@@ -225,3 +225,57 @@ describe('paperflow listen', () => {
     }
   }, 150_000);
 });
+
+describe('paperflow listen ended without Ctrl-C', () => {
+  let listenConnection: CliConnection;
+
+  beforeAll(async () => {
+    listenConnection = { apiUrl: stack.baseUrl, apiKey: await workspaceKey('ws_cli_listen_signals') };
+  });
+
+  const subscriptionIds = async () =>
+    (await jsonOf(await stack.api('/event-subscriptions', { apiKey: listenConnection.apiKey }))).data.map((subscription: { id: string }) => subscription.id);
+
+  async function startListen() {
+    const listen = startPaperflowProcess(listenConnection, ['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--events', 'workflow.run.failed', '--interval', '0.2']);
+    await listen.waitForLine(/^Ready/);
+    const subscriptionId = /Created the paused subscription (sub_\w+)/.exec(listen.stderr())?.[1];
+    return { listen, subscriptionId };
+  }
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('deletes its paused subscription when it gets %s', async (signal) => {
+    const { listen, subscriptionId } = await startListen();
+    try {
+      const whileListening = await subscriptionIds();
+      const exitCode = await listen.stop(signal);
+
+      expect(subscriptionId).toMatch(/^sub_/);
+      expect(whileListening).toContain(subscriptionId);
+      expect(exitCode).toBe(0);
+      expect(listen.stderr()).toContain(`Deleted the subscription ${subscriptionId}`);
+      expect(await subscriptionIds()).not.toContain(subscriptionId);
+    } finally {
+      await listen.stop('SIGKILL');
+    }
+  }, 60_000);
+
+  it('deletes the subscription a listen killed outright left behind, instead of adding another', async () => {
+    const killed = await startListen();
+    await killed.listen.stop('SIGKILL');
+    const leftBehind = await subscriptionIds();
+
+    const { listen, subscriptionId } = await startListen();
+    try {
+      const whileListening = await subscriptionIds();
+      const exitCode = await listen.stop('SIGTERM');
+
+      expect(leftBehind).toEqual([killed.subscriptionId]);
+      expect(listen.stderr()).toContain(`Deleted the subscription ${killed.subscriptionId} ("paperflow listen `);
+      expect(whileListening).toEqual([subscriptionId]);
+      expect(exitCode).toBe(0);
+      expect(await subscriptionIds()).toEqual([]);
+    } finally {
+      await listen.stop('SIGKILL');
+    }
+  }, 60_000);
+});

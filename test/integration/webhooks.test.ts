@@ -216,11 +216,34 @@ describe('delivery of a recorded event', () => {
     expect(requestsTo('/always-failing')).toHaveLength(6);
   });
 
+  it('shows the first attempt as pending in the delivery detail while its POST is in flight, then its one outcome', async () => {
+    const { id: workspaceId, client } = await aWorkspace('in_flight');
+    let whileInFlight: { status: number; body: any } | undefined;
+    answers.set('/in-flight', async (request, _index, response) => {
+      // Read over the API while this POST waits for its answer.
+      whileInFlight = await client.json(`/events/${String(request.headers['x-paperflow-event-id'])}/deliveries/${String(request.headers['x-paperflow-delivery-id'])}`);
+      response.writeHead(200).end('ok');
+    });
+    await subscribe(client, '/in-flight');
+
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+    const delivery = await endedDelivery(eventId);
+    const afterwards = await client.json(`/events/${eventId}/deliveries/${delivery.id}`);
+
+    expect(whileInFlight).toMatchObject({ status: 200, body: { id: delivery.id, status: 'PENDING', attemptCount: 0 } });
+    expect(whileInFlight!.body.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'pending', responseStatus: null })]);
+    expect(afterwards.body).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+    expect(afterwards.body.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'succeeded', responseStatus: 200 })]);
+  });
+
   it('sends again after a consumer stopped between the POST and the record: one recorded outcome, the same eventId', async () => {
     // The receiver makes the attempt's completion fail once, as a consumer dying after the POST would
     // leave it: the pending record grows (a ballast attribute) until the outcome no longer fits in an
     // item (400 KB), so the completion write is refused, the message reported failed and received
     // again. The second POST finds the pending record and completes it; the ballast is gone by then.
+    // The fan-out's own attempt 1 keeps its pending record on the delivery, so the receiver writes the
+    // attempt's record as a pending one where none exists yet: the fan-out's write of the outcome then
+    // finds it and is refused the same way, and the hand-off comes back to queue attempt 1.
     const attemptItem = (request: ReceivedWebhook) => ({
       TableName: stack.resources.recordsTableName,
       Key: { pk: `DLV#${String(request.headers['x-paperflow-delivery-id'])}`, sk: 'ATTEMPT#0001' },
@@ -233,7 +256,20 @@ describe('delivery of a recorded event', () => {
         for (const ballastBytes of [406_000, 401_000]) {
           try {
             await dynamoDocumentClient().send(
-              new UpdateCommand({ ...attemptItem(request), UpdateExpression: 'SET ballast = :ballast', ExpressionAttributeValues: { ':ballast': 'b'.repeat(ballastBytes) } }),
+              new UpdateCommand({
+                ...attemptItem(request),
+                UpdateExpression:
+                  'SET ballast = :ballast, deliveryId = :deliveryId, #number = if_not_exists(#number, :one), ' +
+                  'startedAt = if_not_exists(startedAt, :now), outcome = if_not_exists(outcome, :pending)',
+                ExpressionAttributeNames: { '#number': 'number' },
+                ExpressionAttributeValues: {
+                  ':ballast': 'b'.repeat(ballastBytes),
+                  ':deliveryId': String(request.headers['x-paperflow-delivery-id']),
+                  ':one': 1,
+                  ':now': new Date().toISOString(),
+                  ':pending': 'pending',
+                },
+              }),
             );
             break;
           } catch (error) {

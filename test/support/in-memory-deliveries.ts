@@ -1,7 +1,8 @@
-import type { AttemptMessage, AttemptQueue, DeliverySubscription, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
+import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
 import type { AttemptRecord, AttemptResult, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
 import type { AttemptSettlement, DeliveryStore, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
 import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
+import type { WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
 
 // In-test implementations of the delivery engine's ports, with the same conditions as the DynamoDB
 // store (test/integration/webhook-delivery-engine.test.ts runs the real one).
@@ -38,6 +39,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     const record = this.nextOf(delivery.id, attempt);
     if (!record) return false;
     Object.assign(record, { heldAttempt: attempt, updatedAt: at });
+    delete record.firstAttemptStartedAt;
     return true;
   }
 
@@ -59,6 +61,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     if (!record) return false;
     Object.assign(record, settlement, { attemptCount: attempt });
     delete record.heldAttempt;
+    delete record.firstAttemptStartedAt;
     return true;
   }
 
@@ -67,6 +70,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     if (!record) return false;
     Object.assign(record, { status: 'FAILED', nextAttemptAt: null, updatedAt: at });
     delete record.heldAttempt;
+    delete record.firstAttemptStartedAt;
     return true;
   }
 
@@ -87,6 +91,20 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     if (!record) throw new Error(`Attempt ${number} of ${delivery.id} has no record to complete.`);
     if (record.outcome === 'pending') Object.assign(record, copy(result));
     return copy(record);
+  }
+
+  async recordAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
+    const completed: AttemptRecord = { number, ...result };
+    const attempts = this.attemptsOf(delivery.id);
+    if (!attempts.some((attempt) => attempt.number === number)) {
+      if (this.failNextCompletion) {
+        this.failNextCompletion = false;
+        throw new Error('The consumer stopped before writing the outcome.');
+      }
+      attempts.push(copy(completed));
+      return copy(completed);
+    }
+    return this.completeAttempt(delivery, number, result);
   }
 
   async recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
@@ -170,3 +188,24 @@ export class InMemoryEvents implements EventPayloads {
 export const fakeSign: SignWebhook = ({ secret, eventId, timestamp }) => ({
   'X-Paperflow-Signature': `t=${timestamp},v1=signed-with-${secret.length}-for-${eventId}`,
 });
+
+/** A receiver that answers each POST with the next status of its script (then the last one again). */
+export function scriptedReceiver(statuses: number[]) {
+  const requests: (WebhookRequest & { signature: string })[] = [];
+  const send: SendWebhook = async (request, sign) => {
+    const status = statuses[Math.min(requests.length, statuses.length - 1)]!;
+    requests.push({ ...request, signature: sign(request.body, request.eventId, 1_772_359_200)['X-Paperflow-Signature']! });
+    const succeeded = status >= 200 && status < 300;
+    const result: AttemptResult = {
+      startedAt: new Date().toISOString(),
+      durationMs: 5,
+      requestHeaders: { 'X-Paperflow-Attempt': String(request.attempt), 'X-Paperflow-Signature': '[redacted]' },
+      responseStatus: status,
+      responseBody: `answer ${requests.length}`,
+      error: succeeded ? null : { kind: 'http status', message: `The endpoint answered HTTP ${status}.` },
+      outcome: succeeded ? 'succeeded' : 'failed',
+    };
+    return result;
+  };
+  return { send, requests };
+}

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOutbound, OutboundRequestError, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
+import { fetchOutbound, OutboundConnectionPool, OutboundRequestError, type OutboundOptions, type ResolvedAddress } from '../../../src/outbound/outbound-fetch.ts';
+import { countingServer } from '../../support/counting-server.ts';
 import { localPolicy, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
 import { rejectionOf } from '../../support/rejections.ts';
 
@@ -233,5 +234,62 @@ describe('fetchOutbound', () => {
 
     expect(failure.kind).toBe('connection');
     expect(failure.transient).toBe(true);
+  });
+});
+
+describe('fetchOutbound with a connection pool', () => {
+  it('reuses a kept-alive connection only for a request pinned to the same checked address', async () => {
+    const first = await countingServer('127.0.0.1');
+    const second = await countingServer('127.0.0.2', first.port);
+    const pool = new OutboundConnectionPool();
+    let answer: ResolvedAddress[] = [{ address: '127.0.0.1', family: 4 }];
+    const resolveHost = async () => answer;
+    const post = () => fetchOutbound({ url: `http://hooks.example.test:${first.port}/hook`, method: 'POST', body: '{}' }, options({ resolveHost, connections: pool }));
+    try {
+      const answers = [await post(), await post(), await post()];
+      answer = [{ address: '127.0.0.2', family: 4 }];
+      const rebound = await post();
+
+      expect([...answers, rebound].map((response) => response.status)).toEqual([200, 200, 200, 200]);
+      expect(first.requested).toEqual(['/hook', '/hook', '/hook']);
+      expect(first.accepted).toEqual(['127.0.0.1']);
+      expect(second.requested).toEqual(['/hook']);
+      expect(second.accepted).toEqual(['127.0.0.2']);
+    } finally {
+      pool.close();
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('sends once more on a connection of its own when the kept-alive one it reused is reset', async () => {
+    // A receiver that answers the first request of each connection with keep-alive and resets the
+    // connection on the next, as one that timed out an idle connection at the moment it was reused.
+    const connections: number[] = [];
+    const server = createNetServer((socket) => {
+      const connection = connections.push(0) - 1;
+      socket.on('data', (chunk) => {
+        for (let request = 0; request < chunk.toString().split('POST ').length - 1; request += 1) {
+          connections[connection]! += 1;
+          if (connections[connection] === 1) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+          else socket.resetAndDestroy();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const serverPort = (server.address() as AddressInfo).port;
+    const pool = new OutboundConnectionPool();
+    const post = (path: string) => fetchOutbound({ url: `http://127.0.0.1:${serverPort}${path}`, method: 'POST', body: '{}' }, options({ connections: pool }));
+    try {
+      const firstAnswer = await post('/a');
+      const secondAnswer = await post('/b');
+
+      expect([firstAnswer.status, secondAnswer.status]).toEqual([200, 200]);
+      // The second request went out on the kept connection (reset there), then on a new one.
+      expect(connections).toEqual([2, 1]);
+    } finally {
+      pool.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -1,11 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../../../src/platform/errors.ts';
 import { DeliveryAttempts, subscriptionMatches, type DeliverySubscription, type SendWebhook } from '../../../src/webhooks/delivery-attempts.ts';
-import { automaticDeliveryId, type AttemptResult } from '../../../src/webhooks/delivery-records.ts';
+import { automaticDeliveryId } from '../../../src/webhooks/delivery-records.ts';
 import type { RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
 import { retrySchedule } from '../../../src/webhooks/retry-schedule.ts';
-import type { WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
-import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue } from '../../support/in-memory-deliveries.ts';
+import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/in-memory-deliveries.ts';
 
 const workspaceId = 'ws_a';
 const eventId = 'evt_01JZ00000000000000000000E1';
@@ -27,27 +26,6 @@ function subscriptionOf(overrides: Partial<DeliverySubscription> = {}): Delivery
     eventTypes: ['document-insights.extraction.completed'],
     ...overrides,
   };
-}
-
-/** A receiver that answers each POST with the next status of its script (then the last one again). */
-function scriptedReceiver(statuses: number[]) {
-  const requests: (WebhookRequest & { signature: string })[] = [];
-  const send: SendWebhook = async (request, sign) => {
-    const status = statuses[Math.min(requests.length, statuses.length - 1)]!;
-    requests.push({ ...request, signature: sign(request.body, request.eventId, 1_772_359_200)['X-Paperflow-Signature']! });
-    const succeeded = status >= 200 && status < 300;
-    const result: AttemptResult = {
-      startedAt: new Date().toISOString(),
-      durationMs: 5,
-      requestHeaders: { 'X-Paperflow-Attempt': String(request.attempt), 'X-Paperflow-Signature': '[redacted]' },
-      responseStatus: status,
-      responseBody: `answer ${requests.length}`,
-      error: succeeded ? null : { kind: 'http status', message: `The endpoint answered HTTP ${status}.` },
-      outcome: succeeded ? 'succeeded' : 'failed',
-    };
-    return result;
-  };
-  return { send, requests };
 }
 
 let store: InMemoryDeliveryStore;
@@ -171,6 +149,92 @@ describe('createAutomaticDeliveries', () => {
     await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()]);
 
     expect(queue.take().map(({ message }) => message.attempt)).toEqual([1]);
+  });
+});
+
+describe('createAutomaticDeliveries sending the first attempts itself', () => {
+  const sendingNow = { sendFirstAttemptsNow: true };
+  const second = subscriptionOf({ id: 'sub_01JZ00000000000000000000S2', endpointUrl: 'https://second.example/hooks' });
+
+  it('makes attempt 1 of each new delivery in the fan-out, with no queue message for it', async () => {
+    const receiver = scriptedReceiver([200, 500]);
+    const engine = engineWith(receiver.send);
+    subscriptions.add(subscriptionOf());
+    subscriptions.add(second);
+
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf(), second], sendingNow);
+
+    expect(receiver.requests.map((request) => [request.eventId, request.attempt]).sort()).toEqual([[eventId, 1], [eventId, 1]]);
+    const statuses = [...store.deliveries.values()].map((delivery) => [delivery.status, delivery.attemptCount]).sort();
+    expect(statuses).toEqual([['PENDING', 1], ['SUCCEEDED', 1]]);
+    for (const delivery of store.deliveries.values()) expect(store.attemptsOf(delivery.id).map((attempt) => attempt.number)).toEqual([1]);
+    // Only the failed one is queued, for its second attempt.
+    expect(queue.take().map(({ message }) => message.attempt)).toEqual([2]);
+  });
+
+  it('a second fan-out of the same event sends and queues nothing once the first made the attempts', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    subscriptions.add(subscriptionOf());
+
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow);
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow);
+
+    expect(receiver.requests).toHaveLength(1);
+    expect(queue.take()).toEqual([]);
+    expect(store.deliveries.size).toBe(1);
+  });
+
+  it('a fan-out stopping between the POST and the record fails; its second fan-out queues attempt 1, sent again and recorded once', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    subscriptions.add(subscriptionOf());
+    store.failNextCompletion = true;
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow)).rejects.toThrow('stopped before writing the outcome');
+    const inFlight = structuredClone([...store.deliveries.values()][0]!);
+    const recordsAfterCrash = store.attemptsOf(inFlight.id).length;
+
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow);
+    const results = await drain(engine);
+
+    const [delivery] = [...store.deliveries.values()];
+    // Attempt 1's pending record was the delivery's own mark, until the queued attempt 1 settled it.
+    expect(inFlight).toMatchObject({ status: 'PENDING', attemptCount: 0, firstAttemptStartedAt: expect.any(String) });
+    expect(recordsAfterCrash).toBe(0);
+    expect(results.map((result) => result.action)).toEqual(['sent']);
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+    expect(delivery!.firstAttemptStartedAt).toBeUndefined();
+    expect(store.attemptsOf(delivery!.id)).toEqual([expect.objectContaining({ number: 1, outcome: 'succeeded' })]);
+    expect(receiver.requests.map((request) => [request.eventId, request.attempt])).toEqual([[eventId, 1], [eventId, 1]]);
+  });
+
+  it('lets every attempt of the fan-out end before it reports one that failed', async () => {
+    const receiver = scriptedReceiver([200]);
+    // The second subscription's receiver answers later than the first's record fails.
+    const engine = engineWith(async (request, sign) => {
+      if (request.endpointUrl === second.endpointUrl) await new Promise((resolve) => setTimeout(resolve, 20));
+      return receiver.send(request, sign);
+    });
+    subscriptions.add(subscriptionOf());
+    subscriptions.add(second);
+    store.failNextCompletion = true;
+
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf(), second], sendingNow)).rejects.toThrow('stopped before writing the outcome');
+
+    const settled = [...store.deliveries.values()].find((delivery) => delivery.subscriptionId === second.id);
+    expect(settled).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+  });
+
+  it('holds attempt 1 when the subscription was paused after it was listed, and sends nothing', async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    subscriptions.add(subscriptionOf({ status: 'paused' }));
+
+    const [delivery] = await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow);
+
+    expect(receiver.requests).toEqual([]);
+    expect(store.deliveries.get(delivery!.id)).toMatchObject({ status: 'PENDING', attemptCount: 0, heldAttempt: 1 });
+    expect(queue.take()).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import { DeliveryAttempts, type DeliverySubscription } from '../../../src/webhoo
 import { DeliveryQueueMessages, MalformedDeliveryMessage, parseDeliveryQueueMessage } from '../../../src/webhooks/delivery-queue-messages.ts';
 import type { RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
 import { retrySchedule } from '../../../src/webhooks/retry-schedule.ts';
-import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue } from '../../support/in-memory-deliveries.ts';
+import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/in-memory-deliveries.ts';
 
 // The delivery queue consumer's domain side: which bodies are messages, and what each kind does.
 
@@ -27,16 +27,15 @@ let queue: RecordingAttemptQueue;
 let subscriptions: InMemorySubscriptions;
 let events: InMemoryEvents;
 let messages: DeliveryQueueMessages;
+let receiver: ReturnType<typeof scriptedReceiver>;
 
 beforeEach(() => {
   store = new InMemoryDeliveryStore();
   queue = new RecordingAttemptQueue();
   subscriptions = new InMemorySubscriptions();
   events = new InMemoryEvents();
-  const send = async () => {
-    throw new Error('no POST in these tests');
-  };
-  const attempts = new DeliveryAttempts({ store, subscriptions, events, queue, sign: fakeSign, send, schedule: retrySchedule([0, 60, 120, 240, 480, 960]) });
+  receiver = scriptedReceiver([200]);
+  const attempts = new DeliveryAttempts({ store, subscriptions, events, queue, sign: fakeSign, send: receiver.send, schedule: retrySchedule([0, 60, 120, 240, 480, 960]) });
   messages = new DeliveryQueueMessages({ attempts, subscriptions, events });
 });
 
@@ -74,7 +73,10 @@ describe('DeliveryQueueMessages', () => {
 
     expect(outcome).toEqual({ kind: 'event-recorded', deliveries: 1, listeners: 0 });
     expect([...store.deliveries.values()].map((delivery) => delivery.subscriptionId)).toEqual([matching.id]);
-    expect(queue.take().map(({ message }) => message)).toEqual([expect.objectContaining({ kind: 'attempt', eventId, attempt: 1 })]);
+    // The first attempt went out from the fan-out itself: no queue message for it.
+    expect(receiver.requests.map((request) => [request.endpointUrl, request.eventId, request.attempt])).toEqual([[matching.endpointUrl, eventId, 1]]);
+    expect([...store.deliveries.values()]).toEqual([expect.objectContaining({ status: 'SUCCEEDED', attemptCount: 1 })]);
+    expect(queue.take()).toEqual([]);
   });
 
   it('fails a hand-off whose event is not recorded in that workspace, so the message comes back (or ends in the DLQ)', async () => {
@@ -110,7 +112,7 @@ describe('DeliveryQueueMessages', () => {
     events.add(anEvent());
     subscriptions.add(aSubscription());
     const failing = new DeliveryQueueMessages({
-      attempts: new DeliveryAttempts({ store, subscriptions, events, queue, sign: fakeSign, send: async () => undefined as never, schedule: retrySchedule([0]) }),
+      attempts: new DeliveryAttempts({ store, subscriptions, events, queue, sign: fakeSign, send: receiver.send, schedule: retrySchedule([0]) }),
       subscriptions,
       events,
       listeners: [{ name: 'broken', eventTypes: ['document-insights.extraction.completed'], onEventRecorded: async () => Promise.reject(new Error('SFN throttled')) }],
