@@ -222,7 +222,9 @@ export const receiptKeywords: LabelsByLanguage = {
  * (a GST/VAT requirement) and never "receipt".
  */
 export const tillReceiptKeywords: LabelsByLanguage = {
-  en: ['cashier', 'change', 'change due', 'cash tendered', 'tendered', 'rounding', 'rounding adj', 'thank you', 'please come again', 'come again', 'goods sold are not returnable', 'no refund', 'pax'],
+  en: ['cashier', 'change', 'change due', 'cash tendered', 'tendered', 'rounding', 'rounding adj', 'thank you', 'please come again', 'come again', 'goods sold are not returnable', 'no refund', 'pax',
+    // The payment line, item counts, the operator and the exchange terms tills print under the totals.
+    'cash', 'item(s)', 'qty(s)', 'total qty', 'item count', 'qty count', 'operator', 'no cash refund', 'not refundable', 'exchange', 'gst summary', 'simplified tax invoice', 'closed bill', 'table no', 'server'],
   de: ['kasse', 'kassierer', 'rückgeld', 'gegeben', 'bar', 'vielen dank für ihren einkauf'],
   fr: ['caisse', 'caissier', 'rendu', 'monnaie rendue', 'merci de votre visite'],
   nl: ['kassa', 'wisselgeld', 'terug', 'bedankt voor uw bezoek'],

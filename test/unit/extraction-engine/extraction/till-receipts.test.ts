@@ -98,3 +98,40 @@ describe('till receipts', () => {
     expect(extract(till()).values.currency).toBe('MYR');
   });
 });
+
+describe('till receipts titled as invoices', () => {
+  it('routes a till slip whose bill number and dates sit in the head as a receipt: "Bill No" labels a field, it is no title', () => {
+    const rows: Row[] = [
+      { text: 'CAFE SERI PAGI SDN BHD', x: 0.25, confidence: 0.9 },
+      { text: 'NO. 3, JALAN KENANGA 2, 43000 KAJANG', x: 0.12, confidence: 0.9 },
+      { text: 'TAX INVOICE', x: 0.35, confidence: 0.9 },
+      'Bill No: B-20931',
+      'Bill Date: 02/08/2019',
+      'Bill Start: 02/08/2019 12:01',
+      'Cashier: NORA',
+      item('NASI LEMAK', '8.50'),
+      item('TEH TARIK', '2.50'),
+      item('Total', '11.00'),
+      item('CASH', '20.00'),
+      item('CHANGE', '9.00'),
+      'Closed Bill: 02/08/2019 12:40',
+      'THANK YOU',
+    ];
+    expect(extract(rows).docType).toBe('receipt');
+  });
+
+  it('routes a till slip by its payment line, item count, operator and exchange terms when it names no cashier', () => {
+    const rows: Row[] = [
+      { text: 'HARDWARE MURAH (M) SDN BHD', x: 0.22, confidence: 0.9 },
+      { text: 'LOT 7, JALAN PERUSAHAAN 4, 68100 BATU CAVES', x: 0.1, confidence: 0.9 },
+      { text: '-TAX INVOICE-', x: 0.35, confidence: 0.9 },
+      item('CABLE TIE 100PCS', '6.90'),
+      'Item(s) : 1',
+      item('Total Incl. GST', '6.90'),
+      item('CASH', '10.00'),
+      'OPERATOR AINA',
+      'EXCHANGE ALLOWED WITHIN 7 DAYS',
+    ];
+    expect(extract(rows).docType).toBe('receipt');
+  });
+});
