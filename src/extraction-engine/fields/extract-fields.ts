@@ -32,6 +32,7 @@ import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evide
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
 import { lineItemCandidate } from './line-items.ts';
+import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 
 export interface FieldResult {
   name: string;
@@ -261,6 +262,7 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
   );
   const roundedTotal = amountSelection.total && cashRoundedTotal(amountSelection.total.candidate, pool.of(amountFields.total?.name));
   if (amountSelection.total && roundedTotal) amountSelection.total = { candidate: roundedTotal, confidence: amountSelection.total.confidence };
+  if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
     const selection = amountSelection[role];
@@ -280,9 +282,6 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
   return chosen;
 }
 
-/** Cash is paid in the smallest coin: a total rounded by at most this much is printed under the exact one. */
-const MAX_CASH_ROUNDING = 0.05;
-
 /**
  * The total after cash rounding ("Total After Adj", "Rounded Total"): a total candidate printed below
  * the chosen one that differs from it by a rounding step. It is what the customer paid; the exact
@@ -298,6 +297,31 @@ function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandidate[]):
       return difference > 0.001 && difference <= MAX_CASH_ROUNDING + 1e-9 && candidate.score >= chosen.score * 0.5;
     })
     .sort((left, right) => right.score - left.score)[0];
+}
+
+/** Confidence of a total that tendered minus change confirms: the till's own arithmetic agrees. */
+const CONFIRMED_BY_PAYMENT = 0.93;
+/** A total that disagrees with tendered minus change is doubtful: one of the lines was misread. */
+const CONTRADICTED_BY_PAYMENT = 0.6;
+
+/**
+ * A till's payment lines check its total: tendered minus change is what was paid. A rounding
+ * adjustment printed under the total (with no rounded total read) gives the amount paid.
+ */
+function checkedAgainstTillPayment(context: ExtractionContext, total: { candidate: FieldCandidate; confidence: number }, alreadyRounded: boolean): { candidate: FieldCandidate; confidence: number } {
+  if (typeof total.candidate.value !== 'number') return total;
+  const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
+  let checked = total;
+  const rounding = payment.rounding;
+  const roundingBelowTotal =
+    rounding !== undefined && rounding.pageNumber === total.candidate.pageNumber && rounding.box.y > total.candidate.box.y + total.candidate.box.height / 2;
+  if (!alreadyRounded && roundingBelowTotal && typeof rounding.value === 'number') {
+    const rounded = Math.round((total.candidate.value + rounding.value) * 100) / 100;
+    checked = { candidate: { ...total.candidate, value: rounded, evidence: `${total.candidate.evidence}, plus the rounding adjustment under it` }, confidence: roundConfidence(total.confidence * 0.9) };
+  }
+  if (payment.paid === undefined) return checked;
+  const agrees = Math.abs(payment.paid - (checked.candidate.value as number)) < 0.005;
+  return { ...checked, confidence: agrees ? Math.max(checked.confidence, CONFIRMED_BY_PAYMENT) : roundConfidence(checked.confidence * CONTRADICTED_BY_PAYMENT) };
 }
 
 function mentionsPriorPayment(layout: DocumentLayout, priorPaymentLabels: Record<string, string[]>): boolean {

@@ -135,3 +135,44 @@ describe('till receipts titled as invoices', () => {
     expect(extract(rows).docType).toBe('receipt');
   });
 });
+
+function extractTotal(rows: Row[]) {
+  const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+  if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+  return outcome.fields.find((field) => field.name === 'total_amount');
+}
+
+describe('till totals', () => {
+  it('takes "Total (Inclusive of GST)", not "Total (Excluding GST)", where the tax qualifier is in parentheses', () => {
+    const totals: Row[] = [item('Total (Excluding GST):', '41.30'), item('Serv. Charge (10%):', '4.13'), item('GST Payable:', '2.73'), item('Total (Inclusive of GST):', '48.16'), item('CASH :', '50.00')];
+    const { values } = extract(till({ totals }));
+    expect(values.total_amount).toBe(48.16);
+    expect(values.net_amount).toBe(41.3);
+    expect(values.tax_amount).toBe(2.73);
+  });
+
+  it('adds the rounding adjustment printed under the total when no rounded total is read', () => {
+    const totals: Row[] = [item('Total Sales (Incl GST 6%)', '64.13'), item('Rounding Adjustment', '0.02'), item('Main Item Count', '1')];
+    expect(extract(till({ totals })).values.total_amount).toBe(64.15);
+  });
+
+  it('leaves a total alone when the rounding line is printed above it (the total is already rounded)', () => {
+    const totals: Row[] = [item('Total Excl. GST', '80.91'), item('Rounding', '-0.01'), item('Total Incl. GST', '80.90'), item('CASH', '100.00'), item('CHANGE', '19.10')];
+    expect(extract(till({ totals })).values.total_amount).toBe(80.9);
+  });
+
+  it('trusts a total that cash tendered minus change confirms', () => {
+    const totals: Row[] = [item('Sub Total', '12.20'), item('Total', '12.20'), item('CASH', '20.00'), item('CHANGE', '7.80')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(12.2);
+    expect(total?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('doubts a total that cash tendered minus change contradicts (one of them was misread)', () => {
+    const confirmed = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '6.00')] }));
+    const contradicted = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '0.00')] }));
+    expect(contradicted?.value).toBe(1.4);
+    expect(contradicted?.metadata.confidence).toBeLessThan(0.6);
+    expect(contradicted?.metadata.confidence).toBeLessThan(confirmed?.metadata.confidence ?? 0);
+  });
+});
