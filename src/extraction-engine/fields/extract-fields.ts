@@ -129,6 +129,7 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
     texts: document.pages.flatMap((page) => page.lines.map((line) => line.text)),
     ...(language ? { language } : {}),
     ...(typeof likelyCurrency === 'string' ? { currency: likelyCurrency } : {}),
+    ...(country ? { country: country.country } : {}),
   });
 
   const partyLabels = labelMatches.flatMap((label) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
 import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
-import { placedDocument, type Row } from './read-document-builder.ts';
+import { placedDocument, type PlacedText, type Row } from './read-document-builder.ts';
 
 // Till receipts laid out the way thermal printers print them (and OCR reads them): the business name
 // first, then address, registration and tax numbers, a "TAX INVOICE" title where GST/VAT law asks
@@ -174,5 +174,33 @@ describe('till totals', () => {
     expect(contradicted?.value).toBe(1.4);
     expect(contradicted?.metadata.confidence).toBeLessThan(0.6);
     expect(contradicted?.metadata.confidence).toBeLessThan(confirmed?.metadata.confidence ?? 0);
+  });
+});
+
+describe('receipt dates by the country on the page', () => {
+  it('reads an ambiguous date day-first on a Singapore receipt priced in US dollars', () => {
+    const head: Row[] = [
+      { text: 'HARBOUR GIFTS PTE LTD', x: 0.25, confidence: 0.9 },
+      { text: '2 MARINA BOULEVARD, SINGAPORE 018987', x: 0.12, confidence: 0.9 },
+      { text: 'UEN 201912345K', x: 0.3, confidence: 0.9 },
+    ];
+    const rows = till({ head, totals: [item('Total USD', '27.50'), item('CASH USD', '30.00'), item('CHANGE USD', '2.50')] }).map((row) =>
+      Array.isArray(row) && row[1]?.text === '17/03/2018 14:22' ? [row[0] as PlacedText, { ...row[1], text: '04/05/2023 14:22' }] : row,
+    );
+    const { values } = extract(rows);
+    expect(values.currency).toBe('USD');
+    expect(values.issue_date).toBe('2023-05-04');
+  });
+
+  it('reads an ambiguous date month-first on a US receipt that prints no currency sign', () => {
+    const head: Row[] = [
+      { text: 'CORNER HARDWARE LLC', x: 0.25, confidence: 0.9 },
+      { text: '120 MAIN STREET, AUSTIN, TEXAS 78701, USA', x: 0.1, confidence: 0.9 },
+      { text: 'TEL +1 512 555 0100', x: 0.3, confidence: 0.9 },
+    ];
+    const rows = till({ head }).map((row) =>
+      Array.isArray(row) && row[1]?.text === '17/03/2018 14:22' ? [row[0] as PlacedText, { ...row[1], text: '04/05/2023 14:22' }] : row,
+    );
+    expect(extract(rows).values.issue_date).toBe('2023-04-05');
   });
 });
