@@ -78,6 +78,24 @@ describe('till receipts', () => {
     expect(extract(booking).values.seller_name).not.toBe('Hotel Details');
   });
 
+  it('restores a legal form OCR misread at the end of the name and drops a registration number without parentheses', () => {
+    const head = (name: string): Row[] => [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }];
+    expect(extract(till({ head: head('KEDAI RUNCIT MESRA 5/B 1234567-X}') })).values.seller_name).toBe('KEDAI RUNCIT MESRA S/B');
+    expect(extract(till({ head: head('MESRA NIAGA SUN BHO') })).values.seller_name).toBe('MESRA NIAGA SDN BHD');
+    expect(extract(till({ head: head('Mesra Niaga Shn Bhd') })).values.seller_name).toBe('Mesra Niaga Sdn Bhd');
+  });
+
+  it('joins a legal name that the narrow paper wraps over three lines', () => {
+    const head: Row[] = [
+      { text: 'TECK SENG HARDWARE', x: 0.14, confidence: 0.9 },
+      { text: 'ENTERPRISE (SERI', x: 0.14, confidence: 0.9 },
+      { text: 'KEMBANGAN) SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: '654321-A', x: 0.42, confidence: 0.8 },
+      { text: 'NO. 8, JALAN MAWAR 2, 81200 JOHOR BAHRU', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('TECK SENG HARDWARE ENTERPRISE (SERI KEMBANGAN) SDN BHD');
+  });
+
   it('drops the registration number printed after the name', () => {
     const head: Row[] = [{ text: 'AEON CO. (M) BHD (126926-H)', x: 0.28, confidence: 0.92 }, { text: '3RD FLR, AEON TAMAN MALURI SC', x: 0.26, confidence: 0.9 }];
     expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
