@@ -3,6 +3,7 @@
 // (net + tax = total, issue date before due date) and a calibrated confidence per field.
 
 import type { Placement, ReadDocument } from '../document.ts';
+import { findAmounts } from '../values/amount.ts';
 import { inferNumericDateOrder, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
 import { findLabelledIban } from '../values/iban.ts';
@@ -263,6 +264,10 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
   );
   const roundedTotal = amountSelection.total && cashRoundedTotal(amountSelection.total.candidate, pool.of(amountFields.total?.name));
   if (amountSelection.total && roundedTotal) amountSelection.total = { candidate: roundedTotal, confidence: amountSelection.total.confidence };
+  if (!amountSelection.total && amountSelection.net && amountSelection.tax) {
+    const total = unlabelledSumUnderTax(context.layout, amountSelection.net.candidate, amountSelection.tax.candidate, amountFields.total?.name);
+    if (total) amountSelection.total = { candidate: total, confidence: roundConfidence(Math.min(amountSelection.net.confidence, amountSelection.tax.confidence) * 0.85) };
+  }
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
@@ -298,6 +303,30 @@ function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandidate[]):
       return difference > 0.001 && difference <= MAX_CASH_ROUNDING + 1e-9 && candidate.score >= chosen.score * 0.5;
     })
     .sort((left, right) => right.score - left.score)[0];
+}
+
+/** Rows under the tax line searched for its unlabelled sum with the net. */
+const ROWS_SEARCHED_FOR_SUM = 3;
+
+/**
+ * A total whose label was lost (OCR missed it, or the till prints none): the amount on the rows right
+ * under the tax line that equals net + tax. Found only when no total was read at all.
+ */
+function unlabelledSumUnderTax(layout: DocumentLayout, net: FieldCandidate, tax: FieldCandidate, fieldName: string | undefined): FieldCandidate | undefined {
+  if (!fieldName || typeof net.value !== 'number' || typeof tax.value !== 'number' || tax.value <= 0) return undefined;
+  const sum = Math.round((net.value + tax.value) * 100) / 100;
+  const taxSegment = layout.segments[tax.segmentId];
+  const page = layout.pages.find((candidate) => candidate.pageNumber === tax.pageNumber);
+  if (!taxSegment || !page) return undefined;
+  for (const row of page.rows.slice(taxSegment.rowIndex + 1, taxSegment.rowIndex + 1 + ROWS_SEARCHED_FOR_SUM)) {
+    for (const segment of row.segments) {
+      const amount = findAmounts(segment.text).find((found) => found.decimals === 2 && Math.abs(found.value - sum) < 0.005);
+      if (amount) {
+        return { fieldName, value: sum, score: 0.6, pageNumber: page.pageNumber, box: boxOfRange(segment, amount.index, amount.index + amount.length), segmentId: segment.id, evidence: 'net + tax printed under the tax line' };
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Confidence of a total that tendered minus change confirms: the till's own arithmetic agrees. */

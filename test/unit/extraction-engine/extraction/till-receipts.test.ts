@@ -179,6 +179,13 @@ describe('till totals', () => {
     expect(extract(till({ totals })).values.total_amount).toBe(80.9);
   });
 
+  it('takes the unlabelled amount under the tax line that equals net + tax when no total label was read', () => {
+    const totals: Row[] = [item('Total Excl. GST', '27.12'), item('GST @6%', '1.63'), { text: '28.75', x: 0.78 }, item('Items: 2', '')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(28.75);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('trusts a total that cash tendered minus change confirms', () => {
     const totals: Row[] = [item('Sub Total', '12.20'), item('Total', '12.20'), item('CASH', '20.00'), item('CHANGE', '7.80')];
     const total = extractTotal(till({ totals }));
