@@ -129,6 +129,10 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
     const attached = new Set(findAmounts(segment.text, context).flatMap((amount) => (amount.currency ? [amount.index] : [])));
     for (const mention of findCurrencyMentions(segment.text, context)) {
       const nearAmount = [...attached].some((index) => Math.abs(index - mention.index) <= 3);
+      // A lone sign away from any amount, foreign to the country the page names, is more often OCR
+      // noise ("&" read as "£" in a business name) than the currency: the country decides instead.
+      const isSign = !/\p{L}/u.test(segment.text.slice(mention.index, mention.index + mention.length));
+      if (isSign && !nearAmount && country && CURRENCY_OF_COUNTRY[country.country] !== undefined && CURRENCY_OF_COUNTRY[country.country] !== mention.code) continue;
       const weight = (mention.unambiguous ? 1 : 0.6) + (nearAmount ? 0.5 : 0);
       const entry = weights.get(mention.code);
       if (entry) {

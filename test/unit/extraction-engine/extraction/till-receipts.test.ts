@@ -229,3 +229,22 @@ describe('receipt dates by the country on the page', () => {
     expect(extract(rows).values.issue_date).toBe('2023-04-05');
   });
 });
+
+describe('receipt currency from stray signs', () => {
+  it('takes the currency of the country the page names over a lone foreign sign away from any amount (OCR of "&" as "£")', () => {
+    const head: Row[] = [
+      { text: 'KL HANDICRAFT £ TAILORING', x: 0.2, confidence: 0.8 },
+      { text: 'NO. 18, JALAN KANCIL, 55100 KUALA LUMPUR, MALAYSIA', x: 0.05, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.currency).toBe('MYR');
+  });
+
+  it('still takes a foreign sign printed beside an amount', () => {
+    const head: Row[] = [
+      { text: 'KL HANDICRAFT & TAILORING', x: 0.2, confidence: 0.8 },
+      { text: 'NO. 18, JALAN KANCIL, 55100 KUALA LUMPUR, MALAYSIA', x: 0.05, confidence: 0.9 },
+    ];
+    const totals: Row[] = [item('Total', '£ 28.75'), item('CASH', '£ 30.00'), item('CHANGE', '£ 1.25')];
+    expect(extract(till({ head, totals })).values.currency).toBe('GBP');
+  });
+});
