@@ -19,6 +19,17 @@ const MIN_SCORE = 1;
 /** Distinct supporting keywords ("cashier", "change") count from two on: one alone is chance. */
 const MIN_SUPPORTING_KEYWORDS = 2;
 const MAX_SUPPORTING_KEYWORDS = 6;
+/**
+ * Each distinct till word weighs more than a plain keyword mention: a till slip titled "TAX INVOICE"
+ * (a GST/VAT requirement) that names a cashier, cash, change and a farewell is a receipt.
+ */
+const SUPPORTING_KEYWORD_WEIGHT = 1.5;
+/**
+ * A keyword followed by a field word or a key separator ("Bill No", "Invoice Date", "Bill Start:",
+ * "Closed Bill:") labels a field; it is not the document's title, however near the top it is printed.
+ */
+const FIELD_LABEL_WEIGHT = 0.5;
+const KEYWORD_AS_FIELD_LABEL = /^\s*(?:(?:no|nr|number|num|date|id|ref)\b|#|:|\p{L}+\s*:)/iu;
 
 /** The keyword part of a type's score and the embedded-data bonus; the costly label share is left at 0. */
 function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specification: DocumentTypeSpecification): { keywordScore: number; embeddedBonus: number; applies: boolean } {
@@ -28,17 +39,19 @@ function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specifi
     .map((match) => {
       const page = layout.pages.find((candidate) => candidate.pageNumber === match.segment.pageNumber);
       const row = page?.rows[match.segment.rowIndex];
+      const labelsAField = KEYWORD_AS_FIELD_LABEL.test(match.segment.text.slice(match.end));
       const isTitle =
+        !labelsAField &&
         match.segment.pageNumber === 1 &&
         ((row !== undefined && row.index < 3) || (layout.hasGeometry && (match.segment.box.y < 0.3 || match.segment.box.height > (page?.typicalLineHeight ?? 1) * 1.3)));
-      return isTitle ? TITLE_WEIGHT : 1;
+      return isTitle ? TITLE_WEIGHT : labelsAField ? FIELD_LABEL_WEIGHT : 1;
     })
     .sort((left, right) => right - left)
     .slice(0, 5);
   const supporting = specification.supportingKeywords
     ? new Set(findLabelMatches(layout, compileLabelSources([{ fieldName: specification.docType, labels: specification.supportingKeywords }])).map((match) => normalizeForMatching(match.segment.text.slice(match.start, match.end))))
     : new Set<string>();
-  const supportingScore = supporting.size >= MIN_SUPPORTING_KEYWORDS ? Math.min(MAX_SUPPORTING_KEYWORDS, supporting.size) : 0;
+  const supportingScore = supporting.size >= MIN_SUPPORTING_KEYWORDS ? SUPPORTING_KEYWORD_WEIGHT * Math.min(MAX_SUPPORTING_KEYWORDS, supporting.size) : 0;
   const keywordScore = weights.reduce((sum, weight) => sum + weight, 0) + supportingScore;
   const embeddedBonus = document.embeddedInvoice && specification.fields.some((field) => field.name in (document.embeddedInvoice?.values ?? {})) ? 2 : 0;
   return { keywordScore, embeddedBonus, applies: true };

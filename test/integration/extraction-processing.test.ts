@@ -163,12 +163,20 @@ describe('a damaged PDF that readers recover', () => {
   const withJunkBeforeHeader = (pdf: Uint8Array): Buffer => Buffer.concat([Buffer.from('X-Scanner-Job: 4711\r\nContent-Type: application/pdf\r\n\r\n\u0000\u0001', 'latin1'), Buffer.from(pdf)]);
   const withoutXrefAndTrailer = (pdf: Uint8Array): Buffer => Buffer.from(Buffer.from(pdf).toString('latin1').replace(/\nxref\r?\n0 \d+[\s\S]*$/, '\n'), 'latin1');
 
+  // PDF 1.5: the catalog and pages packed in an object stream that only the (lost) xref stream indexes.
+  const withoutXrefStream = (pdf: Uint8Array): Buffer => {
+    const text = Buffer.from(pdf).toString('latin1');
+    return Buffer.from(text.slice(0, text.search(/\d+ 0 obj\s*<<(?:(?!endobj)[\s\S])*\/Type\s*\/XRef/)), 'latin1');
+  };
+
   it.each([
-    ['junk before its header', withJunkBeforeHeader],
-    ['its xref table and trailer cut off', withoutXrefAndTrailer],
-  ])('is accepted at upload and completes with the right fields: %s', async (_, damage) => {
-    // pdf-lib writes object streams by default; a plain xref table is what the damage applies to.
-    const damaged = damage(await invoicePdf({ invoiceNumber: 'DMG-42', useObjectStreams: false }));
+    ['junk before its header', withJunkBeforeHeader, false],
+    ['its xref table and trailer cut off', withoutXrefAndTrailer, false],
+    ['its xref stream cut off, the catalog inside an object stream', withoutXrefStream, true],
+    ['junk before its header and its xref stream cut off', (pdf: Uint8Array) => withJunkBeforeHeader(withoutXrefStream(pdf)), true],
+  ])('is accepted at upload and completes with the right fields: %s', async (_, damage, useObjectStreams) => {
+    // pdf-lib writes object streams by default; the xref table damages apply to a plain xref table.
+    const damaged = damage(await invoicePdf({ invoiceNumber: 'DMG-42', useObjectStreams }));
 
     const created = await client.upload(damaged, 'scanner-mail.pdf');
     const extraction = await client.waitForTerminal(created.body.id);

@@ -129,6 +129,10 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
     const attached = new Set(findAmounts(segment.text, context).flatMap((amount) => (amount.currency ? [amount.index] : [])));
     for (const mention of findCurrencyMentions(segment.text, context)) {
       const nearAmount = [...attached].some((index) => Math.abs(index - mention.index) <= 3);
+      // A lone sign away from any amount, foreign to the country the page names, is more often OCR
+      // noise ("&" read as "£" in a business name) than the currency: the country decides instead.
+      const isSign = !/\p{L}/u.test(segment.text.slice(mention.index, mention.index + mention.length));
+      if (isSign && !nearAmount && country && CURRENCY_OF_COUNTRY[country.country] !== undefined && CURRENCY_OF_COUNTRY[country.country] !== mention.code) continue;
       const weight = (mention.unambiguous ? 1 : 0.6) + (nearAmount ? 0.5 : 0);
       const entry = weights.get(mention.code);
       if (entry) {
@@ -318,14 +322,30 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
 const ADDRESS_WORDS = /(?<![\p{L}])(?:jalan|jln|lorong|persiaran|taman|lot|no\.?|blok|block|bandar|seksyen|kawasan|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|floor|flr|level|suite|unit|building|plaza|strasse|straße|str\.|rue|via|calle|ul\.|p\.?o\.? box)(?![\p{L}])/iu;
 const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table|hours|welcome|thank|open|daily|mon|sun)(?![\p{L}])/iu;
 
+/**
+ * The Malaysian and Singaporean legal forms as OCR misreads them at the end of a name ("SDN 3HD",
+ * "SUN BHO", "Shn Bhd", "5/B"): a closed vocabulary, so the printed form can be restored.
+ */
+const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83][HN][DO0]\.?$/iu;
+const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B8]$/u;
+
+function withLegalFormRestored(name: string): string {
+  const upperCase = name === name.toUpperCase();
+  if (MISREAD_SDN_BHD.test(name)) return name.replace(MISREAD_SDN_BHD, upperCase ? 'SDN BHD' : 'Sdn Bhd');
+  return name.replace(MISREAD_S_B, 'S/B');
+}
+
 /** A head line cleaned into a business name, or undefined when it reads as something else. */
 function receiptHeadName(text: string): string | undefined {
-  const name = text
+  const cleaned = text
     // A registration number in parentheses after the name: "AEON CO. (M) BHD (126926-H)".
     .replace(/\s*\(\s*[\w\s.:-]*\d{4,}[\w\s.:-]*\)\s*$/u, '')
+    // ... or with its brackets misread or missing: "99 SPEED MART S/B 1519537-X}".
+    .replace(/\s+[({[]?\s*\d{5,}\s?-?\s?\p{Lu}?\s*[)}\]]?\s*$/u, '')
     .replace(/^[^\p{L}\d]+|[^\p{L}\d).]+$/gu, '')
     .replace(/\s+[.'’]$/u, '')
     .trim();
+  const name = withLegalFormRestored(cleaned);
   const letters = name.replace(/[^\p{L}]/gu, '');
   if (letters.length < 4 || letters.length < name.replace(/\s/g, '').length * 0.6) return undefined;
   // Handwriting and OCR noise come out in lower case; printed business names are capitalised.
@@ -358,15 +378,35 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     if (looksLikeKeyAndValue(segment.text)) return [];
     const name = receiptHeadName(segment.text);
     if (!name) continue;
-    let value = name;
-    const next = headSegments[position + 1];
-    const nextName = next ? receiptHeadName(next.text) : undefined;
-    const adjacent = next !== undefined && next.box.y - (segment.box.y + segment.box.height) < page.typicalLineHeight * 1.2;
-    if (!hasLegalForm(name) && nextName && adjacent && hasLegalForm(nextName)) value = `${name} ${nextName}`;
+    const value = hasLegalForm(name) ? name : withWrappedLines(name, segment, headSegments.slice(position + 1), page.typicalLineHeight);
     const score = 0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(segment));
     return [{ fieldName, value, score, pageNumber: page.pageNumber, box: segment.box, segmentId: segment.id, evidence: 'business name at the head of a receipt' }];
   }
   return [];
+}
+
+/** Lines a business name wraps over at most, the legal form ending the last ("AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD"). */
+const MAX_NAME_CONTINUATION_LINES = 2;
+
+/**
+ * The name joined with the lines right under it when they continue it to a legal form: a brand line
+ * over the legal name, or a long legal name wrapped by the narrow till paper. Marks and specks
+ * between the lines (OCR of a ruler or a logo edge) are passed over.
+ */
+function withWrappedLines(name: string, first: LayoutSegment, following: LayoutSegment[], lineHeight: number): string {
+  const parts = [name];
+  let previous = first;
+  for (const segment of following) {
+    if (!/\p{L}/u.test(segment.text)) continue;
+    if (segment.box.y - (previous.box.y + previous.box.height) >= lineHeight * 1.2 || parts.length > MAX_NAME_CONTINUATION_LINES) break;
+    // A continuation holds words and the parentheses of a branch name, no address or number lines.
+    const continuation = withLegalFormRestored(segment.text.replace(/\s+[({[]?\s*\d{5,}\s?-?\s?\p{Lu}?\s*[)}\]]?\s*$/u, '').trim());
+    if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) break;
+    parts.push(continuation);
+    if (hasLegalForm(continuation)) return parts.join(' ');
+    previous = segment;
+  }
+  return name;
 }
 
 /** Seller from the sender line, buyer from the first name line under it in the window. */

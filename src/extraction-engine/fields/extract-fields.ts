@@ -3,6 +3,7 @@
 // (net + tax = total, issue date before due date) and a calibrated confidence per field.
 
 import type { Placement, ReadDocument } from '../document.ts';
+import { findAmounts } from '../values/amount.ts';
 import { inferNumericDateOrder, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
 import { findLabelledIban } from '../values/iban.ts';
@@ -32,6 +33,7 @@ import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evide
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
 import { lineItemCandidate } from './line-items.ts';
+import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 
 export interface FieldResult {
   name: string;
@@ -128,6 +130,7 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
     texts: document.pages.flatMap((page) => page.lines.map((line) => line.text)),
     ...(language ? { language } : {}),
     ...(typeof likelyCurrency === 'string' ? { currency: likelyCurrency } : {}),
+    ...(country ? { country: country.country } : {}),
   });
 
   const partyLabels = labelMatches.flatMap((label) => {
@@ -261,6 +264,11 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
   );
   const roundedTotal = amountSelection.total && cashRoundedTotal(amountSelection.total.candidate, pool.of(amountFields.total?.name));
   if (amountSelection.total && roundedTotal) amountSelection.total = { candidate: roundedTotal, confidence: amountSelection.total.confidence };
+  if (!amountSelection.total && amountSelection.net && amountSelection.tax) {
+    const total = unlabelledSumUnderTax(context.layout, amountSelection.net.candidate, amountSelection.tax.candidate, amountFields.total?.name);
+    if (total) amountSelection.total = { candidate: total, confidence: roundConfidence(Math.min(amountSelection.net.confidence, amountSelection.tax.confidence) * 0.85) };
+  }
+  if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
     const selection = amountSelection[role];
@@ -280,9 +288,6 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
   return chosen;
 }
 
-/** Cash is paid in the smallest coin: a total rounded by at most this much is printed under the exact one. */
-const MAX_CASH_ROUNDING = 0.05;
-
 /**
  * The total after cash rounding ("Total After Adj", "Rounded Total"): a total candidate printed below
  * the chosen one that differs from it by a rounding step. It is what the customer paid; the exact
@@ -298,6 +303,55 @@ function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandidate[]):
       return difference > 0.001 && difference <= MAX_CASH_ROUNDING + 1e-9 && candidate.score >= chosen.score * 0.5;
     })
     .sort((left, right) => right.score - left.score)[0];
+}
+
+/** Rows under the tax line searched for its unlabelled sum with the net. */
+const ROWS_SEARCHED_FOR_SUM = 3;
+
+/**
+ * A total whose label was lost (OCR missed it, or the till prints none): the amount on the rows right
+ * under the tax line that equals net + tax. Found only when no total was read at all.
+ */
+function unlabelledSumUnderTax(layout: DocumentLayout, net: FieldCandidate, tax: FieldCandidate, fieldName: string | undefined): FieldCandidate | undefined {
+  if (!fieldName || typeof net.value !== 'number' || typeof tax.value !== 'number' || tax.value <= 0) return undefined;
+  const sum = Math.round((net.value + tax.value) * 100) / 100;
+  const taxSegment = layout.segments[tax.segmentId];
+  const page = layout.pages.find((candidate) => candidate.pageNumber === tax.pageNumber);
+  if (!taxSegment || !page) return undefined;
+  for (const row of page.rows.slice(taxSegment.rowIndex + 1, taxSegment.rowIndex + 1 + ROWS_SEARCHED_FOR_SUM)) {
+    for (const segment of row.segments) {
+      const amount = findAmounts(segment.text).find((found) => found.decimals === 2 && Math.abs(found.value - sum) < 0.005);
+      if (amount) {
+        return { fieldName, value: sum, score: 0.6, pageNumber: page.pageNumber, box: boxOfRange(segment, amount.index, amount.index + amount.length), segmentId: segment.id, evidence: 'net + tax printed under the tax line' };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Confidence of a total that tendered minus change confirms: the till's own arithmetic agrees. */
+const CONFIRMED_BY_PAYMENT = 0.93;
+/** A total that disagrees with tendered minus change is doubtful: one of the lines was misread. */
+const CONTRADICTED_BY_PAYMENT = 0.6;
+
+/**
+ * A till's payment lines check its total: tendered minus change is what was paid. A rounding
+ * adjustment printed under the total (with no rounded total read) gives the amount paid.
+ */
+function checkedAgainstTillPayment(context: ExtractionContext, total: { candidate: FieldCandidate; confidence: number }, alreadyRounded: boolean): { candidate: FieldCandidate; confidence: number } {
+  if (typeof total.candidate.value !== 'number') return total;
+  const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
+  let checked = total;
+  const rounding = payment.rounding;
+  const roundingBelowTotal =
+    rounding !== undefined && rounding.pageNumber === total.candidate.pageNumber && rounding.box.y > total.candidate.box.y + total.candidate.box.height / 2;
+  if (!alreadyRounded && roundingBelowTotal && typeof rounding.value === 'number') {
+    const rounded = Math.round((total.candidate.value + rounding.value) * 100) / 100;
+    checked = { candidate: { ...total.candidate, value: rounded, evidence: `${total.candidate.evidence}, plus the rounding adjustment under it` }, confidence: roundConfidence(total.confidence * 0.9) };
+  }
+  if (payment.paid === undefined) return checked;
+  const agrees = Math.abs(payment.paid - (checked.candidate.value as number)) < 0.005;
+  return { ...checked, confidence: agrees ? Math.max(checked.confidence, CONFIRMED_BY_PAYMENT) : roundConfidence(checked.confidence * CONTRADICTED_BY_PAYMENT) };
 }
 
 function mentionsPriorPayment(layout: DocumentLayout, priorPaymentLabels: Record<string, string[]>): boolean {

@@ -222,7 +222,9 @@ export const receiptKeywords: LabelsByLanguage = {
  * (a GST/VAT requirement) and never "receipt".
  */
 export const tillReceiptKeywords: LabelsByLanguage = {
-  en: ['cashier', 'change', 'change due', 'cash tendered', 'tendered', 'rounding', 'rounding adj', 'thank you', 'please come again', 'come again', 'goods sold are not returnable', 'no refund', 'pax'],
+  en: ['cashier', 'change', 'change due', 'cash tendered', 'tendered', 'rounding', 'rounding adj', 'thank you', 'please come again', 'come again', 'goods sold are not returnable', 'no refund', 'pax',
+    // The payment line, item counts, the operator and the exchange terms tills print under the totals.
+    'cash', 'item(s)', 'qty(s)', 'total qty', 'item count', 'qty count', 'operator', 'no cash refund', 'not refundable', 'exchange', 'gst summary', 'simplified tax invoice', 'closed bill', 'table no', 'server'],
   de: ['kasse', 'kassierer', 'rückgeld', 'gegeben', 'bar', 'vielen dank für ihren einkauf'],
   fr: ['caisse', 'caissier', 'rendu', 'monnaie rendue', 'merci de votre visite'],
   nl: ['kassa', 'wisselgeld', 'terug', 'bedankt voor uw bezoek'],
@@ -233,7 +235,9 @@ export const tillReceiptKeywords: LabelsByLanguage = {
 
 /** Totals as tills print them: with the tax included, after rounding cash to the smallest coin. */
 export const receiptTotalLabels: LabelsByLanguage = {
-  en: ['total incl. gst', 'total incl gst', 'total inclusive gst', 'total including gst', 'total sales incl gst', 'total sales', 'total after adj', 'total after adj incl gst', 'total after rounding', 'rounded total', 'total rounded', 'total amt rounded', 'total amount rounded', 'nett total', 'net total incl gst', 'total amount payable', 'total (rm)', 'grand total'],
+  en: ['total incl. gst', 'total incl gst', 'total inclusive gst', 'total including gst', 'total sales incl gst', 'total sales', 'total after adj', 'total after adj incl gst', 'total after rounding', 'rounded total', 'total rounded', 'total amt rounded', 'total amount rounded', 'nett total', 'net total incl gst', 'total amount payable', 'total (rm)', 'grand total',
+    // The tax qualifier in parentheses or with "of", as most till software prints it.
+    'total (inclusive of gst)', 'total inclusive of gst', 'total sales (inclusive of gst)', 'total sales inclusive of gst', 'total include gst', 'total incl', 'net total'],
 };
 
 /** Amounts on a receipt that are not its total: payment, change, rounding, counts and tax summaries. */
@@ -249,7 +253,12 @@ export const receiptDistractorLabels: LabelsByLanguage = {
 
 /** Net amounts as tills print them, with the tax excluded. */
 export const receiptNetAmountLabels: LabelsByLanguage = {
-  en: ['total excl. gst', 'total excl gst', 'total exclusive gst', 'total excluding gst', 'amount excl gst'],
+  en: ['total excl. gst', 'total excl gst', 'total exclusive gst', 'total excluding gst', 'amount excl gst', 'total (excluding gst)', 'total sales (excluding gst)', 'total sales excluding gst', 'total exclude gst', 'total excl'],
+};
+
+/** Tax lines as tills print them. */
+export const receiptTaxAmountLabels: LabelsByLanguage = {
+  en: ['gst payable', 'total gst', 'gst amount', 'gst amt'],
 };
 
 export const receiptNumberLabels: LabelsByLanguage = {

@@ -67,10 +67,16 @@ export const invoiceSpecification: DocumentTypeSpecification = {
   ],
 };
 
+function withoutLabels(source: labels.LabelsByLanguage, removed: string[]): labels.LabelsByLanguage {
+  return Object.fromEntries(Object.entries(source).map(([language, phrases]) => [language, phrases.filter((phrase) => !removed.includes(phrase))]));
+}
+
 /** The amount fields with the totals, nets and distractors tills print. */
 const receiptAmountFields: FieldSpecification[] = amountFields.map((amount) => {
   if (amount.role === 'total-amount') return { ...amount, labels: mergeLabels(labels.receiptTotalLabels, amount.labels) };
-  if (amount.role === 'net-amount') return { ...amount, labels: mergeLabels(labels.receiptNetAmountLabels, amount.labels) };
+  // A till's "Net Total" is what is paid after discounts, not an amount before tax.
+  if (amount.role === 'net-amount') return { ...amount, labels: withoutLabels(mergeLabels(labels.receiptNetAmountLabels, amount.labels), ['net total']) };
+  if (amount.role === 'tax-amount') return { ...amount, labels: mergeLabels(labels.receiptTaxAmountLabels, amount.labels) };
   return amount;
 });
 

@@ -4,6 +4,11 @@
 // readers (qpdf, mupdf, pdfium) rebuild the structure by scanning the objects; so does this: the
 // bytes from the header on, every `N G obj` found, and a fresh xref table and trailer appended as an
 // incremental update, naming the catalog (or, without one, a page tree over the pages found).
+// PDF 1.5 files keep most objects, the catalog and pages among them, compressed inside object streams
+// that only their (lost) xref stream indexes: those objects are unpacked and written out as plain
+// objects in the update, so the classic xref table can name them.
+
+import { inflateSync } from 'node:zlib';
 
 const maxHeaderOffset = 1024;
 const latin1 = new TextDecoder('latin1');
@@ -31,12 +36,14 @@ export function rebuildPdfStructure(bytes: Uint8Array): Uint8Array | undefined {
   const text = latin1.decode(body);
   const objects = indexObjects(text);
   if (objects.size === 0) return undefined;
+  const unpacked = [...objectsInObjectStreams(body, objects).values()].filter((object) => !objects.has(object.number));
+  const allObjects = [...objects.values(), ...unpacked.map((object) => ({ ...object, generation: 0, offset: -1 }))];
 
-  let nextNumber = Math.max(...objects.keys()) + 1;
-  const appended: { number: number; content: string }[] = [];
-  let root = [...objects.values()].find((object) => /\/Type\s*\/Catalog\b/.test(object.body));
+  let nextNumber = Math.max(...allObjects.map((object) => object.number)) + 1;
+  const appended: { number: number; content: string }[] = unpacked.map((object) => ({ number: object.number, content: object.body }));
+  let root = allObjects.find((object) => /\/Type\s*\/Catalog\b/.test(object.body));
   if (!root) {
-    const pages = [...objects.values()].filter((object) => /\/Type\s*\/Page(?![a-zA-Z])/.test(object.body)).sort((a, b) => a.offset - b.offset);
+    const pages = allObjects.filter((object) => /\/Type\s*\/Page(?![a-zA-Z])/.test(object.body)).sort((a, b) => a.offset - b.offset || a.number - b.number);
     if (pages.length === 0) return undefined;
     const pageTreeNumber = nextNumber++;
     const catalogNumber = nextNumber++;
@@ -61,7 +68,7 @@ export function rebuildPdfStructure(bytes: Uint8Array): Uint8Array | undefined {
     const entry = offsets.get(number);
     entries.push(entry ? `${String(entry.offset).padStart(10, '0')} ${String(entry.generation).padStart(5, '0')} n \n` : `0000000000 ${number === 0 ? '65535' : '00000'} f \n`);
   }
-  const info = [...objects.values()].find((object) => /\/(Producer|Creator)\b/.test(object.body) && !/\/Type\b/.test(object.body));
+  const info = allObjects.find((object) => /\/(Producer|Creator)\b/.test(object.body) && !/\/Type\b/.test(object.body));
   update += `xref\n0 ${size}\n${entries.join('')}trailer\n<< /Size ${size} /Root ${root.number} ${root.generation} R${info ? ` /Info ${info.number} ${info.generation} R` : ''} >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
 
   const rebuilt = new Uint8Array(body.length + update.length);
@@ -100,4 +107,52 @@ function objectExtent(text: string, from: number): { dictionaryEnd: number; obje
     return afterStream < 0 ? undefined : { dictionaryEnd: stream, objectEnd: afterStream };
   }
   return endObject < 0 ? undefined : { dictionaryEnd: endObject, objectEnd: endObject };
+}
+
+/** Object streams larger than this (decompressed) are not unpacked: no catalog needs megabytes. */
+const maxObjectStreamBytes = 10 * 1024 * 1024;
+
+/**
+ * The objects packed in the file's object streams (`/Type /ObjStm`, Flate-compressed or not): the
+ * stream starts with N pairs "number offset", and object i's text runs from /First + offset to the
+ * next one's. Streams that do not decompress are skipped; what they held stays lost.
+ */
+function objectsInObjectStreams(body: Uint8Array, objects: Map<number, IndexedObject>): Map<number, { number: number; body: string }> {
+  const unpacked = new Map<number, { number: number; body: string }>();
+  for (const stream of objects.values()) {
+    if (!/\/Type\s*\/ObjStm\b/.test(stream.body)) continue;
+    const filter = /\/Filter\s*\[?\s*\/(\w+)/.exec(stream.body)?.[1];
+    if (filter !== undefined && filter !== 'FlateDecode') continue;
+    const count = Number(/\/N\s+(\d+)/.exec(stream.body)?.[1]);
+    const first = Number(/\/First\s+(\d+)/.exec(stream.body)?.[1]);
+    const data = streamData(body, stream);
+    if (!data || !Number.isInteger(count) || !Number.isInteger(first)) continue;
+    let decoded: string;
+    try {
+      decoded = latin1.decode(filter ? inflateSync(data, { maxOutputLength: maxObjectStreamBytes }) : data);
+    } catch {
+      continue;
+    }
+    const header = decoded.slice(0, first).trim().split(/\s+/).map(Number);
+    for (let index = 0; index < count; index += 1) {
+      const number = header[2 * index];
+      const start = header[2 * index + 1];
+      if (number === undefined || start === undefined || !Number.isInteger(number) || !Number.isInteger(start)) break;
+      const end = header[2 * index + 3] ?? decoded.length - first;
+      unpacked.set(number, { number, body: decoded.slice(first + start, first + end).trim() });
+    }
+  }
+  return unpacked;
+}
+
+/** The raw bytes of a stream object: between `stream` and `endstream`, its end-of-line markers excluded. */
+function streamData(body: Uint8Array, object: IndexedObject): Uint8Array | undefined {
+  const text = latin1.decode(body.subarray(object.offset));
+  const keyword = text.indexOf('stream', text.indexOf('obj'));
+  const end = text.indexOf('endstream', keyword);
+  if (keyword < 0 || end < 0) return undefined;
+  let start = keyword + 'stream'.length;
+  if (text[start] === '\r') start += 1;
+  if (text[start] === '\n') start += 1;
+  return body.subarray(object.offset + start, object.offset + end);
 }

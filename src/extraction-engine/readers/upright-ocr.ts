@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
 import { clampToPage } from './text-lines.ts';
+import { TimeBudgetExceededError } from './time-budget.ts';
 
 // Scans and photos arrive sideways or upside down. Tesseract's orientation detection needs the legacy
 // engine and an extra model, so orientation is judged by the result instead: text read in the wrong
@@ -36,7 +37,17 @@ function looksUpright(lines: TextLine[]): boolean {
 export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number): Promise<TextLine[]> {
   const asGiven = await ocr.recognize(raster, { timeoutMs: budgetMs() });
   if (looksUpright(asGiven)) return asGiven;
+  try {
+    return await readInBestOrientation(ocr, raster, asGiven, budgetMs);
+  } catch (error) {
+    // The page's budget ran out while looking for a better orientation: the reading as given is
+    // what the page has. Losing it would leave a slow, skewed first page of a scan with no text.
+    if (error instanceof TimeBudgetExceededError) return asGiven;
+    throw error;
+  }
+}
 
+async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, asGiven: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
   const trialScores = new Map<0 | QuarterTurn, number>();
   for (const turn of [0, 90, 270, 180] as const) {
     if (budgetMs() <= 0) return asGiven;

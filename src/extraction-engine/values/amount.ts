@@ -19,7 +19,9 @@ export interface FoundAmount {
 
 // Digits with optional grouping. Spaces only group inside one number when groups are exactly three
 // digits and a currency sign is attached (see findAmounts); otherwise a space is a column gap.
-const SPACED_NUMBER_BODY = String.raw`\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
+// The third form is a till amount whose decimal point OCR lost ("RM 64 13"), read only beside a currency sign.
+const SPACED_NUMBER_BODY = String.raw`\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?:[.,]\d{1,4})?|\d{1,6} \d{2}(?![\d.,])|\d+(?:[.,]\d{1,4})?`;
+const LOST_DECIMAL_POINT = /^(\d{1,6}) (\d{2})$/;
 const COMPACT_NUMBER_BODY = String.raw`\d{1,3}(?:[.,'’]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const CURRENCY_CODES = [...ISO_CURRENCY_CODES].join('|');
 const CURRENCY_PREFIX = String.raw`(?:[€$£¥￥₹₨₽₺₩₪₦]|US\$|Mex\$|[A-Z]{1,2}\$|Rs\.?|RM|R[Pp]\.?|S\/\.?|(?:${CURRENCY_CODES})(?![A-Za-z])|zł|kr|Fr\.)`;
@@ -125,7 +127,13 @@ function readAmounts(text: string, context: CurrencyContext): FoundAmount[] {
     if (/[\s\u00a0\u202f]/.test(groups.number ?? '')) {
       // A number alone in its column ("Total TTC   1 218,00") may group with spaces too.
       const attachedCurrency = Boolean(groups.prefix || groups.suffix) || match[0].trim() === text.replace(/^[\s:=*]+|[\s:=*]+$/g, '');
-      reading = attachedCurrency ? readNumberBody(groups.number ?? '', true) : undefined;
+      const lostDecimalPoint = LOST_DECIMAL_POINT.exec(groups.number ?? '');
+      if (lostDecimalPoint) {
+        // Two digits after a space are no thousands group: beside a sign they are the cents.
+        reading = groups.prefix || groups.suffix ? { value: Number(`${lostDecimalPoint[1]}.${lostDecimalPoint[2]}`), decimals: 2 } : undefined;
+      } else {
+        reading = attachedCurrency ? readNumberBody(groups.number ?? '', true) : undefined;
+      }
       if (!reading) {
         compact.lastIndex = match.index;
         const compactMatch = compact.exec(text);

@@ -168,12 +168,22 @@ export interface DateOrderEvidence {
   texts: string[];
   language?: string;
   currency?: string;
+  /** ISO 3166-1 alpha-2 code of the country the page clearly names (address, tax id, legal form, phone prefix). */
+  country?: string;
 }
 
 /**
+ * Countries that write numeric dates month-first. Canada uses both orders, so it is left to the
+ * other evidence; everywhere else writes day-first.
+ */
+const MONTH_FIRST_COUNTRIES = new Set(['US', 'PH', 'FM', 'MH', 'PW']);
+const MIXED_ORDER_COUNTRIES = new Set(['CA']);
+
+/**
  * Day-first or month-first for ambiguous numeric dates, from the strongest evidence available:
- * another slash/dash date in the document with a part above 12, then the currency and language
- * (month-first is a US habit: USD with English text), else day-first as in most of the world.
+ * another slash/dash date in the document with a part above 12, then the country the page names,
+ * then the currency and language (month-first is a US habit: USD with English text), else day-first
+ * as in most of the world.
  */
 export function inferNumericDateOrder(evidence: DateOrderEvidence): NumericDateOrder {
   let dayFirstVotes = 0;
@@ -188,6 +198,8 @@ export function inferNumericDateOrder(evidence: DateOrderEvidence): NumericDateO
     }
   }
   if (dayFirstVotes !== monthFirstVotes) return dayFirstVotes > monthFirstVotes ? 'DMY' : 'MDY';
+  // The seller's country decides before the currency: US dollars are paid in many day-first countries.
+  if (evidence.country && !MIXED_ORDER_COUNTRIES.has(evidence.country)) return MONTH_FIRST_COUNTRIES.has(evidence.country) ? 'MDY' : 'DMY';
   if (evidence.currency === 'USD' && (evidence.language === undefined || evidence.language === 'en')) return 'MDY';
   return 'DMY';
 }

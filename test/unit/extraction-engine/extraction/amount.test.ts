@@ -72,3 +72,16 @@ describe('findAmounts', () => {
     expect(findAmounts('3 items 12,50').map((amount) => amount.decimals)).toEqual([0, 2]);
   });
 });
+
+describe('till amounts whose decimal point OCR lost', () => {
+  it('reads two digits after a space as the cents beside a currency sign', () => {
+    expect(findAmounts('Total Sales RM 64 13').map((amount) => [amount.value, amount.currency])).toEqual([[64.13, 'MYR']]);
+    expect(findAmounts('€ 12 50').map((amount) => amount.value)).toEqual([12.5]);
+  });
+
+  it('keeps numbers apart that no currency sign joins, and three-digit groups as thousands', () => {
+    expect(findAmounts('Qty 2 15.00').map((amount) => amount.value)).toEqual([2, 15]);
+    expect(findAmounts('Table 12 50').map((amount) => amount.value)).toEqual([12, 50]);
+    expect(findAmounts('EUR 1 234,56').map((amount) => amount.value)).toEqual([1234.56]);
+  });
+});

@@ -109,3 +109,34 @@ describe('shared signs resolved by the country of the document', () => {
     expect(parseCurrency('kr', { language: 'sv', country: 'NO' })).toBe('NOK');
   });
 });
+
+describe("the issue's list of signs and abbreviations, printed beside an amount", () => {
+  it.each([
+    ['RM 12.50', {}, 'MYR'],
+    ['Rp 25.000', {}, 'IDR'],
+    ['₹ 1,250.00', {}, 'INR'],
+    ['Rs 1939', { country: 'IN' }, 'INR'],
+    ['Rs 1,500', { country: 'PK' }, 'PKR'],
+    ['Rs 2,400', { country: 'LK' }, 'LKR'],
+    ['R$ 49,90', {}, 'BRL'],
+    ['129,00 kr', { country: 'SE' }, 'SEK'],
+    ['129,00 kr', { country: 'NO' }, 'NOK'],
+    ['129,00 kr', { country: 'DK' }, 'DKK'],
+    ['49,99 zł', {}, 'PLN'],
+    ['1 290 Kč', {}, 'CZK'],
+    ['12 500 Ft', {}, 'HUF'],
+    ['₺ 350,00', {}, 'TRY'],
+    ['₩ 15,000', {}, 'KRW'],
+    ['¥ 1,200', { country: 'JP' }, 'JPY'],
+    ['¥ 88.00', { country: 'CN' }, 'CNY'],
+    ['S$ 8.50', {}, 'SGD'],
+    ['HK$ 120.00', {}, 'HKD'],
+    ['A$ 45.00', {}, 'AUD'],
+    ['C$ 30.00', {}, 'CAD'],
+    ['NZ$ 19.90', {}, 'NZD'],
+    ['CHF 45.00', {}, 'CHF'],
+    ['$ 12.00', { country: 'SG' }, 'SGD'],
+  ])('finds %s as %s (country %j) ', (text, context, code) => {
+    expect(findCurrencyMentions(text, context as { country?: string }).map((mention) => mention.code)).toEqual([code]);
+  });
+});

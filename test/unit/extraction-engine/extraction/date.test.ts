@@ -90,6 +90,15 @@ describe('inferNumericDateOrder', () => {
     expect(inferNumericDateOrder({ texts: ['04/05/2023'], currency: 'USD', language: 'es' })).toBe('DMY');
   });
 
+  it('follows the country the page names before the currency: US dollars are paid in day-first countries too', () => {
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], currency: 'USD', language: 'en', country: 'SG' })).toBe('DMY');
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], language: 'en', country: 'US' })).toBe('MDY');
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], language: 'en', country: 'PH' })).toBe('MDY');
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], currency: 'USD', language: 'en', country: 'CA' })).toBe('MDY');
+    expect(inferNumericDateOrder({ texts: ['04/05/2023'], currency: 'CAD', language: 'en', country: 'CA' })).toBe('DMY');
+    expect(inferNumericDateOrder({ texts: ['04/05/2023', '19/04/2023'], language: 'en', country: 'US' })).toBe('DMY');
+  });
+
   it('ignores dotted dates, which are always day-first', () => {
     expect(inferNumericDateOrder({ texts: ['13.04.2023', '04/05/2023'], currency: 'USD', language: 'en' })).toBe('MDY');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
 import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
-import { placedDocument, type Row } from './read-document-builder.ts';
+import { placedDocument, type PlacedText, type Row } from './read-document-builder.ts';
 
 // Till receipts laid out the way thermal printers print them (and OCR reads them): the business name
 // first, then address, registration and tax numbers, a "TAX INVOICE" title where GST/VAT law asks
@@ -78,6 +78,24 @@ describe('till receipts', () => {
     expect(extract(booking).values.seller_name).not.toBe('Hotel Details');
   });
 
+  it('restores a legal form OCR misread at the end of the name and drops a registration number without parentheses', () => {
+    const head = (name: string): Row[] => [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }];
+    expect(extract(till({ head: head('KEDAI RUNCIT MESRA 5/B 1234567-X}') })).values.seller_name).toBe('KEDAI RUNCIT MESRA S/B');
+    expect(extract(till({ head: head('MESRA NIAGA SUN BHO') })).values.seller_name).toBe('MESRA NIAGA SDN BHD');
+    expect(extract(till({ head: head('Mesra Niaga Shn Bhd') })).values.seller_name).toBe('Mesra Niaga Sdn Bhd');
+  });
+
+  it('joins a legal name that the narrow paper wraps over three lines', () => {
+    const head: Row[] = [
+      { text: 'TECK SENG HARDWARE', x: 0.14, confidence: 0.9 },
+      { text: 'ENTERPRISE (SERI', x: 0.14, confidence: 0.9 },
+      { text: 'KEMBANGAN) SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: '654321-A', x: 0.42, confidence: 0.8 },
+      { text: 'NO. 8, JALAN MAWAR 2, 81200 JOHOR BAHRU', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('TECK SENG HARDWARE ENTERPRISE (SERI KEMBANGAN) SDN BHD');
+  });
+
   it('drops the registration number printed after the name', () => {
     const head: Row[] = [{ text: 'AEON CO. (M) BHD (126926-H)', x: 0.28, confidence: 0.92 }, { text: '3RD FLR, AEON TAMAN MALURI SC', x: 0.26, confidence: 0.9 }];
     expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
@@ -96,5 +114,137 @@ describe('till receipts', () => {
 
   it('reads ringgit from the head of a receipt that prints no currency', () => {
     expect(extract(till()).values.currency).toBe('MYR');
+  });
+});
+
+describe('till receipts titled as invoices', () => {
+  it('routes a till slip whose bill number and dates sit in the head as a receipt: "Bill No" labels a field, it is no title', () => {
+    const rows: Row[] = [
+      { text: 'CAFE SERI PAGI SDN BHD', x: 0.25, confidence: 0.9 },
+      { text: 'NO. 3, JALAN KENANGA 2, 43000 KAJANG', x: 0.12, confidence: 0.9 },
+      { text: 'TAX INVOICE', x: 0.35, confidence: 0.9 },
+      'Bill No: B-20931',
+      'Bill Date: 02/08/2019',
+      'Bill Start: 02/08/2019 12:01',
+      'Cashier: NORA',
+      item('NASI LEMAK', '8.50'),
+      item('TEH TARIK', '2.50'),
+      item('Total', '11.00'),
+      item('CASH', '20.00'),
+      item('CHANGE', '9.00'),
+      'Closed Bill: 02/08/2019 12:40',
+      'THANK YOU',
+    ];
+    expect(extract(rows).docType).toBe('receipt');
+  });
+
+  it('routes a till slip by its payment line, item count, operator and exchange terms when it names no cashier', () => {
+    const rows: Row[] = [
+      { text: 'HARDWARE MURAH (M) SDN BHD', x: 0.22, confidence: 0.9 },
+      { text: 'LOT 7, JALAN PERUSAHAAN 4, 68100 BATU CAVES', x: 0.1, confidence: 0.9 },
+      { text: '-TAX INVOICE-', x: 0.35, confidence: 0.9 },
+      item('CABLE TIE 100PCS', '6.90'),
+      'Item(s) : 1',
+      item('Total Incl. GST', '6.90'),
+      item('CASH', '10.00'),
+      'OPERATOR AINA',
+      'EXCHANGE ALLOWED WITHIN 7 DAYS',
+    ];
+    expect(extract(rows).docType).toBe('receipt');
+  });
+});
+
+function extractTotal(rows: Row[]) {
+  const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+  if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+  return outcome.fields.find((field) => field.name === 'total_amount');
+}
+
+describe('till totals', () => {
+  it('takes "Total (Inclusive of GST)", not "Total (Excluding GST)", where the tax qualifier is in parentheses', () => {
+    const totals: Row[] = [item('Total (Excluding GST):', '41.30'), item('Serv. Charge (10%):', '4.13'), item('GST Payable:', '2.73'), item('Total (Inclusive of GST):', '48.16'), item('CASH :', '50.00')];
+    const { values } = extract(till({ totals }));
+    expect(values.total_amount).toBe(48.16);
+    expect(values.net_amount).toBe(41.3);
+    expect(values.tax_amount).toBe(2.73);
+  });
+
+  it('adds the rounding adjustment printed under the total when no rounded total is read', () => {
+    const totals: Row[] = [item('Total Sales (Incl GST 6%)', '64.13'), item('Rounding Adjustment', '0.02'), item('Main Item Count', '1')];
+    expect(extract(till({ totals })).values.total_amount).toBe(64.15);
+  });
+
+  it('leaves a total alone when the rounding line is printed above it (the total is already rounded)', () => {
+    const totals: Row[] = [item('Total Excl. GST', '80.91'), item('Rounding', '-0.01'), item('Total Incl. GST', '80.90'), item('CASH', '100.00'), item('CHANGE', '19.10')];
+    expect(extract(till({ totals })).values.total_amount).toBe(80.9);
+  });
+
+  it('takes the unlabelled amount under the tax line that equals net + tax when no total label was read', () => {
+    const totals: Row[] = [item('Total Excl. GST', '27.12'), item('GST @6%', '1.63'), { text: '28.75', x: 0.78 }, item('Items: 2', '')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(28.75);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('trusts a total that cash tendered minus change confirms', () => {
+    const totals: Row[] = [item('Sub Total', '12.20'), item('Total', '12.20'), item('CASH', '20.00'), item('CHANGE', '7.80')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(12.2);
+    expect(total?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('doubts a total that cash tendered minus change contradicts (one of them was misread)', () => {
+    const confirmed = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '6.00')] }));
+    const contradicted = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '0.00')] }));
+    expect(contradicted?.value).toBe(1.4);
+    expect(contradicted?.metadata.confidence).toBeLessThan(0.6);
+    expect(contradicted?.metadata.confidence).toBeLessThan(confirmed?.metadata.confidence ?? 0);
+  });
+});
+
+describe('receipt dates by the country on the page', () => {
+  it('reads an ambiguous date day-first on a Singapore receipt priced in US dollars', () => {
+    const head: Row[] = [
+      { text: 'HARBOUR GIFTS PTE LTD', x: 0.25, confidence: 0.9 },
+      { text: '2 MARINA BOULEVARD, SINGAPORE 018987', x: 0.12, confidence: 0.9 },
+      { text: 'UEN 201912345K', x: 0.3, confidence: 0.9 },
+    ];
+    const rows = till({ head, totals: [item('Total USD', '27.50'), item('CASH USD', '30.00'), item('CHANGE USD', '2.50')] }).map((row) =>
+      Array.isArray(row) && row[1]?.text === '17/03/2018 14:22' ? [row[0] as PlacedText, { ...row[1], text: '04/05/2023 14:22' }] : row,
+    );
+    const { values } = extract(rows);
+    expect(values.currency).toBe('USD');
+    expect(values.issue_date).toBe('2023-05-04');
+  });
+
+  it('reads an ambiguous date month-first on a US receipt that prints no currency sign', () => {
+    const head: Row[] = [
+      { text: 'CORNER HARDWARE LLC', x: 0.25, confidence: 0.9 },
+      { text: '120 MAIN STREET, AUSTIN, TEXAS 78701, USA', x: 0.1, confidence: 0.9 },
+      { text: 'TEL +1 512 555 0100', x: 0.3, confidence: 0.9 },
+    ];
+    const rows = till({ head }).map((row) =>
+      Array.isArray(row) && row[1]?.text === '17/03/2018 14:22' ? [row[0] as PlacedText, { ...row[1], text: '04/05/2023 14:22' }] : row,
+    );
+    expect(extract(rows).values.issue_date).toBe('2023-04-05');
+  });
+});
+
+describe('receipt currency from stray signs', () => {
+  it('takes the currency of the country the page names over a lone foreign sign away from any amount (OCR of "&" as "£")', () => {
+    const head: Row[] = [
+      { text: 'KL HANDICRAFT £ TAILORING', x: 0.2, confidence: 0.8 },
+      { text: 'NO. 18, JALAN KANCIL, 55100 KUALA LUMPUR, MALAYSIA', x: 0.05, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.currency).toBe('MYR');
+  });
+
+  it('still takes a foreign sign printed beside an amount', () => {
+    const head: Row[] = [
+      { text: 'KL HANDICRAFT & TAILORING', x: 0.2, confidence: 0.8 },
+      { text: 'NO. 18, JALAN KANCIL, 55100 KUALA LUMPUR, MALAYSIA', x: 0.05, confidence: 0.9 },
+    ];
+    const totals: Row[] = [item('Total', '£ 28.75'), item('CASH', '£ 30.00'), item('CHANGE', '£ 1.25')];
+    expect(extract(till({ head, totals })).values.currency).toBe('GBP');
   });
 });

@@ -4,6 +4,7 @@ import { DocumentRejectedError, type ReadDocument } from '../../../../src/extrac
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { pdfHeaderOffset, rebuildPdfStructure } from '../../../../src/extraction-engine/readers/pdf-repair.ts';
 import { sniffContent } from '../../../../src/files/content-sniffing.ts';
+import { textPdf } from '../../../support/extraction-documents.ts';
 import { corpusFile } from './document-builders.ts';
 
 // Damaged variants of real corpus PDFs, made the way they are damaged in the wild: junk prepended by a
@@ -61,6 +62,30 @@ describe('rebuildPdfStructure', () => {
     const rejection = await readDocument(truncated).catch((error: unknown) => error);
 
     expect(rebuildPdfStructure(truncated)).toBeUndefined();
+    expect(rejection).toBeInstanceOf(DocumentRejectedError);
+    expect(rejection).toMatchObject({ reason: 'broken', message: expect.stringMatching(/damaged or incomplete/) });
+  });
+
+  it('unpacks the catalog and pages from object streams when the xref stream that indexed them is lost', async () => {
+    const original = await textPdf(['Object streams of PDF 1.5', 'Total amount: 12.00 EUR']);
+    const withoutXrefStream = bytesOf(latin1(original).slice(0, latin1(original).search(/\d+ 0 obj\s*<<(?:(?!endobj)[\s\S])*\/Type\s*\/XRef/)));
+
+    const rebuilt = rebuildPdfStructure(withoutXrefStream);
+    const read = await readDocument(withoutXrefStream, { ocrImagesOnTextPages: false });
+
+    expect(latin1(original)).toMatch(/\/Type\s*\/ObjStm/);
+    expect(latin1(rebuilt!)).toMatch(/\/Type\s*\/Catalog/);
+    expect(pageText(read)).toEqual(['Object streams of PDF 1.5\nTotal amount: 12.00 EUR']);
+  });
+
+  it('rejects as broken a file whose object stream holding the catalog and pages is corrupt, with no other pages', async () => {
+    const original = latin1(await textPdf(['Object streams of PDF 1.5']));
+    const withoutXrefStream = original.slice(0, original.search(/\d+ 0 obj\s*<<(?:(?!endobj)[\s\S])*\/Type\s*\/XRef/));
+    // The compressed bytes of the object stream overwritten: nothing decompresses.
+    const corrupt = withoutXrefStream.replace(/(\/Type\s*\/ObjStm[\s\S]*?stream\r?\n)([\s\S]{40})/, (_, head: string, data: string) => head + 'x'.repeat(data.length));
+
+    const rejection = await readDocument(bytesOf(corrupt)).catch((error: unknown) => error);
+
     expect(rejection).toBeInstanceOf(DocumentRejectedError);
     expect(rejection).toMatchObject({ reason: 'broken', message: expect.stringMatching(/damaged or incomplete/) });
   });

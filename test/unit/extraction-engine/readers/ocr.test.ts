@@ -4,6 +4,7 @@ import { DocumentRejectedError } from '../../../../src/extraction-engine/documen
 import { OcrPool, readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { OcrPoolTerminatedError } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
+import { recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
 import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
 import { blankPng, pngDeclaringSize, scannedPdf, textPng } from './document-builders.ts';
 
@@ -142,5 +143,21 @@ describe('OCR of images and scanned PDFs', () => {
     expect(rejection).toMatchObject({ reason: 'broken' });
     expect((rejection as Error).message).toMatch(/more pixels/);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('orientation trials within the page budget', () => {
+  it('keeps the reading as given when the budget runs out while other orientations are tried', async () => {
+    // Upside down, tesseract reads fragments it is unsure of, so the other orientations are tried.
+    const upsideDown = await sharp(await textPng(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferant Muster GmbH Hauptstrasse 5', 'Gesamtbetrag 123,45 EUR zahlbar bis'])).rotate(180).png().toBuffer();
+    const raster = await prepareOcrRaster({ input: upsideDown });
+    let recognitions = 0;
+    // Plenty of time for the first reading, none left for the trials (a slow page on a loaded machine).
+    const budgetMs = (): number => (recognitions++ === 0 ? 60_000 : 1);
+
+    const lines = await recognizeUpright(ocr, raster, budgetMs);
+
+    expect(recognitions).toBeGreaterThan(1);
+    expect(lines.length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,64 @@
+// What a till prints under its total: the cash tendered, the change given back and the cash rounding
+// adjustment. Tendered minus change is what the customer paid, which is the total: an independent
+// check of the total read from its own line, and the rounding line turns an exact total into the
+// amount paid when no rounded total is printed (or OCR lost it).
+
+import type { ValueContext } from '../values/field-value.ts';
+import type { DocumentLayout } from './document-layout.ts';
+import type { FieldCandidate } from './field-candidate.ts';
+import type { FieldSpecification } from './field-specification.ts';
+import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
+import { candidatesNearLabel } from './label-candidates.ts';
+
+const tenderedLabels = { en: ['cash', 'cash tendered', 'tendered', 'amount tendered'], de: ['gegeben', 'bar'], fr: ['espèces'], nl: ['contant'], pl: ['gotowka'], es: ['efectivo'], it: ['contanti'] };
+const changeLabels = { en: ['change', 'change due', 'change amt', 'change amount'], de: ['rückgeld', 'zurück'], fr: ['rendu', 'monnaie rendue'], nl: ['wisselgeld', 'terug'], pl: ['reszta'], es: ['cambio'], it: ['resto'] };
+const roundingLabels = { en: ['rounding', 'rounding adj', 'rounding adjustment', 'round adj'], de: ['rundung'], fr: ['arrondi'], nl: ['afronding'], pl: ['zaokraglenie'], es: ['redondeo'], it: ['arrotondamento'] };
+
+/** Cash is paid in the smallest coin: a rounding adjustment is never more than this. */
+export const MAX_CASH_ROUNDING = 0.05;
+
+export interface TillPayment {
+  /** Tendered minus change, when both are printed. */
+  paid?: number;
+  /** The rounding adjustment line with its amount (signed), when one is printed. */
+  rounding?: FieldCandidate;
+}
+
+function paymentField(name: string, labels: Record<string, string[]>): FieldSpecification {
+  return { name, type: 'amount', required: false, labels, patterns: [] };
+}
+
+const fields = {
+  tendered: paymentField('tendered', tenderedLabels),
+  change: paymentField('change', changeLabels),
+  rounding: paymentField('rounding', roundingLabels),
+};
+
+/** The amount printed on the label's own line, the strongest first. */
+function amountBeside(field: FieldSpecification, labels: LabelMatch[], layout: DocumentLayout, valueContext: ValueContext): FieldCandidate | undefined {
+  const labelsBySegment = new Map<number, LabelMatch[]>();
+  for (const label of labels) labelsBySegment.set(label.segment.id, [...(labelsBySegment.get(label.segment.id) ?? []), label]);
+  return labels
+    .filter((label) => label.fieldName === field.name && label.atSegmentStart)
+    .flatMap((label) => candidatesNearLabel(field, label, { layout, labelsBySegment, valueContext }))
+    .filter((candidate) => candidate.evidence.startsWith('right of') && typeof candidate.value === 'number')
+    .sort((left, right) => right.score - left.score)[0];
+}
+
+export function findTillPayment(layout: DocumentLayout, valueContext: ValueContext): TillPayment {
+  const labels = findLabelMatches(
+    layout,
+    compileLabelSources([
+      { fieldName: fields.tendered.name, labels: tenderedLabels },
+      { fieldName: fields.change.name, labels: changeLabels },
+      { fieldName: fields.rounding.name, labels: roundingLabels },
+    ]),
+  );
+  const tendered = amountBeside(fields.tendered, labels, layout, valueContext)?.value;
+  const change = amountBeside(fields.change, labels, layout, valueContext)?.value;
+  const rounding = amountBeside(fields.rounding, labels, layout, valueContext);
+  const payment: TillPayment = {};
+  if (typeof tendered === 'number' && typeof change === 'number' && tendered >= change && tendered > 0) payment.paid = Math.round((tendered - change) * 100) / 100;
+  if (rounding && typeof rounding.value === 'number' && rounding.value !== 0 && Math.abs(rounding.value) <= MAX_CASH_ROUNDING + 1e-9) payment.rounding = rounding;
+  return payment;
+}
