@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
+import { placementOnGivenImage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
 
 // Scans and photos arrive sideways or upside down. Tesseract's orientation detection needs the legacy
@@ -48,7 +49,7 @@ export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs:
   if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return asGiven;
 
   const upright = await ocr.recognize(await rotatedRaster(raster, bestTurn), { timeoutMs: budgetMs() });
-  return upright.map((line) => placedOnGivenImage(line, bestTurn));
+  return upright.map((line) => placedOnGivenImage(line, bestTurn, raster.deskew));
 }
 
 /** The raster turned clockwise by `turn`, optionally scaled down so its long side is at most `longSide`. */
@@ -74,10 +75,15 @@ export function boxOnGivenImage(box: Placement, turn: QuarterTurn): Placement {
   }
 }
 
-function placedOnGivenImage(line: TextLine, turn: QuarterTurn): TextLine {
+/** Undoes the quarter turn, then the straightening of a slant the raster had before it was turned. */
+function placedOnGivenImage(line: TextLine, turn: QuarterTurn, deskew: Deskew | undefined): TextLine {
+  const onGiven = (box: Placement): Placement => {
+    const unturned = boxOnGivenImage(box, turn);
+    return deskew ? placementOnGivenImage(unturned, deskew) : unturned;
+  };
   return {
     ...line,
-    ...(line.placement ? { placement: boxOnGivenImage(line.placement, turn) } : {}),
-    words: line.words.map((word) => ({ ...word, ...(word.placement ? { placement: boxOnGivenImage(word.placement, turn) } : {}) })),
+    ...(line.placement ? { placement: onGiven(line.placement) } : {}),
+    words: line.words.map((word) => ({ ...word, ...(word.placement ? { placement: onGiven(word.placement) } : {}) })),
   };
 }
