@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, OEM, type Block, type Word, type Worker } from 'tesseract.js';
 import type { Placement, PositionedWord, TextLine } from '../document.ts';
-import { placementOnGivenImage, type Deskew } from './ocr-preprocessing.ts';
+import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
 import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
 import { TimeBudgetExceededError, withinTimeBudget } from './time-budget.ts';
@@ -31,7 +31,7 @@ export interface OcrImage {
   bytes: Buffer;
   width: number;
   height: number;
-  /** Set when the image was turned to straighten slanted text: boxes are placed back on the image as given. */
+  /** Set when the image was turned to straighten slanted text: boxes are placed on the straightened page. */
   deskew?: Deskew;
 }
 
@@ -265,7 +265,7 @@ function placedLine(words: Word[], lineConfidence: number, image: Pick<OcrImage,
     return {
       text: word.text.trim(),
       confidence: Math.round(word.confidence) / 100,
-      placement: image.deskew ? placementOnGivenImage(onRaster, image.deskew) : onRaster,
+      placement: image.deskew ? placementOnStraightenedPage(onRaster, image.deskew) : onRaster,
     };
   });
   return {

@@ -153,7 +153,7 @@ export async function measureSkewDegrees(image: GreyPixels): Promise<number> {
   return best.score >= asGiven * minimumSharpening ? best.degrees : 0;
 }
 
-/** How a raster handed to OCR was turned from the image as given, to place what OCR finds on the given image. */
+/** How a raster handed to OCR was straightened, to place what OCR finds on the page. */
 export interface Deskew {
   /** The raster is the given image turned by this many degrees counter-clockwise (undoing a clockwise slant). */
   degrees: number;
@@ -164,25 +164,19 @@ export interface Deskew {
   turnedHeight: number;
 }
 
-/** Maps a box found on the deskewed raster (page fractions) onto the image as given. */
-export function placementOnGivenImage(placement: Placement, deskew: Deskew): Placement {
-  const radians = (deskew.degrees * Math.PI) / 180;
-  const cos = Math.cos(radians);
-  const sin = Math.sin(radians);
-  const corners = [
-    [placement.x, placement.y],
-    [placement.x + placement.width, placement.y],
-    [placement.x, placement.y + placement.height],
-    [placement.x + placement.width, placement.y + placement.height],
-  ].map(([fractionX, fractionY]) => {
-    // Around the centre of the turned raster, turn the point back clockwise, then onto the given image.
-    const dx = fractionX! * deskew.turnedWidth - deskew.turnedWidth / 2;
-    const dy = fractionY! * deskew.turnedHeight - deskew.turnedHeight / 2;
-    const x = dx * cos - dy * sin + deskew.givenWidth / 2;
-    const y = dx * sin + dy * cos + deskew.givenHeight / 2;
-    return [x / deskew.givenWidth, y / deskew.givenHeight] as const;
+/**
+ * Places a box found on the straightened raster (fractions of it) on the straightened page, the size of
+ * the image as given and centred on it: the page as a flatbed scanner would have delivered it. Boxes are
+ * not turned back onto the slanted photo, because the upright boxes of a slanted row would sit at
+ * different heights there and no longer form a row (a label and its amount at the far right).
+ */
+export function placementOnStraightenedPage(placement: Placement, deskew: Deskew): Placement {
+  const left = (deskew.turnedWidth - deskew.givenWidth) / 2;
+  const top = (deskew.turnedHeight - deskew.givenHeight) / 2;
+  return clampToPage({
+    x: (placement.x * deskew.turnedWidth - left) / deskew.givenWidth,
+    y: (placement.y * deskew.turnedHeight - top) / deskew.givenHeight,
+    width: (placement.width * deskew.turnedWidth) / deskew.givenWidth,
+    height: (placement.height * deskew.turnedHeight) / deskew.givenHeight,
   });
-  const xs = corners.map(([x]) => x);
-  const ys = corners.map(([, y]) => y);
-  return clampToPage({ x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) });
 }

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
-import { placementOnGivenImage, type Deskew } from './ocr-preprocessing.ts';
+import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
 
 // Scans and photos arrive sideways or upside down. Tesseract's orientation detection needs the legacy
@@ -75,11 +75,11 @@ export function boxOnGivenImage(box: Placement, turn: QuarterTurn): Placement {
   }
 }
 
-/** Undoes the quarter turn, then the straightening of a slant the raster had before it was turned. */
+/** Undoes the quarter turn; a raster that was straightened before it was turned is placed on the straightened page. */
 function placedOnGivenImage(line: TextLine, turn: QuarterTurn, deskew: Deskew | undefined): TextLine {
   const onGiven = (box: Placement): Placement => {
     const unturned = boxOnGivenImage(box, turn);
-    return deskew ? placementOnGivenImage(unturned, deskew) : unturned;
+    return deskew ? placementOnStraightenedPage(unturned, deskew) : unturned;
   };
   return {
     ...line,

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { flattenIllumination, measureSkewDegrees, placementOnGivenImage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
+import { flattenIllumination, measureSkewDegrees, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
 import { textPng } from './document-builders.ts';
 
 // A till slip that is in no corpus, photographed the way phones do: held at a slant, a shadow falling
@@ -35,16 +35,16 @@ describe('OCR of a slanted phone photo with a shadow', () => {
   const ocr = new OcrPool({ size: 1 });
   afterAll(() => ocr.terminate());
 
-  it('reads every line of the slip, the words placed where they are on the photo as given', async () => {
+  it('reads every line of the slip, the words of each row placed in one row of the straightened page', async () => {
     const photo = await photographed(await textPng(tillSlip, { width: 1100, fontSize: 34 }), { slantDegrees: 7, shadow: true });
 
     const document = await readDocument(photo, { ocr });
     const lines = document.pages[0]!.lines;
 
     expect(lines.map((line) => line.text)).toEqual(tillSlip.map((line) => line.replace(/\s+/gu, ' ')));
-    // Turned clockwise by 7°, the first line's left end sits higher on the photo than its right end.
+    // On the photo the row falls to the right by 7°; straightened, its first and last words share a height.
     const firstLine = lines[0]!.words;
-    expect(firstLine[0]!.placement!.y).toBeLessThan(firstLine.at(-1)!.placement!.y - 0.02);
+    expect(Math.abs(firstLine[0]!.placement!.y - firstLine.at(-1)!.placement!.y)).toBeLessThan(0.01);
     // The total's amount is right of its label and lower down the slip than the shop's name.
     const total = lines.find((line) => line.text.startsWith('Summe'))!;
     expect(total.words.at(-1)!.placement!.x).toBeGreaterThan(total.words[0]!.placement!.x + 0.1);
@@ -91,22 +91,23 @@ describe('flattenIllumination', () => {
   });
 });
 
-describe('placementOnGivenImage', () => {
-  // A 1000 x 500 image turned 10° counter-clockwise has a 1071 x 666 canvas.
+describe('placementOnStraightenedPage', () => {
+  // A 1000 x 500 image turned 10° counter-clockwise has a 1071 x 666 canvas around it.
   const deskew = { degrees: 10, givenWidth: 1000, givenHeight: 500, turnedWidth: 1071, turnedHeight: 666 };
 
-  it('maps the centre of the turned raster onto the centre of the given image', () => {
-    const box = placementOnGivenImage({ x: 0.49, y: 0.49, width: 0.02, height: 0.02 }, deskew);
+  it('places a box of the turned raster on the page of the given size, centred on it', () => {
+    const centre = placementOnStraightenedPage({ x: 0.49, y: 0.49, width: 0.02, height: 0.02 }, deskew);
 
-    expect(box.x + box.width / 2).toBeCloseTo(0.5, 3);
-    expect(box.y + box.height / 2).toBeCloseTo(0.5, 3);
+    expect(centre.x + centre.width / 2).toBeCloseTo(0.5, 3);
+    expect(centre.y + centre.height / 2).toBeCloseTo(0.5, 3);
+    // 100 px from the turned raster's left and top edges: 64.5 px and 17 px into the page.
+    const nearCorner = placementOnStraightenedPage({ x: 100 / 1071, y: 100 / 666, width: 214.2 / 1071, height: 33.3 / 666 }, deskew);
+    expect(nearCorner.x * 1000).toBeCloseTo(64.5, 0);
+    expect(nearCorner.y * 500).toBeCloseTo(17, 0);
+    expect(nearCorner.width * 1000).toBeCloseTo(214.2, 0);
   });
 
-  it('turns a point right of the centre back down by the slant (clockwise)', () => {
-    // 300 px right of the centre on the turned raster: on the given image 300·cos 10° right, 300·sin 10° down.
-    const box = placementOnGivenImage({ x: (1071 / 2 + 300) / 1071, y: 0.5, width: 0, height: 0 }, deskew);
-
-    expect(box.x * 1000).toBeCloseTo(500 + 300 * Math.cos(Math.PI / 18), 0);
-    expect(box.y * 500).toBeCloseTo(250 + 300 * Math.sin(Math.PI / 18), 0);
+  it('clamps what lay in the canvas corners outside the page onto its edge', () => {
+    expect(placementOnStraightenedPage({ x: 0, y: 0, width: 0.01, height: 0.01 }, deskew)).toEqual({ x: 0, y: 0, width: 0, height: 0 });
   });
 });
