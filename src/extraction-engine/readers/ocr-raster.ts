@@ -49,7 +49,7 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
     .flatten({ background: '#ffffff' })
     .greyscale()
     .resize(targetWidth, targetHeight, { fit: 'fill', kernel: scale > 1 ? 'lanczos3' : 'lanczos2' })
-    .extractChannel(0) // one channel: a third of the bytes for tesseract to read
+    .extractChannel(0)
     .raw()
     .toBuffer({ resolveWithObject: true });
   const grey = { data, width: info.width, height: info.height };
@@ -58,11 +58,12 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
   const skewDegrees = corrected ? await measureSkewDegrees(evenlyLit) : 0;
   const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
   if (Math.abs(skewDegrees) < minimumSkewToTurnDegrees) {
-    return { bytes: await sharp(evenlyLit.data, raw).png({ compressionLevel: 1 }).toBuffer(), width: info.width, height: info.height };
+    // One channel ('b-w'): a third of the bytes for tesseract to read.
+    return { bytes: await sharp(evenlyLit.data, raw).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer(), width: info.width, height: info.height };
   }
   const turned = await sharp(evenlyLit.data, raw)
     .rotate(-skewDegrees, { background: '#ffffff' })
-    .extractChannel(0)
+    .toColourspace('b-w')
     .png({ compressionLevel: 1 })
     .toBuffer({ resolveWithObject: true });
   return {
