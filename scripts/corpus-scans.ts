@@ -37,6 +37,21 @@ async function renderPageAsScan(page: pdfjs.PDFPageProxy, canvasFactory: CanvasF
   }
 }
 
+/** The page images of the derived scan (PNG, one per page of the input PDF), as they are embedded in it. */
+export async function derivedScanPagesOf(pdfBytes: Uint8Array): Promise<Buffer[]> {
+  const loading = pdfjs.getDocument({ data: new Uint8Array(pdfBytes), verbosity: 0 });
+  const source = await loading.promise;
+  try {
+    const images: Buffer[] = [];
+    for (let pageNumber = 1; pageNumber <= source.numPages; pageNumber += 1) {
+      images.push(await renderPageAsScan(await source.getPage(pageNumber), source.canvasFactory as CanvasFactory));
+    }
+    return images;
+  } finally {
+    await loading.destroy();
+  }
+}
+
 /** An image-only PDF with one rendered, slightly degraded image per page of the input PDF. */
 export async function derivedScanOf(pdfBytes: Uint8Array): Promise<Uint8Array> {
   const loading = pdfjs.getDocument({ data: new Uint8Array(pdfBytes), verbosity: 0 });

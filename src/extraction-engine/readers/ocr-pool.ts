@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorker, OEM, type Block, type Word, type Worker } from 'tesseract.js';
-import type { PositionedWord, TextLine } from '../document.ts';
+import type { Placement, PositionedWord, TextLine } from '../document.ts';
+import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
 import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
 import { TimeBudgetExceededError, withinTimeBudget } from './time-budget.ts';
@@ -30,6 +31,8 @@ export interface OcrImage {
   bytes: Buffer;
   width: number;
   height: number;
+  /** Set when the image was turned to straighten slanted text: boxes are placed on the straightened page. */
+  deskew?: Deskew;
 }
 
 /** Words tesseract itself is unsure of below this confidence are noise (specks, rules, logos), not text. */
@@ -227,7 +230,7 @@ async function languageDataDirectory(languages: readonly OcrLanguage[]): Promise
 const lineBreakGapInLineHeights = 2.5;
 
 /** Converts tesseract's block tree into placed lines; pixel boxes become fractions of the image. */
-export function linesFromBlocks(blocks: Block[], image: { width: number; height: number }): TextLine[] {
+export function linesFromBlocks(blocks: Block[], image: Pick<OcrImage, 'width' | 'height' | 'deskew'>): TextLine[] {
   const lines: TextLine[] = [];
   for (const block of blocks) {
     for (const paragraph of block.paragraphs ?? []) {
@@ -251,17 +254,20 @@ export function linesFromBlocks(blocks: Block[], image: { width: number; height:
   return sortInReadingOrder(lines);
 }
 
-function placedLine(words: Word[], lineConfidence: number, image: { width: number; height: number }): TextLine {
-  const placedWords: PositionedWord[] = words.map((word) => ({
-    text: word.text.trim(),
-    confidence: Math.round(word.confidence) / 100,
-    placement: clampToPage({
+function placedLine(words: Word[], lineConfidence: number, image: Pick<OcrImage, 'width' | 'height' | 'deskew'>): TextLine {
+  const placedWords: PositionedWord[] = words.map((word) => {
+    const onRaster: Placement = clampToPage({
       x: word.bbox.x0 / image.width,
       y: word.bbox.y0 / image.height,
       width: (word.bbox.x1 - word.bbox.x0) / image.width,
       height: (word.bbox.y1 - word.bbox.y0) / image.height,
-    }),
-  }));
+    });
+    return {
+      text: word.text.trim(),
+      confidence: Math.round(word.confidence) / 100,
+      placement: image.deskew ? placementOnStraightenedPage(onRaster, image.deskew) : onRaster,
+    };
+  });
   return {
     text: placedWords.map((word) => word.text).join(' '),
     words: placedWords,

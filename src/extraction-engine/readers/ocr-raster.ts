@@ -1,11 +1,13 @@
 import sharp, { type SharpOptions } from 'sharp';
 import type { OcrImage } from './ocr-pool.ts';
+import { flattenIllumination, measureSkewDegrees } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
 
 // Rasters reach OCR from images (PNG, JPEG, TIFF, WebP, GIF) and from rendered PDF pages. Tesseract
 // reads best at roughly 300 dpi with dark text on a light background; A4 at 300 dpi is ~2500 x 3500
 // pixels. Small images are scaled up towards that, huge ones down, and everything is flattened to
 // greyscale PNG, which also strips alpha (transparent text backgrounds read as black otherwise).
+// Uneven lighting is divided out and a slant of a few degrees turned away first (ocr-preprocessing.ts).
 
 export interface RasterSource {
   input: Buffer | Uint8Array;
@@ -13,6 +15,8 @@ export interface RasterSource {
   raw?: { width: number; height: number; channels: 1 | 2 | 3 | 4 };
   /** Page (frame) of a multi-page TIFF or animated image. */
   page?: number;
+  /** Divide out uneven lighting and straighten a slant (default true); off only to measure what it gains. */
+  correctLightingAndSlant?: boolean;
 }
 
 /**
@@ -44,12 +48,34 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
     .rotate() // applies EXIF orientation, so phone photos are upright
     .flatten({ background: '#ffffff' })
     .greyscale()
-    .toColourspace('b-w') // one channel: a third of the bytes for tesseract to read
     .resize(targetWidth, targetHeight, { fit: 'fill', kernel: scale > 1 ? 'lanczos3' : 'lanczos2' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const grey = { data, width: info.width, height: info.height };
+  const corrected = source.correctLightingAndSlant ?? true;
+  const evenlyLit = corrected ? await flattenIllumination(grey) : grey;
+  const skewDegrees = corrected ? await measureSkewDegrees(evenlyLit) : 0;
+  const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
+  if (Math.abs(skewDegrees) < minimumSkewToTurnDegrees) {
+    // One channel ('b-w'): a third of the bytes for tesseract to read.
+    return { bytes: await sharp(evenlyLit.data, raw).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer(), width: info.width, height: info.height };
+  }
+  const turned = await sharp(evenlyLit.data, raw)
+    .rotate(-skewDegrees, { background: '#ffffff' })
+    .toColourspace('b-w')
     .png({ compressionLevel: 1 })
     .toBuffer({ resolveWithObject: true });
-  return { bytes: data, width: info.width, height: info.height };
+  return {
+    bytes: turned.data,
+    width: turned.info.width,
+    height: turned.info.height,
+    deskew: { degrees: skewDegrees, givenWidth: info.width, givenHeight: info.height, turnedWidth: turned.info.width, turnedHeight: turned.info.height },
+  };
 }
+
+/** Tesseract follows lines slanted by a degree or so itself; turning the raster only pays beyond that. */
+const minimumSkewToTurnDegrees = 1;
 
 /** Scale factor that brings the long side towards ~300 dpi without exceeding the OCR pixel cap. */
 export function ocrScale(width: number, height: number): number {

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
+import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
@@ -59,7 +60,7 @@ async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, asGiven: Te
   if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return asGiven;
 
   const upright = await ocr.recognize(await rotatedRaster(raster, bestTurn), { timeoutMs: budgetMs() });
-  return upright.map((line) => placedOnGivenImage(line, bestTurn));
+  return upright.map((line) => placedOnGivenImage(line, bestTurn, raster.deskew));
 }
 
 /** The raster turned clockwise by `turn`, optionally scaled down so its long side is at most `longSide`. */
@@ -85,10 +86,15 @@ export function boxOnGivenImage(box: Placement, turn: QuarterTurn): Placement {
   }
 }
 
-function placedOnGivenImage(line: TextLine, turn: QuarterTurn): TextLine {
+/** Undoes the quarter turn; a raster that was straightened before it was turned is placed on the straightened page. */
+function placedOnGivenImage(line: TextLine, turn: QuarterTurn, deskew: Deskew | undefined): TextLine {
+  const onGiven = (box: Placement): Placement => {
+    const unturned = boxOnGivenImage(box, turn);
+    return deskew ? placementOnStraightenedPage(unturned, deskew) : unturned;
+  };
   return {
     ...line,
-    ...(line.placement ? { placement: boxOnGivenImage(line.placement, turn) } : {}),
-    words: line.words.map((word) => ({ ...word, ...(word.placement ? { placement: boxOnGivenImage(word.placement, turn) } : {}) })),
+    ...(line.placement ? { placement: onGiven(line.placement) } : {}),
+    words: line.words.map((word) => ({ ...word, ...(word.placement ? { placement: onGiven(word.placement) } : {}) })),
   };
 }

