@@ -5,6 +5,7 @@ import {
   deliveryExpired,
   deliveryView,
   manualDeliveryId,
+  pendingAttempt,
   type AttemptRecord,
   type AttemptResult,
   type DeliveryRecord,
@@ -279,17 +280,7 @@ export class DeliveryAttempts {
     if (known.pendingOnDelivery) {
       return this.settle(delivery, await store.recordAttempt(delivery, attempt, await post()));
     }
-    const pending: AttemptRecord = {
-      number: attempt,
-      startedAt: this.now().toISOString(),
-      durationMs: null,
-      requestHeaders: {},
-      responseStatus: null,
-      responseBody: null,
-      error: null,
-      outcome: 'pending',
-    };
-    const existing = await store.beginAttempt(delivery, pending);
+    const existing = await store.beginAttempt(delivery, pendingAttempt(attempt, this.now().toISOString()));
     // A completed record means the last consumer stopped after writing the outcome: nothing to send.
     // A pending one means it stopped after (or during) the POST: send again, complete the same record.
     const completed = existing && existing.outcome !== 'pending' ? existing : await store.completeAttempt(delivery, attempt, await post());

@@ -2,7 +2,7 @@ import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { pageOf, type Page, type PageRequest } from '../platform/pagination.ts';
 import type { EventEnvelope } from '../events/event-envelope.ts';
-import { deliveryExpired, deliveryView, summarizeDeliveries, type AttemptRecord, type DeliveryRecord, type DeliverySummary, type DeliveryView } from './delivery-records.ts';
+import { deliveryExpired, deliveryView, pendingAttempt, summarizeDeliveries, type AttemptRecord, type DeliveryRecord, type DeliverySummary, type DeliveryView } from './delivery-records.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { EventPayloads } from './event-payloads.ts';
 
@@ -83,15 +83,5 @@ export class DeliveryHistory {
  */
 function withFoldedPendingAttempt(delivery: DeliveryRecord, attempts: AttemptRecord[]): AttemptRecord[] {
   if (delivery.firstAttemptStartedAt === undefined || attempts.some((attempt) => attempt.number === 1)) return attempts;
-  const pending: AttemptRecord = {
-    number: 1,
-    startedAt: delivery.firstAttemptStartedAt,
-    durationMs: null,
-    requestHeaders: {},
-    responseStatus: null,
-    responseBody: null,
-    error: null,
-    outcome: 'pending',
-  };
-  return [pending, ...attempts];
+  return [pendingAttempt(1, delivery.firstAttemptStartedAt), ...attempts];
 }

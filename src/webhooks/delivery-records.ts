@@ -91,6 +91,11 @@ export interface AttemptRecord {
   outcome: AttemptOutcome;
 }
 
+/** The record of an attempt begun and not yet completed: written before its POST. */
+export function pendingAttempt(number: number, startedAt: string): AttemptRecord {
+  return { number, startedAt, durationMs: null, requestHeaders: {}, responseStatus: null, responseBody: null, error: null, outcome: 'pending' };
+}
+
 /** What one POST produced: the attempt record's completion. */
 export type AttemptResult = Omit<AttemptRecord, 'number' | 'outcome'> & { outcome: 'succeeded' | 'failed' };
 
