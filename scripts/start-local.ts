@@ -21,6 +21,7 @@ try {
   process.exit(1);
 }
 console.log(`Paperflow local stack ready at ${stack.baseUrl} (${Math.round(performance.now() - startedAt)} ms)`);
+console.log(`Review console: ${new URL('/console/', stack.baseUrl).href}`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -91,6 +91,8 @@ describe('npm start', { timeout: startUpAllowanceMs + 30_000 }, () => {
     try {
       await expect.poll(() => output().stdout, { timeout: startUpAllowanceMs, interval: 100 }).toContain('local stack ready');
       expect((await fetch(`http://127.0.0.1:${port}/api/public/v1/openapi.json`)).status).toBe(200);
+      await expect.poll(() => output().stdout, { timeout: 5_000, interval: 100 }).toContain(`Review console: http://127.0.0.1:${port}/console/`);
+      expect((await fetch(`http://127.0.0.1:${port}/console/`)).headers.get('content-type')).toMatch(/^text\/html/);
 
       npm.kill('SIGTERM');
       const finished = await output().exited;
