@@ -1,14 +1,18 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
-import type { OcrImage, OcrPool } from './ocr-pool.ts';
+import { detectLanguage } from './language-detection.ts';
+import type { OcrImage, OcrLanguage, OcrPool } from './ocr-pool.ts';
 import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
-// Scans and photos arrive sideways or upside down. Tesseract's orientation detection needs the legacy
-// engine and an extra model, so orientation is judged by the result instead: text read in the wrong
-// orientation is fragments tesseract itself is unsure of. Only then are the other orientations tried,
-// on a small copy first, and the page is read again in the one that gives confident words.
+// Scans and photos arrive sideways or upside down, and in several languages. Tesseract's orientation
+// detection needs the legacy engine and an extra model, so orientation is judged by the result instead:
+// text read in the wrong orientation is fragments tesseract itself is unsure of. Only then are the
+// orientations that the ink allows tried (lines running down: a quarter turn either way; across: a half
+// turn), on a small copy first, and the page is read again in the one that gives confident words.
+// Every language model in the set costs time on every word, so a page is read in English first and read
+// again with its own language only when the English reading says it is in another one.
 
 export type QuarterTurn = 90 | 180 | 270;
 
@@ -20,6 +24,16 @@ const minimumWordsToJudge = 5;
 const minimumConfidentShare = 0.5;
 /** Orientation trials run on a copy this small: a fraction of the cost of a full page. */
 const trialLongSidePixels = 1200;
+/**
+ * The trials and the reading in the turn they find take about this many times the first reading: with
+ * less budget left they would end in a timeout, so the first reading is kept straight away.
+ */
+const orientationSearchCostInReadings = 1.5;
+
+/** The model a page is read with first: most documents are in English, and numbers read alike in every model. */
+const firstReadingLanguage: OcrLanguage = 'eng';
+/** Tesseract models of the languages detectLanguage tells apart. */
+const modelOfLanguage: Record<string, OcrLanguage> = { en: 'eng', de: 'deu', fr: 'fra', nl: 'nld', pl: 'pol' };
 
 export function confidentWordCount(lines: TextLine[]): number {
   return lines.flatMap((line) => line.words).filter((word) => (word.confidence ?? 1) >= confidentWordConfidence && /\p{L}{3}/u.test(word.text)).length;
@@ -32,35 +46,77 @@ function looksUpright(lines: TextLine[]): boolean {
 }
 
 /**
- * OCR that also reads pages turned by a quarter or half turn. Placements always refer to the image as
- * given; lines keep the order in which they read upright.
+ * The models to read a page with again, its own language first, when a reading with `readWith` says
+ * the page is in a language outside that set (German marker words read in English, say); else undefined.
+ */
+export function languagesForRereading(lines: TextLine[], readWith: readonly OcrLanguage[], available: readonly OcrLanguage[]): OcrLanguage[] | undefined {
+  const detected = detectLanguage(lines.map((line) => line.text).join('\n'));
+  const model = detected ? modelOfLanguage[detected] : undefined;
+  if (!model || readWith.includes(model) || !available.includes(model)) return undefined;
+  return [model, ...readWith.filter((language) => language !== model)];
+}
+
+/**
+ * OCR that also reads pages turned by a quarter or half turn, in the page's language. Placements always
+ * refer to the image as given; lines keep the order in which they read upright.
  */
 export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number): Promise<TextLine[]> {
-  const asGiven = await ocr.recognize(raster, { timeoutMs: budgetMs() });
-  if (looksUpright(asGiven)) return asGiven;
+  const firstLanguages = ocr.languages.includes(firstReadingLanguage) ? [firstReadingLanguage] : ocr.languages.slice(0, 1);
+  const started = Date.now();
+  const asGiven = await ocr.recognize(raster, { timeoutMs: budgetMs(), languages: firstLanguages });
+  const firstReadingMs = Date.now() - started;
+  let reading: { lines: TextLine[]; turn: 0 | QuarterTurn } = { lines: asGiven, turn: 0 };
+  if (!looksUpright(asGiven) && budgetMs() > firstReadingMs * orientationSearchCostInReadings) {
+    try {
+      reading = await readInBestOrientation(ocr, raster, asGiven, firstLanguages, budgetMs);
+    } catch (error) {
+      // The page's budget ran out while looking for a better orientation: the reading as given is
+      // what the page has. Losing it would leave a slow, skewed first page of a scan with no text.
+      if (!(error instanceof TimeBudgetExceededError)) throw error;
+    }
+  }
+  const languages = languagesForRereading(reading.lines, firstLanguages, ocr.languages);
+  if (!languages || budgetMs() <= 0) return reading.lines;
   try {
-    return await readInBestOrientation(ocr, raster, asGiven, budgetMs);
+    return await readTurned(ocr, raster, reading.turn, languages, budgetMs());
   } catch (error) {
-    // The page's budget ran out while looking for a better orientation: the reading as given is
-    // what the page has. Losing it would leave a slow, skewed first page of a scan with no text.
-    if (error instanceof TimeBudgetExceededError) return asGiven;
+    // Out of time for the second reading: the first one, in English, still holds the numbers and most words.
+    if (error instanceof TimeBudgetExceededError) return reading.lines;
     throw error;
   }
 }
 
-async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, asGiven: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
+/** Turns to try for a page that did not read upright, from the direction of its lines when the ink tells it. */
+function turnsToTry(raster: OcrImage): QuarterTurn[] {
+  if (raster.lineDirection === 'across') return [180];
+  if (raster.lineDirection === 'down') return [90, 270];
+  return [90, 270, 180];
+}
+
+async function readInBestOrientation(
+  ocr: OcrPool,
+  raster: OcrImage,
+  asGiven: TextLine[],
+  languages: readonly OcrLanguage[],
+  budgetMs: () => number,
+): Promise<{ lines: TextLine[]; turn: 0 | QuarterTurn }> {
   const trialScores = new Map<0 | QuarterTurn, number>();
-  for (const turn of [0, 90, 270, 180] as const) {
-    if (budgetMs() <= 0) return asGiven;
+  for (const turn of [0, ...turnsToTry(raster)] as const) {
+    if (budgetMs() <= 0) return { lines: asGiven, turn: 0 };
     const trial = await rotatedRaster(raster, turn, trialLongSidePixels);
-    trialScores.set(turn, confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs() })));
+    trialScores.set(turn, confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages })));
   }
   const [bestTurn, bestScore] = [...trialScores].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
   const asGivenScore = trialScores.get(0) ?? 0;
-  if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return asGiven;
+  if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return { lines: asGiven, turn: 0 };
+  return { lines: await readTurned(ocr, raster, bestTurn, languages, budgetMs()), turn: bestTurn };
+}
 
-  const upright = await ocr.recognize(await rotatedRaster(raster, bestTurn), { timeoutMs: budgetMs() });
-  return upright.map((line) => placedOnGivenImage(line, bestTurn, raster.deskew));
+/** Reads the raster turned clockwise by `turn`, placing the lines on the image as given. */
+async function readTurned(ocr: OcrPool, raster: OcrImage, turn: 0 | QuarterTurn, languages: readonly OcrLanguage[], timeoutMs: number): Promise<TextLine[]> {
+  if (turn === 0) return ocr.recognize(raster, { timeoutMs, languages });
+  const lines = await ocr.recognize(await rotatedRaster(raster, turn), { timeoutMs, languages });
+  return lines.map((line) => placedOnGivenImage(line, turn, raster.deskew));
 }
 
 /** The raster turned clockwise by `turn`, optionally scaled down so its long side is at most `longSide`. */

@@ -1,5 +1,9 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { boxOnGivenImage, confidentWordCount } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+import type { TextLine } from '../../../../src/extraction-engine/document.ts';
+import type { OcrImage, OcrLanguage, OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { ocrLanguages } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { boxOnGivenImage, confidentWordCount, languagesForRereading, recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
 
 describe('boxOnGivenImage', () => {
   // A box near the top-left of the upright page, found after turning the given image.
@@ -29,5 +33,77 @@ describe('confidentWordCount', () => {
     ];
 
     expect(confidentWordCount([{ text: '', words }])).toBe(2);
+  });
+});
+
+const linesOf = (texts: string[], confidence = 0.9): TextLine[] =>
+  texts.map((text) => ({ text, words: text.split(' ').map((word) => ({ text: word, confidence })) }));
+
+describe('languagesForRereading', () => {
+  const germanReadInEnglish = linesOf(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferung und Montage der Anlage', 'Gesamtbetrag inkl MwSt zahlbar bis', 'Vielen Dank fur die Bestellung']);
+
+  it('reads a page again with its own model first when the English reading is German', () => {
+    expect(languagesForRereading(germanReadInEnglish, ['eng'], ocrLanguages)).toEqual(['deu', 'eng']);
+  });
+
+  it('keeps an English page, a page already read in its language, and one whose model the pool lacks', () => {
+    expect(languagesForRereading(linesOf(['Invoice number 17 date 2024-03-12', 'Total amount due for the order', 'Thank you for your payment']), ['eng'], ocrLanguages)).toBeUndefined();
+    expect(languagesForRereading(germanReadInEnglish, ['deu', 'eng'], ocrLanguages)).toBeUndefined();
+    expect(languagesForRereading(germanReadInEnglish, ['eng'], ['eng', 'fra'])).toBeUndefined();
+  });
+});
+
+/** Stands in for tesseract: every reading is unsure fragments, as on a page read in the wrong orientation; records what was asked. */
+interface Reading {
+  width: number;
+  languages?: readonly OcrLanguage[];
+}
+
+function unsureReader(options: { readingMs?: number } = {}): { ocr: OcrPool; readings: Reading[] } {
+  const readings: Reading[] = [];
+  const ocr = {
+    languages: ocrLanguages,
+    recognize: async (image: OcrImage, recognition: { languages?: readonly OcrLanguage[] } = {}) => {
+      readings.push({ width: image.width, ...(recognition.languages ? { languages: recognition.languages } : {}) });
+      if (options.readingMs) await new Promise((resolve) => setTimeout(resolve, options.readingMs));
+      return linesOf(['ltr ouw ssne qrix lpmo zzet wvur'], 0.3);
+    },
+  } as unknown as OcrPool;
+  return { ocr, readings };
+}
+
+async function whitePage(width: number, height: number, lineDirection?: 'across' | 'down'): Promise<OcrImage> {
+  const bytes = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).greyscale().png().toBuffer();
+  return { bytes, width, height, ...(lineDirection ? { lineDirection } : {}) };
+}
+
+describe('recognizeUpright', () => {
+  it('reads a page in English first', async () => {
+    const { ocr, readings } = unsureReader();
+
+    await recognizeUpright(ocr, await whitePage(800, 1000), () => 60_000);
+
+    expect(readings[0]!.languages).toEqual(['eng']);
+  });
+
+  it('tries only the half turn when the lines run across, and only the quarter turns when they run down', async () => {
+    const across = unsureReader();
+    await recognizeUpright(across.ocr, await whitePage(1600, 2000, 'across'), () => 60_000);
+    const down = unsureReader();
+    await recognizeUpright(down.ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
+
+    // The reading as given, then the small copies (long side 1200): as given and each turn tried; turned a quarter, a copy is wider than high.
+    expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960]);
+    expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200]);
+  });
+
+  it('keeps the first reading when the budget left cannot pay for the orientation trials', async () => {
+    const { ocr, readings } = unsureReader({ readingMs: 200 });
+    const deadline = Date.now() + 350;
+
+    const lines = await recognizeUpright(ocr, await whitePage(800, 1000), () => Math.max(0, deadline - Date.now()));
+
+    expect(readings).toHaveLength(1);
+    expect(lines).toHaveLength(1);
   });
 });
