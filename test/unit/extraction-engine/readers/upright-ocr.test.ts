@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { TextLine } from '../../../../src/extraction-engine/document.ts';
-import type { OcrImage, OcrLanguage, OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import type { OcrImage, OcrLanguage, OcrPool, PageLayout } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { ocrLanguages } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { boxOnGivenImage, confidentWordCount, languagesForRereading, recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+import { boxOnGivenImage, confidentWordCount, languagesForRereading, pageLayoutOf, recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
 
 describe('boxOnGivenImage', () => {
   // A box near the top-left of the upright page, found after turning the given image.
@@ -57,14 +57,15 @@ describe('languagesForRereading', () => {
 interface Reading {
   width: number;
   languages?: readonly OcrLanguage[];
+  layout?: PageLayout;
 }
 
 function unsureReader(options: { readingMs?: number } = {}): { ocr: OcrPool; readings: Reading[] } {
   const readings: Reading[] = [];
   const ocr = {
     languages: ocrLanguages,
-    recognize: async (image: OcrImage, recognition: { languages?: readonly OcrLanguage[] } = {}) => {
-      readings.push({ width: image.width, ...(recognition.languages ? { languages: recognition.languages } : {}) });
+    recognize: async (image: OcrImage, recognition: { languages?: readonly OcrLanguage[]; layout?: PageLayout } = {}) => {
+      readings.push({ width: image.width, ...(recognition.languages ? { languages: recognition.languages } : {}), ...(recognition.layout ? { layout: recognition.layout } : {}) });
       if (options.readingMs) await new Promise((resolve) => setTimeout(resolve, options.readingMs));
       return linesOf(['ltr ouw ssne qrix lpmo zzet wvur'], 0.3);
     },
@@ -95,6 +96,21 @@ describe('recognizeUpright', () => {
     // The reading as given, then the small copies (long side 1200): as given and each turn tried; turned a quarter, a copy is wider than high.
     expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960]);
     expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200]);
+  });
+
+  it('reads a till-receipt-shaped page as one column of lines, an A4 page with the block search, turned copies by their own shape', async () => {
+    const receipt = unsureReader();
+    await recognizeUpright(receipt.ocr, await whitePage(600, 1500, 'down'), () => 60_000);
+    const a4 = unsureReader();
+    await recognizeUpright(a4.ocr, await whitePage(1240, 1754), () => 60_000);
+
+    expect(receipt.readings.map((reading) => reading.layout)).toEqual(['single-block', 'single-block', 'auto', 'auto']);
+    // Every model votes on a receipt's faint print; an A4 page starts in English.
+    expect(receipt.readings[0]!.languages).toEqual(ocrLanguages);
+    expect(a4.readings[0]!.languages).toEqual(['eng']);
+    expect(a4.readings.every((reading) => reading.layout === 'auto')).toBe(true);
+    expect(pageLayoutOf({ width: 800, height: 2000 })).toBe('single-block');
+    expect(pageLayoutOf({ width: 2480, height: 3508 })).toBe('auto');
   });
 
   it('keeps the first reading when the budget left cannot pay for the orientation trials', async () => {
