@@ -19,9 +19,9 @@ export type OcrLanguage = (typeof ocrLanguages)[number];
 /**
  * How tesseract finds the text on the page: 'auto' searches for blocks, columns and pictures (letters,
  * A4 invoices; PSM 3); 'single-block' takes the page as one block of lines, as a till receipt is printed
- * (PSM 6). On receipts the search costs about half the reading time, spent on the specks of thermal
- * paper, and finds nothing a receipt has; one column of lines of varying size (PSM 4) lost dates printed
- * beside the time. Measured on the corpus receipts, see the extraction README.
+ * (PSM 6), so the specks of thermal paper are not searched for regions. On the corpus receipts it reads
+ * the same fields as the block search; one column of lines of varying size (PSM 4) lost dates printed
+ * beside the time. Measured in the extraction README.
  */
 export type PageLayout = 'auto' | 'single-block';
 const segmentationModes: Record<PageLayout, PSM> = { auto: PSM.AUTO, 'single-block': PSM.SINGLE_BLOCK };

@@ -37,7 +37,7 @@ const firstReadingLanguage: OcrLanguage = 'eng';
 /**
  * A till receipt is read with every model at once: on faint, low-resolution thermal print the models
  * outvote each other's misreads (English alone lost 4 totals, 2 currencies and a date of the 44 corpus
- * receipts), and its one block of lines reads fast enough to afford it. Other pages start in English.
+ * receipts). Other pages start in English.
  */
 export function firstReadingLanguages(layout: PageLayout, available: readonly OcrLanguage[]): readonly OcrLanguage[] {
   if (layout === 'single-block') return available;
