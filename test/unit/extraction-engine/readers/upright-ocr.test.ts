@@ -42,14 +42,14 @@ const linesOf = (texts: string[], confidence = 0.9): TextLine[] =>
 describe('languagesForRereading', () => {
   const germanReadInEnglish = linesOf(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferung und Montage der Anlage', 'Gesamtbetrag inkl MwSt zahlbar bis', 'Vielen Dank fur die Bestellung']);
 
-  it('reads a page again with its own model first when the English reading is German', () => {
-    expect(languagesForRereading(germanReadInEnglish, ['eng'], ocrLanguages)).toEqual(['deu', 'eng']);
+  it('reads a page again with every model when the English reading is German or says nothing clear', () => {
+    expect(languagesForRereading(germanReadInEnglish, ['eng'], ocrLanguages)).toEqual(ocrLanguages);
+    expect(languagesForRereading(linesOf(['Nr 4711', '12.03.2024']), ['eng'], ['eng', 'fra'])).toEqual(['eng', 'fra']);
   });
 
-  it('keeps an English page, a page already read in its language, and one whose model the pool lacks', () => {
+  it('keeps an English page and a page already read with every model', () => {
     expect(languagesForRereading(linesOf(['Invoice number 17 date 2024-03-12', 'Total amount due for the order', 'Thank you for your payment']), ['eng'], ocrLanguages)).toBeUndefined();
-    expect(languagesForRereading(germanReadInEnglish, ['deu', 'eng'], ocrLanguages)).toBeUndefined();
-    expect(languagesForRereading(germanReadInEnglish, ['eng'], ['eng', 'fra'])).toBeUndefined();
+    expect(languagesForRereading(germanReadInEnglish, ocrLanguages, ocrLanguages)).toBeUndefined();
   });
 });
 
@@ -93,9 +93,10 @@ describe('recognizeUpright', () => {
     const down = unsureReader();
     await recognizeUpright(down.ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
 
-    // The reading as given, then the small copies (long side 1200): as given and each turn tried; turned a quarter, a copy is wider than high.
-    expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960]);
-    expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200]);
+    // The reading as given, then the small copies (long side 1200): as given and each turn tried (turned a
+    // quarter, a copy is wider than high); last, the unclear English reading again with every model.
+    expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960, 1600]);
+    expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200, 1600]);
   });
 
   it('reads a till-receipt-shaped page as one column of lines, an A4 page with the block search, turned copies by their own shape', async () => {
@@ -117,9 +118,10 @@ describe('recognizeUpright', () => {
     const { ocr, readings } = unsureReader({ readingMs: 200 });
     const deadline = Date.now() + 350;
 
-    const lines = await recognizeUpright(ocr, await whitePage(800, 1000), () => Math.max(0, deadline - Date.now()));
+    const lines = await recognizeUpright(ocr, await whitePage(1600, 2000), () => Math.max(0, deadline - Date.now()));
 
-    expect(readings).toHaveLength(1);
+    // No small trial copies (960 wide): only the page as given, in English, then with every model.
+    expect(readings.map((reading) => reading.width)).toEqual([1600, 1600]);
     expect(lines).toHaveLength(1);
   });
 });
