@@ -1,19 +1,17 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
-import { detectLanguage } from './language-detection.ts';
 import type { OcrImage, OcrLanguage, OcrPool, PageLayout } from './ocr-pool.ts';
 import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
-// Scans and photos arrive sideways or upside down, and in several languages. Tesseract's orientation
+// Scans and photos arrive sideways or upside down. Tesseract's orientation
 // detection needs the legacy engine and an extra model, so orientation is judged by the result instead:
 // text read in the wrong orientation is fragments tesseract itself is unsure of. Only then are the
 // orientations that the ink allows tried (lines running down: a quarter turn either way; across: a half
 // turn), on a small copy first, and the page is read again in the one that gives confident words.
-// Every language model in the set costs time on every word, so a page is read in English first and read
-// again with every model only when the English reading does not clearly say English (till receipts
-// excepted, see firstReadingLanguages).
+// Every page is read with all the pool's models at once: they outvote each other's misreads (English
+// alone read "Ltd" as "Lid" and lost receipt totals; see the extraction README).
 
 export type QuarterTurn = 90 | 180 | 270;
 
@@ -30,21 +28,6 @@ const trialLongSidePixels = 1200;
  * less budget left they would end in a timeout, so the first reading is kept straight away.
  */
 const orientationSearchCostInReadings = 1.5;
-
-/** The model a page is read with first: most documents are in English, and numbers read alike in every model. */
-const firstReadingLanguage: OcrLanguage = 'eng';
-
-/**
- * A till receipt is read with every model at once: on faint, low-resolution thermal print the models
- * outvote each other's misreads (English alone lost 4 totals, 2 currencies and a date of the 44 corpus
- * receipts). Other pages start in English.
- */
-export function firstReadingLanguages(layout: PageLayout, available: readonly OcrLanguage[]): readonly OcrLanguage[] {
-  if (layout === 'single-block') return available;
-  return available.includes(firstReadingLanguage) ? [firstReadingLanguage] : available.slice(0, 1);
-}
-/** Tesseract models of the languages detectLanguage tells apart. */
-const modelOfLanguage: Record<string, OcrLanguage> = { en: 'eng', de: 'deu', fr: 'fra', nl: 'nld', pl: 'pol' };
 
 /**
  * A page at least this much taller than wide is a till receipt or a strip cut from one (A4 is 1.41;
@@ -68,46 +51,26 @@ function looksUpright(lines: TextLine[]): boolean {
 }
 
 /**
- * The models to read a page with again: all of them, as before the English-first reading, unless that
- * reading is clearly in a language it was read with. Reading again with only the detected model and
- * English lost 9 of 383 fields on the corpus scans (pages whose language the English reading hid).
- */
-export function languagesForRereading(lines: TextLine[], readWith: readonly OcrLanguage[], available: readonly OcrLanguage[]): readonly OcrLanguage[] | undefined {
-  const detected = detectLanguage(lines.map((line) => line.text).join('\n'));
-  const model = detected ? modelOfLanguage[detected] : undefined;
-  if ((model && readWith.includes(model)) || available.every((language) => readWith.includes(language))) return undefined;
-  return available;
-}
-
-/**
  * OCR that also reads pages turned by a quarter or half turn, in the page's language. Placements always
  * refer to the image as given; lines keep the order in which they read upright.
  */
 export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number): Promise<TextLine[]> {
   const layout = pageLayoutOf(raster);
-  const firstLanguages = firstReadingLanguages(layout, ocr.languages);
+  const languages = ocr.languages;
   const started = Date.now();
-  const asGiven = await ocr.recognize(raster, { timeoutMs: budgetMs(), languages: firstLanguages, layout });
+  const asGiven = await ocr.recognize(raster, { timeoutMs: budgetMs(), languages, layout });
   const firstReadingMs = Date.now() - started;
-  let reading: { lines: TextLine[]; turn: 0 | QuarterTurn } = { lines: asGiven, turn: 0 };
+  let lines = asGiven;
   if (!looksUpright(asGiven) && budgetMs() > firstReadingMs * orientationSearchCostInReadings) {
     try {
-      reading = await readInBestOrientation(ocr, raster, asGiven, firstLanguages, budgetMs);
+      lines = await readInBestOrientation(ocr, raster, asGiven, languages, budgetMs);
     } catch (error) {
       // The page's budget ran out while looking for a better orientation: the reading as given is
       // what the page has. Losing it would leave a slow, skewed first page of a scan with no text.
       if (!(error instanceof TimeBudgetExceededError)) throw error;
     }
   }
-  const languages = languagesForRereading(reading.lines, firstLanguages, ocr.languages);
-  if (!languages || budgetMs() <= 0) return reading.lines;
-  try {
-    return await readTurned(ocr, raster, reading.turn, languages, budgetMs());
-  } catch (error) {
-    // Out of time for the second reading: the first one, in English, still holds the numbers and most words.
-    if (error instanceof TimeBudgetExceededError) return reading.lines;
-    throw error;
-  }
+  return lines;
 }
 
 /** Turns to try for a page that did not read upright, from the direction of its lines when the ink tells it. */
@@ -123,17 +86,17 @@ async function readInBestOrientation(
   asGiven: TextLine[],
   languages: readonly OcrLanguage[],
   budgetMs: () => number,
-): Promise<{ lines: TextLine[]; turn: 0 | QuarterTurn }> {
+): Promise<TextLine[]> {
   const trialScores = new Map<0 | QuarterTurn, number>();
   for (const turn of [0, ...turnsToTry(raster)] as const) {
-    if (budgetMs() <= 0) return { lines: asGiven, turn: 0 };
+    if (budgetMs() <= 0) return asGiven;
     const trial = await rotatedRaster(raster, turn, trialLongSidePixels);
     trialScores.set(turn, confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(trial) })));
   }
   const [bestTurn, bestScore] = [...trialScores].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
   const asGivenScore = trialScores.get(0) ?? 0;
-  if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return { lines: asGiven, turn: 0 };
-  return { lines: await readTurned(ocr, raster, bestTurn, languages, budgetMs()), turn: bestTurn };
+  if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return asGiven;
+  return readTurned(ocr, raster, bestTurn, languages, budgetMs());
 }
 
 /** Reads the raster turned clockwise by `turn`, placing the lines on the image as given. */

@@ -45,15 +45,6 @@ describe('OCR of images and scanned PDFs', () => {
     expect(lines[0]!.placement!.height).toBeGreaterThan(lines[0]!.placement!.width);
   });
 
-  it('reads a German page again with the German model after a first reading in English, keeping its umlauts', async () => {
-    const png = await textPng(['Rechnung für die Lieferung', 'Gesamtbetrag und Mehrwertsteuer', 'Zahlbar bis zum 12.03.2024', 'Vielen Dank für Ihre Bestellung']);
-
-    const read = await readDocument(png, { ocr });
-
-    expect(read.language).toBe('de');
-    expect(read.pages[0]!.lines.map((line) => line.text)).toContain('Rechnung für die Lieferung');
-  });
-
   it('OCRs a scanned PDF page (an image and no text layer)', async () => {
     const pdf = await scannedPdf(await textPng(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order'], { width: 1240, fontSize: 36 }), {
       width: 595,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextLine } from '../../../../src/extraction-engine/document.ts';
 import type { OcrImage, OcrLanguage, OcrPool, PageLayout } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { ocrLanguages } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { boxOnGivenImage, confidentWordCount, languagesForRereading, pageLayoutOf, recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+import { boxOnGivenImage, confidentWordCount, pageLayoutOf, recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
 
 describe('boxOnGivenImage', () => {
   // A box near the top-left of the upright page, found after turning the given image.
@@ -39,20 +39,6 @@ describe('confidentWordCount', () => {
 const linesOf = (texts: string[], confidence = 0.9): TextLine[] =>
   texts.map((text) => ({ text, words: text.split(' ').map((word) => ({ text: word, confidence })) }));
 
-describe('languagesForRereading', () => {
-  const germanReadInEnglish = linesOf(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferung und Montage der Anlage', 'Gesamtbetrag inkl MwSt zahlbar bis', 'Vielen Dank fur die Bestellung']);
-
-  it('reads a page again with every model when the English reading is German or says nothing clear', () => {
-    expect(languagesForRereading(germanReadInEnglish, ['eng'], ocrLanguages)).toEqual(ocrLanguages);
-    expect(languagesForRereading(linesOf(['Nr 4711', '12.03.2024']), ['eng'], ['eng', 'fra'])).toEqual(['eng', 'fra']);
-  });
-
-  it('keeps an English page and a page already read with every model', () => {
-    expect(languagesForRereading(linesOf(['Invoice number 17 date 2024-03-12', 'Total amount due for the order', 'Thank you for your payment']), ['eng'], ocrLanguages)).toBeUndefined();
-    expect(languagesForRereading(germanReadInEnglish, ocrLanguages, ocrLanguages)).toBeUndefined();
-  });
-});
-
 /** Stands in for tesseract: every reading is unsure fragments, as on a page read in the wrong orientation; records what was asked. */
 interface Reading {
   width: number;
@@ -79,24 +65,15 @@ async function whitePage(width: number, height: number, lineDirection?: 'across'
 }
 
 describe('recognizeUpright', () => {
-  it('reads a page in English first', async () => {
-    const { ocr, readings } = unsureReader();
-
-    await recognizeUpright(ocr, await whitePage(800, 1000), () => 60_000);
-
-    expect(readings[0]!.languages).toEqual(['eng']);
-  });
-
   it('tries only the half turn when the lines run across, and only the quarter turns when they run down', async () => {
     const across = unsureReader();
     await recognizeUpright(across.ocr, await whitePage(1600, 2000, 'across'), () => 60_000);
     const down = unsureReader();
     await recognizeUpright(down.ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
 
-    // The reading as given, then the small copies (long side 1200): as given and each turn tried (turned a
-    // quarter, a copy is wider than high); last, the unclear English reading again with every model.
-    expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960, 1600]);
-    expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200, 1600]);
+    // The reading as given, then the small copies (long side 1200): as given and each turn tried; turned a quarter, a copy is wider than high.
+    expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960]);
+    expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200]);
   });
 
   it('reads a till-receipt-shaped page as one column of lines, an A4 page with the block search, turned copies by their own shape', async () => {
@@ -106,9 +83,6 @@ describe('recognizeUpright', () => {
     await recognizeUpright(a4.ocr, await whitePage(1240, 1754), () => 60_000);
 
     expect(receipt.readings.map((reading) => reading.layout)).toEqual(['single-block', 'single-block', 'auto', 'auto']);
-    // Every model votes on a receipt's faint print; an A4 page starts in English.
-    expect(receipt.readings[0]!.languages).toEqual(ocrLanguages);
-    expect(a4.readings[0]!.languages).toEqual(['eng']);
     expect(a4.readings.every((reading) => reading.layout === 'auto')).toBe(true);
     expect(pageLayoutOf({ width: 800, height: 2000 })).toBe('single-block');
     expect(pageLayoutOf({ width: 2480, height: 3508 })).toBe('auto');
@@ -120,8 +94,8 @@ describe('recognizeUpright', () => {
 
     const lines = await recognizeUpright(ocr, await whitePage(1600, 2000), () => Math.max(0, deadline - Date.now()));
 
-    // No small trial copies (960 wide): only the page as given, in English, then with every model.
-    expect(readings.map((reading) => reading.width)).toEqual([1600, 1600]);
+    // No small trial copies (960 wide): only the page as given.
+    expect(readings.map((reading) => reading.width)).toEqual([1600]);
     expect(lines).toHaveLength(1);
   });
 });
