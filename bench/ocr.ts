@@ -7,6 +7,7 @@ import { derivedScanPagesOf } from '../scripts/corpus-scans.ts';
 import type { TextLine } from '../src/extraction-engine/document.ts';
 import { OcrPool, type OcrImage, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../src/extraction-engine/readers/ocr-raster.ts';
+import { recognizeUpright } from '../src/extraction-engine/readers/upright-ocr.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // OCR seconds per page and how much of the ground truth the words hold, for each candidate engine on
@@ -15,7 +16,8 @@ import { describeMachine, percentile } from './support/machine.ts';
 // `tesseract` command on the same prepared rasters. Field accuracy is `npm run eval:corpus`'s job;
 // word recall here says whether the values were read at all: the words of the seller's name, the
 // invoice number and the total (as `123.45`) found among the words read.
-// BENCH_OCR_RECEIPTS / BENCH_OCR_SCAN_PAGES limit the pages (default all 44 receipts, 20 scan pages).
+// BENCH_OCR_RECEIPTS / BENCH_OCR_SCAN_PAGES limit the pages (default all 44 receipts, 20 scan pages);
+// BENCH_OCR_CANDIDATES=B,E,native runs only the candidates whose names start with one of these.
 const corpus = resolve(process.env.PAPERFLOW_CORPUS_DIR ?? '../shared/corpus');
 const receiptLimit = Number(process.env.BENCH_OCR_RECEIPTS ?? 1000);
 const scanPageLimit = Number(process.env.BENCH_OCR_SCAN_PAGES ?? 20);
@@ -90,6 +92,17 @@ function tesseractJsCandidate(name: string, languages: OcrLanguage[], correctLig
   };
 }
 
+/** The reading path itself: English first, the page's language when that reading shows another, other orientations when unsure. */
+function pagePathCandidate(name: string): Candidate {
+  const pool = new OcrPool({ size: 1, languages: allLanguages });
+  return {
+    name,
+    prepare: (page) => prepareOcrRaster({ input: page.image }),
+    read: async (raster) => textOf(await recognizeUpright(pool, raster, () => 120_000)),
+    close: () => pool.terminate(),
+  };
+}
+
 /** Debian's tesseract on the same prepared raster, one thread (as one tesseract.js worker), the languages it has of ours. */
 async function nativeCandidate(): Promise<Candidate | string> {
   const listed = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' });
@@ -151,16 +164,22 @@ console.log('  s/page = median OCR time of one page (raster preparation included
 
 const candidates: (() => Promise<Candidate | string>)[] = [
   async () => tesseractJsCandidate('A  tesseract.js 7, 5 languages, raster as before issue 14', allLanguages, false),
-  async () => tesseractJsCandidate('B  tesseract.js 7, 5 languages, lighting flattened + deskewed (chosen)', allLanguages, true),
+  async () => tesseractJsCandidate('B  tesseract.js 7, 5 languages, lighting flattened + deskewed', allLanguages, true),
   async () => tesseractJsCandidate('B1 tesseract.js 7, eng only, lighting flattened + deskewed', ['eng'], true),
+  async () => pagePathCandidate("E  as B, eng first, the page's language read again when detected, turns tried by the ink (chosen)"),
   nativeCandidate,
   paddleCandidate,
 ];
 
 const chosenSeconds: number[] = [];
 const nativeSeconds: number[] = [];
+const selectedCandidates = process.env.BENCH_OCR_CANDIDATES?.split(',').map((prefix) => prefix.trim()).filter(Boolean);
 for (const makeCandidate of candidates) {
   const candidate = await makeCandidate();
+  if (typeof candidate !== 'string' && selectedCandidates && !selectedCandidates.some((prefix) => candidate.name.startsWith(prefix))) {
+    await candidate.close?.();
+    continue;
+  }
   if (typeof candidate === 'string') {
     console.log(`  ${candidate}`);
     continue;

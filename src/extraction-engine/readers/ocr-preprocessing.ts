@@ -104,12 +104,26 @@ const inkLevel = 140;
 /** The best slant must sharpen the row profile by this factor over the page as given, else the page is left alone. */
 const minimumSharpening = 1.15;
 
+/** Which way text lines run on a raster: across (upright or upside down) or down (lying on its side). */
+export type LineDirection = 'across' | 'down';
+
+/** One projection must be this much sharper than the other before the lines' direction counts as known. */
+const minimumDirectionContrast = 1.5;
+
+export interface TextLayout {
+  /** The slant of the text rows in degrees, positive when the rows fall to the right (clockwise); 0 when no angle is clearly better. */
+  skewDegrees: number;
+  /** Undefined when neither direction is clearly sharper (little ink, a photo, a table of short cells). */
+  lineDirection?: LineDirection;
+}
+
 /**
- * The slant of the text rows in degrees, positive when the rows fall to the right (clockwise). Rows of
- * text projected along the right angle give a profile of sharp peaks and empty gaps; the angle whose
- * profile has the largest sum of squares wins. Returns 0 when no angle is clearly better.
+ * The slant and direction of the text rows. Rows of text projected along the right angle give a profile
+ * of sharp peaks and empty gaps; the angle whose profile has the largest sum of squares wins. Text lines
+ * projected across their direction (onto the columns) give a flat profile instead, which tells a page
+ * lying on its side from an upright one without reading it.
  */
-export async function measureSkewDegrees(image: GreyPixels): Promise<number> {
+export async function measureTextLayout(image: GreyPixels): Promise<TextLayout> {
   const scale = Math.min(1, skewMeasureLongSide / Math.max(image.width, image.height));
   const small =
     scale < 1
@@ -131,26 +145,49 @@ export async function measureSkewDegrees(image: GreyPixels): Promise<number> {
     }
   }
   // Too little ink says nothing; mostly ink is a photo or a dark background, not text rows.
-  if (inkX.length < 200 || inkX.length > small.width * small.height * 0.4) return 0;
+  if (inkX.length < 200 || inkX.length > small.width * small.height * 0.4) return { skewDegrees: 0 };
   const diagonal = Math.ceil(Math.hypot(small.width, small.height));
   const profile = new Float64Array(2 * diagonal + 1);
-  const sharpness = (degrees: number): number => {
+  /** Sum of squares of the ink projected along `degrees`; `spanned` is the number of bins from the first ink to the last. */
+  const projection = (degrees: number): { sumOfSquares: number; spanned: number } => {
     const radians = (degrees * Math.PI) / 180;
     const sin = Math.sin(radians);
     const cos = Math.cos(radians);
     profile.fill(0);
     for (let index = 0; index < inkX.length; index += 1) profile[Math.round(inkY[index]! * cos - inkX[index]! * sin) + diagonal]! += 1;
-    let sum = 0;
-    for (const count of profile) sum += count * count;
-    return sum;
+    let sumOfSquares = 0;
+    let first = -1;
+    let last = -1;
+    for (let bin = 0; bin < profile.length; bin += 1) {
+      const count = profile[bin]!;
+      if (count === 0) continue;
+      sumOfSquares += count * count;
+      if (first < 0) first = bin;
+      last = bin;
+    }
+    return { sumOfSquares, spanned: last - first + 1 };
   };
+  const sharpness = (degrees: number): number => projection(degrees).sumOfSquares;
   const asGiven = sharpness(0);
   let best = { degrees: 0, score: asGiven };
   for (let degrees = -maximumSkewDegrees; degrees <= maximumSkewDegrees; degrees += skewStepDegrees) {
     const score = sharpness(degrees);
     if (score > best.score) best = { degrees, score };
   }
-  return best.score >= asGiven * minimumSharpening ? best.degrees : 0;
+  const skewDegrees = best.score >= asGiven * minimumSharpening ? best.degrees : 0;
+  // Per bin of the span the ink covers: a narrow receipt spreads its ink over fewer columns than rows,
+  // and a margin is no profile at all; either alone would make one direction look sharper.
+  const rowSharpness = (best.score / inkX.length ** 2) * projection(skewDegrees).spanned;
+  const across = projection(skewDegrees + 90);
+  const columnSharpness = (across.sumOfSquares / inkX.length ** 2) * across.spanned;
+  const lineDirection: LineDirection | undefined =
+    rowSharpness >= columnSharpness * minimumDirectionContrast ? 'across' : columnSharpness >= rowSharpness * minimumDirectionContrast ? 'down' : undefined;
+  return { skewDegrees, ...(lineDirection ? { lineDirection } : {}) };
+}
+
+/** The slant of the text rows in degrees (see measureTextLayout). */
+export async function measureSkewDegrees(image: GreyPixels): Promise<number> {
+  return (await measureTextLayout(image)).skewDegrees;
 }
 
 /** How a raster handed to OCR was straightened, to place what OCR finds on the page. */

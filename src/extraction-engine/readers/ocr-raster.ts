@@ -1,6 +1,6 @@
 import sharp, { type SharpOptions } from 'sharp';
 import type { OcrImage } from './ocr-pool.ts';
-import { flattenIllumination, measureSkewDegrees } from './ocr-preprocessing.ts';
+import { flattenIllumination, measureTextLayout, type TextLayout } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
 
 // Rasters reach OCR from images (PNG, JPEG, TIFF, WebP, GIF) and from rendered PDF pages. Tesseract
@@ -55,11 +55,16 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
   const grey = { data, width: info.width, height: info.height };
   const corrected = source.correctLightingAndSlant ?? true;
   const evenlyLit = corrected ? await flattenIllumination(grey) : grey;
-  const skewDegrees = corrected ? await measureSkewDegrees(evenlyLit) : 0;
+  const { skewDegrees, lineDirection }: TextLayout = corrected ? await measureTextLayout(evenlyLit) : { skewDegrees: 0 };
   const raw = { raw: { width: info.width, height: info.height, channels: 1 as const } };
   if (Math.abs(skewDegrees) < minimumSkewToTurnDegrees) {
     // One channel ('b-w'): a third of the bytes for tesseract to read.
-    return { bytes: await sharp(evenlyLit.data, raw).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer(), width: info.width, height: info.height };
+    return {
+      bytes: await sharp(evenlyLit.data, raw).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer(),
+      width: info.width,
+      height: info.height,
+      ...(lineDirection ? { lineDirection } : {}),
+    };
   }
   const turned = await sharp(evenlyLit.data, raw)
     .rotate(-skewDegrees, { background: '#ffffff' })
@@ -70,6 +75,7 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
     bytes: turned.data,
     width: turned.info.width,
     height: turned.info.height,
+    ...(lineDirection ? { lineDirection } : {}),
     deskew: { degrees: skewDegrees, givenWidth: info.width, givenHeight: info.height, turnedWidth: turned.info.width, turnedHeight: turned.info.height },
   };
 }

@@ -1,14 +1,17 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
-import type { OcrImage, OcrPool } from './ocr-pool.ts';
+import type { OcrImage, OcrLanguage, OcrPool, PageLayout } from './ocr-pool.ts';
 import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
-// Scans and photos arrive sideways or upside down. Tesseract's orientation detection needs the legacy
-// engine and an extra model, so orientation is judged by the result instead: text read in the wrong
-// orientation is fragments tesseract itself is unsure of. Only then are the other orientations tried,
-// on a small copy first, and the page is read again in the one that gives confident words.
+// Scans and photos arrive sideways or upside down. Tesseract's orientation
+// detection needs the legacy engine and an extra model, so orientation is judged by the result instead:
+// text read in the wrong orientation is fragments tesseract itself is unsure of. Only then are the
+// orientations that the ink allows tried (lines running down: a quarter turn either way; across: a half
+// turn), on a small copy first, and the page is read again in the one that gives confident words.
+// Every page is read with all the pool's models at once: they outvote each other's misreads (English
+// alone read "Ltd" as "Lid" and lost receipt totals; see the extraction README).
 
 export type QuarterTurn = 90 | 180 | 270;
 
@@ -20,6 +23,22 @@ const minimumWordsToJudge = 5;
 const minimumConfidentShare = 0.5;
 /** Orientation trials run on a copy this small: a fraction of the cost of a full page. */
 const trialLongSidePixels = 1200;
+/**
+ * The trials and the reading in the turn they find take about this many times the first reading: with
+ * less budget left they would end in a timeout, so the first reading is kept straight away.
+ */
+const orientationSearchCostInReadings = 1.5;
+
+/**
+ * A page at least this much taller than wide is a till receipt or a strip cut from one (A4 is 1.41;
+ * the corpus receipts 1.7-3.0): one block of lines, with no columns or pictures to search for.
+ */
+const receiptHeightToWidth = 1.6;
+
+/** How tesseract should look for text on an image of this size (see PageLayout). */
+export function pageLayoutOf(image: { width: number; height: number }): PageLayout {
+  return image.height >= image.width * receiptHeightToWidth ? 'single-block' : 'auto';
+}
 
 export function confidentWordCount(lines: TextLine[]): number {
   return lines.flatMap((line) => line.words).filter((word) => (word.confidence ?? 1) >= confidentWordConfidence && /\p{L}{3}/u.test(word.text)).length;
@@ -32,35 +51,60 @@ function looksUpright(lines: TextLine[]): boolean {
 }
 
 /**
- * OCR that also reads pages turned by a quarter or half turn. Placements always refer to the image as
- * given; lines keep the order in which they read upright.
+ * OCR that also reads pages turned by a quarter or half turn, in the page's language. Placements always
+ * refer to the image as given; lines keep the order in which they read upright.
  */
 export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number): Promise<TextLine[]> {
-  const asGiven = await ocr.recognize(raster, { timeoutMs: budgetMs() });
-  if (looksUpright(asGiven)) return asGiven;
-  try {
-    return await readInBestOrientation(ocr, raster, asGiven, budgetMs);
-  } catch (error) {
-    // The page's budget ran out while looking for a better orientation: the reading as given is
-    // what the page has. Losing it would leave a slow, skewed first page of a scan with no text.
-    if (error instanceof TimeBudgetExceededError) return asGiven;
-    throw error;
+  const layout = pageLayoutOf(raster);
+  const languages = ocr.languages;
+  const started = Date.now();
+  const asGiven = await ocr.recognize(raster, { timeoutMs: budgetMs(), languages, layout });
+  const firstReadingMs = Date.now() - started;
+  let lines = asGiven;
+  if (!looksUpright(asGiven) && budgetMs() > firstReadingMs * orientationSearchCostInReadings) {
+    try {
+      lines = await readInBestOrientation(ocr, raster, asGiven, languages, budgetMs);
+    } catch (error) {
+      // The page's budget ran out while looking for a better orientation: the reading as given is
+      // what the page has. Losing it would leave a slow, skewed first page of a scan with no text.
+      if (!(error instanceof TimeBudgetExceededError)) throw error;
+    }
   }
+  return lines;
 }
 
-async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, asGiven: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
+/** Turns to try for a page that did not read upright, from the direction of its lines when the ink tells it. */
+function turnsToTry(raster: OcrImage): QuarterTurn[] {
+  if (raster.lineDirection === 'across') return [180];
+  if (raster.lineDirection === 'down') return [90, 270];
+  return [90, 270, 180];
+}
+
+async function readInBestOrientation(
+  ocr: OcrPool,
+  raster: OcrImage,
+  asGiven: TextLine[],
+  languages: readonly OcrLanguage[],
+  budgetMs: () => number,
+): Promise<TextLine[]> {
   const trialScores = new Map<0 | QuarterTurn, number>();
-  for (const turn of [0, 90, 270, 180] as const) {
+  for (const turn of [0, ...turnsToTry(raster)] as const) {
     if (budgetMs() <= 0) return asGiven;
     const trial = await rotatedRaster(raster, turn, trialLongSidePixels);
-    trialScores.set(turn, confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs() })));
+    trialScores.set(turn, confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(trial) })));
   }
   const [bestTurn, bestScore] = [...trialScores].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
   const asGivenScore = trialScores.get(0) ?? 0;
   if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return asGiven;
+  return readTurned(ocr, raster, bestTurn, languages, budgetMs());
+}
 
-  const upright = await ocr.recognize(await rotatedRaster(raster, bestTurn), { timeoutMs: budgetMs() });
-  return upright.map((line) => placedOnGivenImage(line, bestTurn, raster.deskew));
+/** Reads the raster turned clockwise by `turn`, placing the lines on the image as given. */
+async function readTurned(ocr: OcrPool, raster: OcrImage, turn: 0 | QuarterTurn, languages: readonly OcrLanguage[], timeoutMs: number): Promise<TextLine[]> {
+  if (turn === 0) return ocr.recognize(raster, { timeoutMs, languages, layout: pageLayoutOf(raster) });
+  const turned = await rotatedRaster(raster, turn);
+  const lines = await ocr.recognize(turned, { timeoutMs, languages, layout: pageLayoutOf(turned) });
+  return lines.map((line) => placedOnGivenImage(line, turn, raster.deskew));
 }
 
 /** The raster turned clockwise by `turn`, optionally scaled down so its long side is at most `longSide`. */

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { flattenIllumination, measureSkewDegrees, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
+import { flattenIllumination, measureSkewDegrees, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
 import { textPng } from './document-builders.ts';
 
 // A till slip that is in no corpus, photographed the way phones do: held at a slant, a shadow falling
@@ -64,6 +64,26 @@ describe('measureSkewDegrees', () => {
     expect(await measureSkewDegrees(await greyPixels(await textPng(tillSlip, { width: 1100, fontSize: 34 })))).toBe(0);
     const blank = await sharp({ create: { width: 600, height: 800, channels: 3, background: '#ffffff' } }).png().toBuffer();
     expect(await measureSkewDegrees(await greyPixels(blank))).toBe(0);
+  });
+});
+
+describe('measureTextLayout', () => {
+  // A narrow, tall till slip: spread over few columns, its ink alone must not make the lines look vertical.
+  const narrowSlip = async (): Promise<Buffer> => textPng([...tillSlip, ...tillSlip, ...tillSlip].map((line) => line.slice(0, 16)), { width: 420, fontSize: 26 });
+
+  it('says the lines run across on an upright or upside-down page, and down on a page lying on its side', async () => {
+    const upright = await narrowSlip();
+
+    expect((await measureTextLayout(await greyPixels(upright))).lineDirection).toBe('across');
+    expect((await measureTextLayout(await greyPixels(await sharp(upright).rotate(180).png().toBuffer()))).lineDirection).toBe('across');
+    expect((await measureTextLayout(await greyPixels(await sharp(upright).rotate(90).png().toBuffer()))).lineDirection).toBe('down');
+    expect((await measureTextLayout(await greyPixels(await sharp(await textPng(tillSlip, { width: 1100, fontSize: 34 })).rotate(270).png().toBuffer()))).lineDirection).toBe('down');
+  });
+
+  it('does not guess the direction of a blank page', async () => {
+    const blank = await sharp({ create: { width: 600, height: 800, channels: 3, background: '#ffffff' } }).png().toBuffer();
+
+    expect((await measureTextLayout(await greyPixels(blank))).lineDirection).toBeUndefined();
   });
 });
 

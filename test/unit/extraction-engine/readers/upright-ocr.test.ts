@@ -1,5 +1,9 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { boxOnGivenImage, confidentWordCount } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+import type { TextLine } from '../../../../src/extraction-engine/document.ts';
+import type { OcrImage, OcrLanguage, OcrPool, PageLayout } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { ocrLanguages } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { boxOnGivenImage, confidentWordCount, pageLayoutOf, recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
 
 describe('boxOnGivenImage', () => {
   // A box near the top-left of the upright page, found after turning the given image.
@@ -29,5 +33,69 @@ describe('confidentWordCount', () => {
     ];
 
     expect(confidentWordCount([{ text: '', words }])).toBe(2);
+  });
+});
+
+const linesOf = (texts: string[], confidence = 0.9): TextLine[] =>
+  texts.map((text) => ({ text, words: text.split(' ').map((word) => ({ text: word, confidence })) }));
+
+/** Stands in for tesseract: every reading is unsure fragments, as on a page read in the wrong orientation; records what was asked. */
+interface Reading {
+  width: number;
+  languages?: readonly OcrLanguage[];
+  layout?: PageLayout;
+}
+
+function unsureReader(options: { readingMs?: number } = {}): { ocr: OcrPool; readings: Reading[] } {
+  const readings: Reading[] = [];
+  const ocr = {
+    languages: ocrLanguages,
+    recognize: async (image: OcrImage, recognition: { languages?: readonly OcrLanguage[]; layout?: PageLayout } = {}) => {
+      readings.push({ width: image.width, ...(recognition.languages ? { languages: recognition.languages } : {}), ...(recognition.layout ? { layout: recognition.layout } : {}) });
+      if (options.readingMs) await new Promise((resolve) => setTimeout(resolve, options.readingMs));
+      return linesOf(['ltr ouw ssne qrix lpmo zzet wvur'], 0.3);
+    },
+  } as unknown as OcrPool;
+  return { ocr, readings };
+}
+
+async function whitePage(width: number, height: number, lineDirection?: 'across' | 'down'): Promise<OcrImage> {
+  const bytes = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).greyscale().png().toBuffer();
+  return { bytes, width, height, ...(lineDirection ? { lineDirection } : {}) };
+}
+
+describe('recognizeUpright', () => {
+  it('tries only the half turn when the lines run across, and only the quarter turns when they run down', async () => {
+    const across = unsureReader();
+    await recognizeUpright(across.ocr, await whitePage(1600, 2000, 'across'), () => 60_000);
+    const down = unsureReader();
+    await recognizeUpright(down.ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
+
+    // The reading as given, then the small copies (long side 1200): as given and each turn tried; turned a quarter, a copy is wider than high.
+    expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960]);
+    expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200]);
+  });
+
+  it('reads a till-receipt-shaped page as one column of lines, an A4 page with the block search, turned copies by their own shape', async () => {
+    const receipt = unsureReader();
+    await recognizeUpright(receipt.ocr, await whitePage(600, 1500, 'down'), () => 60_000);
+    const a4 = unsureReader();
+    await recognizeUpright(a4.ocr, await whitePage(1240, 1754), () => 60_000);
+
+    expect(receipt.readings.map((reading) => reading.layout)).toEqual(['single-block', 'single-block', 'auto', 'auto']);
+    expect(a4.readings.every((reading) => reading.layout === 'auto')).toBe(true);
+    expect(pageLayoutOf({ width: 800, height: 2000 })).toBe('single-block');
+    expect(pageLayoutOf({ width: 2480, height: 3508 })).toBe('auto');
+  });
+
+  it('keeps the first reading when the budget left cannot pay for the orientation trials', async () => {
+    const { ocr, readings } = unsureReader({ readingMs: 200 });
+    const deadline = Date.now() + 350;
+
+    const lines = await recognizeUpright(ocr, await whitePage(1600, 2000), () => Math.max(0, deadline - Date.now()));
+
+    // No small trial copies (960 wide): only the page as given.
+    expect(readings.map((reading) => reading.width)).toEqual([1600]);
+    expect(lines).toHaveLength(1);
   });
 });
