@@ -51,6 +51,16 @@ export function ErrorNotice({ error }: { error: ApiError | undefined }) {
   );
 }
 
+/** The error an extraction or a run ended with, as the API records it (not a failed request). */
+export function RecordedErrorNotice({ error }: { error: { code: string; message: string } | undefined }) {
+  if (!error) return null;
+  return (
+    <p class="notice notice-error">
+      {error.code}: {error.message}
+    </p>
+  );
+}
+
 export function formatDuration(milliseconds: number | undefined): string {
   if (milliseconds === undefined) return '—';
   if (milliseconds < 1000) return `${milliseconds} ms`;

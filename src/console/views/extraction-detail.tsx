@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ApiClient, ApiError } from '../api-client.ts';
 import { terminalExtractionStatuses, type Extraction, type Feedback } from '../api-types.ts';
 import { confidenceText } from '../confidence.ts';
-import { ErrorNotice, StatusBadge, formatTime, useResource } from '../resource-loading.tsx';
+import { ErrorNotice, RecordedErrorNotice, StatusBadge, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
 import { DocumentPages } from './document-pages.tsx';
 
@@ -38,11 +38,7 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
             <StatusBadge status={loaded.status} /> {loaded.reviewRequired ? <span class="review-required">Needs review</span> : null}{' '}
             <span>created {formatTime(loaded.createdAt)}</span> <code>{loaded.id}</code>
           </p>
-          {loaded.error ? (
-            <p class="notice notice-error">
-              {loaded.error.code}: {loaded.error.message}
-            </p>
-          ) : null}
+          <RecordedErrorNotice error={loaded.error} />
           <div class="review">
             <div class="review-document">
               {contentUrl ? (

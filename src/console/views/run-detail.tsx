@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api-client.ts';
 import type { WorkflowRun, WorkflowStep } from '../api-types.ts';
-import { ErrorNotice, StatusBadge, formatDuration, formatTime, useResource } from '../resource-loading.tsx';
+import { ErrorNotice, RecordedErrorNotice, StatusBadge, formatDuration, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
 import { layOutSteps } from './step-graph.ts';
 
@@ -34,11 +34,7 @@ export function RunDetail({ api, id }: { api: ApiClient; id: string }) {
             <StatusBadge status={loaded.status} /> {loaded.progress.stepsCompleted}/{loaded.progress.stepsTotal} steps · {formatDuration(loaded.durationMs)} ·
             created {formatTime(loaded.createdAt)}
           </p>
-          {loaded.error ? (
-            <p class="notice notice-error">
-              {loaded.error.code}: {loaded.error.message}
-            </p>
-          ) : null}
+          <RecordedErrorNotice error={loaded.error} />
           <StepGraph steps={loaded.steps ?? []} selectedStepId={selected?.id} onSelect={setSelectedStepId} />
           {selected ? <StepDetail step={selected} /> : null}
         </>
