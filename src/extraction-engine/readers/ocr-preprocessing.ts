@@ -23,8 +23,19 @@ const backgroundPercentile = 0.9;
 const darkestPaperLevel = 60;
 
 /**
- * Divides out uneven lighting: each pixel is scaled by the paper brightness around it, so paper becomes
- * white everywhere and text keeps its contrast against it. A uniformly lit scan is left almost unchanged.
+ * Paper within this share of the page's paper level counts as evenly lit and is left as it is: dividing
+ * by an estimated background is not free (it thins the grey edges of strokes, and tesseract misreads
+ * faint thermal print a little more often), so it is only done where there is a shadow to undo.
+ */
+const evenLightShortfall = 0.08;
+/** From this shortfall on, the background is divided out in full; in between the correction fades in. */
+const shadowShortfall = 0.16;
+
+/**
+ * Divides out uneven lighting where the paper is clearly darker than the page's paper level: there each
+ * pixel is scaled by the paper brightness around it, so the paper comes up to the page's level and text
+ * keeps its contrast against it. Evenly lit paper (a flatbed scan, most of a photo in good light) is
+ * left untouched.
  */
 export async function flattenIllumination(image: GreyPixels): Promise<GreyPixels> {
   const { data, width, height } = image;
@@ -52,6 +63,19 @@ export async function flattenIllumination(image: GreyPixels): Promise<GreyPixels
     }
   }
   fillDarkBlocks(blockLevels, columns, rows);
+  const sortedLevels = [...blockLevels].sort((a, b) => a - b);
+  const pageLevel = Math.max(darkestPaperLevel, sortedLevels[Math.floor((sortedLevels.length - 1) * backgroundPercentile)] ?? 255);
+  // The background to divide by: the page's level where the paper is evenly lit, the block's own
+  // level under a shadow, and a blend of both in between so no edge appears where correction starts.
+  let shadowed = false;
+  for (let index = 0; index < blockLevels.length; index += 1) {
+    const level = blockLevels[index]!;
+    const shortfall = 1 - level / pageLevel;
+    const weight = Math.min(1, Math.max(0, (shortfall - evenLightShortfall) / (shadowShortfall - evenLightShortfall)));
+    if (weight > 0) shadowed = true;
+    blockLevels[index] = Math.round(pageLevel - weight * (pageLevel - level));
+  }
+  if (!shadowed) return image;
   // A slight blur of the block map, then scaling it up smoothly, avoids visible block edges.
   const background = await sharp(blockLevels, { raw: { width: columns, height: rows, channels: 1 } })
     .blur(columns > 2 && rows > 2 ? 1 : 0.3)
@@ -62,7 +86,7 @@ export async function flattenIllumination(image: GreyPixels): Promise<GreyPixels
   const flattened = Buffer.alloc(data.length);
   for (let index = 0; index < data.length; index += 1) {
     const paper = Math.max(darkestPaperLevel, background[index]!);
-    flattened[index] = Math.min(255, Math.round((data[index]! * 255) / paper));
+    flattened[index] = Math.min(255, Math.round((data[index]! * pageLevel) / paper));
   }
   return { data: flattened, width, height };
 }

@@ -111,6 +111,27 @@ describe('flattenIllumination', () => {
   });
 });
 
+describe('flattenIllumination on an evenly lit scan', () => {
+  it('leaves the pixels as they are, dense grey print included (dividing would thin its strokes)', async () => {
+    // Even paper at 242 with a block of dense grey print (a bold heading) and a few lines of text.
+    const width = 600;
+    const height = 400;
+    const data = Buffer.alloc(width * height, 242);
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const heading = y >= 40 && y < 120 && x >= 100 && x < 500 && (x % 6 < 4 || y % 8 < 5);
+        const text = y >= 200 && (y - 200) % 30 < 12 && x >= 40 && x < 560 && x % 5 < 3;
+        if (heading) data[y * width + x] = 110;
+        else if (text) data[y * width + x] = 60;
+      }
+    }
+
+    const flattened = await flattenIllumination({ data, width, height });
+
+    expect(flattened.data.equals(data)).toBe(true);
+  });
+});
+
 describe('placementOnStraightenedPage', () => {
   // A 1000 x 500 image turned 10° counter-clockwise has a 1071 x 666 canvas around it.
   const deskew = { degrees: 10, givenWidth: 1000, givenHeight: 500, turnedWidth: 1071, turnedHeight: 666 };
