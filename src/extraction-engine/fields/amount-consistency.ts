@@ -41,6 +41,22 @@ function top(candidates: FieldCandidate[]): Scored[] {
 
 const round = (value: number): number => Math.round(value * 100) / 100;
 
+/** A total read with its decimal point restored is a repair of the reading: never reported as certain. */
+const RESTORED_POINT_CONFIDENCE = 0.85;
+
+/**
+ * OCR drops the decimal point of faint print ("Net Total: 2120" for 21.20). A whole number of at least
+ * three digits may be the total in cents; such candidates count only where net + tax confirm them.
+ */
+function withDecimalPointRestored(totals: Scored[]): Scored[] {
+  return totals
+    .filter((total) => Number.isInteger(total.candidate.value) && Math.abs(total.candidate.value as number) >= 100)
+    .map((total) => ({
+      candidate: { ...total.candidate, value: round((total.candidate.value as number) / 100), evidence: `${total.candidate.evidence}; decimal point restored` },
+      score: total.score * 0.9,
+    }));
+}
+
 /** Sums of two or three different per-rate tax amounts, as extra tax candidates. */
 function perRateTaxSums(taxes: Scored[]): Scored[] {
   const sums: Scored[] = [];
@@ -62,24 +78,36 @@ function perRateTaxSums(taxes: Scored[]): Scored[] {
 
 export function selectAmounts(amounts: AmountCandidates, options: AmountSelectionOptions = {}): AmountSelection {
   // The amount due equals the total unless something was prepaid, so it is a weaker total candidate.
-  const totals = top([...amounts.total, ...amounts.due.map((candidate) => ({ ...candidate, score: candidate.score * (amounts.total.length > 0 ? 0.75 : 0.9) }))]);
-  const largestTotal = Math.max(0, ...totals.map((total) => Math.abs(total.candidate.value as number)));
+  const printedTotals = top([...amounts.total, ...amounts.due.map((candidate) => ({ ...candidate, score: candidate.score * (amounts.total.length > 0 ? 0.75 : 0.9) }))]);
+  const largestTotal = Math.max(0, ...printedTotals.map((total) => Math.abs(total.candidate.value as number)));
   const nets = top(amounts.net);
   const printedTaxes = top(amounts.tax);
   const taxes = [...printedTaxes, ...perRateTaxSums(printedTaxes)];
+  // A total whose decimal point is restored is believed only where an amount printed above it plus
+  // the tax give it ("3 Item(s) Total: 30.00", "GST: 1.80", "Net Total: 3180"); that amount is its net.
+  const restoredBases = new Map<Scored, Scored>();
+  for (const restored of withDecimalPointRestored(printedTotals)) {
+    const base = [...nets, ...printedTotals].find((amount) => taxes.some((tax) => Math.abs((amount.candidate.value as number) + (tax.candidate.value as number) - (restored.candidate.value as number)) <= CONSISTENCY_TOLERANCE));
+    if (base) restoredBases.set(restored, nets.includes(base) ? base : { ...base, score: base.score * 0.8 });
+  }
+  const repairedTotals = [...restoredBases.keys()];
+  const totals = [...printedTotals, ...repairedTotals];
   const selection: AmountSelection = {};
 
   let best: { total?: Scored; net?: Scored; tax?: Scored; score: number; consistent: boolean } = { score: -Infinity, consistent: false };
   for (const total of totals.length > 0 ? totals : [undefined]) {
-    for (const net of [...nets, undefined]) {
+    const restoredBase = total ? restoredBases.get(total) : undefined;
+    for (const net of restoredBase ? [restoredBase] : [...nets, undefined]) {
       for (const tax of [...taxes, undefined]) {
         const totalValue = total?.candidate.value as number | undefined;
         const netValue = net?.candidate.value as number | undefined;
         const taxValue = tax?.candidate.value as number | undefined;
         let score = (total?.score ?? 0) + (net?.score ?? MISSING_SCORE) + (tax?.score ?? MISSING_SCORE);
         let consistent = false;
+        if (restoredBase && taxValue === undefined) continue;
         if (totalValue !== undefined && netValue !== undefined && taxValue !== undefined) {
           consistent = Math.abs(netValue + taxValue - totalValue) <= CONSISTENCY_TOLERANCE;
+          if (restoredBase && !consistent) continue;
           // Of several consistent rows (per tax rate, then their sum), the document total is the largest.
           if (consistent) score += 1.2 + (largestTotal > 0 ? 0.3 * (Math.abs(totalValue) / largestTotal) : 0);
         }
@@ -98,7 +126,10 @@ export function selectAmounts(amounts: AmountCandidates, options: AmountSelectio
     const runnerUp = pool.find((entry) => entry.candidate.value !== choice.candidate.value);
     return calibrateConfidence(choice.score, runnerUp?.score);
   };
-  if (best.total) selection.total = { candidate: best.total.candidate, confidence: confidenceOf(best.total, totals) };
+  if (best.total) {
+    const confidence = confidenceOf(best.total, totals);
+    selection.total = { candidate: best.total.candidate, confidence: repairedTotals.includes(best.total) ? Math.min(RESTORED_POINT_CONFIDENCE, confidence) : confidence };
+  }
   if (best.net) selection.net = { candidate: best.net.candidate, confidence: confidenceOf(best.net, nets) };
   if (best.tax) selection.tax = { candidate: best.tax.candidate, confidence: confidenceOf(best.tax, taxes) };
   // Without a total to check against, tax lines of similar strength on different rows are per-rate

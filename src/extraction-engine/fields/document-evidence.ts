@@ -362,6 +362,15 @@ function segmentConfidence(segment: LayoutSegment): number {
   return confidences.length === 0 ? 1 : confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length;
 }
 
+/** Below this OCR confidence a word of a name may hold a misread letter. */
+const DOUBTED_WORD_CONFIDENCE = 0.88;
+const DOUBTED_NAME_FACTOR = 0.94;
+
+function weakestWordConfidence(segment: LayoutSegment): number {
+  const confidences = segment.words.flatMap((word) => (word.confidence === undefined || !/\p{L}{2}/u.test(word.text) ? [] : [word.confidence]));
+  return confidences.length === 0 ? 1 : Math.min(...confidences);
+}
+
 /**
  * The seller of a till receipt: the first name-like line at the head of the first page, joined with
  * the line right under it when that one ends the name with a legal form ("BECON STATIONER" over
@@ -379,7 +388,10 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     const name = receiptHeadName(segment.text);
     if (!name) continue;
     const value = hasLegalForm(name) ? name : withWrappedLines(name, segment, headSegments.slice(position + 1), page.typicalLineHeight);
-    const score = 0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(segment));
+    // One letter misread ("LEE WAK" for "LEE WAH") leaves the line's mean confidence high; the word
+    // OCR doubted most keeps the name below high confidence.
+    const doubted = weakestWordConfidence(segment) < DOUBTED_WORD_CONFIDENCE ? DOUBTED_NAME_FACTOR : 1;
+    const score = (0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(segment))) * doubted;
     return [{ fieldName, value, score, pageNumber: page.pageNumber, box: segment.box, segmentId: segment.id, evidence: 'business name at the head of a receipt' }];
   }
   return [];

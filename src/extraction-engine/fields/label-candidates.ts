@@ -110,6 +110,17 @@ function labelTextOf(label: LabelMatch): string {
   return label.segment.text.slice(label.start, label.end);
 }
 
+/** A total of the supplies at one tax rate is a part of the document's total, rarely all of it. */
+const PER_RATE_TOTAL_FACTOR = 0.35;
+
+/**
+ * "Total 0% supplies: 31.78", "Summe 19 %": a bare total word followed at once by a tax rate totals
+ * the lines at that rate. A qualified label keeps its rate ("Total incl. 19% VAT" is the total).
+ */
+function isPerRateTotal(labelText: string, betweenLabelAndValue: string): boolean {
+  return !/\s/u.test(labelText.trim()) && /^\s*[@:]?\s*\d{1,2}(?:[.,]\d{1,2})?\s?%/u.test(betweenLabelAndValue);
+}
+
 /** The rest of the label's segment, then the next columns of the row until another label. */
 function candidatesRightOf(field: FieldSpecification, label: LabelMatch, context: LabelCandidateContext): { candidates: FieldCandidate[]; textFollows: boolean } {
   const right = new VirtualText();
@@ -129,7 +140,8 @@ function candidatesRightOf(field: FieldSpecification, label: LabelMatch, context
   for (const found of findValuesAfterLabel(field.type, right.text, context.valueContext)) {
     const location = right.locate(found.index);
     const direction = location && location.pieceIndex > 0 ? 0.93 : 1;
-    const candidate = toCandidate(field, found, right, label.strength * direction, `right of "${labelTextOf(label)}"`);
+    const perRate = field.role === 'total-amount' && isPerRateTotal(labelTextOf(label), right.text.slice(0, found.index));
+    const candidate = toCandidate(field, found, right, label.strength * direction * (perRate ? PER_RATE_TOTAL_FACTOR : 1), `right of "${labelTextOf(label)}"`);
     if (candidate) candidates.push(candidate);
   }
   const textFollows = label.segment.text.slice(label.end, ownEnd).replace(/^[\s:#.]+/, '').length > 0;

@@ -63,9 +63,22 @@ export function findCompanyNames(text: string): FoundCompanyName[] {
       if (/^\d/.test(word) && kept.length > 0) break;
       if (/^\p{Ll}+$/u.test(word) && !NAME_PARTICLES.has(word)) break;
       if (WHOLE_LEGAL_FORM.test(word)) break;
+      // A region or branch in parentheses is part of a legal name ("Nestlé (Malaysia) Berhad", "AEON CO.
+      // (M) BHD"), when it is letters only and a name comes before it; any other parenthesis ends it.
+      const qualifier = /\)$/.test(word) ? parenthesisedQualifier(words, position) : undefined;
+      if (qualifier && kept.length <= 1) {
+        kept.unshift(...words.slice(qualifier, position + 1));
+        position = qualifier;
+        continue;
+      }
       if (/\)$/.test(word) || /^\(/.test(word)) break;
       if (kept.length >= 6) break;
       kept.unshift(word);
+    }
+    // A qualifier with no name before it is a remark, not a name.
+    while (kept[0] !== undefined && /^\(/.test(kept[0])) {
+      const closing = kept.findIndex((word) => /\)$/.test(word));
+      kept.splice(0, closing + 1);
     }
     const joiner = /,\s?$/.test(text.slice(0, match.index)) ? ', ' : ' ';
     if (kept.length === 0) {
@@ -81,6 +94,19 @@ export function findCompanyNames(text: string): FoundCompanyName[] {
     found.push({ name, index: text.indexOf(kept[0] ?? '', start), length: end - text.indexOf(kept[0] ?? '', start) });
   }
   return found;
+}
+
+/**
+ * Where the parenthesised qualifier ending at `end` starts ("(Schweiz)", "(North", "East)"): one to
+ * three words of letters, no digits (a registration number in parentheses is no part of the name).
+ */
+function parenthesisedQualifier(words: string[], end: number): number | undefined {
+  for (let start = end; start >= Math.max(0, end - 2); start -= 1) {
+    const word = words[start] ?? '';
+    if (!/^[\p{L}().&'’-]+$/u.test(word)) return undefined;
+    if (word.startsWith('(')) return start > 0 ? start : undefined;
+  }
+  return undefined;
 }
 
 /** A name printed after a party label: salutations and trailing punctuation removed. */

@@ -53,8 +53,17 @@ describe('party names', () => {
     ['Polski Koncern Naftowy ORLEN S.A.', 'Polski Koncern Naftowy ORLEN S.A.'],
     ['Firma Handlowa Sp. z o.o.', 'Firma Handlowa Sp. z o.o.'],
     ['Metallbau Leipzig GmbH & Co. KG', 'Metallbau Leipzig GmbH & Co. KG'],
+    // A region or branch in parentheses belongs to the legal name; a registration number after it does not.
+    ['Holzwerk Brunner (Schweiz) AG', 'Holzwerk Brunner (Schweiz) AG'],
+    ['ROTI SEGAR BAKERIES (KL) SDN BHD (139386 X)', 'ROTI SEGAR BAKERIES (KL) SDN BHD'],
+    ['Kestrel Tools (North East) Ltd', 'Kestrel Tools (North East) Ltd'],
   ])('finds the company in %j', (text, name) => {
     expect(findCompanyNames(text)[0]?.name).toBe(name);
+  });
+
+  it('does not start a company name with a parenthesised remark', () => {
+    expect(findCompanyNames('(see terms) Ltd')).toEqual([]);
+    expect(findCompanyNames('Paid to (Kestrel) Ltd')).toEqual([]);
   });
 
   it('does not mistake words for legal forms', () => {

@@ -96,6 +96,17 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('TECK SENG HARDWARE ENTERPRISE (SERI KEMBANGAN) SDN BHD');
   });
 
+  it('keeps a head name below high confidence when OCR doubted one of its words', () => {
+    const seller = (confidence: number) => {
+      const rows = till({ head: [{ text: 'KEDAI MAJU TRADING SDN BHD', x: 0.2, confidence }, { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 }] });
+      const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+      return outcome.status === 'COMPLETED' ? outcome.fields.find((field) => field.name === 'seller_name') : undefined;
+    };
+    expect(seller(0.97)?.metadata.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(seller(0.86)?.value).toBe('KEDAI MAJU TRADING SDN BHD');
+    expect(seller(0.86)?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('drops the registration number printed after the name', () => {
     const head: Row[] = [{ text: 'AEON CO. (M) BHD (126926-H)', x: 0.28, confidence: 0.92 }, { text: '3RD FLR, AEON TAMAN MALURI SC', x: 0.26, confidence: 0.9 }];
     expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
@@ -191,6 +202,49 @@ describe('till totals', () => {
     const total = extractTotal(till({ totals }));
     expect(total?.value).toBe(12.2);
     expect(total?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('takes the amount payable, not a total of the supplies at one tax rate ("Total 0% supplies")', () => {
+    // A delivery slip that lists its supplies by tax rate, then what the shop pays for all of them.
+    const slip: Row[] = [
+      { text: 'ROTI SEGAR BAKERIES SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: 'LOT 8, JALAN PERUSAHAAN 2, 68100 BATU CAVES', x: 0.1, confidence: 0.9 },
+      { text: 'TAX INVOICE / DELIVERY NOTE', x: 0.25, confidence: 0.9 },
+      [{ text: 'Inv No.: 88120455', x: 0.06 }, { text: 'Date: 03/04/2018', x: 0.6 }],
+      item('WHITE LOAF 6 x 2.40', '14.40'),
+      item('WHOLEMEAL 5 x 2.75', '13.75'),
+      item('Total 0% supplies:', '28.15'),
+      item('CHOC ROLL 4 x 1.90', '7.60'),
+      item('Total 6% supplies (Excl. GST):', '7.60'),
+      item('Total 6% supplies (Incl. GST):', '8.06'),
+      // The slip repeats the zero-rated supplies beside the taxed ones, above what is payable.
+      item('Total 0% supplies:', '28.15'),
+      item('Total Payable:', '36.21'),
+    ];
+    expect(extract(slip).values.total_amount).toBe(36.21);
+  });
+
+  it('takes the company heading a delivery slip, its region in parentheses, as the seller, not the shop it delivered to', () => {
+    const slip: Row[] = [
+      { text: 'ROTI SEGAR BAKERIES (KL) SDN BHD (139386 X)', x: 0.1, confidence: 0.85 },
+      { text: 'LOT 8, JALAN PERUSAHAAN 2, 68100 BATU CAVES', x: 0.1, confidence: 0.9 },
+      { text: 'GST ID: 600381399040', x: 0.1, confidence: 0.9 },
+      { text: 'TAX INVOICE / ADJUSTMENT NOTE', x: 0.25, confidence: 0.9 },
+      [{ text: 'Cash Inv No.: 88120455', x: 0.06 }, { text: 'Date: 03/04/2018', x: 0.6 }],
+      '', '', '', '', '', '', '', '',
+      { text: 'PASAR SEGAR MART SDN BHD', x: 0.06, confidence: 0.9 },
+      { text: '47500 SUBANG JAYA, SELANGOR', x: 0.06 },
+      item('WHITE LOAF 6 x 2.40', '14.40'),
+      item('Total Payable:', '14.40'),
+    ];
+    expect(extract(slip).values.seller_name).toBe('ROTI SEGAR BAKERIES (KL) SDN BHD');
+  });
+
+  it('restores the decimal point OCR lost in a total when the digits are the net plus the tax, below high confidence', () => {
+    const totals: Row[] = [item('3 Item(s) Total (MYR):', '30.00'), item('GST @ 6% :', '1.80'), item('Net Total (MYR):', '3180'), item('Rounding', '0.00')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(31.8);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
   });
 
   it('doubts a total that cash tendered minus change contradicts (one of them was misread)', () => {
