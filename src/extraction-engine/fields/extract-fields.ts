@@ -265,7 +265,11 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
   const roundedTotal = amountSelection.total && cashRoundedTotal(amountSelection.total.candidate, pool.of(amountFields.total?.name));
   if (amountSelection.total && roundedTotal) amountSelection.total = { candidate: roundedTotal, confidence: amountSelection.total.confidence };
   if (!amountSelection.total && amountSelection.net && amountSelection.tax) {
-    const total = unlabelledSumUnderTax(context.layout, amountSelection.net.candidate, amountSelection.tax.candidate, amountFields.total?.name);
+    // The tax may be printed twice (its line in the totals, again in a tax summary at the foot): the
+    // sum sits under one of them, not necessarily under the one read most surely.
+    const { net, tax } = amountSelection;
+    const taxLines = [tax.candidate, ...pool.of(amountFields.tax?.name).filter((candidate) => candidate.value === tax.candidate.value && candidate.segmentId !== tax.candidate.segmentId)];
+    const total = taxLines.map((line) => unlabelledSumUnderTax(context.layout, net.candidate, line, amountFields.total?.name)).find((found) => found !== undefined);
     if (total) amountSelection.total = { candidate: total, confidence: roundConfidence(Math.min(amountSelection.net.confidence, amountSelection.tax.confidence) * 0.85) };
   }
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined);

@@ -197,6 +197,21 @@ describe('till totals', () => {
     expect(total?.metadata.confidence).toBeLessThan(0.9);
   });
 
+  it('finds the unlabelled sum under the tax line also when a tax summary at the foot repeats the tax', () => {
+    const totals: Row[] = [
+      [{ text: 'Sub Total', x: 0.06 }, { text: 'RM', x: 0.7 }, { text: '27.12', x: 0.78 }],
+      // Faint print: the tax of the totals block is read less surely than its repetition at the foot.
+      [{ text: 'GST/TAX 6%', x: 0.06 }, { text: '3', x: 0.5 }, { text: 'RM', x: 0.7 }, { text: '1.63', x: 0.78, confidence: 0.75 }],
+      [{ text: 'TOZ, :', x: 0.06 }, { text: 'RM', x: 0.7 }, { text: '28.75', x: 0.78 }],
+      item('Item Count: 2', ''),
+      item('Thank You, Please come again', ''),
+      { text: 'GST Summary Amount (RM) Tax (RM)', x: 0.06 },
+      { text: 'SR @ 6%', x: 0.06 },
+      [{ text: '27.12', x: 0.15 }, { text: '1.63', x: 0.25 }],
+    ];
+    expect(extractTotal(till({ totals }))?.value).toBe(28.75);
+  });
+
   it('trusts a total that cash tendered minus change confirms', () => {
     const totals: Row[] = [item('Sub Total', '12.20'), item('Total', '12.20'), item('CASH', '20.00'), item('CHANGE', '7.80')];
     const total = extractTotal(till({ totals }));
