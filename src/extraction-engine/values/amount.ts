@@ -114,7 +114,10 @@ export function findAmounts(text: string, context: CurrencyContext = {}): FoundA
   return found;
 }
 
-function readAmounts(text: string, context: CurrencyContext): FoundAmount[] {
+function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
+  // OCR reads a gap on a till slip as "_" ("RM_34.80"); no amount holds one, so it separates like a
+  // space (same length: the indices found stay those of the given text).
+  const text = given.replace(/_/gu, ' ');
   const found: FoundAmount[] = [];
   // Every amount has a digit; the patterns below are costly to try at each position of a line without one.
   if (!/\d/.test(text)) return found;

@@ -79,6 +79,11 @@ describe('till amounts whose decimal point OCR lost', () => {
     expect(findAmounts('€ 12 50').map((amount) => amount.value)).toEqual([12.5]);
   });
 
+  it('reads an underscore OCR put for a gap as a gap, keeping the position of the amount', () => {
+    const [amount] = findAmounts('<RM_34.80 >');
+    expect([amount?.value, amount?.currency, amount?.index]).toEqual([34.8, 'MYR', 1]);
+  });
+
   it('keeps numbers apart that no currency sign joins, and three-digit groups as thousands', () => {
     expect(findAmounts('Qty 2 15.00').map((amount) => amount.value)).toEqual([2, 15]);
     expect(findAmounts('Table 12 50').map((amount) => amount.value)).toEqual([12, 50]);
