@@ -114,10 +114,16 @@ export function findAmounts(text: string, context: CurrencyContext = {}): FoundA
   return found;
 }
 
+/**
+ * OCR reads a zero right after a currency sign as the letter O ("RM O 02", "RM O.50"): no word is a
+ * lone O between a sign and two digits of cents.
+ */
+const LETTER_O_FOR_ZERO = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PREFIX}\s?)[OoÖ](?=[.,\s]\d{2}(?!\d))`, 'gu');
+
 function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
   // OCR reads a gap on a till slip as "_" ("RM_34.80"); no amount holds one, so it separates like a
   // space (same length: the indices found stay those of the given text).
-  const text = given.replace(/_/gu, ' ');
+  const text = given.replace(/_/gu, ' ').replace(LETTER_O_FOR_ZERO, '0');
   const found: FoundAmount[] = [];
   // Every amount has a digit; the patterns below are costly to try at each position of a line without one.
   if (!/\d/.test(text)) return found;

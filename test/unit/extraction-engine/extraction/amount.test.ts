@@ -79,6 +79,12 @@ describe('till amounts whose decimal point OCR lost', () => {
     expect(findAmounts('€ 12 50').map((amount) => amount.value)).toEqual([12.5]);
   });
 
+  it('reads a letter O between a currency sign and the cents as a zero', () => {
+    expect(findAmounts('Rounding Adjustment RM O 02').map((amount) => amount.value)).toEqual([0.02]);
+    expect(findAmounts('Discount RM O.50').map((amount) => amount.value)).toEqual([0.5]);
+    expect(findAmounts('ROOM O 12').map((amount) => amount.value)).toEqual([12]);
+  });
+
   it('reads an underscore OCR put for a gap as a gap, keeping the position of the amount', () => {
     const [amount] = findAmounts('<RM_34.80 >');
     expect([amount?.value, amount?.currency, amount?.index]).toEqual([34.8, 'MYR', 1]);
