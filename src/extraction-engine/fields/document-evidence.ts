@@ -220,7 +220,7 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
   // footer line): it is not the seller's.
   const buyerNames = new Set<string>();
   for (const segment of layout.segments) {
-    for (const company of findCompanyNames(segment.text)) {
+    for (const company of findCompanyNames(withLegalFormRestored(segment.text))) {
       const key = normalizeForMatching(company.name);
       occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
       if (parties.partyOf(segment.id) === 'buyer') buyerNames.add(key);
@@ -229,7 +229,8 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
   for (const page of layout.pages) {
     for (const row of page.rows) {
       for (const segment of row.segments) {
-        for (const company of findCompanyNames(segment.text)) {
+        // OCR misreads the legal form that ends a letterhead name ("SDN 3HD") as often as a till's.
+        for (const company of findCompanyNames(withLegalFormRestored(segment.text))) {
           const owner = parties.partyOf(segment.id);
           let score: number;
           if (party === 'seller') {

@@ -96,6 +96,22 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('TECK SENG HARDWARE ENTERPRISE (SERI KEMBANGAN) SDN BHD');
   });
 
+  it('restores a legal form OCR misread at the end of a letterhead name on a slip read as an invoice', () => {
+    const slip: Row[] = [
+      { text: 'HARBOUR LIGHT TRADING SDN 3HD', x: 0.2, confidence: 0.9 },
+      { text: '(550150-A)', x: 0.35, confidence: 0.8 },
+      { text: 'PASARAYA HARBOUR LIGHT', x: 0.25, confidence: 0.9 },
+      { text: 'NO. 1 Jalan Euro 1, 40150 Shah Alam', x: 0.1, confidence: 0.9 },
+      { text: 'TAX INVOICE', x: 0.35, confidence: 0.9 },
+      [{ text: 'Invoice No: 195147', x: 0.06 }, { text: 'Date: 12-02-2018', x: 0.6 }],
+      { text: 'Customer : ONG GUAT CHYE', x: 0.06 },
+      item('RICE 10KG', '36.50'),
+      item('Total Payable:', '36.50'),
+    ];
+    const outcome = extractDocument(placedDocument([slip], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+    expect(outcome.status === 'COMPLETED' && outcome.fields.find((field) => field.name === 'seller_name')?.value).toBe('HARBOUR LIGHT TRADING SDN BHD');
+  });
+
   it('keeps a head name below high confidence when OCR doubted one of its words', () => {
     const seller = (confidence: number) => {
       const rows = till({ head: [{ text: 'KEDAI MAJU TRADING SDN BHD', x: 0.2, confidence }, { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 }] });
