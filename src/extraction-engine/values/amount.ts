@@ -138,8 +138,9 @@ function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
       const attachedCurrency = Boolean(groups.prefix || groups.suffix) || match[0].trim() === text.replace(/^[\s:=*]+|[\s:=*]+$/g, '');
       const lostDecimalPoint = LOST_DECIMAL_POINT.exec(groups.number ?? '');
       if (lostDecimalPoint) {
-        // Two digits after a space are no thousands group: beside a sign they are the cents.
-        reading = groups.prefix || groups.suffix ? { value: Number(`${lostDecimalPoint[1]}.${lostDecimalPoint[2]}`), decimals: 2 } : undefined;
+        // Two digits after a space are no thousands group: beside a sign, or alone in their column
+        // ("Total   41 50": a column holds one value), they are the cents.
+        reading = attachedCurrency ? { value: Number(`${lostDecimalPoint[1]}.${lostDecimalPoint[2]}`), decimals: 2 } : undefined;
       } else {
         reading = attachedCurrency ? readNumberBody(groups.number ?? '', true) : undefined;
       }

@@ -90,6 +90,10 @@ describe('till amounts whose decimal point OCR lost', () => {
     expect([amount?.value, amount?.currency, amount?.index]).toEqual([34.8, 'MYR', 1]);
   });
 
+  it('reads two digits after a space as the cents of a number alone in its column', () => {
+    expect(findAmounts('41 50').map((amount) => [amount.value, amount.decimals])).toEqual([[41.5, 2]]);
+  });
+
   it('keeps numbers apart that no currency sign joins, and three-digit groups as thousands', () => {
     expect(findAmounts('Qty 2 15.00').map((amount) => amount.value)).toEqual([2, 15]);
     expect(findAmounts('Table 12 50').map((amount) => amount.value)).toEqual([12, 50]);
