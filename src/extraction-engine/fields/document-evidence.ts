@@ -297,11 +297,13 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
       const text = cleanPartyName(words.join(' '));
       if (!text || /\d/.test(text) || !/\p{L}{4}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
       const prominent = segment.box.height >= page.typicalLineHeight * 1.25;
-      // The next line in the same column: a street, postcode, e-mail or phone line under a name.
+      // The next line in the same column, flush left or centred under it as letterheads and tills
+      // print them: a street, postcode, e-mail or phone line under a name.
+      const centre = segment.box.x + segment.box.width / 2;
       const below = page.rows
         .slice(row.index + 1, row.index + 4)
         .flatMap((candidate) => candidate.segments)
-        .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02);
+        .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02 || Math.abs(candidate.box.x + candidate.box.width / 2 - centre) < 0.02);
       const addressBelow = below !== undefined && /\d/.test(below.text) && /\p{L}{3}/u.test(below.text);
       if (!prominent && !addressBelow) continue;
       found.push({

@@ -159,6 +159,22 @@ describe('letterhead', () => {
   });
 });
 
+describe('centred letterhead', () => {
+  it('takes a centred name with no legal form as the seller when its street line is centred under it', () => {
+    const rows: Row[] = [
+      { text: 'NORTHGATE PAINT SUPPLIES', x: 0.3 },
+      { text: '14 Mill Lane, Hexham NE46 3PA', x: 0.27 },
+      { text: 'Tel 01434 600 321', x: 0.36 },
+      { text: 'INVOICE', x: 0.42 },
+      'Invoice No: 4471',
+      'Date: 12/03/2024',
+      'Total: 48.00',
+    ];
+    const results = extractFields(placedDocument([rows], { language: 'en' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'seller_name')?.value).toBe('NORTHGATE PAINT SUPPLIES');
+  });
+});
+
 describe('unlabelled address blocks', () => {
   it('take the block that is not the seller\'s as the buyer', () => {
     const rows: Row[] = [
