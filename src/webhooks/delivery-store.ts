@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
@@ -175,15 +176,17 @@ export class DynamoDeliveryStore implements DeliveryStore {
    * once) has just written and already moved on; the claim rules that out: only its holder writes,
    * and only within the first part of its lease. A fan-out without the claim that finds every
    * delivery written goes on as a repeated fan-out does; one that finds some missing fails, and its
-   * hand-off comes back once the holder is done or its claim has run out.
+   * hand-off comes back once the holder is done or its claim has run out. A holder whose window
+   * passed renews its claim first (conditional on its own token) and fails if it was taken over.
    */
   async createAll(records: DeliveryRecord[]): Promise<FannedOutDelivery[]> {
     const [first] = records;
     if (!first) return [];
     const { eventId } = first;
     if (records.some((record) => record.eventId !== eventId)) throw new Error('A fan-out writes the deliveries of one event.');
-    const claimedAt = performance.now();
-    const claimed = await this.claimFanOut(first);
+    const token = randomUUID();
+    let claimedAt = performance.now();
+    const claimed = await this.claimFanOut(first, token);
     const stored = new Map(
       (await batchGet(this.client, this.tableName, records.map((record) => deliveryKey(record.eventId, record.id)), { consistentRead: true })).map((item) => {
         const delivery = deliveryOf(item);
@@ -193,6 +196,12 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const missing = records.filter((record) => !stored.has(record.id));
     if (missing.length > 0) {
       if (!claimed) throw new FanOutInProgress(eventId, 'another fan-out of the event holds its claim');
+      // A slow store may have used up the write window: a renewal that finds the claim still this
+      // fan-out's proves nobody took it over meanwhile, and opens a new window.
+      if (performance.now() - claimedAt > fanOutWriteWindowMilliseconds) {
+        claimedAt = performance.now();
+        if (!(await this.claimFanOut(first, token, { renewal: true }))) throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
+      }
       await batchWrite(
         this.client,
         this.tableName,
@@ -210,19 +219,23 @@ export class DynamoDeliveryStore implements DeliveryStore {
     });
   }
 
-  /** Takes the event's fan-out claim unless another fan-out holds it; false when one does. */
-  private async claimFanOut(delivery: DeliveryRecord): Promise<boolean> {
+  /**
+   * Takes the event's fan-out claim unless another fan-out holds it (false then). A renewal extends
+   * the claim only while it is still this fan-out's own (`token`), however long ago it was taken.
+   */
+  private async claimFanOut(delivery: DeliveryRecord, token: string, options: { renewal?: boolean } = {}): Promise<boolean> {
     const now = Date.now();
     return this.conditionally(
       new UpdateCommand({
         TableName: this.tableName,
         Key: fanOutClaimKey(delivery.eventId),
-        UpdateExpression: 'SET claimedUntil = :until, expiresAt = :expiresAt',
-        ConditionExpression: 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
+        UpdateExpression: 'SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt',
+        ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
         ExpressionAttributeValues: {
           ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
-          ':now': new Date(now).toISOString(),
+          ':token': token,
           ':expiresAt': expiresAtOf(delivery),
+          ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
         },
       }),
     );

@@ -85,17 +85,41 @@ describe('DynamoDeliveryStore.createAll', () => {
     expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
   });
 
-  it('does not write under a claim older than its write window', async () => {
+  it('past its write window, renews its own claim before writing, and writes nothing once the claim was taken over', async () => {
     let clock = 1_000;
     vi.spyOn(performance, 'now').mockImplementation(() => clock);
-    documents.on(UpdateCommand).resolves({});
     documents.on(BatchGetCommand).callsFake(async () => {
       clock += fanOutWriteWindowMilliseconds + 1;
       return { Responses: { records: [] } };
     });
+    documents.on(BatchWriteCommand).resolves({});
+    // Renewed: the claim was still this fan-out's.
+    documents.on(UpdateCommand).resolves({});
+    expect((await store().createAll(records)).every(({ createdNow }) => createdNow)).toBe(true);
+    const [claim, renewal] = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(renewal!.ConditionExpression).toBe('claimToken = :token');
+    expect(renewal!.ExpressionAttributeValues![':token']).toBe(claim!.ExpressionAttributeValues![':token']);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(1);
 
+    // Taken over: another fan-out's claim replaced the token.
+    documents.reset();
+    documents.on(BatchGetCommand).callsFake(async () => {
+      clock += fanOutWriteWindowMilliseconds + 1;
+      return { Responses: { records: [] } };
+    });
+    documents.on(UpdateCommand).resolvesOnce({}).rejects(conditionalFailure());
     await expect(store().createAll(records)).rejects.toBeInstanceOf(FanOutInProgress);
     expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('two fan-outs claim with different tokens', async () => {
+    documents.on(UpdateCommand).resolves({});
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
+    documents.on(BatchWriteCommand).resolves({});
+    await store().createAll(records);
+    await store().createAll(records);
+    const tokens = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input.ExpressionAttributeValues![':token']);
+    expect(new Set(tokens).size).toBe(2);
   });
 
   it('writes nothing for an event without matching subscriptions', async () => {
