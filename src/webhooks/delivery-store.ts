@@ -185,10 +185,17 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const { eventId } = first;
     if (records.some((record) => record.eventId !== eventId)) throw new Error('A fan-out writes the deliveries of one event.');
     const token = randomUUID();
+    // The claim and the read go out together (one round trip less before the POSTs). The read may
+    // come before the claim, and still sees every write of another holder: that one wrote within 10 s
+    // of its claim (or its renewal), and this claim is granted only 30 s after that, while this fan-out
+    // writes only within 10 s of sending both (or renews first), so the other's writes all landed before this read went out.
     let claimedAt = performance.now();
-    const claimed = await this.claimFanOut(first, token);
+    const [claimed, items] = await Promise.all([
+      this.claimFanOut(first, token),
+      batchGet(this.client, this.tableName, records.map((record) => deliveryKey(record.eventId, record.id)), { consistentRead: true }),
+    ]);
     const stored = new Map(
-      (await batchGet(this.client, this.tableName, records.map((record) => deliveryKey(record.eventId, record.id)), { consistentRead: true })).map((item) => {
+      items.map((item) => {
         const delivery = deliveryOf(item);
         return [delivery.id, delivery] as const;
       }),

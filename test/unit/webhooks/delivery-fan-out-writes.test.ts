@@ -112,6 +112,26 @@ describe('DynamoDeliveryStore.createAll', () => {
     expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
   });
 
+  it('sends the read with the claim, without waiting for the claim first', async () => {
+    let readWhileClaiming = false;
+    let claiming = false;
+    documents.on(UpdateCommand).callsFake(async () => {
+      claiming = true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      claiming = false;
+      return {};
+    });
+    documents.on(BatchGetCommand).callsFake(async () => {
+      readWhileClaiming = claiming;
+      return { Responses: { records: [] } };
+    });
+    documents.on(BatchWriteCommand).resolves({});
+
+    await store().createAll(records);
+
+    expect(readWhileClaiming).toBe(true);
+  });
+
   it('two fan-outs claim with different tokens', async () => {
     documents.on(UpdateCommand).resolves({});
     documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
