@@ -138,28 +138,26 @@ export class DeliveryAttempts {
     const now = this.now();
     const delaySeconds = schedule.delayBeforeAttempt(1);
     const sendingNow = options.sendFirstAttemptsNow === true && delaySeconds === 0;
-    // Subscriptions are independent of each other: up to 25 deliveries are written concurrently.
-    const deliveries = await Promise.all(
-      subscriptions
-        .filter((candidate) => subscriptionMatches(candidate, event))
-        .map(async (subscription) => {
-          const record = this.newDelivery(event, subscription.id, {
-            id: automaticDeliveryId(event.envelope.eventId, subscription.id, event.envelope.occurredAt),
-            trigger: 'automatic',
-            maxAttempts: automaticMaxAttempts,
-            now,
-            delaySeconds,
-          });
-          // Sent from here, attempt 1's pending record is written with the delivery, in the same put.
-          if (sendingNow) record.firstAttemptStartedAt = now.toISOString();
-          if (await store.create(record)) return { current: record, firstAttemptDue: true, createdNow: true };
-          const current = await store.get(record.eventId, record.id);
-          if (!current) return undefined;
-          const firstAttemptDue = current.status === 'PENDING' && current.attemptCount === 0 && current.heldAttempt === undefined;
-          return { current, firstAttemptDue, createdNow: false };
-        }),
-    );
-    const created = deliveries.filter((delivery) => delivery !== undefined);
+    const records = subscriptions
+      .filter((candidate) => subscriptionMatches(candidate, event))
+      .map((subscription) => {
+        const record = this.newDelivery(event, subscription.id, {
+          id: automaticDeliveryId(event.envelope.eventId, subscription.id, event.envelope.occurredAt),
+          trigger: 'automatic',
+          maxAttempts: automaticMaxAttempts,
+          now,
+          delaySeconds,
+        });
+        // Sent from here, attempt 1's pending record is written with the delivery, in the same put.
+        if (sendingNow) record.firstAttemptStartedAt = now.toISOString();
+        return record;
+      });
+    // The event's deliveries (at most 25) are written together, those already stored kept as they are.
+    const created = (await store.createAll(records)).map(({ current, createdNow }) => ({
+      current,
+      createdNow,
+      firstAttemptDue: createdNow || (current.status === 'PENDING' && current.attemptCount === 0 && current.heldAttempt === undefined),
+    }));
     // Only a delivery this call created is surely not being attempted elsewhere; one found existing
     // may be in another fan-out's hands, so its attempt 1 goes through the queue, where copies meet.
     const sentNow = sendingNow ? created.filter(({ createdNow }) => createdNow) : [];

@@ -1,13 +1,14 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWrite } from '../infrastructure/dynamodb-batches.ts';
 import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
+import { fanOutClaimKey } from './delivery-store.ts';
 import type { EventDependents } from '../events/expired-event-purge.ts';
 
 /**
  * The deliveries of an event and their attempt records, removed when the event expires (the events
  * module's purge calls it before deleting the event; DynamoDB TTL does the same deployed, since every
  * delivery and attempt carries its event's `expiresAt`). Queries by key only: the event's partition
- * (`EVENT#<evt>`, `DELIVERY#…`), then each delivery's attempts (`DLV#<dlv>`). Attempts go first, so a
+ * (`EVENT#<evt>`, `DELIVERY#…`, and the fan-out claim `FANOUT`), then each delivery's attempts (`DLV#<dlv>`). Attempts go first, so a
  * purge that stops half-way still finds the delivery, and through it the attempts, next time.
  */
 export class DeliveryPurge implements EventDependents {
@@ -32,7 +33,8 @@ export class DeliveryPurge implements EventDependents {
       });
       await batchWrite(this.client, this.tableName, attempts.map(deleteRequest));
     }
-    await batchWrite(this.client, this.tableName, deliveries.map(deleteRequest));
+    // The fan-out claim goes with the deliveries it guarded (a delete of a missing item is no error).
+    await batchWrite(this.client, this.tableName, [...deliveries.map(deleteRequest), deleteRequest(fanOutClaimKey(eventId))]);
   }
 }
 

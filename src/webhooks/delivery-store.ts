@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
+import { batchGet, batchWrite } from '../infrastructure/dynamodb-batches.ts';
 import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
 import { deliveryExpiresAt, type AttemptRecord, type AttemptResult, type DeliveryRecord, type DeliveryStatus } from './delivery-records.ts';
 
@@ -11,6 +13,23 @@ export interface AttemptSettlement {
   lastResponseStatus: number | null;
   nextAttemptAt: string | null;
   updatedAt: string;
+}
+
+/** A delivery of a fan-out as stored, and whether this fan-out wrote it. */
+export interface FannedOutDelivery {
+  current: DeliveryRecord;
+  createdNow: boolean;
+}
+
+/**
+ * Another fan-out of the same event holds its claim while some of the event's deliveries are not
+ * written yet, or this one's claim is too old to write under: the hand-off fails and comes back.
+ */
+export class FanOutInProgress extends Error {
+  constructor(eventId: string, reason: string) {
+    super(`The deliveries of event ${eventId} are not all written: ${reason}; the hand-off comes back.`);
+    this.name = 'FanOutInProgress';
+  }
 }
 
 export interface HeldDelivery {
@@ -27,6 +46,12 @@ export interface HeldDelivery {
 export interface DeliveryStore {
   /** False when the delivery already exists (a repeated fan-out). */
   create(record: DeliveryRecord): Promise<boolean>;
+  /**
+   * The deliveries of one event's fan-out: those not stored yet are written, the others answered as
+   * stored, each once however many fan-outs of the event run. Throws FanOutInProgress when another
+   * fan-out of the event may be writing them at the same time.
+   */
+  createAll(records: DeliveryRecord[]): Promise<FannedOutDelivery[]>;
   get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined>;
   /** Every delivery of the event, automatic and manual, oldest first. */
   listOfEvent(eventId: string): Promise<DeliveryRecord[]>;
@@ -59,6 +84,16 @@ export interface DeliveryStore {
 const deliveryKey = (eventId: string, deliveryId: string) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${deliveryId}` });
 const attemptKey = (deliveryId: string, number: number) => ({ pk: `DLV#${deliveryId}`, sk: `ATTEMPT#${String(number).padStart(4, '0')}` });
 const heldPartition = (subscriptionId: string) => `SUB#${subscriptionId}#HELD`;
+/** The fan-out claim of an event, beside its deliveries (the purge removes it with them). */
+export const fanOutClaimKey = (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'FANOUT' });
+
+/**
+ * How long a fan-out's claim keeps other fan-outs of the event from writing its deliveries, and the
+ * part of it in which the holder may still start its writes: the rest is margin for a write in flight,
+ * so a slow holder never writes after another fan-out took the claim over.
+ */
+export const fanOutClaimMilliseconds = 30_000;
+export const fanOutWriteWindowMilliseconds = 10_000;
 
 const deliveryAttributes = [
   'id',
@@ -85,6 +120,16 @@ function deliveryOf(item: Record<string, unknown>): DeliveryRecord {
   const record: Record<string, unknown> = {};
   for (const name of deliveryAttributes) if (item[name] !== undefined) record[name] = item[name];
   return record as unknown as DeliveryRecord;
+}
+
+function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
+  return {
+    ...deliveryKey(record.eventId, record.id),
+    ...record,
+    gsi1pk: `SUB#${record.subscriptionId}#DELIVERIES`,
+    gsi1sk: `${record.occurredAt}#${record.eventId}#${record.id}`,
+    expiresAt: expiresAtOf(record),
+  };
 }
 
 function attemptOf(item: Record<string, unknown>): AttemptRecord {
@@ -121,17 +166,84 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   async create(record: DeliveryRecord): Promise<boolean> {
-    return this.conditionally(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: {
-          ...deliveryKey(record.eventId, record.id),
-          ...record,
-          gsi1pk: `SUB#${record.subscriptionId}#DELIVERIES`,
-          gsi1sk: `${record.occurredAt}#${record.eventId}#${record.id}`,
-          expiresAt: expiresAtOf(record),
+    return this.conditionally(new PutCommand({ TableName: this.tableName, Item: deliveryItem(record), ConditionExpression: 'attribute_not_exists(pk)' }));
+  }
+
+  /**
+   * Three calls for up to 25 deliveries instead of a conditional put each: a claim on the event, one
+   * consistent BatchGetItem, one BatchWriteItem of the missing ones. A batch write has no condition,
+   * so it could overwrite a delivery another fan-out of the same event (the outbox hands off at least
+   * once) has just written and already moved on; the claim rules that out: only its holder writes,
+   * and only within the first part of its lease. A fan-out without the claim that finds every
+   * delivery written goes on as a repeated fan-out does; one that finds some missing fails, and its
+   * hand-off comes back once the holder is done or its claim has run out. A holder whose window
+   * passed renews its claim first (conditional on its own token) and fails if it was taken over.
+   */
+  async createAll(records: DeliveryRecord[]): Promise<FannedOutDelivery[]> {
+    const [first] = records;
+    if (!first) return [];
+    const { eventId } = first;
+    if (records.some((record) => record.eventId !== eventId)) throw new Error('A fan-out writes the deliveries of one event.');
+    const token = randomUUID();
+    // The claim and the read go out together (one round trip less before the POSTs). The read may
+    // come before the claim, and still sees every write of another holder: that one wrote within 10 s
+    // of its claim (or its renewal), and this claim is granted only 30 s after that, while this fan-out
+    // writes only within 10 s of sending both (or renews first), so the other's writes all landed before this read went out.
+    let claimedAt = performance.now();
+    const [claimed, items] = await Promise.all([
+      this.claimFanOut(first, token),
+      batchGet(this.client, this.tableName, records.map((record) => deliveryKey(record.eventId, record.id)), { consistentRead: true }),
+    ]);
+    const stored = new Map(
+      items.map((item) => {
+        const delivery = deliveryOf(item);
+        return [delivery.id, delivery] as const;
+      }),
+    );
+    const missing = records.filter((record) => !stored.has(record.id));
+    if (missing.length > 0) {
+      if (!claimed) throw new FanOutInProgress(eventId, 'another fan-out of the event holds its claim');
+      // A slow store may have used up the write window: a renewal that finds the claim still this
+      // fan-out's proves nobody took it over meanwhile, and opens a new window.
+      if (performance.now() - claimedAt > fanOutWriteWindowMilliseconds) {
+        claimedAt = performance.now();
+        if (!(await this.claimFanOut(first, token, { renewal: true }))) throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
+      }
+      await batchWrite(
+        this.client,
+        this.tableName,
+        missing.map((record) => ({ PutRequest: { Item: deliveryItem(record) } })),
+        {
+          beforeEachRequest: () => {
+            if (performance.now() - claimedAt > fanOutWriteWindowMilliseconds) throw new FanOutInProgress(eventId, 'the claim is too old to write under');
+          },
         },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      );
+    }
+    return records.map((record) => {
+      const current = stored.get(record.id);
+      return current ? { current, createdNow: false } : { current: record, createdNow: true };
+    });
+  }
+
+  /**
+   * Takes the event's fan-out claim unless another fan-out holds it (false then). A renewal extends
+   * the claim only while it is still this fan-out's own (`token`), however long ago it was taken.
+   */
+  private async claimFanOut(delivery: DeliveryRecord, token: string, options: { renewal?: boolean } = {}): Promise<boolean> {
+    const now = Date.now();
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: fanOutClaimKey(delivery.eventId),
+        UpdateExpression: 'SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt',
+        ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
+        ExpressionAttributeValues: {
+          ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
+          ':token': token,
+          ':expiresAt': expiresAtOf(delivery),
+          ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
+        },
       }),
     );
   }

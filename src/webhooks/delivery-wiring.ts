@@ -9,7 +9,8 @@ import { RecordedEventPayloads, type EventPayloads } from './event-payloads.ts';
 import { eventLister } from '../events/wiring.ts';
 import { OutboundConnectionPool } from '../outbound/outbound-fetch.ts';
 import { retryScheduleFromEnvironment } from './retry-schedule.ts';
-import { WebhookSender, webhookSenderSettingsFromEnvironment } from './webhook-sender.ts';
+import pLimit from 'p-limit';
+import { maxConcurrentPostsFromEnvironment, WebhookSender, webhookSenderSettingsFromEnvironment, type PostSlots } from './webhook-sender.ts';
 
 // Built from the environment the stack (deployed or local) sets; clients are shared per process. The
 // subscription lookup and the signature come from the subscriptions module, so they are passed in.
@@ -36,11 +37,23 @@ export function deliveryHistory(): DeliveryHistory {
 const webhookConnections = new OutboundConnectionPool();
 
 /**
+ * The POSTs in flight in this process, bounded (PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS): a consumer
+ * invocation may start 250 at once (10 fan-outs of 25), and locally several invocations share one
+ * process with the receiver; past the bound a POST waits for a slot instead of for its timeout.
+ */
+let webhookPostSlots: PostSlots | undefined;
+function postSlots(): PostSlots {
+  webhookPostSlots ??= pLimit(maxConcurrentPostsFromEnvironment());
+  return webhookPostSlots;
+}
+
+/**
  * The delivery engine over the real table, queue and outbound fetch. A malformed
- * PAPERFLOW_WEBHOOK_RETRY_DELAYS or PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS throws here, at start-up.
+ * PAPERFLOW_WEBHOOK_RETRY_DELAYS, PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS or PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS throws
+ * here, at start-up.
  */
 export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook; store?: DeliveryStore; events?: EventPayloads }): DeliveryAttempts {
-  const sender = new WebhookSender({ ...webhookSenderSettingsFromEnvironment(), connections: webhookConnections });
+  const sender = new WebhookSender({ ...webhookSenderSettingsFromEnvironment(), connections: webhookConnections, slots: postSlots() });
   return new DeliveryAttempts({
     store: deliveryStore(),
     events: eventPayloads(),

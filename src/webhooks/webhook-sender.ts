@@ -24,7 +24,15 @@ export interface WebhookSenderSettings {
   resolveHost?: HostResolver;
   /** Kept-alive connections shared by the sends of this process (each still resolved, checked and pinned). */
   connections?: OutboundConnectionPool;
+  /**
+   * Runs each POST when one of the process's POST slots is free (PostSlots): a send waits for a
+   * slot before its clock starts, so a burst waits in line instead of timing out on a busy process.
+   */
+  slots?: PostSlots;
 }
+
+/** Runs `post` once fewer than a fixed number of others are running (p-limit's limit function). */
+export type PostSlots = <T>(post: () => Promise<T>) => Promise<T>;
 
 /** Only the start of a receiver's answer is kept (DESIGN.md: the first 4 KB). */
 export const recordedResponseBytes = 4 * 1024;
@@ -42,6 +50,18 @@ export function webhookTimeoutMsFromEnvironment(raw = process.env[webhookTimeout
     throw new Error(`${webhookTimeoutVariable} must be a positive number of seconds (default ${defaultWebhookTimeoutSeconds}); got "${raw}".`);
   }
   return Math.round(seconds * 1000);
+}
+
+export const maxConcurrentPostsVariable = 'PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS';
+export const defaultMaxConcurrentPosts = 100;
+
+/** `PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS` (default 100): a positive whole number, else a start-up error. */
+export function maxConcurrentPostsFromEnvironment(raw = process.env[maxConcurrentPostsVariable]): number {
+  if (raw === undefined || raw.trim() === '') return defaultMaxConcurrentPosts;
+  if (!/^[1-9]\d*$/.test(raw.trim())) {
+    throw new Error(`${maxConcurrentPostsVariable} must be a positive whole number (default ${defaultMaxConcurrentPosts}); got "${raw}".`);
+  }
+  return Number(raw);
 }
 
 export function webhookSenderSettingsFromEnvironment(): WebhookSenderSettings {
@@ -73,6 +93,10 @@ export class WebhookSender {
   }
 
   async send(request: WebhookRequest, sign: SignRequest): Promise<AttemptResult> {
+    return this.settings.slots ? this.settings.slots(() => this.post(request, sign)) : this.post(request, sign);
+  }
+
+  private async post(request: WebhookRequest, sign: SignRequest): Promise<AttemptResult> {
     const started = this.now();
     const timestamp = Math.floor(started.getTime() / 1000);
     const signatureHeaders = sign(request.body, request.eventId, timestamp);

@@ -1,6 +1,6 @@
 import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
 import type { AttemptRecord, AttemptResult, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
-import type { AttemptSettlement, DeliveryStore, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
+import type { AttemptSettlement, DeliveryStore, FannedOutDelivery, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
 import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
 import type { WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
 
@@ -19,6 +19,19 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     if (this.deliveries.has(record.id)) return false;
     this.deliveries.set(record.id, copy(record));
     return true;
+  }
+
+  async createAll(records: DeliveryRecord[]): Promise<FannedOutDelivery[]> {
+    const created: FannedOutDelivery[] = [];
+    for (const record of records) {
+      const stored = this.deliveries.get(record.id);
+      if (stored) created.push({ current: copy(stored), createdNow: false });
+      else {
+        this.deliveries.set(record.id, copy(record));
+        created.push({ current: copy(record), createdNow: true });
+      }
+    }
+    return created;
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {

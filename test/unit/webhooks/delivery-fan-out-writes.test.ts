@@ -1,0 +1,162 @@
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
+import { DeliveryPurge } from '../../../src/webhooks/delivery-purge.ts';
+import { DynamoDeliveryStore, FanOutInProgress, fanOutWriteWindowMilliseconds } from '../../../src/webhooks/delivery-store.ts';
+
+// The fan-out's deliveries written in one BatchWriteItem under a claim on the event (delivery-store.ts,
+// createAll): a synthetic event with three subscriptions, against a mocked table.
+
+const documents = mockClient(DynamoDBDocumentClient);
+
+beforeEach(() => documents.reset());
+afterEach(() => vi.restoreAllMocks());
+
+const conditionalFailure = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
+const store = () => new DynamoDeliveryStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'records');
+
+const eventId = 'evt_01JZ0000000000000000000009';
+const deliveryOf = (index: number, changes: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
+  id: `dlv_01JZ00000000000000000000F${index}`,
+  eventId,
+  subscriptionId: `sub_01JZ00000000000000000000F${index}`,
+  workspaceId: 'ws_fan',
+  eventType: 'workflow.run.completed',
+  occurredAt: '2026-05-01T08:00:00.000Z',
+  trigger: 'automatic',
+  status: 'PENDING',
+  attemptCount: 0,
+  maxAttempts: 6,
+  createdAt: '2026-05-01T08:00:01.000Z',
+  updatedAt: '2026-05-01T08:00:01.000Z',
+  lastAttemptAt: null,
+  nextAttemptAt: '2026-05-01T08:00:01.000Z',
+  lastResponseStatus: null,
+  firstAttemptStartedAt: '2026-05-01T08:00:01.000Z',
+  ...changes,
+});
+const records = [deliveryOf(1), deliveryOf(2), deliveryOf(3)];
+/** Delivery 2 as another fan-out left it: written, attempt 1 settled. */
+const progressed = deliveryOf(2, { attemptCount: 1, status: 'SUCCEEDED', lastResponseStatus: 200, firstAttemptStartedAt: undefined });
+const storedItem = (record: DeliveryRecord) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${record.id}`, ...JSON.parse(JSON.stringify(record)) });
+
+describe('DynamoDeliveryStore.createAll', () => {
+  it('claims the event, reads its deliveries consistently and writes only the missing ones in one batch', async () => {
+    documents.on(UpdateCommand).resolves({});
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(progressed)] } });
+    documents.on(BatchWriteCommand).resolves({});
+
+    const created = await store().createAll(records);
+
+    expect(created.map(({ current, createdNow }) => [current.id, current.attemptCount, createdNow])).toEqual([
+      [records[0]!.id, 0, true],
+      [records[1]!.id, 1, false],
+      [records[2]!.id, 0, true],
+    ]);
+    const claim = documents.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(claim.Key).toEqual({ pk: `EVENT#${eventId}`, sk: 'FANOUT' });
+    expect(claim.ConditionExpression).toBe('attribute_not_exists(claimedUntil) OR claimedUntil < :now');
+    expect(documents.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems!.records).toMatchObject({ ConsistentRead: true });
+    const writes = documents.commandCalls(BatchWriteCommand);
+    expect(writes).toHaveLength(1);
+    const puts = writes[0]!.args[0].input.RequestItems!.records!.map((request) => request.PutRequest!.Item!);
+    expect(puts.map((item) => item.sk)).toEqual([`DELIVERY#${records[0]!.id}`, `DELIVERY#${records[2]!.id}`]);
+    expect(puts[0]).toMatchObject({ pk: `EVENT#${eventId}`, gsi1pk: `SUB#${records[0]!.subscriptionId}#DELIVERIES`, expiresAt: Date.parse(records[0]!.occurredAt) / 1000 + 90 * 86_400 });
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('without the claim, refuses to write while some deliveries are missing: another fan-out may be writing them', async () => {
+    documents.on(UpdateCommand).rejects(conditionalFailure());
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(progressed)] } });
+
+    await expect(store().createAll(records)).rejects.toBeInstanceOf(FanOutInProgress);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('without the claim, answers the stored deliveries when they are all written, writing nothing', async () => {
+    documents.on(UpdateCommand).rejects(conditionalFailure());
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(progressed)] } });
+
+    const created = await store().createAll([deliveryOf(2)]);
+
+    expect(created).toEqual([{ current: progressed, createdNow: false }]);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('past its write window, renews its own claim before writing, and writes nothing once the claim was taken over', async () => {
+    let clock = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    documents.on(BatchGetCommand).callsFake(async () => {
+      clock += fanOutWriteWindowMilliseconds + 1;
+      return { Responses: { records: [] } };
+    });
+    documents.on(BatchWriteCommand).resolves({});
+    // Renewed: the claim was still this fan-out's.
+    documents.on(UpdateCommand).resolves({});
+    expect((await store().createAll(records)).every(({ createdNow }) => createdNow)).toBe(true);
+    const [claim, renewal] = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(renewal!.ConditionExpression).toBe('claimToken = :token');
+    expect(renewal!.ExpressionAttributeValues![':token']).toBe(claim!.ExpressionAttributeValues![':token']);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(1);
+
+    // Taken over: another fan-out's claim replaced the token.
+    documents.reset();
+    documents.on(BatchGetCommand).callsFake(async () => {
+      clock += fanOutWriteWindowMilliseconds + 1;
+      return { Responses: { records: [] } };
+    });
+    documents.on(UpdateCommand).resolvesOnce({}).rejects(conditionalFailure());
+    await expect(store().createAll(records)).rejects.toBeInstanceOf(FanOutInProgress);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('sends the read with the claim, without waiting for the claim first', async () => {
+    let readWhileClaiming = false;
+    let claiming = false;
+    documents.on(UpdateCommand).callsFake(async () => {
+      claiming = true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      claiming = false;
+      return {};
+    });
+    documents.on(BatchGetCommand).callsFake(async () => {
+      readWhileClaiming = claiming;
+      return { Responses: { records: [] } };
+    });
+    documents.on(BatchWriteCommand).resolves({});
+
+    await store().createAll(records);
+
+    expect(readWhileClaiming).toBe(true);
+  });
+
+  it('two fan-outs claim with different tokens', async () => {
+    documents.on(UpdateCommand).resolves({});
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
+    documents.on(BatchWriteCommand).resolves({});
+    await store().createAll(records);
+    await store().createAll(records);
+    const tokens = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input.ExpressionAttributeValues![':token']);
+    expect(new Set(tokens).size).toBe(2);
+  });
+
+  it('writes nothing for an event without matching subscriptions', async () => {
+    expect(await store().createAll([])).toEqual([]);
+    expect(documents.calls()).toHaveLength(0);
+  });
+});
+
+describe('DeliveryPurge', () => {
+  it('removes the fan-out claim with the deliveries of the event', async () => {
+    documents.on(QueryCommand).resolves({ Items: [] });
+    documents.on(BatchWriteCommand).resolves({});
+    documents.on(DeleteCommand).resolves({});
+
+    await new DeliveryPurge(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'records').purgeOfEvent(eventId);
+
+    const deletes = documents.commandCalls(BatchWriteCommand).flatMap((call) => call.args[0].input.RequestItems!.records!);
+    expect(deletes).toContainEqual({ DeleteRequest: { Key: { pk: `EVENT#${eventId}`, sk: 'FANOUT' } } });
+  });
+});
