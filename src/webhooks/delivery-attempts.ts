@@ -109,6 +109,19 @@ export function subscriptionMatches(subscription: DeliverySubscription, event: R
  * order where a crash between two writes leaves something the next delivery of the same message (or
  * the outbox's next hand-off) completes: see docs/webhooks.md, "Write order and crashes".
  */
+/**
+ * The delivery settled an attempt that failed (`attemptCount`) but its next attempt was never marked
+ * queued: whoever settled it stopped before queueing it, and nothing else will.
+ */
+function nextAttemptLost(delivery: DeliveryRecord): boolean {
+  return (
+    delivery.status === 'PENDING' &&
+    delivery.attemptCount >= 1 &&
+    delivery.heldAttempt === undefined &&
+    (delivery.scheduledAttempt ?? 0) <= delivery.attemptCount
+  );
+}
+
 export class DeliveryAttempts {
   private readonly now: () => Date;
 
@@ -170,6 +183,12 @@ export class DeliveryAttempts {
           delaySeconds: firstHop,
         })),
     );
+    // A fan-out that made a failing attempt 1 itself and stopped after settling it, before queueing
+    // attempt 2, left no message that would ever queue it: its hand-off came back, and this second
+    // fan-out queues it (a copy that was queued after all is a duplicate the attempt's records absorb).
+    for (const { current, createdNow } of created) {
+      if (!createdNow && nextAttemptLost(current)) await this.requeueLostAttempt(current);
+    }
     // Every attempt runs to its end before a failure of one is reported: none is cut off half-way.
     const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, pendingOnDelivery: true })));
     const failed = attempts.find((attempt) => attempt.status === 'rejected');
@@ -215,7 +234,7 @@ export class DeliveryAttempts {
     const { attempt } = message;
     const delivery = await store.get(message.eventId, message.deliveryId);
     if (!delivery || delivery.status !== 'PENDING') return { action: 'duplicate' };
-    if (attempt === delivery.attemptCount && (delivery.scheduledAttempt ?? 0) <= attempt) {
+    if (attempt === delivery.attemptCount && nextAttemptLost(delivery)) {
       return this.requeueLostAttempt(delivery);
     }
     if (attempt !== delivery.attemptCount + 1) return { action: 'duplicate' };

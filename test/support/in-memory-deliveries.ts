@@ -140,8 +140,14 @@ export class InMemoryDeliveryStore implements DeliveryStore {
 export class RecordingAttemptQueue implements AttemptQueue {
   readonly sent: { message: AttemptMessage; delaySeconds: number }[] = [];
   private next = 0;
+  /** Set to make the next send throw, as a consumer stopping just before it queues a message would. */
+  failNextSend = false;
 
   async send(message: AttemptMessage, delaySeconds: number): Promise<void> {
+    if (this.failNextSend) {
+      this.failNextSend = false;
+      throw new Error('stopped before queueing the next attempt');
+    }
     this.sent.push({ message: copy(message), delaySeconds });
   }
 

@@ -208,6 +208,25 @@ describe('createAutomaticDeliveries sending the first attempts itself', () => {
     expect(receiver.requests.map((request) => [request.eventId, request.attempt])).toEqual([[eventId, 1], [eventId, 1]]);
   });
 
+  it('a fan-out stopping after a failed attempt 1 settled but before attempt 2 was queued fails; its second fan-out queues attempt 2', async () => {
+    const receiver = scriptedReceiver([500, 200]);
+    const engine = engineWith(receiver.send);
+    subscriptions.add(subscriptionOf());
+    queue.failNextSend = true;
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow)).rejects.toThrow('stopped before queueing');
+    expect([...store.deliveries.values()][0]).toMatchObject({ status: 'PENDING', attemptCount: 1 });
+    expect(queue.take()).toEqual([]);
+
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow);
+    expect(queue.sent.map(({ message }) => message.attempt)).toEqual([2]);
+    await drain(engine);
+
+    const [delivery] = [...store.deliveries.values()];
+    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 2 });
+    expect(store.attemptsOf(delivery!.id).map(({ number, outcome }) => [number, outcome])).toEqual([[1, 'failed'], [2, 'succeeded']]);
+    expect(receiver.requests.map((request) => request.attempt)).toEqual([1, 2]);
+  });
+
   it('lets every attempt of the fan-out end before it reports one that failed', async () => {
     const receiver = scriptedReceiver([200]);
     // The second subscription's receiver answers later than the first's record fails.
