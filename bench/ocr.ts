@@ -92,9 +92,13 @@ function tesseractJsCandidate(name: string, languages: OcrLanguage[], correctLig
   };
 }
 
-/** The reading path itself: English first, the page's language when that reading shows another, other orientations when unsure. */
-function pagePathCandidate(name: string): Candidate {
-  const pool = new OcrPool({ size: 1, languages: allLanguages });
+/**
+ * The reading path itself (`recognizeUpright`: receipts as one block, other pages searched for blocks,
+ * other orientations when unsure), with `workers` workers: with two, each page is cut into two bands
+ * between text lines that are read at the same time.
+ */
+function pagePathCandidate(name: string, workers: number): Candidate {
+  const pool = new OcrPool({ size: workers, languages: allLanguages });
   return {
     name,
     prepare: (page) => prepareOcrRaster({ input: page.image }),
@@ -166,12 +170,15 @@ const candidates: (() => Promise<Candidate | string>)[] = [
   async () => tesseractJsCandidate('A  tesseract.js 7, 5 languages, raster as before issue 14', allLanguages, false),
   async () => tesseractJsCandidate('B  tesseract.js 7, 5 languages, lighting flattened + deskewed', allLanguages, true),
   async () => tesseractJsCandidate('B1 tesseract.js 7, eng only, lighting flattened + deskewed', ['eng'], true),
-  async () => pagePathCandidate("E  as B, eng first, the page's language read again when detected, turns tried by the ink (chosen)"),
+  async () => pagePathCandidate('E  kept path (recognizeUpright: 5 languages, receipts PSM 6, turns tried by the ink), one worker', 1),
+  async () => pagePathCandidate('S  kept path, two workers: each page cut into two bands between text lines, read at once (chosen)', 2),
   nativeCandidate,
   paddleCandidate,
 ];
 
 const chosenSeconds: number[] = [];
+/** Median s/page of each candidate by its short name (A, B, E, S, native), for the ratios against native. */
+const medianSeconds = new Map<string, number>();
 const nativeSeconds: number[] = [];
 const selectedCandidates = process.env.BENCH_OCR_CANDIDATES?.split(',').map((prefix) => prefix.trim()).filter(Boolean);
 for (const makeCandidate of candidates) {
@@ -187,7 +194,9 @@ for (const makeCandidate of candidates) {
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   try {
+    const warmUpStarted = performance.now();
     await candidate.read(await candidate.prepare(pages[0]!)); // warm-up: worker start, models
+    const warmUpSeconds = (performance.now() - warmUpStarted) / 1000;
     const results: { group: string; seconds: number; found: number; truth: number }[] = [];
     for (const page of pages) {
       const startedAt = performance.now();
@@ -207,8 +216,11 @@ for (const makeCandidate of candidates) {
     const all = results.map((result) => result.seconds).sort((a, b) => a - b);
     if (candidate.name.includes('(chosen)')) chosenSeconds.push(...all);
     if (candidate.name.startsWith('native')) nativeSeconds.push(...all);
+    medianSeconds.set(candidate.name.split(' ')[0]!, percentile(all, 0.5));
     const memory = candidate.name.startsWith('native') ? `${(nativePeakKb / 1024).toFixed(0)} MB peak RSS of the tesseract process` : `${(peakRss / 2 ** 20).toFixed(0)} MB peak RSS of this process`;
-    console.log(`    all pages: ${percentile(all, 0.5).toFixed(2)} s/page median, ${(all.reduce((sum, value) => sum + value, 0) / all.length).toFixed(2)} mean; ${memory}`);
+    console.log(
+      `    all pages: ${percentile(all, 0.5).toFixed(2)} s/page median (p90 ${percentile(all, 0.9).toFixed(2)}), ${(all.reduce((sum, value) => sum + value, 0) / all.length).toFixed(2)} mean; first page with worker start ${warmUpSeconds.toFixed(2)} s; ${memory}`,
+    );
   } finally {
     clearInterval(sampler);
     await candidate.close?.();
@@ -217,5 +229,10 @@ for (const makeCandidate of candidates) {
 if (chosenSeconds.length > 0 && nativeSeconds.length > 0) {
   const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
   console.log(`  chosen path / native tesseract: ${(median(chosenSeconds) / median(nativeSeconds)).toFixed(2)}x the native seconds per page (medians; native reads fewer languages when fewer are installed)`);
+}
+const nativeMedian = [...medianSeconds].find(([name]) => name === 'native')?.[1];
+if (nativeMedian) {
+  const ratios = [...medianSeconds].filter(([name]) => name !== 'native').map(([name, seconds]) => `${name} ${(seconds / nativeMedian).toFixed(2)}x`);
+  if (ratios.length > 0) console.log(`  each / native (median s/page over all pages, same run): ${ratios.join(', ')}`);
 }
 console.log('  budget: 1.5 s per A4 page at 300 dpi and per receipt photo on 2 cores');
