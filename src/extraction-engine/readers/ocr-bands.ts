@@ -28,10 +28,21 @@ const blankRowInkShare = 0.002;
  */
 const minimumGapShareOfHeight = 0.002;
 const minimumGapRows = 4;
-/** A band with less than this share of the page's ink is not worth a worker of its own. */
-const minimumInkShareOfBand = 0.2;
+/** A band with less than this share of its fair part of the page's ink (1/count) is merged with a neighbour. */
+const minimumShareOfFairPart = 0.4;
 
-/** Dark pixels per row, counted against the paper's brightness so that grey paper and faint print both work. */
+/**
+ * A column with ink in at least this share of the rows is no text: the edge of a receipt photographed
+ * on a darker table, a scanner's dark border, a frame or a rule down the page. Such columns are left
+ * out of the row counts, or no row of the page would ever be blank. (Down a column of text, ink fills
+ * a third of the rows at most: the strokes of the letters, not the space between them and the lines.)
+ */
+const borderColumnInkShare = 0.5;
+
+/**
+ * Dark pixels per row, counted against the paper's brightness so that grey paper and faint print both
+ * work, leaving out the columns that are ink from top to bottom (borders, see above).
+ */
 export function inkPerRow(raster: GreyRaster): Uint32Array {
   const histogram = new Uint32Array(256);
   // Every 7th pixel is enough to estimate the paper level.
@@ -46,11 +57,17 @@ export function inkPerRow(raster: GreyRaster): Uint32Array {
     }
   }
   const inkBelow = paper * (1 - inkContrast);
+  const inkPerColumn = new Uint32Array(raster.width);
+  for (let y = 0; y < raster.height; y += 1) {
+    const start = y * raster.width;
+    for (let x = 0; x < raster.width; x += 1) if (raster.data[start + x]! < inkBelow) inkPerColumn[x]! += 1;
+  }
+  const isBorder = inkPerColumn.map((ink) => (ink >= raster.height * borderColumnInkShare ? 1 : 0));
   const rows = new Uint32Array(raster.height);
   for (let y = 0; y < raster.height; y += 1) {
     let ink = 0;
     const start = y * raster.width;
-    for (let x = start; x < start + raster.width; x += 1) if (raster.data[x]! < inkBelow) ink += 1;
+    for (let x = 0; x < raster.width; x += 1) if (raster.data[start + x]! < inkBelow && isBorder[x] === 0) ink += 1;
     rows[y] = ink;
   }
   return rows;
@@ -96,9 +113,18 @@ export function textBands(raster: GreyRaster, count: number): Band[] {
     }
     if (best !== undefined) cuts.push(best);
   }
+  // A band with little ink would cost a recognition's overhead for little text: it joins a neighbour.
+  const minimumInk = (totalInk / count) * minimumShareOfFairPart;
+  const inkOf = (top: number, bottom: number): number => inkAbove[bottom]! - inkAbove[top]!;
+  for (;;) {
+    const edges = [0, ...cuts, raster.height];
+    const inks = edges.slice(1).map((bottom, index) => inkOf(edges[index]!, bottom));
+    const smallest = inks.indexOf(Math.min(...inks));
+    if (cuts.length === 0 || inks[smallest]! >= minimumInk) break;
+    // Merge it with its lighter neighbour: remove the cut between them.
+    const mergeUpwards = smallest === inks.length - 1 || (smallest > 0 && inks[smallest - 1]! <= inks[smallest + 1]!);
+    cuts.splice(mergeUpwards ? smallest - 1 : smallest, 1);
+  }
   const edges = [0, ...cuts, raster.height];
-  const bands = edges.slice(1).map((bottom, index) => ({ top: edges[index]!, bottom }));
-  // A band with little ink would leave its worker idle while the other reads most of the page.
-  if (bands.some((band) => inkAbove[band.bottom]! - inkAbove[band.top]! < totalInk * minimumInkShareOfBand)) return whole;
-  return bands;
+  return edges.slice(1).map((bottom, index) => ({ top: edges[index]!, bottom }));
 }

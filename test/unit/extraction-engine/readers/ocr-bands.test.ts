@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { textBands, type GreyRaster } from '../../../../src/extraction-engine/readers/ocr-bands.ts';
 
-// Synthetic pages: white paper with dark bars standing for text lines (rows [top, bottom), columns [left, right)).
+// Synthetic pages: white paper with text lines (rows [top, bottom), columns [left, right)) drawn as
+// letters are: upright stems every 9 pixels, shifted from line to line, and a stroke across the middle;
+// or, for rules and borders, solid.
 
 interface Bar {
   top: number;
@@ -9,12 +11,19 @@ interface Bar {
   left?: number;
   right?: number;
   grey?: number;
+  solid?: boolean;
 }
 
 function page(width: number, height: number, bars: Bar[], paper = 255): GreyRaster {
   const data = new Uint8Array(width * height).fill(paper);
   for (const bar of bars) {
-    for (let y = bar.top; y < bar.bottom; y += 1) data.fill(bar.grey ?? 0, y * width + (bar.left ?? 20), y * width + (bar.right ?? width - 20));
+    const middle = Math.floor((bar.top + bar.bottom) / 2);
+    for (let y = bar.top; y < bar.bottom; y += 1) {
+      for (let x = bar.left ?? 20; x < (bar.right ?? width - 20); x += 1) {
+        const stroke = bar.solid || (x + bar.top) % 9 < 2 || y === middle || y === middle + 1;
+        if (stroke) data[y * width + x] = bar.grey ?? 0;
+      }
+    }
   }
   return { data, width, height };
 }
@@ -52,10 +61,24 @@ describe('textBands', () => {
     expect(upper!.bottom).toBeLessThan(300);
   });
 
-  it('leaves a page whole when no row is blank from edge to edge (a frame or a column rule down the page)', () => {
-    const raster = page(400, 1000, [...lines(100, 900), { top: 80, bottom: 920, left: 10, right: 14 }]);
+  it('cuts between lines through a border down the side of the page (a receipt photographed on a dark table)', () => {
+    const raster = page(400, 1000, [...lines(100, 900), { top: 0, bottom: 1000, left: 0, right: 12, solid: true, grey: 60 }, { top: 0, bottom: 1000, left: 388, right: 400, solid: true, grey: 60 }]);
 
-    expect(textBands(raster, 2)).toEqual([{ top: 0, bottom: 1000 }]);
+    const bands = textBands(raster, 2);
+
+    expect(bands).toHaveLength(2);
+    const cutRow = raster.data.subarray(bands[0]!.bottom * 400 + 12, (bands[0]!.bottom + 1) * 400 - 12);
+    expect(cutRow.every((value) => value === 255)).toBe(true);
+  });
+
+  it('never cuts through a stroke that runs across several lines but not down the page (a stamp, a signature)', () => {
+    // The stroke fills rows 300-700: 40% of the page, less than a border does.
+    const raster = page(400, 1000, [...lines(100, 900), { top: 300, bottom: 700, left: 200, right: 204, solid: true }]);
+
+    const bands = textBands(raster, 2);
+
+    expect(bands).toHaveLength(2);
+    expect(bands[0]!.bottom <= 300 || bands[0]!.bottom >= 700).toBe(true);
   });
 
   it('does not count specks as ink, so a gap with dust in it still takes a cut', () => {
