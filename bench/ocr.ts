@@ -17,7 +17,8 @@ import { describeMachine, percentile } from './support/machine.ts';
 // word recall here says whether the values were read at all: the words of the seller's name, the
 // invoice number and the total (as `123.45`) found among the words read.
 // BENCH_OCR_RECEIPTS / BENCH_OCR_SCAN_PAGES limit the pages (default all 44 receipts, 20 scan pages);
-// BENCH_OCR_CANDIDATES=B,E,native runs only the candidates whose names start with one of these.
+// BENCH_OCR_CANDIDATES=B,E,native runs only the candidates whose names start with one of these;
+// BENCH_OCR_INTERLEAVE=1 reads each page with every candidate in turn (see below).
 const corpus = resolve(process.env.PAPERFLOW_CORPUS_DIR ?? '../shared/corpus');
 const receiptLimit = Number(process.env.BENCH_OCR_RECEIPTS ?? 1000);
 const scanPageLimit = Number(process.env.BENCH_OCR_SCAN_PAGES ?? 20);
