@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { derivedScanPagesOf } from '../scripts/corpus-scans.ts';
 import type { TextLine } from '../src/extraction-engine/document.ts';
@@ -17,7 +17,8 @@ import { describeMachine, percentile } from './support/machine.ts';
 // word recall here says whether the values were read at all: the words of the seller's name, the
 // invoice number and the total (as `123.45`) found among the words read.
 // BENCH_OCR_RECEIPTS / BENCH_OCR_SCAN_PAGES limit the pages (default all 44 receipts, 20 scan pages);
-// BENCH_OCR_CANDIDATES=B,E,native runs only the candidates whose names start with one of these.
+// BENCH_OCR_CANDIDATES=B,E,native runs only the candidates whose names start with one of these;
+// BENCH_OCR_INTERLEAVE=1 reads each page with every candidate in turn (see below).
 const corpus = resolve(process.env.PAPERFLOW_CORPUS_DIR ?? '../shared/corpus');
 const receiptLimit = Number(process.env.BENCH_OCR_RECEIPTS ?? 1000);
 const scanPageLimit = Number(process.env.BENCH_OCR_SCAN_PAGES ?? 20);
@@ -92,9 +93,13 @@ function tesseractJsCandidate(name: string, languages: OcrLanguage[], correctLig
   };
 }
 
-/** The reading path itself: English first, the page's language when that reading shows another, other orientations when unsure. */
-function pagePathCandidate(name: string): Candidate {
-  const pool = new OcrPool({ size: 1, languages: allLanguages });
+/**
+ * The reading path itself (`recognizeUpright`: receipts as one block, other pages searched for blocks,
+ * other orientations when unsure), with `workers` workers: with two, each page is cut into two bands
+ * between text lines that are read at the same time.
+ */
+function pagePathCandidate(name: string, workers: number, bandsPerWorker = 1): Candidate {
+  const pool = new OcrPool({ size: workers, languages: allLanguages, bandsPerWorker });
   return {
     name,
     prepare: (page) => prepareOcrRaster({ input: page.image }),
@@ -119,16 +124,58 @@ async function nativeCandidate(): Promise<Candidate | string> {
       const input = join(directory, 'page.png');
       await writeFile(input, raster.bytes);
       const command = timed ? '/usr/bin/time' : 'tesseract';
-      const args = [...(timed ? ['-f', '%M', 'tesseract'] : []), input, '-', '-l', languages.join('+'), '--dpi', '300', '--oem', '1'];
+      const args = [...(timed ? ['-f', '%M %U %S', 'tesseract'] : []), input, '-', '-l', languages.join('+'), '--dpi', '300', '--oem', '1'];
       const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, OMP_THREAD_LIMIT: '1' }, maxBuffer: 64 * 2 ** 20 });
       if (result.status !== 0) throw new Error(`tesseract failed: ${result.stderr}`);
-      if (timed) nativePeakKb = Math.max(nativePeakKb, Number(result.stderr.trim().split('\n').at(-1)));
+      if (timed) {
+        const [peakKb, user, system] = result.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
+        nativePeakKb = Math.max(nativePeakKb, peakKb!);
+        childCpuSeconds += user! + system!;
+      }
       return result.stdout;
     },
     close: () => rm(directory, { recursive: true, force: true }),
   };
 }
 let nativePeakKb = 0;
+/** CPU seconds of the native tesseract processes, added to the page's critical path. */
+let childCpuSeconds = 0;
+
+/**
+ * The load on a shared machine hides what two workers gain: the kernel gives each session a share of
+ * the cores however many threads it runs. So each page also gets its CPU critical path, what its wall
+ * time would be on two otherwise idle cores: the CPU time of every thread of this process (and of a
+ * native tesseract child), counting only the busiest of the tesseract.js worker threads, which run at
+ * the same time. Linux only (/proc/self/task); the worker threads are the `node` threads started
+ * after the bench began.
+ */
+async function threadCpuSeconds(): Promise<Map<string, { name: string; seconds: number }>> {
+  const threads = new Map<string, { name: string; seconds: number }>();
+  for (const id of await readdir('/proc/self/task').catch(() => [])) {
+    try {
+      const stat = await readFile(`/proc/self/task/${id}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // utime and stime, in clock ticks of 1/100 s.
+      threads.set(id, { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // The thread ended between listing and reading.
+    }
+  }
+  return threads;
+}
+const threadsAtStart = new Set((await threadCpuSeconds()).keys());
+
+function criticalPathSeconds(before: Map<string, { seconds: number }>, after: Map<string, { name: string; seconds: number }>, childSeconds: number): number {
+  let serial = childSeconds;
+  let busiestWorker = 0;
+  for (const [id, thread] of after) {
+    const used = thread.seconds - (before.get(id)?.seconds ?? 0);
+    if (thread.name === 'node' && !threadsAtStart.has(id)) busiestWorker = Math.max(busiestWorker, used);
+    else serial += used;
+  }
+  return serial + busiestWorker;
+}
 
 /**
  * PaddleOCR (PP-OCRv4 detection and recognition, ONNX Runtime) through @gutenye/ocr-node, when it is
@@ -160,62 +207,136 @@ async function paddleCandidate(): Promise<Candidate | string> {
 const pages = await loadPages();
 const groups = [...new Set(pages.map((page) => page.group))];
 console.log(`OCR candidates (${describeMachine()}; ${pages.length} pages: ${groups.map((group) => `${pages.filter((page) => page.group === group).length} ${group}`).join(', ')})`);
-console.log('  s/page = median OCR time of one page (raster preparation included), one worker; recall = truth words read');
+console.log(`  s/page = median OCR time of one page (raster preparation included); recall = truth words read; load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);
 
 const candidates: (() => Promise<Candidate | string>)[] = [
   async () => tesseractJsCandidate('A  tesseract.js 7, 5 languages, raster as before issue 14', allLanguages, false),
   async () => tesseractJsCandidate('B  tesseract.js 7, 5 languages, lighting flattened + deskewed', allLanguages, true),
   async () => tesseractJsCandidate('B1 tesseract.js 7, eng only, lighting flattened + deskewed', ['eng'], true),
-  async () => pagePathCandidate("E  as B, eng first, the page's language read again when detected, turns tried by the ink (chosen)"),
+  async () => pagePathCandidate('E  kept path (recognizeUpright: 5 languages, receipts PSM 6, turns tried by the ink), one worker', 1),
+  async () => pagePathCandidate('S  kept path, two workers: each page cut into two bands between text lines, read at once (chosen)', 2),
+  async () => pagePathCandidate('S4 as S, four bands taken by the two workers in turn', 2, 2),
   nativeCandidate,
   paddleCandidate,
 ];
 
 const chosenSeconds: number[] = [];
+/** Median s/page of each candidate by its short name (A, B, E, S, native), for the ratios against native. */
+const medianSeconds = new Map<string, number>();
+/** Median CPU critical path per page of each candidate by its short name. */
+const criticalMedians = new Map<string, number>();
 const nativeSeconds: number[] = [];
 const selectedCandidates = process.env.BENCH_OCR_CANDIDATES?.split(',').map((prefix) => prefix.trim()).filter(Boolean);
+interface PageResult {
+  group: string;
+  seconds: number;
+  criticalPathSeconds: number;
+  found: number;
+  truth: number;
+}
+const running: { candidate: Candidate; warmUpSeconds: number; results: PageResult[]; peakRss: number }[] = [];
 for (const makeCandidate of candidates) {
   const candidate = await makeCandidate();
-  if (typeof candidate !== 'string' && selectedCandidates && !selectedCandidates.some((prefix) => candidate.name.startsWith(prefix))) {
-    await candidate.close?.();
-    continue;
-  }
   if (typeof candidate === 'string') {
     console.log(`  ${candidate}`);
     continue;
   }
+  if (selectedCandidates && !selectedCandidates.some((prefix) => candidate.name.startsWith(prefix))) {
+    await candidate.close?.();
+    continue;
+  }
+  running.push({ candidate, warmUpSeconds: 0, results: [], peakRss: 0 });
+}
+
+async function readPage(entry: (typeof running)[number], page: BenchPage): Promise<void> {
+  const startedAt = performance.now();
+  const threadsBefore = await threadCpuSeconds();
+  const childBefore = childCpuSeconds;
+  const text = await entry.candidate.read(await entry.candidate.prepare(page));
+  const seconds = (performance.now() - startedAt) / 1000;
+  const criticalPath = criticalPathSeconds(threadsBefore, await threadCpuSeconds(), childCpuSeconds - childBefore);
+  entry.results.push({ group: page.group, seconds, criticalPathSeconds: criticalPath, found: recalled(page.truth, text), truth: page.truth.length });
+}
+
+async function warmUp(entry: (typeof running)[number]): Promise<void> {
+  const startedAt = performance.now();
+  await entry.candidate.read(await entry.candidate.prepare(pages[0]!)); // worker start, models
+  entry.warmUpSeconds = (performance.now() - startedAt) / 1000;
+}
+
+/** Peak RSS of this process while `work` runs. */
+async function withPeakRss(work: () => Promise<void>): Promise<number> {
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
   try {
-    await candidate.read(await candidate.prepare(pages[0]!)); // warm-up: worker start, models
-    const results: { group: string; seconds: number; found: number; truth: number }[] = [];
-    for (const page of pages) {
-      const startedAt = performance.now();
-      const text = await candidate.read(await candidate.prepare(page));
-      results.push({ group: page.group, seconds: (performance.now() - startedAt) / 1000, found: recalled(page.truth, text), truth: page.truth.length });
-    }
-    console.log(`  ${candidate.name}`);
-    for (const group of groups) {
-      const selected = results.filter((result) => result.group === group);
-      const seconds = selected.map((result) => result.seconds).sort((a, b) => a - b);
-      const found = selected.reduce((sum, result) => sum + result.found, 0);
-      const truth = selected.reduce((sum, result) => sum + result.truth, 0);
-      console.log(
-        `    ${group.padEnd(32)} ${percentile(seconds, 0.5).toFixed(2)} s/page (p90 ${percentile(seconds, 0.9).toFixed(2)})  recall ${((100 * found) / Math.max(1, truth)).toFixed(1)}% (${found}/${truth})`,
-      );
-    }
-    const all = results.map((result) => result.seconds).sort((a, b) => a - b);
-    if (candidate.name.includes('(chosen)')) chosenSeconds.push(...all);
-    if (candidate.name.startsWith('native')) nativeSeconds.push(...all);
-    const memory = candidate.name.startsWith('native') ? `${(nativePeakKb / 1024).toFixed(0)} MB peak RSS of the tesseract process` : `${(peakRss / 2 ** 20).toFixed(0)} MB peak RSS of this process`;
-    console.log(`    all pages: ${percentile(all, 0.5).toFixed(2)} s/page median, ${(all.reduce((sum, value) => sum + value, 0) / all.length).toFixed(2)} mean; ${memory}`);
+    await work();
+    return Math.max(peakRss, process.memoryUsage().rss);
   } finally {
     clearInterval(sampler);
-    await candidate.close?.();
   }
+}
+
+// On a shared machine the load changes from minute to minute: BENCH_OCR_INTERLEAVE=1 reads each page
+// with every candidate in turn, so all candidates meet the same load (peak RSS is then the process's
+// with every candidate's workers alive). Without it each candidate reads all pages, then the next.
+const interleave = process.env.BENCH_OCR_INTERLEAVE === '1';
+try {
+  if (interleave) {
+    const peakRss = await withPeakRss(async () => {
+      for (const entry of running) await warmUp(entry);
+      for (const page of pages) for (const entry of running) await readPage(entry, page);
+    });
+    for (const entry of running) entry.peakRss = peakRss;
+  } else {
+    for (const entry of running) {
+      entry.peakRss = await withPeakRss(async () => {
+        await warmUp(entry);
+        for (const page of pages) await readPage(entry, page);
+      });
+      await entry.candidate.close?.();
+    }
+  }
+} finally {
+  for (const entry of running) await entry.candidate.close?.().catch(() => undefined);
+}
+
+for (const { candidate, warmUpSeconds, results, peakRss } of running) {
+  console.log(`  ${candidate.name}`);
+  for (const group of groups) {
+    const selected = results.filter((result) => result.group === group);
+    const seconds = selected.map((result) => result.seconds).sort((a, b) => a - b);
+    const critical = selected.map((result) => result.criticalPathSeconds).sort((a, b) => a - b);
+    const found = selected.reduce((sum, result) => sum + result.found, 0);
+    const truth = selected.reduce((sum, result) => sum + result.truth, 0);
+    console.log(
+      `    ${group.padEnd(32)} ${percentile(seconds, 0.5).toFixed(2)} s/page (p90 ${percentile(seconds, 0.9).toFixed(2)}), CPU critical path ${percentile(critical, 0.5).toFixed(2)} s (p90 ${percentile(critical, 0.9).toFixed(2)})  recall ${((100 * found) / Math.max(1, truth)).toFixed(1)}% (${found}/${truth})`,
+    );
+  }
+  const all = results.map((result) => result.seconds).sort((a, b) => a - b);
+  const allCritical = results.map((result) => result.criticalPathSeconds).sort((a, b) => a - b);
+  criticalMedians.set(candidate.name.split(' ')[0]!, percentile(allCritical, 0.5));
+  if (candidate.name.includes('(chosen)')) chosenSeconds.push(...all);
+  if (candidate.name.startsWith('native')) nativeSeconds.push(...all);
+  medianSeconds.set(candidate.name.split(' ')[0]!, percentile(all, 0.5));
+  const memory = candidate.name.startsWith('native')
+    ? `${(nativePeakKb / 1024).toFixed(0)} MB peak RSS of the tesseract process`
+    : `${(peakRss / 2 ** 20).toFixed(0)} MB peak RSS of this process${interleave ? ' (all candidates at once)' : ''}`;
+  console.log(
+    `    all pages: ${percentile(all, 0.5).toFixed(2)} s/page median (p90 ${percentile(all, 0.9).toFixed(2)}), ${(all.reduce((sum, value) => sum + value, 0) / all.length).toFixed(2)} mean; first page with worker start ${warmUpSeconds.toFixed(2)} s; ${memory}`,
+  );
 }
 if (chosenSeconds.length > 0 && nativeSeconds.length > 0) {
   const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
   console.log(`  chosen path / native tesseract: ${(median(chosenSeconds) / median(nativeSeconds)).toFixed(2)}x the native seconds per page (medians; native reads fewer languages when fewer are installed)`);
 }
-console.log('  budget: 1.5 s per A4 page at 300 dpi and per receipt photo on 2 cores');
+const nativeMedian = [...medianSeconds].find(([name]) => name === 'native')?.[1];
+if (nativeMedian) {
+  const ratios = [...medianSeconds].filter(([name]) => name !== 'native').map(([name, seconds]) => `${name} ${(seconds / nativeMedian).toFixed(2)}x`);
+  if (ratios.length > 0) console.log(`  each / native (median s/page over all pages, same run): ${ratios.join(', ')}`);
+  const nativeCritical = criticalMedians.get('native');
+  if (nativeCritical) {
+    const criticalRatios = [...criticalMedians].filter(([name]) => name !== 'native').map(([name, seconds]) => `${name} ${(seconds / nativeCritical).toFixed(2)}x`);
+    console.log(`  each / native (median CPU critical path, i.e. on two idle cores): ${criticalRatios.join(', ')}`);
+  }
+}
+console.log(`  budget: 1.5 s per A4 page at 300 dpi and per receipt photo on 2 cores; load average at the end ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);

@@ -23,8 +23,8 @@ export interface ReadDocumentOptions {
   /** Original file name; its extension is used like `mediaType`. */
   fileName?: string;
   /**
-   * OCR workers to use for images and scanned pages. Pass a long-lived pool; without one, a one-worker
-   * pool is started for this document when OCR is needed and terminated before returning.
+   * OCR workers to use for images and scanned pages. Pass a long-lived pool; without one, a pool of the
+   * default size is started for this document when OCR is needed and terminated before returning.
    */
   ocr?: OcrPool;
   /** Budget for one page's OCR (and each pdf.js step); a page that exceeds it is left empty. */
@@ -60,7 +60,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadDocumentOptio
 
   let ownPool: OcrPool | undefined;
   const context: ReadingContext = {
-    ocr: async () => options.ocr ?? (ownPool ??= new OcrPool({ size: 1 })),
+    ocr: async () => options.ocr ?? (ownPool ??= new OcrPool()),
     pageTimeBudgetMs: options.pageTimeBudgetMs ?? readingLimits.pageTimeBudgetMs,
     deadline: Date.now() + readingLimits.documentTimeBudgetMs,
     pagesOverBudget: [],

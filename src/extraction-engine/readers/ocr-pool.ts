@@ -2,8 +2,10 @@ import { copyFile, mkdir, rename, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Block, type Word, type Worker } from 'tesseract.js';
 import type { Placement, PositionedWord, TextLine } from '../document.ts';
+import { textBands, type Band } from './ocr-bands.ts';
 import { placementOnStraightenedPage, type Deskew, type LineDirection } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
 import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
@@ -28,12 +30,19 @@ const segmentationModes: Record<PageLayout, PSM> = { auto: PSM.AUTO, 'single-blo
 
 export interface OcrPoolOptions {
   /**
-   * Concurrent workers; each holds ~100-200 MB and keeps one core busy. Default: one fewer than the
-   * cores, at least 1 and at most 2 (so 1 on a 2-core box, leaving a core for everything else).
+   * Concurrent workers; each holds ~100-200 MB and keeps one core busy. With two or more, one page is
+   * cut into as many bands between its text lines, read at the same time (see ocr-bands.ts). Default:
+   * the cores, at most 2 (2 on the 2-vCPU extraction function: a page read in about half the time).
    */
   size?: number;
   /** Languages the pool may read with; each recognition uses some or all of them (fewer is faster). Default all five. */
   languages?: readonly OcrLanguage[];
+  /**
+   * Bands per worker a page is cut into when the pool has two or more workers. The workers take the
+   * bands in turn, so one band that is slow to read (small print) leaves the others to the other worker.
+   * Default 1 (measured in the extraction README).
+   */
+  bandsPerWorker?: number;
 }
 
 /** An image ready for tesseract (PNG or JPEG bytes) and its pixel size, to turn pixel boxes into fractions. */
@@ -73,6 +82,7 @@ export class OcrPool {
   readonly size: number;
   /** Every language this pool may read with; one recognition uses some or all of them. */
   readonly languages: readonly OcrLanguage[];
+  readonly #bandsPerPage: number;
   /** Idle workers by their language set: loading other models into a worker costs seconds, keeping it costs memory. */
   readonly #idleWorkers = new Map<string, Worker[]>();
   readonly #busyWorkers = new Set<Worker>();
@@ -83,8 +93,9 @@ export class OcrPool {
   #terminated = false;
 
   constructor(options: OcrPoolOptions = {}) {
-    this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism() - 1)));
+    this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism())));
     this.languages = options.languages && options.languages.length > 0 ? options.languages : ocrLanguages;
+    this.#bandsPerPage = this.size * Math.max(1, Math.floor(options.bandsPerWorker ?? 1));
   }
 
   /**
@@ -93,8 +104,47 @@ export class OcrPool {
    */
   async recognize(image: OcrImage, options: { timeoutMs?: number; languages?: readonly OcrLanguage[]; layout?: PageLayout } = {}): Promise<TextLine[]> {
     const timeoutMs = options.timeoutMs ?? readingLimits.pageTimeBudgetMs;
-    const languages = options.languages?.filter((language) => this.languages.includes(language)) ?? [];
-    const worker = await this.#acquireWorker(languages.length > 0 ? languages : this.languages);
+    const requested = options.languages?.filter((language) => this.languages.includes(language)) ?? [];
+    const languages = requested.length > 0 ? requested : this.languages;
+    const layout = options.layout ?? 'auto';
+    const started = Date.now();
+    const bands = await this.#bandsOf(image);
+    // Every band has what is left of the page's budget: they run at the same time.
+    const remainingMs = () => Math.max(1, timeoutMs - (Date.now() - started));
+    if (bands.length === 1) return linesFromBlocks(await this.#recognizeImage(image.bytes, languages, layout, remainingMs()), image);
+    const blocks = await Promise.all(
+      bands.map(async (band) => {
+        const bandImage = await sharp(image.bytes)
+          .extract({ left: 0, top: band.top, width: image.width, height: band.bottom - band.top })
+          .png({ compressionLevel: 1 })
+          .toBuffer();
+        return blocksMovedDown(await this.#recognizeImage(bandImage, languages, layout, remainingMs()), band.top);
+      }),
+    );
+    return linesFromBlocks(blocks.flat(), image);
+  }
+
+  /**
+   * The bands one page is read in: as many as the pool has workers, cut between text lines. One band
+   * (the whole page) with a single worker, or when the lines run down the page (turned sideways):
+   * a cut across would split every line.
+   */
+  async #bandsOf(image: OcrImage): Promise<Band[]> {
+    const whole = [{ top: 0, bottom: image.height }];
+    if (this.size < 2 || image.lineDirection === 'down') return whole;
+    const { data, info } = await sharp(image.bytes).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    if (info.width !== image.width || info.height !== image.height) return whole;
+    return textBands({ data, width: info.width, height: info.height }, this.#bandsPerPage);
+  }
+
+  /** Tesseract's blocks for one image (a page or a band of it), boxes in its pixels. */
+  async #recognizeImage(
+    bytes: Buffer,
+    languages: readonly OcrLanguage[],
+    layout: PageLayout,
+    timeoutMs: number,
+  ): Promise<Block[]> {
+    const worker = await this.#acquireWorker(languages);
     let abandoned = false;
     let abortJob: (error: Error) => void = () => undefined;
     const aborted = new Promise<never>((_, reject) => {
@@ -102,12 +152,12 @@ export class OcrPool {
     });
     this.#abortRunningJobs.add(abortJob);
     try {
-      const recognition = Promise.race([withLayout(worker, options.layout ?? 'auto').then(() => worker.recognize(image.bytes, {}, { blocks: true, text: false })), aborted]);
+      const recognition = Promise.race([withLayout(worker, layout).then(() => worker.recognize(bytes, {}, { blocks: true, text: false })), aborted]);
       const result = await withinTimeBudget('OCR of one page', timeoutMs, recognition, () => {
         abandoned = true;
         return this.#discardWorker(worker);
       });
-      return linesFromBlocks(result.data.blocks ?? [], image);
+      return result.data.blocks ?? [];
     } catch (error) {
       // A worker whose job failed may be in any state; a fresh one is cheap compared with a wrong result.
       if (!abandoned) {
@@ -265,6 +315,18 @@ async function languageDataDirectory(languages: readonly OcrLanguage[]): Promise
     languageDirectory = undefined;
     throw new Error(`OCR language data for ${languages.join('+')} could not be prepared: ${String(error)}`);
   }
+}
+
+/** Places the words and lines read on a band cut `top` rows below the page's top edge on the page. */
+function blocksMovedDown(blocks: Block[], top: number): Block[] {
+  const moved = <T extends { bbox: { y0: number; y1: number } }>(item: T): T => ({ ...item, bbox: { ...item.bbox, y0: item.bbox.y0 + top, y1: item.bbox.y1 + top } });
+  return blocks.map((block) => ({
+    ...moved(block),
+    paragraphs: (block.paragraphs ?? []).map((paragraph) => ({
+      ...moved(paragraph),
+      lines: (paragraph.lines ?? []).map((line) => ({ ...moved(line), words: (line.words ?? []).map(moved) })),
+    })),
+  }));
 }
 
 /**

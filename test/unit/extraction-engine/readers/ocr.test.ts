@@ -109,6 +109,24 @@ describe('OCR of images and scanned PDFs', () => {
     }
   });
 
+  it('reads one page on two workers at once, in two bands, placing every line on the whole page in order', async () => {
+    const texts = ['Invoice 2024-0815', 'Seller Nordwind Trading Ltd', 'Buyer Harbour Tools', 'Net amount 100.00', 'Tax 20.00', 'Total due 120.00'];
+    const raster = await prepareOcrRaster({ input: await textPng(texts) });
+    const twoWorkerPool = new OcrPool({ size: 2, languages: ['eng'] });
+    try {
+      const lines = await twoWorkerPool.recognize(raster);
+
+      expect(lines.map((line) => line.text)).toEqual(texts);
+      // textPng draws line i's baseline at (i + 1) / 7 of the height: lines of the lower band stay low on the page.
+      for (const [index, line] of lines.entries()) {
+        expect(line.placement!.y).toBeGreaterThan(index / 7);
+        expect(line.placement!.y).toBeLessThan((index + 1) / 7);
+      }
+    } finally {
+      await twoWorkerPool.terminate();
+    }
+  });
+
   it('rejects running and queued recognitions at once when the pool is terminated', async () => {
     const raster = await prepareOcrRaster({ input: await textPng(['Never read']) });
     const singleWorkerPool = new OcrPool({ size: 1, languages: ['eng'] });
