@@ -5,6 +5,7 @@ import { fileBlobStore, fileRecordStore } from '../files/lookup-wiring.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { DownloadedDocuments } from './downloaded-documents.ts';
 import { ExtractionProcessor } from './extraction-processing.ts';
+import { processOcrPool } from './process-ocr-pool.ts';
 import { secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
 import { extractionDocuments, extractionSettlement, extractionStore, outputStore } from './wiring.ts';
 
@@ -13,9 +14,10 @@ import { extractionDocuments, extractionSettlement, extractionStore, outputStore
 
 // The readers load native addons (sharp, canvas) when imported, and only the extract task ships them:
 // the other tasks share this wiring, so the readers are imported on first use, never at start-up.
-async function readDocumentOnDemand(bytes: Uint8Array, options: ReadDocumentOptions) {
+// Every document of the process shares one OCR pool, so its workers start once, not per document.
+export async function readDocumentOnDemand(bytes: Uint8Array, options: ReadDocumentOptions) {
   const { readDocument } = await import('../extraction-engine/read-document.ts');
-  return readDocument(bytes, options);
+  return readDocument(bytes, { ...options, ocr: options.ocr ?? (await processOcrPool()) });
 }
 
 export function extractionProcessor(): ExtractionProcessor {

@@ -12,6 +12,7 @@ import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { stateMachines, triggers } from '../manifest/triggers.ts';
 import type { TriggerDefinition } from '../platform/trigger-table.ts';
 import { createLocalInvoker } from './local-invoker.ts';
+import { terminateProcessOcrPool } from '../extractions/process-ocr-pool.ts';
 import { localStackEnvironmentNames, removeLocalStackConnection, writeLocalStackConnection } from './local-stack-connection.ts';
 import { isWellFormedApiKey } from '../auth/api-key-secrets.ts';
 import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock.ts';
@@ -152,6 +153,8 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
         await running.close();
         await runningOrchestration.close();
         await objectCreated.settled();
+        // The extract task ran in this process: its OCR workers are threads of it.
+        await terminateProcessOcrPool();
         await emulators?.stop();
         if (options.resolveHost) overrideHostResolver(undefined);
         await dataDirectoryLock.release();

@@ -43,6 +43,12 @@ export interface OcrPoolOptions {
    * Default 1 (measured in the extraction README).
    */
   bandsPerWorker?: number;
+  /**
+   * When set, workers left idle this long (no recognition running or waiting) are terminated; the pool
+   * stays usable and starts workers again on the next recognition. The timer never keeps the process
+   * alive. Unset: idle workers live until terminate().
+   */
+  idleTimeoutMs?: number;
 }
 
 /** An image ready for tesseract (PNG or JPEG bytes) and its pixel size, to turn pixel boxes into fractions. */
@@ -91,11 +97,25 @@ export class OcrPool {
   readonly #waiting: { languages: readonly OcrLanguage[]; resolve: (worker: Worker) => void; reject: (error: Error) => void }[] = [];
   #startingWorkers = 0;
   #terminated = false;
+  readonly #idleTimeoutMs: number | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #workersStarted = 0;
 
   constructor(options: OcrPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(options.size ?? Math.min(2, availableParallelism())));
     this.languages = options.languages && options.languages.length > 0 ? options.languages : ocrLanguages;
     this.#bandsPerPage = this.size * Math.max(1, Math.floor(options.bandsPerWorker ?? 1));
+    this.#idleTimeoutMs = options.idleTimeoutMs !== undefined && options.idleTimeoutMs >= 0 ? options.idleTimeoutMs : undefined;
+  }
+
+  /** Workers started over the pool's life (each start loads the language models: ~1-2 s). */
+  get workersStarted(): number {
+    return this.#workersStarted;
+  }
+
+  /** Workers alive now, idle or busy. */
+  get liveWorkers(): number {
+    return [...this.#idleWorkers.values()].flat().length + this.#busyWorkers.size;
   }
 
   /**
@@ -175,6 +195,7 @@ export class OcrPool {
   /** Stops every worker. Queued and later recognize() calls reject; running ones end at their time budget. */
   async terminate(): Promise<void> {
     this.#terminated = true;
+    clearTimeout(this.#idleTimer);
     for (const waiter of this.#waiting.splice(0)) waiter.reject(new OcrPoolTerminatedError());
     for (const abortJob of this.#abortRunningJobs) abortJob(new OcrPoolTerminatedError());
     const workers = [...[...this.#idleWorkers.values()].flat(), ...this.#busyWorkers];
@@ -185,6 +206,8 @@ export class OcrPool {
 
   async #acquireWorker(languages: readonly OcrLanguage[]): Promise<Worker> {
     if (this.#terminated) throw new OcrPoolTerminatedError();
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
     if (this.#busyWorkers.size + this.#startingWorkers >= this.size) {
       return new Promise<Worker>((resolve, reject) => this.#waiting.push({ languages, resolve, reject }));
     }
@@ -200,6 +223,7 @@ export class OcrPool {
       const worker = await startWorker(languages).catch((error: unknown) => {
         throw new OcrUnavailableError(error);
       });
+      this.#workersStarted += 1;
       if (this.#terminated) {
         await worker.terminate();
         throw new OcrPoolTerminatedError();
@@ -208,6 +232,8 @@ export class OcrPool {
       return worker;
     } finally {
       this.#startingWorkers -= 1;
+      // A start that failed leaves the pool as idle as before: its other workers still retire in time.
+      this.#scheduleIdleRetirement();
     }
   }
 
@@ -234,6 +260,7 @@ export class OcrPool {
     const key = languageKey(workerLanguages.get(worker) ?? this.languages);
     this.#idleWorkers.set(key, [...(this.#idleWorkers.get(key) ?? []), worker]);
     this.#serveWaiting();
+    this.#scheduleIdleRetirement();
   }
 
   async #discardWorker(worker: Worker): Promise<void> {
@@ -241,6 +268,26 @@ export class OcrPool {
     await worker.terminate().catch(() => undefined);
     // Someone may be waiting for the place this worker held.
     this.#serveWaiting();
+    this.#scheduleIdleRetirement();
+  }
+
+  /** Once nothing runs or waits, idle workers are terminated after the idle timeout (they hold memory, not work). */
+  #scheduleIdleRetirement(): void {
+    if (this.#idleTimeoutMs === undefined || this.#terminated || !this.#isIdle()) return;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      if (this.#terminated || !this.#isIdle()) return;
+      const idle = [...this.#idleWorkers.values()].flat();
+      this.#idleWorkers.clear();
+      for (const worker of idle) void worker.terminate().catch(() => undefined);
+    }, this.#idleTimeoutMs);
+    // A process with nothing else to do exits without waiting for it (tests, local stack shutdown).
+    this.#idleTimer.unref();
+  }
+
+  #isIdle(): boolean {
+    return this.#busyWorkers.size === 0 && this.#startingWorkers === 0 && this.#waiting.length === 0;
   }
 
   /** Hands freed places to the queue in order: each waiter gets an idle worker of its languages or a new one. */

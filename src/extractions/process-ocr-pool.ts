@@ -1,0 +1,25 @@
+import type { OcrPool } from '../extraction-engine/readers/ocr-pool.ts';
+import { secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+
+// One OCR pool for the whole process: a warm Lambda container (and the local stack, which runs the
+// extract task in-process) reads document after document, and starting the workers with their
+// language models costs about a second or two each time. The pool is made on the first document and
+// starts workers only when a page needs OCR; workers idle for PAPERFLOW_OCR_IDLE_SECONDS are
+// terminated (their memory back) and started again by the next scanned page.
+
+let processPool: OcrPool | undefined;
+
+/** The process-wide pool; the OCR reader (with its native addons) is imported on first use only. */
+export async function processOcrPool(): Promise<OcrPool> {
+  if (processPool) return processPool;
+  const { OcrPool } = await import('../extraction-engine/readers/ocr-pool.ts');
+  processPool ??= new OcrPool({ idleTimeoutMs: secondsFromEnvironment('PAPERFLOW_OCR_IDLE_SECONDS', 60) * 1000 });
+  return processPool;
+}
+
+/** Stops the pool's workers (local stack shutdown); a later document gets a new pool. */
+export async function terminateProcessOcrPool(): Promise<void> {
+  const pool = processPool;
+  processPool = undefined;
+  await pool?.terminate();
+}

@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
+import { textPng } from './document-builders.ts';
+
+// A long-lived pool (one per process in the extraction wiring) keeps its workers between documents and
+// lets them go after an idle period.
+
+const image = async (lines: string[]) => {
+  const bytes = await textPng(lines);
+  return { bytes, width: 1400, height: 80 * (lines.length + 1) };
+};
+
+describe('an OCR pool with an idle timeout', () => {
+  const pool = new OcrPool({ size: 1, languages: ['eng'], idleTimeoutMs: 400 });
+  afterAll(() => pool.terminate());
+
+  it('reuses its worker while busy, terminates it once idle for the timeout, and starts a new one for the next page', async () => {
+    const page = await image(['Invoice 4711', 'Total 12.50']);
+
+    expect((await pool.recognize(page)).map((line) => line.text)).toEqual(['Invoice 4711', 'Total 12.50']);
+    await pool.recognize(page);
+    expect(pool.workersStarted).toBe(1);
+    expect(pool.liveWorkers).toBe(1);
+
+    await sleep(900);
+    expect(pool.liveWorkers).toBe(0);
+
+    expect((await pool.recognize(page)).map((line) => line.text)).toEqual(['Invoice 4711', 'Total 12.50']);
+    expect(pool.workersStarted).toBe(2);
+  });
+
+  it('keeps a worker that is used again within the timeout', async () => {
+    const page = await image(['Order 99']);
+    await pool.recognize(page);
+    const started = pool.workersStarted;
+
+    await sleep(100);
+    await pool.recognize(page);
+
+    expect(pool.workersStarted).toBe(started);
+  });
+
+  it('keeps working after a page ran over its budget and its worker was replaced', async () => {
+    const page = await image(['Invoice 4711', 'Total 12.50']);
+    await expect(pool.recognize(page, { timeoutMs: 1 })).rejects.toBeInstanceOf(TimeBudgetExceededError);
+    expect(pool.liveWorkers).toBe(0);
+
+    expect((await pool.recognize(page)).map((line) => line.text)).toEqual(['Invoice 4711', 'Total 12.50']);
+  });
+});
