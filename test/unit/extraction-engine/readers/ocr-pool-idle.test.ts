@@ -1,6 +1,9 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { OcrPool, OcrUnavailableError } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
 import { textPng } from './document-builders.ts';
 
@@ -11,6 +14,33 @@ const image = async (lines: string[]) => {
   const bytes = await textPng(lines);
   return { bytes, width: 1400, height: 80 * (lines.length + 1) };
 };
+
+// First in this file: the language data directory is prepared once per module, on the first start.
+describe('an OCR pool whose workers could not start', () => {
+  it('tries again on the next recognition instead of failing every later document', async () => {
+    const pool = new OcrPool({ size: 1, languages: ['eng'], idleTimeoutMs: 400 });
+    const page = await image(['Invoice 4711']);
+    // The models are copied under the temporary directory: a file in its place makes the start fail.
+    const notADirectory = path.join(tmpdir(), `paperflow-not-a-directory-${process.pid}`);
+    await writeFile(notADirectory, '');
+    const temporaryDirectory = process.env.TMPDIR;
+    process.env.TMPDIR = notADirectory;
+    try {
+      await expect(pool.recognize(page)).rejects.toBeInstanceOf(OcrUnavailableError);
+    } finally {
+      if (temporaryDirectory === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = temporaryDirectory;
+      await rm(notADirectory, { force: true });
+    }
+
+    try {
+      expect((await pool.recognize(page)).map((line) => line.text)).toEqual(['Invoice 4711']);
+      expect(pool.workersStarted).toBe(1);
+    } finally {
+      await pool.terminate();
+    }
+  });
+});
 
 describe('an OCR pool with an idle timeout', () => {
   const pool = new OcrPool({ size: 1, languages: ['eng'], idleTimeoutMs: 400 });
