@@ -45,8 +45,8 @@ export interface OcrPoolOptions {
   bandsPerWorker?: number;
   /**
    * When set, workers left idle this long (no recognition running or waiting) are terminated; the pool
-   * stays usable and starts workers again on the next recognition. The timer never keeps the process
-   * alive. Unset: idle workers live until terminate().
+   * stays usable and starts workers again on the next recognition. The timer itself never keeps the
+   * process alive. Unset: idle workers live until terminate().
    */
   idleTimeoutMs?: number;
 }
@@ -282,7 +282,7 @@ export class OcrPool {
       this.#idleWorkers.clear();
       for (const worker of idle) void worker.terminate().catch(() => undefined);
     }, this.#idleTimeoutMs);
-    // A process with nothing else to do exits without waiting for it (tests, local stack shutdown).
+    // The timer alone never holds the process open (live worker threads do, until it fires or terminate()).
     this.#idleTimer.unref();
   }
 
