@@ -4,7 +4,7 @@
 
 import type { Placement, ReadDocument } from '../document.ts';
 import { findAmounts } from '../values/amount.ts';
-import { inferNumericDateOrder, type NumericDateOrder } from '../values/date.ts';
+import { inferNumericDateOrder, yearsIn, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
 import { findLabelledIban } from '../values/iban.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
@@ -74,6 +74,8 @@ interface ExtractionContext {
   layout: DocumentLayout;
   language: string | undefined;
   dateOrder: NumericDateOrder;
+  /** Years of the dates on the page that exist as read: evidence for repairing misread ones. */
+  yearsOnPage: number[];
   specification: DocumentTypeSpecification;
   fieldsByName: Map<string, FieldSpecification>;
   labelMatches: LabelMatch[];
@@ -126,8 +128,9 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   const country = documentCountry(layout);
   const documentCurrencies = currencyCandidates(layout, language, country);
   const likelyCurrency = groupByValue(documentCurrencies)[0]?.value;
+  const texts = document.pages.flatMap((page) => page.lines.map((line) => line.text));
   const dateOrder = inferNumericDateOrder({
-    texts: document.pages.flatMap((page) => page.lines.map((line) => line.text)),
+    texts,
     ...(language ? { language } : {}),
     ...(typeof likelyCurrency === 'string' ? { currency: likelyCurrency } : {}),
     ...(country ? { country: country.country } : {}),
@@ -140,7 +143,7 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   });
   const returnAddress = findReturnAddressSegments(layout);
   const parties = new PartyBlocks(layout, partyLabels, returnAddress);
-  return { layout, language, dateOrder, specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies, ...(country ? { country } : {}) };
+  return { layout, language, dateOrder, yearsOnPage: yearsIn(texts), specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies, ...(country ? { country } : {}) };
 }
 
 function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
@@ -156,6 +159,7 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
       ...(field.shape ? { shape: field.shape } : {}),
       ...(field.dateInRange ? { dateInRange: field.dateInRange } : {}),
       fromOcr: context.layout.pages.find((page) => page.pageNumber === label.segment.pageNumber)?.source === 'ocr',
+      yearsOnPage: context.yearsOnPage,
     };
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
     const party = field.role ? ROLE_PARTY[field.role] : undefined;
@@ -176,7 +180,7 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
         .filter((label) => label.fieldName !== issueDateField.name && context.fieldsByName.get(label.fieldName ?? '')?.type === 'date')
         .map((label) => label.segment.id),
     );
-    const date = firstUnlabelledDate(context.layout, claimedByOtherDates, context.dateOrder, issueDateField.name);
+    const date = firstUnlabelledDate(context.layout, claimedByOtherDates, context.dateOrder, issueDateField.name, context.yearsOnPage);
     if (date) pool.add([date]);
   }
 }
@@ -287,7 +291,8 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
       chosen.set(field.name, { name: field.name, value: undefined });
       continue;
     }
-    chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), hasGeometry, best.value));
+    const confidence = Math.min(calibrateConfidence(best.score, groups[1]?.score), best.best.confidenceCeiling ?? 1);
+    chosen.set(field.name, resultFrom(field.name, best.best, confidence, hasGeometry, best.value));
   }
   return chosen;
 }

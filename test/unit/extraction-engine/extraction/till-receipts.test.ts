@@ -333,3 +333,28 @@ describe('receipt currency from stray signs', () => {
     expect(extract(till({ head, totals })).values.currency).toBe('GBP');
   });
 });
+
+describe('receipt dates OCR misread by one digit', () => {
+  const withDateRow = (dateRow: Row): Row[] => till().map((row) => (Array.isArray(row) && row[1]?.text === '17/03/2018 14:22' ? dateRow : row));
+  function issueDate(rows: Row[], source: 'ocr' | 'text-layer' = 'ocr') {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return outcome.fields.find((field) => field.name === 'issue_date');
+  }
+
+  it('repairs a labelled date whose day does not exist as read ("92/02/2019": a 0 read as 9), below high confidence', () => {
+    const date = issueDate(withDateRow([{ text: 'Cashier: AMIRA', x: 0.06 }, { text: 'Date: 92/02/2019', x: 0.6 }]));
+    expect(date?.value).toBe('2019-02-02');
+    expect(date?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('repairs an unlabelled date whose year does not exist as read ("14-03-2619": a 0 read as 6), below high confidence', () => {
+    const date = issueDate(withDateRow([{ text: 'Cashier: AMIRA', x: 0.06 }, { text: '14-03-2619  11:34:45 AM', x: 0.6 }]));
+    expect(date?.value).toBe('2019-03-14');
+    expect(date?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('leaves a date alone on a text page, where no digit is misread', () => {
+    expect(issueDate(withDateRow([{ text: 'Cashier: AMIRA', x: 0.06 }, { text: 'Date: 92/02/2019', x: 0.6 }]), 'text-layer')?.value).toBeNull();
+  });
+});
