@@ -278,6 +278,23 @@ describe('till totals', () => {
     expect(total?.metadata.confidence).toBeLessThan(0.9);
   });
 
+  it('takes the amount after "Total Inclusive of Tax" (the tax word ends the label, it labels no tax)', () => {
+    const totals: Row[] = [
+      item('Total Inclusive of Tax', '28.75'),
+      item('Rounding Adjustment', '0.00'),
+      item('SubTotal', '28.75'),
+      item('CASH', '50.00'),
+      item('Change', '21.25'),
+    ];
+    const o = extractDocument(placedDocument([till({ totals })], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration }); console.log(JSON.stringify(o.status === 'COMPLETED' ? [o.docType, o.fields.filter((f) => f.value !== null).map((f) => [f.name, f.value])] : o));
+    expect(extractTotal(till({ totals }))?.value).toBe(28.75);
+  });
+
+  it('takes no item count printed as "Item Total" for the total', () => {
+    const totals: Row[] = [item('Item Total', '2'), item('CASH', '50.00'), item('CHANGE', '21.25')];
+    expect(extractTotal(till({ totals }))?.value).not.toBe(2);
+  });
+
   it('doubts a total that cash tendered minus change contradicts (one of them was misread)', () => {
     const confirmed = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '6.00')] }));
     const contradicted = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '0.00')] }));
