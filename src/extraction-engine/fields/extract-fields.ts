@@ -33,6 +33,7 @@ import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evide
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
 import { lineItemCandidate } from './line-items.ts';
+import { nameSpeltAsOnPage } from './name-spelling.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 
 export interface FieldResult {
@@ -292,9 +293,22 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
       continue;
     }
     const confidence = Math.min(calibrateConfidence(best.score, groups[1]?.score), best.best.confidenceCeiling ?? 1);
+    // OCR misreads a letter of a name the page spells again in its web or e-mail address.
+    const respelt = field.role === 'seller-name' && typeof best.value === 'string' && pageOf(context, best.best)?.source === 'ocr' ? nameSpeltAsOnPage(best.value, context.layout, best.best.segmentId) : undefined;
+    if (respelt) {
+      chosen.set(field.name, resultFrom(field.name, { ...best.best, evidence: `${best.best.evidence}, spelt as on the page` }, Math.min(confidence, RESPELT_NAME_CONFIDENCE), hasGeometry, respelt));
+      continue;
+    }
     chosen.set(field.name, resultFrom(field.name, best.best, confidence, hasGeometry, best.value));
   }
   return chosen;
+}
+
+/** A name respelt from its address on the page is a repair of the reading: never reported as certain. */
+const RESPELT_NAME_CONFIDENCE = 0.85;
+
+function pageOf(context: ExtractionContext, candidate: FieldCandidate) {
+  return context.layout.pages.find((page) => page.pageNumber === candidate.pageNumber);
 }
 
 /**

@@ -375,3 +375,28 @@ describe('receipt dates OCR misread by one digit', () => {
     expect(issueDate(withDateRow([{ text: 'Cashier: AMIRA', x: 0.06 }, { text: 'Date: 92/02/2019', x: 0.6 }]), 'text-layer')?.value).toBeNull();
   });
 });
+
+describe('receipt seller names spelt again on the page', () => {
+  const head = (name: string): Row[] => [
+    { text: name, x: 0.25, confidence: 0.9 },
+    { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    { text: 'TEL: 03-8075 1234', x: 0.3, confidence: 0.9 },
+  ];
+  const withFoot = (rows: Row[], foot: string): Row[] => [...rows, { text: foot, x: 0.15 }];
+  const seller = (rows: Row[]) => {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return outcome.fields.find((field) => field.name === 'seller_name');
+  };
+
+  it('corrects the one letter OCR misread in the head name where the e-mail address spells it, below high confidence', () => {
+    const name = seller(withFoot(till({ head: head('SINAR MOTD SPARES SDN BHD') }), 'Email: sales@sinarmotospares.com.my'));
+    expect(name?.value).toBe('SINAR MOTO SPARES SDN BHD');
+    expect(name?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('keeps the name as read where the address spells it the same, or spells another name', () => {
+    expect(seller(withFoot(till({ head: head('SINAR MOTO SPARES SDN BHD') }), 'Email: sales@sinarmotospares.com.my'))?.value).toBe('SINAR MOTO SPARES SDN BHD');
+    expect(seller(withFoot(till({ head: head('SINAR MOTD SPARES SDN BHD') }), 'www.kedaimajujaya.com'))?.value).toBe('SINAR MOTD SPARES SDN BHD');
+  });
+});
