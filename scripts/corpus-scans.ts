@@ -57,7 +57,8 @@ export async function derivedScanOf(pdfBytes: Uint8Array): Promise<Uint8Array> {
   const loading = pdfjs.getDocument({ data: new Uint8Array(pdfBytes), verbosity: 0 });
   const source = await loading.promise;
   try {
-    const scan = await PDFDocument.create();
+    // No creation or modification time: the same input gives the same bytes, so --read-cache finds its readings again.
+    const scan = await PDFDocument.create({ updateMetadata: false });
     for (let pageNumber = 1; pageNumber <= source.numPages; pageNumber += 1) {
       const page = await source.getPage(pageNumber);
       const { width, height } = page.getViewport({ scale: 1 });

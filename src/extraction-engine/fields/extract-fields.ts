@@ -4,7 +4,7 @@
 
 import type { Placement, ReadDocument } from '../document.ts';
 import { findAmounts } from '../values/amount.ts';
-import { inferNumericDateOrder, type NumericDateOrder } from '../values/date.ts';
+import { inferNumericDateOrder, yearsIn, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
 import { findLabelledIban } from '../values/iban.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
@@ -33,6 +33,7 @@ import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evide
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
 import { lineItemCandidate } from './line-items.ts';
+import { nameSpeltAsOnPage } from './name-spelling.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 
 export interface FieldResult {
@@ -74,6 +75,8 @@ interface ExtractionContext {
   layout: DocumentLayout;
   language: string | undefined;
   dateOrder: NumericDateOrder;
+  /** Years of the dates on the page that exist as read: evidence for repairing misread ones. */
+  yearsOnPage: number[];
   specification: DocumentTypeSpecification;
   fieldsByName: Map<string, FieldSpecification>;
   labelMatches: LabelMatch[];
@@ -126,8 +129,9 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   const country = documentCountry(layout);
   const documentCurrencies = currencyCandidates(layout, language, country);
   const likelyCurrency = groupByValue(documentCurrencies)[0]?.value;
+  const texts = document.pages.flatMap((page) => page.lines.map((line) => line.text));
   const dateOrder = inferNumericDateOrder({
-    texts: document.pages.flatMap((page) => page.lines.map((line) => line.text)),
+    texts,
     ...(language ? { language } : {}),
     ...(typeof likelyCurrency === 'string' ? { currency: likelyCurrency } : {}),
     ...(country ? { country: country.country } : {}),
@@ -140,7 +144,7 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
   });
   const returnAddress = findReturnAddressSegments(layout);
   const parties = new PartyBlocks(layout, partyLabels, returnAddress);
-  return { layout, language, dateOrder, specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies, ...(country ? { country } : {}) };
+  return { layout, language, dateOrder, yearsOnPage: yearsIn(texts), specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies, ...(country ? { country } : {}) };
 }
 
 function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
@@ -156,6 +160,7 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
       ...(field.shape ? { shape: field.shape } : {}),
       ...(field.dateInRange ? { dateInRange: field.dateInRange } : {}),
       fromOcr: context.layout.pages.find((page) => page.pageNumber === label.segment.pageNumber)?.source === 'ocr',
+      yearsOnPage: context.yearsOnPage,
     };
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
     const party = field.role ? ROLE_PARTY[field.role] : undefined;
@@ -176,7 +181,7 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
         .filter((label) => label.fieldName !== issueDateField.name && context.fieldsByName.get(label.fieldName ?? '')?.type === 'date')
         .map((label) => label.segment.id),
     );
-    const date = firstUnlabelledDate(context.layout, claimedByOtherDates, context.dateOrder, issueDateField.name);
+    const date = firstUnlabelledDate(context.layout, claimedByOtherDates, context.dateOrder, issueDateField.name, context.yearsOnPage);
     if (date) pool.add([date]);
   }
 }
@@ -287,9 +292,23 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
       chosen.set(field.name, { name: field.name, value: undefined });
       continue;
     }
-    chosen.set(field.name, resultFrom(field.name, best.best, calibrateConfidence(best.score, groups[1]?.score), hasGeometry, best.value));
+    const confidence = Math.min(calibrateConfidence(best.score, groups[1]?.score), best.best.confidenceCeiling ?? 1);
+    // OCR misreads a letter of a name the page spells again in its web or e-mail address.
+    const respelt = field.role === 'seller-name' && typeof best.value === 'string' && pageOf(context, best.best)?.source === 'ocr' ? nameSpeltAsOnPage(best.value, context.layout, best.best.segmentId) : undefined;
+    if (respelt) {
+      chosen.set(field.name, resultFrom(field.name, { ...best.best, evidence: `${best.best.evidence}, spelt as on the page` }, Math.min(confidence, RESPELT_NAME_CONFIDENCE), hasGeometry, respelt));
+      continue;
+    }
+    chosen.set(field.name, resultFrom(field.name, best.best, confidence, hasGeometry, best.value));
   }
   return chosen;
+}
+
+/** A name respelt from its address on the page is a repair of the reading: never reported as certain. */
+const RESPELT_NAME_CONFIDENCE = 0.85;
+
+function pageOf(context: ExtractionContext, candidate: FieldCandidate) {
+  return context.layout.pages.find((page) => page.pageNumber === candidate.pageNumber);
 }
 
 /**

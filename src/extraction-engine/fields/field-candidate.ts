@@ -14,6 +14,8 @@ export interface FieldCandidate {
   segmentId: number;
   /** Short description of the evidence, for debugging and evaluation reports. */
   evidence: string;
+  /** Highest confidence the value may be reported with, whatever its score (a repaired OCR misreading). */
+  confidenceCeiling?: number;
 }
 
 /** Key for grouping candidates that carry the same value. */

@@ -2,7 +2,8 @@
 // the title ("Rechnung Nr. 471102 vom 05.03.2018", "Facture n°562044387 du 02 Juillet 2015"), and
 // on receipts the first date on the page.
 
-import { findDates, type NumericDateOrder } from '../values/date.ts';
+import { findDates, findRepairedDates, type NumericDateOrder } from '../values/date.ts';
+import { REPAIRED_DATE_CONFIDENCE_CEILING, REPAIRED_DATE_QUALITY } from '../values/field-value.ts';
 import { findIdentifierAtStart } from '../values/identifier.ts';
 import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
 import type { FieldCandidate } from './field-candidate.ts';
@@ -46,10 +47,10 @@ export function dateAfterDocumentNumber(layout: DocumentLayout, label: LabelMatc
 }
 
 /** The first date on the first page outside segments that other date labels claim: a weak guess. */
-export function firstUnlabelledDate(layout: DocumentLayout, claimedSegments: Set<number>, order: NumericDateOrder, fieldName: string): FieldCandidate | undefined {
+export function firstUnlabelledDate(layout: DocumentLayout, claimedSegments: Set<number>, order: NumericDateOrder, fieldName: string, yearsOnPage: readonly number[] = []): FieldCandidate | undefined {
   const firstPage = layout.pages[0];
-  for (const segment of firstPage?.rows.flatMap((row) => row.segments) ?? []) {
-    if (claimedSegments.has(segment.id)) continue;
+  const segments = (firstPage?.rows.flatMap((row) => row.segments) ?? []).filter((segment) => !claimedSegments.has(segment.id));
+  for (const segment of segments) {
     const date = findDates(segment.text, { order })[0];
     if (!date) continue;
     return {
@@ -60,6 +61,23 @@ export function firstUnlabelledDate(layout: DocumentLayout, claimedSegments: Set
       box: boxOfRange(segment, date.index, date.index + date.length),
       segmentId: segment.id,
       evidence: 'first unlabelled date',
+    };
+  }
+  // No date exists as read: on an OCR page, the first one that exists with one misread digit replaced.
+  if (firstPage?.source !== 'ocr') return undefined;
+  for (const segment of segments) {
+    const date = findRepairedDates(segment.text, { order, yearsOnPage })[0];
+    if (!date) continue;
+    return {
+      fieldName,
+      value: date.iso,
+      // Below an unlabelled date that exists as read, above the floor under which nothing is reported.
+      score: 0.32,
+      pageNumber: segment.pageNumber,
+      box: boxOfRange(segment, date.index, date.index + date.length),
+      segmentId: segment.id,
+      evidence: `first unlabelled date, repaired from "${date.text}"`,
+      confidenceCeiling: REPAIRED_DATE_CONFIDENCE_CEILING,
     };
   }
   return undefined;

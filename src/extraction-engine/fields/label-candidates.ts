@@ -71,6 +71,7 @@ function toCandidate(field: FieldSpecification, found: FoundValue, virtual: Virt
     box: boxOfRange(location.piece.segment, start, end),
     segmentId: location.piece.segment.id,
     evidence: `${evidence}${location.pieceIndex > 0 ? ' (next column)' : ''}`,
+    ...(found.confidenceCeiling !== undefined ? { confidenceCeiling: found.confidenceCeiling } : {}),
   };
 }
 

@@ -237,12 +237,12 @@ export const tillReceiptKeywords: LabelsByLanguage = {
 export const receiptTotalLabels: LabelsByLanguage = {
   en: ['total incl. gst', 'total incl gst', 'total inclusive gst', 'total including gst', 'total sales incl gst', 'total sales', 'total after adj', 'total after adj incl gst', 'total after rounding', 'rounded total', 'total rounded', 'total amt rounded', 'total amount rounded', 'nett total', 'net total incl gst', 'total amount payable', 'total (rm)', 'grand total',
     // The tax qualifier in parentheses or with "of", as most till software prints it.
-    'total (inclusive of gst)', 'total inclusive of gst', 'total sales (inclusive of gst)', 'total sales inclusive of gst', 'total include gst', 'total incl', 'net total'],
+    'total (inclusive of gst)', 'total inclusive of gst', 'total inclusive of tax', 'total (inclusive of tax)', 'total inclusive tax', 'total sales (inclusive of gst)', 'total sales inclusive of gst', 'total include gst', 'total incl', 'net total'],
 };
 
 /** Amounts on a receipt that are not its total: payment, change, rounding, counts and tax summaries. */
 export const receiptDistractorLabels: LabelsByLanguage = {
-  en: ['cash', 'cash tendered', 'tendered', 'change', 'change due', 'change amt', 'rounding', 'rounding adj', 'rounding adjustment', 'total qty', 'total quantity', 'total items', 'item count', 'items', 'qty', 'total discount', 'total savings', 'you saved', 'gst summary', 'tax summary', 'payment', 'paid', 'credit card', 'visa', 'mastercard', 'points'],
+  en: ['cash', 'cash tendered', 'tendered', 'change', 'change due', 'change amt', 'rounding', 'rounding adj', 'rounding adjustment', 'total qty', 'total quantity', 'total items', 'item total', 'item count', 'items', 'qty', 'total discount', 'total savings', 'you saved', 'gst summary', 'tax summary', 'payment', 'paid', 'credit card', 'visa', 'mastercard', 'points'],
   de: ['gegeben', 'bar', 'rückgeld', 'zurück', 'ec-karte', 'karte'],
   fr: ['espèces', 'rendu', 'monnaie', 'carte bancaire'],
   nl: ['contant', 'wisselgeld', 'terug', 'pin'],

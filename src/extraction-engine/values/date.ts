@@ -203,3 +203,84 @@ export function inferNumericDateOrder(evidence: DateOrderEvidence): NumericDateO
   if (evidence.currency === 'USD' && (evidence.language === undefined || evidence.language === 'en')) return 'MDY';
   return 'DMY';
 }
+
+/**
+ * Digits OCR mistakes for one another on receipts and scans: closed loops read as open ones (6, 8, 9
+ * for 0), a thin 1 for a 7, a 3 for the left half of an 8. Each digit maps to what it may have been.
+ */
+const CONFUSED_DIGITS: Record<string, string> = {
+  '0': '689',
+  '1': '7',
+  '2': '7',
+  '3': '8',
+  '4': '1',
+  '5': '6',
+  '6': '058',
+  '7': '1',
+  '8': '0369',
+  '9': '08',
+};
+
+export interface DateRepairContext extends DateContext {
+  /** Years of the other dates and years printed on the page: a repair that lands on one of them wins. */
+  yearsOnPage?: readonly number[];
+}
+
+/**
+ * Numeric dates that do not exist as read ("12-02-2618", "92/02/2018") but do with one digit that OCR
+ * often confuses replaced ("12-02-2018", "02/02/2018"). Several repairs that exist are narrowed to
+ * those whose year another date or year on the page prints; a date still ambiguous is left out. A
+ * repair is a guess: callers report it below high confidence.
+ */
+export function findRepairedDates(text: string, context: DateRepairContext = {}): FoundDate[] {
+  if (!/\d/.test(text)) return [];
+  const normalized = normalizeWithOffsets(text);
+  const source = normalized.text;
+  const repaired: FoundDate[] = [];
+  const pattern = new RegExp(NUMERIC_DATE.source, 'g');
+  for (const match of source.matchAll(pattern)) {
+    const [first = '', separator = '', second = '', year = ''] = [match[1], match[2], match[3], match[4]];
+    if (readNumeric(first, second, year, separator, context.order) !== undefined) continue;
+    const parts = [first, second, year];
+    const options = new Map<string, string>();
+    parts.forEach((part, partIndex) => {
+      for (let position = 0; position < part.length; position += 1) {
+        for (const replacement of CONFUSED_DIGITS[part[position] ?? ''] ?? '') {
+          const changed = [...parts];
+          changed[partIndex] = part.slice(0, position) + replacement + part.slice(position + 1);
+          const iso = readNumeric(changed[0] ?? '', changed[1] ?? '', changed[2] ?? '', separator, context.order);
+          if (iso) options.set(iso, changed.join(separator));
+        }
+      }
+    });
+    let chosen = [...options.keys()];
+    if (chosen.length > 1 && context.yearsOnPage && context.yearsOnPage.length > 0) {
+      const years = new Set(context.yearsOnPage);
+      chosen = chosen.filter((iso) => years.has(Number(iso.slice(0, 4))));
+    }
+    const iso = chosen.length === 1 ? chosen[0] : undefined;
+    if (!iso) continue;
+    const index = normalized.originalOffsets[match.index] ?? 0;
+    const end = (normalized.originalOffsets[match.index + match[0].length - 1] ?? index) + 1;
+    repaired.push({ iso, text: text.slice(index, end), index, length: end - index, orderAssumed: false, style: 'numeric' });
+  }
+  return repaired;
+}
+
+/** A numeric date read as findDates reads it, or undefined when it does not exist. */
+function readNumeric(firstText: string, secondText: string, yearText: string, separator: string, contextOrder: NumericDateOrder | undefined): string | undefined {
+  const first = Number(firstText);
+  const second = Number(secondText);
+  const year = expandYear(yearText);
+  const order: NumericDateOrder = first > 12 ? 'DMY' : second > 12 ? 'MDY' : separator === '.' ? 'DMY' : (contextOrder ?? 'DMY');
+  return order === 'DMY' ? toIsoDate(year, second, first) : toIsoDate(year, first, second);
+}
+
+/** Years of the dates that exist as read, as evidence for repairs. */
+export function yearsIn(texts: readonly string[]): number[] {
+  const years: number[] = [];
+  for (const text of texts) {
+    for (const date of findDates(text)) years.push(Number(date.iso.slice(0, 4)));
+  }
+  return years;
+}

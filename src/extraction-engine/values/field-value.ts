@@ -4,7 +4,7 @@
 import { findAmounts, type FoundAmount } from './amount.ts';
 import { parseBoolean } from './boolean.ts';
 import { findCurrencyMentions, parseCurrency } from './currency.ts';
-import { findDates, parseDate, parseDateTime, type NumericDateOrder } from './date.ts';
+import { findDates, findRepairedDates, parseDate, parseDateTime, type NumericDateOrder } from './date.ts';
 import { findEmail, parseEmail } from './email.ts';
 import { parseEnum } from './enum.ts';
 import { findIbans, findLabelledIban, parseIban } from './iban.ts';
@@ -34,7 +34,13 @@ export interface ValueContext {
   /** The text was read by OCR, which splits digit runs ("471 1 02"). */
   fromOcr?: boolean;
   dateInRange?: DateInRange;
+  /** Years of the dates that exist as read on the page: evidence for repairing a misread date. */
+  yearsOnPage?: readonly number[];
 }
+
+/** Quality and confidence ceiling of a date that exists only with one misread digit replaced. */
+export const REPAIRED_DATE_QUALITY = 0.6;
+export const REPAIRED_DATE_CONFIDENCE_CEILING = 0.8;
 
 /** A delivery or service period printed as a range was complete on its last day. */
 export type DateInRange = 'start' | 'end';
@@ -48,6 +54,8 @@ export interface FoundValue {
   length: number;
   /** How typical the printed form is for the type, in [0, 1]. */
   quality: number;
+  /** Highest confidence the value may be reported with (a value repaired from an OCR misreading). */
+  confidenceCeiling?: number;
 }
 
 const MAX_TEXT_VALUE_LENGTH = 120;
@@ -110,8 +118,11 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
     case 'date': {
       const [first, second] = findDates(text, { order: context.dateOrder ?? 'DMY' });
       const date = context.dateInRange === 'end' && first && second && RANGE_SEPARATOR.test(text.slice(first.index + first.length, second.index)) ? second : first;
-      if (!date) return [];
-      return [{ value: date.iso, index: date.index, length: date.length, quality: date.orderAssumed ? 0.8 : 1 }];
+      if (date) return [{ value: date.iso, index: date.index, length: date.length, quality: date.orderAssumed ? 0.8 : 1 }];
+      // OCR misreads digits ("12-02-2618"); printed text does not, so only OCR text is repaired.
+      const repaired = context.fromOcr ? findRepairedDates(text, { order: context.dateOrder ?? 'DMY', ...(context.yearsOnPage ? { yearsOnPage: context.yearsOnPage } : {}) })[0] : undefined;
+      if (!repaired) return [];
+      return [{ value: repaired.iso, index: repaired.index, length: repaired.length, quality: REPAIRED_DATE_QUALITY, confidenceCeiling: REPAIRED_DATE_CONFIDENCE_CEILING }];
     }
     case 'datetime': {
       const date = findDates(text, { order: context.dateOrder ?? 'DMY' })[0];

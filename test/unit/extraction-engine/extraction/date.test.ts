@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findDates, inferNumericDateOrder, parseDate, parseDateTime } from '../../../../src/extraction-engine/values/date.ts';
+import { findDates, findRepairedDates, inferNumericDateOrder, parseDate, parseDateTime } from '../../../../src/extraction-engine/values/date.ts';
 
 describe('parseDate', () => {
   it.each([
@@ -101,5 +101,30 @@ describe('inferNumericDateOrder', () => {
 
   it('ignores dotted dates, which are always day-first', () => {
     expect(inferNumericDateOrder({ texts: ['13.04.2023', '04/05/2023'], currency: 'USD', language: 'en' })).toBe('MDY');
+  });
+});
+
+describe('findRepairedDates', () => {
+  it.each([
+    ['12-02-2618', '2018-02-12'],
+    ['Date: 92/02/2018', '2018-02-02'],
+    ['31/19/2020', '2020-10-31'],
+  ])('repairs %s, impossible as read, by one commonly confused digit', (text, iso) => {
+    expect(findRepairedDates(text).map((date) => date.iso)).toEqual([iso]);
+  });
+
+  it('repairs nothing that exists as read', () => {
+    expect(findRepairedDates('12-02-2018')).toEqual([]);
+  });
+
+  it('leaves a date out when several repairs exist and nothing on the page tells them apart', () => {
+    // "00/03/2019": 06, 08 and 09 March all exist with one 0 replaced.
+    expect(findRepairedDates('00/03/2019', { yearsOnPage: [2019] })).toEqual([]);
+  });
+
+  it('takes the repair whose year another date on the page prints', () => {
+    // "29/02/06" does not exist (2006 is no leap year); 29/02/2000, 29/02/1996, 20/02/2006 ... do.
+    expect(findRepairedDates('29/02/06')).toEqual([]);
+    expect(findRepairedDates('29/02/06', { yearsOnPage: [2000] }).map((date) => date.iso)).toEqual(['2000-02-29']);
   });
 });

@@ -278,6 +278,23 @@ describe('till totals', () => {
     expect(total?.metadata.confidence).toBeLessThan(0.9);
   });
 
+  it('takes the amount after "Total Inclusive of Tax" (the tax word ends the label, it labels no tax)', () => {
+    const totals: Row[] = [
+      item('Total Inclusive of Tax', '28.75'),
+      item('Rounding Adjustment', '0.00'),
+      item('SubTotal', '28.75'),
+      item('CASH', '50.00'),
+      item('Change', '21.25'),
+    ];
+    const o = extractDocument(placedDocument([till({ totals })], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration }); console.log(JSON.stringify(o.status === 'COMPLETED' ? [o.docType, o.fields.filter((f) => f.value !== null).map((f) => [f.name, f.value])] : o));
+    expect(extractTotal(till({ totals }))?.value).toBe(28.75);
+  });
+
+  it('takes no item count printed as "Item Total" for the total', () => {
+    const totals: Row[] = [item('Item Total', '2'), item('CASH', '50.00'), item('CHANGE', '21.25')];
+    expect(extractTotal(till({ totals }))?.value).not.toBe(2);
+  });
+
   it('doubts a total that cash tendered minus change contradicts (one of them was misread)', () => {
     const confirmed = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '6.00')] }));
     const contradicted = extractTotal(till({ totals: [item('Sub Total', '7.40'), item('NET TOTAL', '1.40'), item('CASH', '7.40'), item('CHANGE', '0.00')] }));
@@ -331,5 +348,55 @@ describe('receipt currency from stray signs', () => {
     ];
     const totals: Row[] = [item('Total', '£ 28.75'), item('CASH', '£ 30.00'), item('CHANGE', '£ 1.25')];
     expect(extract(till({ head, totals })).values.currency).toBe('GBP');
+  });
+});
+
+describe('receipt dates OCR misread by one digit', () => {
+  const withDateRow = (dateRow: Row): Row[] => till().map((row) => (Array.isArray(row) && row[1]?.text === '17/03/2018 14:22' ? dateRow : row));
+  function issueDate(rows: Row[], source: 'ocr' | 'text-layer' = 'ocr') {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return outcome.fields.find((field) => field.name === 'issue_date');
+  }
+
+  it('repairs a labelled date whose day does not exist as read ("92/02/2019": a 0 read as 9), below high confidence', () => {
+    const date = issueDate(withDateRow([{ text: 'Cashier: AMIRA', x: 0.06 }, { text: 'Date: 92/02/2019', x: 0.6 }]));
+    expect(date?.value).toBe('2019-02-02');
+    expect(date?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('repairs an unlabelled date whose year does not exist as read ("14-03-2619": a 0 read as 6), below high confidence', () => {
+    const date = issueDate(withDateRow([{ text: 'Cashier: AMIRA', x: 0.06 }, { text: '14-03-2619  11:34:45 AM', x: 0.6 }]));
+    expect(date?.value).toBe('2019-03-14');
+    expect(date?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('leaves a date alone on a text page, where no digit is misread', () => {
+    expect(issueDate(withDateRow([{ text: 'Cashier: AMIRA', x: 0.06 }, { text: 'Date: 92/02/2019', x: 0.6 }]), 'text-layer')?.value).toBeNull();
+  });
+});
+
+describe('receipt seller names spelt again on the page', () => {
+  const head = (name: string): Row[] => [
+    { text: name, x: 0.25, confidence: 0.9 },
+    { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    { text: 'TEL: 03-8075 1234', x: 0.3, confidence: 0.9 },
+  ];
+  const withFoot = (rows: Row[], foot: string): Row[] => [...rows, { text: foot, x: 0.15 }];
+  const seller = (rows: Row[]) => {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return outcome.fields.find((field) => field.name === 'seller_name');
+  };
+
+  it('corrects the one letter OCR misread in the head name where the e-mail address spells it, below high confidence', () => {
+    const name = seller(withFoot(till({ head: head('SINAR MOTD SPARES SDN BHD') }), 'Email: sales@sinarmotospares.com.my'));
+    expect(name?.value).toBe('SINAR MOTO SPARES SDN BHD');
+    expect(name?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('keeps the name as read where the address spells it the same, or spells another name', () => {
+    expect(seller(withFoot(till({ head: head('SINAR MOTO SPARES SDN BHD') }), 'Email: sales@sinarmotospares.com.my'))?.value).toBe('SINAR MOTO SPARES SDN BHD');
+    expect(seller(withFoot(till({ head: head('SINAR MOTD SPARES SDN BHD') }), 'www.kedaimajujaya.com'))?.value).toBe('SINAR MOTD SPARES SDN BHD');
   });
 });
