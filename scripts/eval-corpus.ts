@@ -2,7 +2,7 @@
 // PAPERFLOW_CORPUS_DIR): per field and per source (text PDFs, OCR, plain text, ZUGFeRD with and
 // without the embedded XML), the calibration of confidences, and the outcome of each bad/ file.
 // Each text PDF is also rendered into an image-only "scan" to measure the OCR path (skip: --no-scans).
-// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N]
+// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N] [-- --ocr-workers N]
 // --only keeps the files whose corpus path contains the text (repeatable); --read-cache keeps each
 // document as read (keyed by its bytes' SHA-256 and the reader source's) in DIR, so iterating on the
 // field extractor does not OCR the same pages again. --page-budget-ms raises the OCR time allowed per
@@ -28,6 +28,9 @@ const readCacheIndex = process.argv.indexOf('--read-cache');
 const readCacheDirectory = readCacheIndex > 0 ? process.argv[readCacheIndex + 1] : undefined;
 const pageBudgetIndex = process.argv.indexOf('--page-budget-ms');
 const pageTimeBudgetMs = pageBudgetIndex > 0 ? Number(process.argv[pageBudgetIndex + 1]) : undefined;
+// --ocr-workers 1 reads each page whole on one worker (no split into bands), to compare with the default.
+const ocrWorkersIndex = process.argv.indexOf('--ocr-workers');
+const ocrWorkers = ocrWorkersIndex > 0 ? Number(process.argv[ocrWorkersIndex + 1]) : 2;
 
 type ExpectedValue = string | number;
 
@@ -154,7 +157,7 @@ async function main(): Promise<void> {
   );
   const comparisons: Comparison[] = [];
   const badResults: string[][] = [];
-  const ocr = new OcrPool({ size: 2 });
+  const ocr = new OcrPool({ size: ocrWorkers });
   const started = Date.now();
   try {
     for (const expectedPath of expectedFiles) {

@@ -128,7 +128,7 @@ export class OcrPool {
     const languages = requested.length > 0 ? requested : this.languages;
     const layout = options.layout ?? 'auto';
     const started = Date.now();
-    const bands = await this.#bandsOf(image);
+    const bands = await this.#bandsOf(image, layout);
     // Every band has what is left of the page's budget: they run at the same time.
     const remainingMs = () => Math.max(1, timeoutMs - (Date.now() - started));
     if (bands.length === 1) return linesFromBlocks(await this.#recognizeImage(image.bytes, languages, layout, remainingMs()), image);
@@ -147,11 +147,13 @@ export class OcrPool {
   /**
    * The bands one page is read in: as many as the pool has workers, cut between text lines. One band
    * (the whole page) with a single worker, or when the lines run down the page (turned sideways):
-   * a cut across would split every line.
+   * a cut across would split every line. A till receipt read as one block is read whole too: on the 44
+   * corpus receipts, bands read 5 sellers, 1 total and 1 currency fewer than whole pages for ~10% less
+   * wall time (extraction README, "OCR speed: one page on both cores"); A4 pages read as well in bands.
    */
-  async #bandsOf(image: OcrImage): Promise<Band[]> {
+  async #bandsOf(image: OcrImage, layout: PageLayout): Promise<Band[]> {
     const whole = [{ top: 0, bottom: image.height }];
-    if (this.size < 2 || image.lineDirection === 'down') return whole;
+    if (this.size < 2 || image.lineDirection === 'down' || layout === 'single-block') return whole;
     const { data, info } = await sharp(image.bytes).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     if (info.width !== image.width || info.height !== image.height) return whole;
     return textBands({ data, width: info.width, height: info.height }, this.#bandsPerPage);

@@ -127,6 +127,20 @@ describe('OCR of images and scanned PDFs', () => {
     }
   });
 
+  it('reads a page taken as one block (a till receipt) whole, on one worker, even when the pool has two', async () => {
+    const texts = ['CORNER STORE SDN BHD', 'Bread 2.50', 'Milk 4.20', 'TOTAL 6.70'];
+    const raster = await prepareOcrRaster({ input: await textPng(texts) });
+    const twoWorkerPool = new OcrPool({ size: 2, languages: ['eng'] });
+    try {
+      const lines = await twoWorkerPool.recognize(raster, { layout: 'single-block' });
+
+      expect(lines.map((line) => line.text)).toEqual(texts);
+      expect(twoWorkerPool.workersStarted).toBe(1);
+    } finally {
+      await twoWorkerPool.terminate();
+    }
+  });
+
   it('rejects running and queued recognitions at once when the pool is terminated', async () => {
     const raster = await prepareOcrRaster({ input: await textPng(['Never read']) });
     const singleWorkerPool = new OcrPool({ size: 1, languages: ['eng'] });
