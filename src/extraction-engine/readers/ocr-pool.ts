@@ -122,13 +122,25 @@ export class OcrPool {
    * Recognises one image with `languages` (default: all the pool's languages together; fewer is faster);
    * rejects with TimeBudgetExceededError when it takes longer than `timeoutMs`.
    */
-  async recognize(image: OcrImage, options: { timeoutMs?: number; languages?: readonly OcrLanguage[]; layout?: PageLayout } = {}): Promise<TextLine[]> {
+  async recognize(
+    image: OcrImage,
+    options: {
+      timeoutMs?: number;
+      languages?: readonly OcrLanguage[];
+      layout?: PageLayout;
+      /**
+       * Reads the image whole on one worker, never in bands: for a block cut from a text page (a
+       * letterhead), where bands were measured only to change what is read (extraction README).
+       */
+      whole?: boolean;
+    } = {},
+  ): Promise<TextLine[]> {
     const timeoutMs = options.timeoutMs ?? readingLimits.pageTimeBudgetMs;
     const requested = options.languages?.filter((language) => this.languages.includes(language)) ?? [];
     const languages = requested.length > 0 ? requested : this.languages;
     const layout = options.layout ?? 'auto';
     const started = Date.now();
-    const bands = await this.#bandsOf(image, layout);
+    const bands = options.whole ? [{ top: 0, bottom: image.height }] : await this.#bandsOf(image, layout);
     // Every band has what is left of the page's budget: they run at the same time.
     const remainingMs = () => Math.max(1, timeoutMs - (Date.now() - started));
     if (bands.length === 1) return linesFromBlocks(await this.#recognizeImage(image.bytes, languages, layout, remainingMs()), image);

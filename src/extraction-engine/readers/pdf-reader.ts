@@ -384,7 +384,8 @@ async function ocrImageRegions(
       height: Math.max(1, Math.min(rendered.height, Math.ceil(region.bottom * rendered.scale)) - Math.floor(region.top * rendered.scale)),
     };
     const raster = await prepareOcrRaster({ input: cropRaw(rendered, crop), raw: { width: crop.width, height: crop.height, channels: 4 } });
-    const regionLines = await ocr.recognize(raster, { timeoutMs: nextStepBudgetMs(context) });
+    // A block of a few lines cut from the page: read whole, as bands gain nothing here and change the reading.
+    const regionLines = await ocr.recognize(raster, { timeoutMs: nextStepBudgetMs(context), whole: true });
     lines.push(...regionLines.map((line) => toPageFractions(line, crop, rendered)));
   }
   return lines.filter((line) => !overlapsTextLayer(line, textLines));

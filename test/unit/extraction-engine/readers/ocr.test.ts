@@ -141,6 +141,20 @@ describe('OCR of images and scanned PDFs', () => {
     }
   });
 
+  it('reads an image whole on one worker when asked to (a block cut from a text page), even when the pool has two', async () => {
+    const texts = ['Invoice 2024-0815', 'Seller Nordwind Trading Ltd', 'Buyer Harbour Tools', 'Net amount 100.00', 'Tax 20.00', 'Total due 120.00'];
+    const raster = await prepareOcrRaster({ input: await textPng(texts) });
+    const twoWorkerPool = new OcrPool({ size: 2, languages: ['eng'] });
+    try {
+      const lines = await twoWorkerPool.recognize(raster, { whole: true });
+
+      expect(lines.map((line) => line.text)).toEqual(texts);
+      expect(twoWorkerPool.workersStarted).toBe(1);
+    } finally {
+      await twoWorkerPool.terminate();
+    }
+  });
+
   it('rejects running and queued recognitions at once when the pool is terminated', async () => {
     const raster = await prepareOcrRaster({ input: await textPng(['Never read']) });
     const singleWorkerPool = new OcrPool({ size: 1, languages: ['eng'] });
