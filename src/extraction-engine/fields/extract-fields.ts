@@ -159,7 +159,7 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
       ...(field.patterns.length > 0 ? { patterns: field.patterns } : {}),
       ...(field.shape ? { shape: field.shape } : {}),
       ...(field.dateInRange ? { dateInRange: field.dateInRange } : {}),
-      fromOcr: context.layout.pages.find((page) => page.pageNumber === label.segment.pageNumber)?.source === 'ocr',
+      fromOcr: pageOf(context, label.segment)?.source === 'ocr',
       yearsOnPage: context.yearsOnPage,
     };
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
@@ -307,8 +307,9 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
 /** A name respelt from its address on the page is a repair of the reading: never reported as certain. */
 const RESPELT_NAME_CONFIDENCE = 0.85;
 
-function pageOf(context: ExtractionContext, candidate: FieldCandidate) {
-  return context.layout.pages.find((page) => page.pageNumber === candidate.pageNumber);
+/** The page something was found on (a candidate, a label's segment). */
+function pageOf(context: ExtractionContext, found: { pageNumber: number }) {
+  return context.layout.pages.find((page) => page.pageNumber === found.pageNumber);
 }
 
 /**

@@ -3,7 +3,7 @@
 // on receipts the first date on the page.
 
 import { findDates, findRepairedDates, type NumericDateOrder } from '../values/date.ts';
-import { REPAIRED_DATE_CONFIDENCE_CEILING, REPAIRED_DATE_QUALITY } from '../values/field-value.ts';
+import { REPAIRED_DATE_CONFIDENCE_CEILING } from '../values/field-value.ts';
 import { findIdentifierAtStart } from '../values/identifier.ts';
 import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
 import type { FieldCandidate } from './field-candidate.ts';
@@ -50,35 +50,31 @@ export function dateAfterDocumentNumber(layout: DocumentLayout, label: LabelMatc
 export function firstUnlabelledDate(layout: DocumentLayout, claimedSegments: Set<number>, order: NumericDateOrder, fieldName: string, yearsOnPage: readonly number[] = []): FieldCandidate | undefined {
   const firstPage = layout.pages[0];
   const segments = (firstPage?.rows.flatMap((row) => row.segments) ?? []).filter((segment) => !claimedSegments.has(segment.id));
-  for (const segment of segments) {
-    const date = findDates(segment.text, { order })[0];
-    if (!date) continue;
-    return {
-      fieldName,
-      value: date.iso,
-      score: 0.38,
-      pageNumber: segment.pageNumber,
-      box: boxOfRange(segment, date.index, date.index + date.length),
-      segmentId: segment.id,
-      evidence: 'first unlabelled date',
-    };
-  }
+  const asRead = firstDateIn(segments, (text) => findDates(text, { order })[0]);
+  if (asRead) return { fieldName, ...asRead.place, value: asRead.date.iso, score: 0.38, evidence: 'first unlabelled date' };
   // No date exists as read: on an OCR page, the first one that exists with one misread digit replaced.
   if (firstPage?.source !== 'ocr') return undefined;
+  const repaired = firstDateIn(segments, (text) => findRepairedDates(text, { order, yearsOnPage })[0]);
+  if (!repaired) return undefined;
+  return {
+    fieldName,
+    ...repaired.place,
+    value: repaired.date.iso,
+    // Below an unlabelled date that exists as read, above the floor under which nothing is reported.
+    score: 0.32,
+    evidence: `first unlabelled date, repaired from "${repaired.date.text}"`,
+    confidenceCeiling: REPAIRED_DATE_CONFIDENCE_CEILING,
+  };
+}
+
+/** The first segment in which `find` finds a date, with the date and where it is printed. */
+function firstDateIn<FoundDate extends { index: number; length: number }>(
+  segments: LayoutSegment[],
+  find: (text: string) => FoundDate | undefined,
+): { date: FoundDate; place: Pick<FieldCandidate, 'pageNumber' | 'box' | 'segmentId'> } | undefined {
   for (const segment of segments) {
-    const date = findRepairedDates(segment.text, { order, yearsOnPage })[0];
-    if (!date) continue;
-    return {
-      fieldName,
-      value: date.iso,
-      // Below an unlabelled date that exists as read, above the floor under which nothing is reported.
-      score: 0.32,
-      pageNumber: segment.pageNumber,
-      box: boxOfRange(segment, date.index, date.index + date.length),
-      segmentId: segment.id,
-      evidence: `first unlabelled date, repaired from "${date.text}"`,
-      confidenceCeiling: REPAIRED_DATE_CONFIDENCE_CEILING,
-    };
+    const date = find(segment.text);
+    if (date) return { date, place: { pageNumber: segment.pageNumber, box: boxOfRange(segment, date.index, date.index + date.length), segmentId: segment.id } };
   }
   return undefined;
 }

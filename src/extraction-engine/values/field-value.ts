@@ -39,7 +39,7 @@ export interface ValueContext {
 }
 
 /** Quality and confidence ceiling of a date that exists only with one misread digit replaced. */
-export const REPAIRED_DATE_QUALITY = 0.6;
+const REPAIRED_DATE_QUALITY = 0.6;
 export const REPAIRED_DATE_CONFIDENCE_CEILING = 0.8;
 
 /** A delivery or service period printed as a range was complete on its last day. */
