@@ -30,6 +30,42 @@ const SUPPORTING_KEYWORD_WEIGHT = 1.5;
  */
 const FIELD_LABEL_WEIGHT = 0.5;
 const KEYWORD_AS_FIELD_LABEL = /^\s*(?:(?:no|nr|number|num|date|id|ref)\b|#|:|\p{L}+\s*:)/iu;
+/**
+ * A till roll (58 or 80 mm) prints 32-56 characters a line; a slip photographed or scanned whole
+ * shows at most about 70 across the picture, where an A4 or letter page holds 90-130.
+ */
+const MAX_CHARACTERS_ACROSS_ROLL = 72;
+/** Words measured before the page's width is trusted: a few large title letters say nothing. */
+const MIN_WORDS_MEASURED = 20;
+/**
+ * The paper outweighs a "TAX INVOICE" title and one more mention of it (GST/VAT law has tills print
+ * one, and delivery slips repeat it in their footer); the type's own keywords and labels then decide.
+ */
+const ROLL_PAPER_WEIGHT = 4;
+/** A word measured for its character width: letters, digits and the punctuation inside numbers. */
+const MEASURED_WORD = /^[\p{L}\p{N}.,:/-]{3,}$/u;
+
+/**
+ * How many characters of the first page's typical word width fit across the page, or undefined when
+ * the page has no real geometry or too few words to tell.
+ */
+export function charactersAcrossFirstPage(layout: DocumentLayout): number | undefined {
+  if (!layout.hasGeometry) return undefined;
+  const page = layout.pages[0];
+  const widths = (page?.rows ?? [])
+    .flatMap((row) => row.segments.flatMap((segment) => segment.words))
+    .filter((word) => MEASURED_WORD.test(word.text) && word.box.width > 0)
+    .map((word) => word.box.width / word.text.length)
+    .sort((left, right) => left - right);
+  if (widths.length < MIN_WORDS_MEASURED) return undefined;
+  const median = widths[Math.floor(widths.length / 2)] ?? 0;
+  return median > 0 ? 1 / median : undefined;
+}
+
+function isRollPaper(layout: DocumentLayout): boolean {
+  const across = charactersAcrossFirstPage(layout);
+  return across !== undefined && across <= MAX_CHARACTERS_ACROSS_ROLL;
+}
 
 /** The keyword part of a type's score and the embedded-data bonus; the costly label share is left at 0. */
 function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specification: DocumentTypeSpecification): { keywordScore: number; embeddedBonus: number; applies: boolean } {
@@ -52,7 +88,8 @@ function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specifi
     ? new Set(findLabelMatches(layout, compileLabelSources([{ fieldName: specification.docType, labels: specification.supportingKeywords }])).map((match) => normalizeForMatching(match.segment.text.slice(match.start, match.end))))
     : new Set<string>();
   const supportingScore = supporting.size >= MIN_SUPPORTING_KEYWORDS ? SUPPORTING_KEYWORD_WEIGHT * Math.min(MAX_SUPPORTING_KEYWORDS, supporting.size) : 0;
-  const keywordScore = weights.reduce((sum, weight) => sum + weight, 0) + supportingScore;
+  const paperScore = specification.printedOnRolls && isRollPaper(layout) ? ROLL_PAPER_WEIGHT : 0;
+  const keywordScore = weights.reduce((sum, weight) => sum + weight, 0) + supportingScore + paperScore;
   const embeddedBonus = document.embeddedInvoice && specification.fields.some((field) => field.name in (document.embeddedInvoice?.values ?? {})) ? 2 : 0;
   return { keywordScore, embeddedBonus, applies: true };
 }

@@ -47,6 +47,11 @@ export interface DocumentTypeSpecification {
    * one found adds a little, never weighted up in the title area, so one alone does not route.
    */
   supportingKeywords?: Record<string, string[]>;
+  /**
+   * The type is printed on narrow paper rolls (till receipts): a first page that holds few characters
+   * across is routing evidence for it, whatever its title says.
+   */
+  printedOnRolls?: boolean;
   mediaTypes?: string[];
   /** Accepted document languages; undefined accepts any. */
   languages?: string[];

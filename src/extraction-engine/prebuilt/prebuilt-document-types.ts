@@ -84,6 +84,7 @@ export const receiptSpecification: DocumentTypeSpecification = {
   docType: 'receipt',
   keywords: labels.receiptKeywords,
   supportingKeywords: labels.tillReceiptKeywords,
+  printedOnRolls: true,
   languages: [...PREBUILT_LANGUAGES],
   duplicatePolicy: 'allow',
   distractorLabels: mergeLabels(labels.invoiceDistractorLabels, labels.receiptDistractorLabels),

@@ -17,9 +17,9 @@ export type Row = string | PlacedText | PlacedText[];
 const CHARACTER_WIDTH = 0.008;
 const ROW_PITCH = 0.02;
 
-function lineFrom(placed: PlacedText, y: number): TextLine {
+function lineFrom(placed: PlacedText, y: number, baseCharacterWidth: number): TextLine {
   const height = placed.height ?? 0.012;
-  const characterWidth = CHARACTER_WIDTH * (height / 0.012);
+  const characterWidth = baseCharacterWidth * (height / 0.012);
   let x = placed.x;
   const words: PositionedWord[] = placed.text.split(' ').filter(Boolean).map((word) => {
     const positioned: PositionedWord = {
@@ -40,12 +40,12 @@ function lineFrom(placed: PlacedText, y: number): TextLine {
 }
 
 /** A page whose rows are laid out top to bottom; a string row starts at the left margin. */
-export function placedPage(pageNumber: number, rows: Row[], source: DocumentPage['source'] = 'text-layer'): DocumentPage {
+export function placedPage(pageNumber: number, rows: Row[], source: DocumentPage['source'] = 'text-layer', characterWidth = CHARACTER_WIDTH): DocumentPage {
   const lines: TextLine[] = [];
   rows.forEach((row, index) => {
     const y = 0.05 + index * ROW_PITCH;
     const columns = typeof row === 'string' ? [{ text: row, x: 0.08 }] : Array.isArray(row) ? row : [row];
-    for (const column of columns) if (column.text.trim()) lines.push(lineFrom(column, y));
+    for (const column of columns) if (column.text.trim()) lines.push(lineFrom(column, y, characterWidth));
   });
   return { pageNumber, source, lines };
 }
@@ -55,13 +55,18 @@ export interface DocumentOptions {
   embeddedInvoice?: EmbeddedInvoice;
   mediaType?: string;
   source?: DocumentPage['source'];
+  /**
+   * Width of a character of 0.012-high text as a fraction of the page width: 0.008 (about 125
+   * across, an A4 page) by default; a till roll photographed whole holds about 45 (0.022).
+   */
+  characterWidth?: number;
 }
 
 export function placedDocument(pages: Row[][], options: DocumentOptions = {}): ReadDocument {
   return {
     mediaType: options.mediaType ?? 'application/pdf',
     pageCount: pages.length,
-    pages: pages.map((rows, index) => placedPage(index + 1, rows, options.source)),
+    pages: pages.map((rows, index) => placedPage(index + 1, rows, options.source, options.characterWidth)),
     hasGeometry: true,
     ...(options.embeddedInvoice ? { embeddedInvoice: options.embeddedInvoice } : {}),
     ...(options.language ? { language: options.language } : {}),

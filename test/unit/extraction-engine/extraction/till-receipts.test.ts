@@ -45,6 +45,29 @@ describe('till receipts', () => {
     expect(extract(till()).docType).toBe('receipt');
   });
 
+  it('routes a slip on narrow till paper as a receipt although it is titled "TAX INVOICE" and names no till words; the same rows on a page stay an invoice', () => {
+    const slip: Row[] = [
+      { text: 'SINAR PAGI BREAD SDN BHD', x: 0.1, confidence: 0.9 },
+      { text: 'Lot 7, Jalan Industri 2, 43650 Bangi', x: 0.05, confidence: 0.9 },
+      { text: 'GST ID: 000123456789', x: 0.2, confidence: 0.9 },
+      { text: 'TAX INVOICE / DELIVERY ORDER', x: 0.15, confidence: 0.9 },
+      [{ text: 'Inv No: 5521A', x: 0.5 }],
+      [{ text: 'Date: 03/05/2018', x: 0.5 }],
+      { text: 'KEDAI RUNCIT AMAN', x: 0.02 },
+      { text: 'NO 4 JALAN SS 2/24 PETALING JAYA', x: 0.02 },
+      ...['WHITE LOAF', 'WHOLEMEAL', 'RAISIN BUN', 'BUTTER ROLL', 'KAYA BUN', 'CORN BREAD', 'CREAM ROLL', 'MILK LOAF'].map((name): Row => [{ text: `${name} 2.20 1`, x: 0.02 }, { text: '2.20', x: 0.8 }]),
+      [{ text: 'Total Payable:', x: 0.4 }, { text: '17.60', x: 0.8 }],
+      { text: 'Goods received in good order and condition.', x: 0.02 },
+      { text: 'This tax invoice is computer generated.', x: 0.02 },
+    ];
+    const routed = (characterWidth?: number) => {
+      const outcome = extractDocument(placedDocument([slip], { language: 'en', source: 'ocr', ...(characterWidth ? { characterWidth } : {}) }), { configuration: defaultExtractionConfiguration });
+      return outcome.status === 'COMPLETED' ? outcome.docType : outcome.status;
+    };
+    expect(routed(0.021)).toBe('receipt');
+    expect(routed()).toBe('invoice');
+  });
+
   it('still routes a letter that only says thank you nowhere', () => {
     const letter: Row[] = ['Dear Sir or Madam,', 'thank you for your letter of last week.', 'Kind regards'];
     expect(extractDocument(placedDocument([letter], { language: 'en' }), { configuration: defaultExtractionConfiguration })).toMatchObject({ status: 'FAILED', code: 'DOCUMENT_NOT_ROUTED' });
