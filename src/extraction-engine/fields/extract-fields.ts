@@ -34,6 +34,7 @@ import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-
 import { candidatesNearLabel } from './label-candidates.ts';
 import { lineItemCandidate } from './line-items.ts';
 import { nameSpeltAsOnPage } from './name-spelling.ts';
+import { boxOfRateLines, rateLinesTotal } from './rate-totals.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 
 export interface FieldResult {
@@ -277,6 +278,8 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     const total = taxLines.map((line) => unlabelledSumUnderTax(context.layout, net.candidate, line, amountFields.total?.name)).find((found) => found !== undefined);
     if (total) amountSelection.total = { candidate: total, confidence: roundConfidence(Math.min(amountSelection.net.confidence, amountSelection.tax.confidence) * 0.85) };
   }
+  const byRates = amountFields.total ? checkedAgainstRateLines(context, amountSelection.total, [...pool.of(amountFields.total.name), ...pool.of(amountFields.due?.name)], amountFields.total.name) : undefined;
+  if (byRates) amountSelection.total = byRates;
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
@@ -352,6 +355,41 @@ function unlabelledSumUnderTax(layout: DocumentLayout, net: FieldCandidate, tax:
   }
   return undefined;
 }
+
+/** A total added up from the rate lines of a tax summary, with no printed total that agrees. */
+const RATE_LINES_SUM_CONFIDENCE = 0.65;
+/** The same, when a total or amount payable printed on the page agrees with it. */
+const RATE_LINES_SUM_CONFIRMED = 0.85;
+/** A printed total that the rate lines do not add up to: one of the lines was misread. */
+const CONTRADICTED_BY_RATE_LINES = 0.75;
+
+/**
+ * The tax summary's rate lines add up to the total. A total that is one of them (a one-rate total
+ * taken for want of a better one) or no total at all gives way to their sum; a total that differs
+ * from the sum is doubted. Undefined when the page has no rate lines to add up or nothing changes.
+ */
+function checkedAgainstRateLines(context: ExtractionContext, total: AmountChoiceOf | undefined, printedTotals: FieldCandidate[], fieldName: string): AmountChoiceOf | undefined {
+  const byRates = rateLinesTotal(context.layout);
+  if (!byRates) return undefined;
+  const value = total?.candidate.value;
+  if (typeof value === 'number' && Math.abs(value - byRates.value) < 0.005) return undefined;
+  if (typeof value === 'number' && !byRates.parts.some((part) => Math.abs(part - value) < 0.005)) {
+    return { ...total!, confidence: roundConfidence(total!.confidence * CONTRADICTED_BY_RATE_LINES) };
+  }
+  const confirmed = printedTotals.some((candidate) => typeof candidate.value === 'number' && Math.abs(candidate.value - byRates.value) < 0.005);
+  const candidate: FieldCandidate = {
+    fieldName,
+    value: byRates.value,
+    score: 0.6,
+    pageNumber: byRates.pageNumber,
+    box: boxOfRateLines(byRates),
+    segmentId: byRates.rows[0]!.segments[0]!.id,
+    evidence: `sum of the tax summary's rate lines (${byRates.parts.join(' + ')})`,
+  };
+  return { candidate, confidence: confirmed ? RATE_LINES_SUM_CONFIRMED : RATE_LINES_SUM_CONFIDENCE };
+}
+
+type AmountChoiceOf = { candidate: FieldCandidate; confidence: number };
 
 /** Confidence of a total that tendered minus change confirms: the till's own arithmetic agrees. */
 const CONFIRMED_BY_PAYMENT = 0.93;

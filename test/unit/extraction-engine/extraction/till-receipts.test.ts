@@ -278,6 +278,32 @@ describe('till totals', () => {
     expect(extract(slip).values.total_amount).toBe(36.21);
   });
 
+  it('adds up the rate lines of a tax summary when no total of all of them is read, and doubts a printed total they do not add up to', () => {
+    const slip = (payable: Row[]): Row[] => [
+      { text: 'ROTI SEGAR BAKERIES SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: 'LOT 8, JALAN PERUSAHAAN 2, 68100 BATU CAVES', x: 0.1, confidence: 0.9 },
+      { text: 'TAX INVOICE / DELIVERY NOTE', x: 0.25, confidence: 0.9 },
+      [{ text: 'Inv No.: 88120455', x: 0.06 }, { text: 'Date: 03/04/2018', x: 0.6 }],
+      item('WHITE LOAF 5 x 2.46', '12.30'),
+      item('Total 0% supplies:', '12.30'),
+      item('CHOC ROLL 4 x 2.50', '10.00'),
+      item('Total 6% supplies (Excl. GST):', '10.00'),
+      item('Total 6% supplies (Incl. GST):', '10.60'),
+      item('Total 0% supplies:', '12.30'),
+      ...payable,
+      { text: 'Goods received in good order and condition', x: 0.06 },
+    ];
+    // The line with what is payable was lost: the rates add up to it.
+    const lost = extractTotal(slip([]));
+    expect(lost?.value).toBe(22.9);
+    expect(lost?.metadata.confidence).toBeLessThan(0.9);
+    // Printed, and the rates agree with it.
+    expect(extractTotal(slip([item('Total Payable:', '22.90')]))?.value).toBe(22.9);
+    // Printed and misread (22.98): kept as printed, below high confidence.
+    const misread = extractTotal(slip([item('TOTAL:', '22.98')]));
+    expect(misread?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('takes the company heading a delivery slip, its region in parentheses, as the seller, not the shop it delivered to', () => {
     const slip: Row[] = [
       { text: 'ROTI SEGAR BAKERIES (KL) SDN BHD (139386 X)', x: 0.1, confidence: 0.85 },
