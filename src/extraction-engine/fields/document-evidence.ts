@@ -390,26 +390,35 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     if (looksLikeKeyAndValue(segment.text)) return [];
     const name = receiptHeadName(segment.text);
     if (!name) continue;
-    const value = hasLegalForm(name) ? name : withWrappedLines(name, segment, headSegments.slice(position + 1), page.typicalLineHeight);
+    const { name: value, segment: named } = hasLegalForm(name) ? { name, segment } : withWrappedLines(name, segment, headSegments.slice(position + 1), page.typicalLineHeight);
     // One letter misread ("LEE WAK" for "LEE WAH") leaves the line's mean confidence high; the word
     // OCR doubted most keeps the name below high confidence.
-    const doubted = weakestWordConfidence(segment) < DOUBTED_WORD_CONFIDENCE ? DOUBTED_NAME_FACTOR : 1;
-    const score = (0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(segment))) * doubted;
-    return [{ fieldName, value, score, pageNumber: page.pageNumber, box: segment.box, segmentId: segment.id, evidence: 'business name at the head of a receipt' }];
+    const doubted = weakestWordConfidence(named) < DOUBTED_WORD_CONFIDENCE ? DOUBTED_NAME_FACTOR : 1;
+    const score = (0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(named))) * doubted;
+    if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
+    // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
+    const evidence = 'legal name under a brand line at the head of a receipt';
+    return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence, confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
   }
   return [];
 }
+
+/** A legal name taken without the brand line over it (see withWrappedLines). */
+const LEGAL_NAME_UNDER_BRAND_CONFIDENCE = 0.85;
 
 /** Lines a business name wraps over at most, the legal form ending the last ("AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD"). */
 const MAX_NAME_CONTINUATION_LINES = 2;
 
 /**
- * The name joined with the lines right under it when they continue it to a legal form: a brand line
- * over the legal name, or a long legal name wrapped by the narrow till paper. Marks and specks
- * between the lines (OCR of a ruler or a logo edge) are passed over.
+ * The name continued by the lines right under it to a legal form: a long legal name wrapped by the
+ * narrow till paper is joined ("AIK HUAT HARDWARE / ENTERPRISE (SETIA / ALAM) SDN BHD"); a brand or
+ * outlet line printed as a run of its own over the legal name gives way to the legal name, the
+ * seller a user books ("BECON STATIONER / Becon Enterprise Sdn Bhd"). Marks and specks between the
+ * lines (OCR of a ruler or a logo edge) are passed over.
  */
-function withWrappedLines(name: string, first: LayoutSegment, following: LayoutSegment[], lineHeight: number): string {
+function withWrappedLines(name: string, first: LayoutSegment, following: LayoutSegment[], lineHeight: number): { name: string; segment: LayoutSegment } {
   const parts = [name];
+  const segments = [first];
   let previous = first;
   for (const segment of following) {
     if (!/\p{L}/u.test(segment.text)) continue;
@@ -418,10 +427,32 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
     const continuation = withLegalFormRestored(segment.text.replace(/\s+[({[]?\s*\d{5,}\s?-?\s?\p{Lu}?\s*[)}\]]?\s*$/u, '').trim());
     if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) break;
     parts.push(continuation);
-    if (hasLegalForm(continuation)) return parts.join(' ');
+    segments.push(segment);
+    if (hasLegalForm(continuation)) {
+      const legalName = parts.slice(1).join(' ');
+      const second = segments[1]!;
+      if (!wrapsInto(first, second, segments.slice(1)) && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
+      return { name: parts.join(' '), segment: first };
+    }
     previous = segment;
   }
-  return name;
+  return { name, segment: first };
+}
+
+/**
+ * Whether a line was wrapped into the next: the paper had no room for the next line's first word
+ * beside it. A line that had room (a short brand line over a long legal name) was printed on its own.
+ */
+function wrapsInto(line: LayoutSegment, next: LayoutSegment, following: LayoutSegment[]): boolean {
+  const nextWord = next.words[0];
+  if (!nextWord) return true;
+  const characterWidth = line.box.width / Math.max(1, line.text.length);
+  const widest = Math.max(...following.map((segment) => segment.box.width));
+  return line.box.width + characterWidth + nextWord.box.width > widest;
+}
+
+function hasBalancedParentheses(text: string): boolean {
+  return (text.match(/\(/g) ?? []).length === (text.match(/\)/g) ?? []).length;
 }
 
 /** Seller from the sender line, buyer from the first name line under it in the window. */

@@ -73,8 +73,24 @@ describe('till receipts', () => {
     expect(extractDocument(placedDocument([letter], { language: 'en' }), { configuration: defaultExtractionConfiguration })).toMatchObject({ status: 'FAILED', code: 'DOCUMENT_NOT_ROUTED' });
   });
 
-  it('takes the business name at the head, joined with the legal name right under it, not the address or tax line', () => {
-    expect(extract(till()).values.seller_name).toBe('KEDAI MAJU JAYA Kedai Maju Trading Sdn Bhd');
+  it('takes the legal name under a brand line printed as a run of its own at the head, not the brand, the address or the tax line', () => {
+    expect(extract(till()).values.seller_name).toBe('Kedai Maju Trading Sdn Bhd');
+    // Whether the brand goes with the legal name is a bookkeeping convention: never certain.
+    const outcome = extractDocument(placedDocument([till()], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+    expect(outcome.status === 'COMPLETED' && outcome.fields.find((field) => field.name === 'seller_name')?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('joins a head line wrapped for want of room with the legal name it runs into, but not a short outlet line over it', () => {
+    const head = (first: string): Row[] => [
+      { text: first, x: 0.1, confidence: 0.9 },
+      { text: 'PUTRA JAYA FOOD SDN BHD', x: 0.1, confidence: 0.9 },
+      { text: '(1168272-U)', x: 0.3, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    // The outlet's name ends well short of the legal name's width: it had room for more on its line.
+    expect(extract(till({ head: head('AL BAIK-THE MALL') })).values.seller_name).toBe('PUTRA JAYA FOOD SDN BHD');
+    // As wide as the paper: the name went on on the next line.
+    expect(extract(till({ head: head('RESTORAN SERI MELAKA DAN') })).values.seller_name).toBe('RESTORAN SERI MELAKA DAN PUTRA JAYA FOOD SDN BHD');
   });
 
   it('skips OCR noise and handwriting above the name', () => {
