@@ -89,6 +89,9 @@ describe('till receipts', () => {
     ];
     // The outlet's name ends well short of the legal name's width: it had room for more on its line.
     expect(extract(till({ head: head('AL BAIK-THE MALL') })).values.seller_name).toBe('PUTRA JAYA FOOD SDN BHD');
+    // The outlet's name as a run of its own on the legal name's line, a column gap between them.
+    const sameLine: Row[] = [[{ text: 'AL BAIK', x: 0.05, confidence: 0.9 }, { text: 'PUTRA JAYA FOOD SDN BHD', x: 0.3, confidence: 0.9 }], ...head('').slice(2)];
+    expect(extract(till({ head: sameLine })).values.seller_name).toBe('PUTRA JAYA FOOD SDN BHD');
     // As wide as the paper: the name went on on the next line.
     expect(extract(till({ head: head('RESTORAN SERI MELAKA DAN') })).values.seller_name).toBe('RESTORAN SERI MELAKA DAN PUTRA JAYA FOOD SDN BHD');
   });
