@@ -30,8 +30,9 @@ const CURRENCY_SUFFIX = String.raw`(?:(?:[€$£¥₹₽₺₩₪]|(?:${CURRENCY
 
 function amountPattern(numberBody: string, flags: string): RegExp {
   return new RegExp(
-    // Not followed by another separator and digit: "21.05.14" is a date, "1.2.3" a version.
-    String.raw`(?<![\w.,])(?<open>\()?(?<leadingSign>[-−–+])?\s?(?:(?<prefix>${CURRENCY_PREFIX})\s?)?(?<innerSign>[-−–])?(?<number>${numberBody})(?![\d]|[.,]\d)(?<trailingSign>-(?![\d\w]))?(?:\s?(?<suffix>${CURRENCY_SUFFIX}))?(?<close>\))?(?<percent>\s?%)?`,
+    // Not followed by another separator and digit: "21.05.14" is a date, "1.2.3" a version. Nor
+    // joined to digits by a hyphen: "1-300-22-2623" is a phone number, "10-04-2018" a date.
+    String.raw`(?<![\w.,]|\d[-–])(?<open>\()?(?<leadingSign>[-−–+])?\s?(?:(?<prefix>${CURRENCY_PREFIX})\s?)?(?<innerSign>[-−–])?(?<number>${numberBody})(?![\d]|[.,]\d|[-–]\d)(?<trailingSign>-(?![\d\w]))?(?:\s?(?<suffix>${CURRENCY_SUFFIX}))?(?<close>\))?(?<percent>\s?%)?`,
     flags,
   );
 }

@@ -68,6 +68,15 @@ describe('findAmounts', () => {
     expect(findAmounts('v1.2.3')).toEqual([]);
   });
 
+  it('does not read numbers joined by hyphens (phone numbers, dashed dates, codes) as amounts, and keeps signs and ranges', () => {
+    expect(findAmounts('Customer Service 1-300-22-2623')).toEqual([]);
+    expect(findAmounts('10-04-2018')).toEqual([]);
+    expect(findAmounts('Transaction No: 1-494268')).toEqual([]);
+    expect(findAmounts('Rabatt -8,79').map((amount) => amount.value)).toEqual([-8.79]);
+    expect(findAmounts('Discount 12.00-').map((amount) => amount.value)).toEqual([-12]);
+    expect(findAmounts('5.00 - 2.00').map((amount) => amount.value)).toEqual([5, -2]);
+  });
+
   it('reports decimals so callers can tell money from counts', () => {
     expect(findAmounts('3 items 12,50').map((amount) => amount.decimals)).toEqual([0, 2]);
   });
