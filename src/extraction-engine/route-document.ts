@@ -62,6 +62,10 @@ export function charactersAcrossFirstPage(layout: DocumentLayout): number | unde
   return median > 0 ? 1 / median : undefined;
 }
 
+function hasAnyLabel(layout: DocumentLayout, docType: string, labels: Record<string, string[]>): boolean {
+  return findLabelMatches(layout, compileLabelSources([{ fieldName: docType, labels }])).length > 0;
+}
+
 function isRollPaper(layout: DocumentLayout): boolean {
   const across = charactersAcrossFirstPage(layout);
   return across !== undefined && across <= MAX_CHARACTERS_ACROSS_ROLL;
@@ -88,7 +92,7 @@ function keywordEvidence(document: ReadDocument, layout: DocumentLayout, specifi
     ? new Set(findLabelMatches(layout, compileLabelSources([{ fieldName: specification.docType, labels: specification.supportingKeywords }])).map((match) => normalizeForMatching(match.segment.text.slice(match.start, match.end))))
     : new Set<string>();
   const supportingScore = supporting.size >= MIN_SUPPORTING_KEYWORDS ? SUPPORTING_KEYWORD_WEIGHT * Math.min(MAX_SUPPORTING_KEYWORDS, supporting.size) : 0;
-  const paperScore = specification.printedOnRolls && isRollPaper(layout) ? ROLL_PAPER_WEIGHT : 0;
+  const paperScore = specification.printedOnRolls && isRollPaper(layout) && !hasAnyLabel(layout, specification.docType, specification.printedOnRolls.unlessLabelled) ? ROLL_PAPER_WEIGHT : 0;
   const keywordScore = weights.reduce((sum, weight) => sum + weight, 0) + supportingScore + paperScore;
   const embeddedBonus = document.embeddedInvoice && specification.fields.some((field) => field.name in (document.embeddedInvoice?.values ?? {})) ? 2 : 0;
   return { keywordScore, embeddedBonus, applies: true };

@@ -49,9 +49,10 @@ export interface DocumentTypeSpecification {
   supportingKeywords?: Record<string, string[]>;
   /**
    * The type is printed on narrow paper rolls (till receipts): a first page that holds few characters
-   * across is routing evidence for it, whatever its title says.
+   * across is routing evidence for it, whatever its title says, unless the page has one of these
+   * labels (a due date, a bank account: a slip that asks to be paid later is an invoice).
    */
-  printedOnRolls?: boolean;
+  printedOnRolls?: { unlessLabelled: Record<string, string[]> };
   mediaTypes?: string[];
   /** Accepted document languages; undefined accepts any. */
   languages?: string[];

@@ -80,11 +80,22 @@ const receiptAmountFields: FieldSpecification[] = amountFields.map((amount) => {
   return amount;
 });
 
+/** What asks to be paid later: a due date, payment terms, a bank account to pay into. */
+const payLaterLabels = mergeLabels(labels.dueDateLabels, {
+  en: ['iban', 'bank account', 'payment terms'],
+  de: ['iban', 'bankverbindung', 'zahlungsbedingungen'],
+  fr: ['iban', 'rib', 'conditions de paiement'],
+  nl: ['iban', 'rekeningnummer', 'betalingsvoorwaarden'],
+  pl: ['iban', 'numer rachunku', 'nr rachunku', 'nr konta'],
+  es: ['iban', 'condiciones de pago'],
+  it: ['iban', 'condizioni di pagamento'],
+});
+
 export const receiptSpecification: DocumentTypeSpecification = {
   docType: 'receipt',
   keywords: labels.receiptKeywords,
   supportingKeywords: labels.tillReceiptKeywords,
-  printedOnRolls: true,
+  printedOnRolls: { unlessLabelled: payLaterLabels },
   languages: [...PREBUILT_LANGUAGES],
   duplicatePolicy: 'allow',
   distractorLabels: mergeLabels(labels.invoiceDistractorLabels, labels.receiptDistractorLabels),

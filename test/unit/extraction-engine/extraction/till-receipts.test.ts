@@ -60,12 +60,14 @@ describe('till receipts', () => {
       { text: 'Goods received in good order and condition.', x: 0.02 },
       { text: 'This tax invoice is computer generated.', x: 0.02 },
     ];
-    const routed = (characterWidth?: number) => {
-      const outcome = extractDocument(placedDocument([slip], { language: 'en', source: 'ocr', ...(characterWidth ? { characterWidth } : {}) }), { configuration: defaultExtractionConfiguration });
+    const routed = (characterWidth?: number, rows: Row[] = slip) => {
+      const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr', ...(characterWidth ? { characterWidth } : {}) }), { configuration: defaultExtractionConfiguration });
       return outcome.status === 'COMPLETED' ? outcome.docType : outcome.status;
     };
     expect(routed(0.021)).toBe('receipt');
     expect(routed()).toBe('invoice');
+    // A narrow slip that asks to be paid later (a due date) is an invoice, whatever its paper.
+    expect(routed(0.021, [...slip.slice(0, 6), { text: 'Due Date: 30/05/2018', x: 0.5 }, ...slip.slice(6)])).toBe('invoice');
   });
 
   it('still routes a letter that only says thank you nowhere', () => {
