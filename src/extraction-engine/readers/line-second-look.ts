@@ -3,7 +3,8 @@ import sharp from 'sharp';
 import type { Placement, PositionedWord, TextLine } from '../document.ts';
 import { totalAmountLabels } from '../prebuilt/invoice-labels.ts';
 import { findAmounts } from '../values/amount.ts';
-import { hasLegalForm } from '../values/party-name.ts';
+import { findDates } from '../values/date.ts';
+import { hasLegalForm, legalFormRanges } from '../values/party-name.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
 import { placementOnStraightenedPage } from './ocr-preprocessing.ts';
 import { clampToPage, unitePlacements } from './text-lines.ts';
@@ -11,18 +12,20 @@ import { TimeBudgetExceededError } from './time-budget.ts';
 
 // A few lines decide most of a receipt's fields: the name with its legal form at the head, the total
 // line and the date line. Read as part of a whole page, a letter or digit on them is sometimes misread
-// ("KUCHAT" for "KUCHAI", "DULY." for "D.I.Y."). Where such a line carries a word tesseract doubted,
-// the line alone is cut from the page raster with a margin, enlarged to two text heights and read again
-// as a single line (PSM 7), once grey and once with its contrast stretched. A word is replaced only
-// where both re-reads agree on another spelling; everything else keeps the first reading. Measured in
-// the extraction README ("Second look at the deciding lines").
+// ("KUCHAT" for "KUCHAI", "16.49" for "16.40"). Where such a line carries a word tesseract doubted,
+// the line alone is cut from the page raster with a margin, enlarged and read again as a single line
+// (PSM 7); where that re-read would change a word, it is read once more at another size with its
+// contrast stretched. A word is replaced only where both re-reads agree on another spelling (two of
+// three reads); everything else keeps the first reading. Measured in the extraction README ("Second
+// look at the deciding lines").
 
-/** At most this many lines per page are read again: each costs two small recognitions (~0.1-0.4 s). */
+/** At most this many lines per page are read again: each costs one or two small recognitions (~0.1-0.5 s each). */
 export const maxLinesPerPage = 4;
 /** A line is in doubt when one of its words was read with less confidence than this. */
 const doubtfulWordConfidence = 0.9;
-/** A re-read word below this confidence does not vote. */
-const minimumVotingConfidence = 0.6;
+/** Re-reads vote for a spelling only when none is below the first confidence and their mean reaches the second. */
+const minimumVotingConfidence = 0.4;
+const minimumMeanVotingConfidence = 0.6;
 /** A seller's name with its legal form is looked for in this top share of the page. */
 const headShare = 0.4;
 /** Margin around the line's box, in line heights: strokes that stick out of tesseract's box stay whole. */
@@ -37,7 +40,7 @@ const totalLabelPattern = new RegExp(
   'iu',
 );
 /** A numeric date as printed (or misread into an impossible one: "12-02-2618" is still a date line). */
-const numericDatePattern = /(?<!\d)\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}(?!\d)/u;
+const numericDatePattern = /(?<!\d)\d{1,4}([-/.])\d{1,2}\1\d{2,4}(?!\d)/u;
 const monthNameDatePattern = /(?<!\d)\d{1,2}\s?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\p{L}*\s?\d{2,4}(?!\d)/iu;
 
 /** Statistics of the second looks in this process (for the evaluation's report of the added time). */
@@ -93,39 +96,71 @@ function isAdmissibleRepair(original: string, replacement: string): boolean {
   return true;
 }
 
-const horizontalOverlap = (a: Placement, b: Placement): number => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
-
 /**
- * The re-read word that stands at the place of `word`: the one whose box overlaps it by at least half
- * of both widths, when exactly one does (a word read as two, or two read as one, has no counterpart).
+ * The re-read words at the places of the first reading's words: a re-read that splits the line into
+ * the same number of words is taken word for word; one that splits or joins words differently ("CW"
+ * read again as "C W") has no counterpart for any word. (Tesseract's boxes of words read from an
+ * enlarged single line often reach over the next word, so boxes cannot pair the words.)
  */
-function counterpart(word: PositionedWord, reread: readonly PositionedWord[]): PositionedWord | undefined {
-  if (!word.placement) return undefined;
-  const own = word.placement;
-  const matches = reread.filter((candidate) => {
-    if (!candidate.placement) return false;
-    const overlap = horizontalOverlap(own, candidate.placement);
-    return overlap >= 0.5 * own.width && overlap >= 0.5 * candidate.placement.width;
-  });
-  return matches.length === 1 ? matches[0] : undefined;
+function counterparts(words: readonly PositionedWord[], reread: readonly PositionedWord[]): (PositionedWord | undefined)[] {
+  return words.map((_, index) => (reread.length === words.length ? reread[index] : undefined));
+}
+
+/** A re-read date or amount must still be one: "17-06-13" read again as "17-66-13" is no repair. */
+function keepsItsValue(original: string, replacement: string): boolean {
+  if (findDates(original).length > 0 && findDates(replacement).length === 0) return false;
+  return !hasAmount(original) || hasAmount(replacement);
 }
 
 /**
- * Chooses each word of a line from its first reading and the re-reads of the line alone: a word is
- * replaced where every re-read (at least two) puts the same other spelling at its place, each with
- * confidence >= 0.6, and the repair is admissible (see isAdmissibleRepair). The replaced word takes the
- * lowest confidence of the agreeing reads; every other word is kept as first read.
+ * Whether the line's word at `index` may be respelt `replacement`. A word of letters tesseract was sure
+ * of stays: re-reads of a crop also agree on misreadings ("MART" as "HART"). Digits are read surely and
+ * wrongly more often ("16.49" at 0.9 for "16.40"); their repairs keep the word's shape and value. A
+ * word of a legal form as first read stays ("SDN" of "SDN BHD" read again as "SON"): the form is
+ * evidence that the first reading got that word right (a misread form may still be restored).
+ */
+function mayBeRepaired(line: TextLine, index: number, replacement: string): boolean {
+  const word = line.words[index]!;
+  if ((word.confidence ?? 1) >= doubtfulWordConfidence && !/\d/u.test(word.text)) return false;
+  if (!isAdmissibleRepair(word.text, replacement) || !keepsItsValue(word.text, replacement)) return false;
+  return !isInLegalForm(line, index);
+}
+
+/** Whether the line's word at `index` is (part of) a legal form as first read ("SDN" of "SDN BHD"). */
+function isInLegalForm(line: TextLine, index: number): boolean {
+  const text = line.words.map((word) => word.text).join(' ');
+  const start = line.words.slice(0, index).reduce((offset, word) => offset + word.text.length + 1, 0);
+  const end = start + line.words[index]!.text.length;
+  return legalFormRanges(text).some((range) => range.start < end && start < range.end);
+}
+
+/**
+ * Whether a first re-read leaves anything to decide: when it would repair no word (it reads the line
+ * as first read, or splits it differently), a second re-read cannot outvote the first reading.
+ */
+export function rereadMayRepair(line: TextLine, reread: readonly PositionedWord[]): boolean {
+  return counterparts(line.words, reread).some((other, index) => other !== undefined && mayBeRepaired(line, index, other.text));
+}
+
+/**
+ * Chooses each word of a line from its first reading and the re-reads of the line alone (two of three
+ * reads agreeing outvote the first): a word read with doubt (below 0.9), or any word with digits, is replaced where every re-read
+ * (at least two) has the same other spelling at its place, none below confidence 0.4 and 0.6 on
+ * average, and the repair is admissible (isAdmissibleRepair, keepsItsValue). The replaced word takes
+ * the lowest confidence of the agreeing reads; every other word is kept as first read.
  */
 export function chooseLineWords(line: TextLine, rereads: readonly (readonly PositionedWord[])[]): { line: TextLine; replaced: number } {
   if (rereads.length < 2) return { line, replaced: 0 };
+  const aligned = rereads.map((reread) => counterparts(line.words, reread));
   let replaced = 0;
-  const words = line.words.map((word) => {
-    const others = rereads.map((reread) => counterpart(word, reread));
+  const words = line.words.map((word, index) => {
+    const others = aligned.map((reread) => reread[index]);
     const first = others[0];
-    if (!first || others.some((other) => !other || other.text !== first.text || (other.confidence ?? 0) < minimumVotingConfidence)) return word;
-    if (!isAdmissibleRepair(word.text, first.text)) return word;
+    if (!first || !mayBeRepaired(line, index, first.text) || others.some((other) => !other || other.text !== first.text)) return word;
+    const confidences = others.map((other) => other!.confidence ?? 0);
+    if (Math.min(...confidences) < minimumVotingConfidence || confidences.reduce((sum, value) => sum + value, 0) / confidences.length < minimumMeanVotingConfidence) return word;
     replaced += 1;
-    return { ...word, text: first.text, confidence: Math.min(...others.map((other) => other!.confidence ?? 0)) };
+    return { ...word, text: first.text, confidence: Math.min(...confidences) };
   });
   if (replaced === 0) return { line, replaced };
   return { line: { ...line, text: words.map((word) => word.text).join(' '), words }, replaced };
@@ -177,11 +212,10 @@ async function rereadLine(
 }
 
 /**
- * The page's lines with the deciding lines read a second time (see the top of this file). Pages whose
- * lines run down the raster, lines taller than wide and a page budget nearly spent are left as read.
+ * The page's lines with the deciding lines read a second time (see the top of this file). Lines taller
+ * than wide (read on a page turned a quarter) and a page budget nearly spent are left as read.
  */
 export async function secondLookAtDecidingLines(ocr: OcrPool, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
-  if (raster.lineDirection === 'down') return lines;
   const started = Date.now();
   const result = [...lines];
   let reread = 0;
@@ -191,8 +225,9 @@ export async function secondLookAtDecidingLines(ocr: OcrPool, raster: OcrImage, 
       const placement = line.placement!;
       if (placement.height * (raster.deskew?.givenHeight ?? raster.height) > placement.width * (raster.deskew?.givenWidth ?? raster.width)) continue;
       if (budgetMs() < minimumBudgetMs) break;
-      const rereads: PositionedWord[][] = [];
-      for (const [variant, textHeight] of rereadTextHeights.entries()) rereads.push(await rereadLine(ocr, raster, line, textHeight, variant > 0, budgetMs()));
+      // The second re-read only where the first leaves something to decide: most lines read the same.
+      const rereads = [await rereadLine(ocr, raster, line, rereadTextHeights[0], false, budgetMs())];
+      if (rereadMayRepair(line, rereads[0]!)) rereads.push(await rereadLine(ocr, raster, line, rereadTextHeights[1], true, budgetMs()));
       reread += 1;
       const chosen = chooseLineWords(line, rereads);
       secondLookStatistics.wordsReplaced += chosen.replaced;
