@@ -54,6 +54,9 @@ describe('chooseLineWords', () => {
 
     expect(chooseLineWords(total, [rereadOf(total, ['TOTAL', '7.40']), rereadOf(total, ['TOTAL', '7.40'])]).line.text).toBe('TOTAL 7.40');
     expect(chooseLineWords(total, [rereadOf(total, ['TOTAL', '140']), rereadOf(total, ['TOTAL', '140'])]).line).toBe(total);
+    // Digits read surely and wrongly are repaired too, in place.
+    const sure = lineOf([['TOTAL', 0.95], ['16.49', 0.93]]);
+    expect(chooseLineWords(sure, [rereadOf(sure, ['TOTAL', '16.40']), rereadOf(sure, ['TOTAL', '16.40'])]).line.text).toBe('TOTAL 16.40');
     expect(chooseLineWords(total, [rereadOf(total, ['TOTAL', '71.40']), rereadOf(total, ['TOTAL', '71.40'])]).line).toBe(total);
   });
 
@@ -108,6 +111,18 @@ describe('decidingLines', () => {
     ];
 
     expect(decidingLines(lines)).toEqual([0, 2, 5]);
+  });
+
+  it('takes the first line of words at the head when no legal form was read, a total under an unsure label, and only dates with one kind of separator', () => {
+    const lines = [
+      lineOf([['|', 0.5]], 0.02),
+      lineOf([['KEDAI', 0.95], ['MELATL', 0.72], ['SON', 0.6], ['BHO', 0.55]], 0.05),
+      lineOf([['MI11/3-21', 0.7], ['-', 0.8], ['12/480', 0.85]], 0.3),
+      lineOf([['TOTAL', 0.62]], 0.5),
+      lineOf([['16.49', 0.93]], 0.53),
+    ];
+
+    expect(decidingLines(lines)).toEqual([1, 4]);
   });
 
   it('leaves lines every word of which tesseract was sure of', () => {
