@@ -16,6 +16,7 @@ import { defaultExtractionConfiguration } from '../src/extraction-engine/configu
 import { DocumentRejectedError, type ReadDocument } from '../src/extraction-engine/document.ts';
 import { extractDocument, type ExtractionOutcome } from '../src/extraction-engine/extract-document.ts';
 import { OcrPool, readDocument } from '../src/extraction-engine/read-document.ts';
+import { secondLookStatistics } from '../src/extraction-engine/readers/line-second-look.ts';
 import { derivedScanOf } from './corpus-scans.ts';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -282,6 +283,10 @@ async function main(): Promise<void> {
     for (const comparison of comparisons.filter((candidate) => !candidate.correct)) {
       console.log(`  ${comparison.source.padEnd(40)} ${comparison.file.padEnd(52)} ${comparison.field.padEnd(16)} expected ${JSON.stringify(comparison.expected)} got ${JSON.stringify(comparison.actual)}${comparison.confidence !== undefined ? ` (${comparison.confidence})` : ''}`);
     }
+  }
+  if (secondLookStatistics.pages > 0) {
+    const { pages, linesReread, wordsReplaced, milliseconds } = secondLookStatistics;
+    console.log(`\nSecond look: ${linesReread} lines re-read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per such page, ${(milliseconds / 1000).toFixed(1)} s in all), ${wordsReplaced} words replaced`);
   }
   console.log(`\n${expectedFiles.length} expected files, ${comparisons.length} field comparisons, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }

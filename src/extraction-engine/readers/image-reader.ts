@@ -1,4 +1,5 @@
 import { DocumentRejectedError, type DocumentPage } from '../document.ts';
+import { secondLookAtDecidingLines } from './line-second-look.ts';
 import { imagePageCount, prepareOcrRaster } from './ocr-raster.ts';
 import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
@@ -19,7 +20,8 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
     const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index }));
     const ocr = await context.ocr();
     try {
-      pages.push({ pageNumber: index + 1, source: 'ocr', lines: await recognizeUpright(ocr, raster, budgetMs) });
+      const lines = await recognizeUpright(ocr, raster, budgetMs);
+      pages.push({ pageNumber: index + 1, source: 'ocr', lines: await secondLookAtDecidingLines(ocr, raster, lines, budgetMs) });
     } catch (error) {
       if (!(error instanceof TimeBudgetExceededError)) throw error;
       context.pagesOverBudget.push(index + 1);

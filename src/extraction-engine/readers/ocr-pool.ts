@@ -23,10 +23,11 @@ export type OcrLanguage = (typeof ocrLanguages)[number];
  * A4 invoices; PSM 3); 'single-block' takes the page as one block of lines, as a till receipt is printed
  * (PSM 6), so the specks of thermal paper are not searched for regions. On the corpus receipts it reads
  * the same fields as the block search; one column of lines of varying size (PSM 4) lost dates printed
- * beside the time. Measured in the extraction README.
+ * beside the time. Measured in the extraction README. 'single-line' (PSM 7) reads a crop holding one
+ * line, as the second look at a deciding line does (line-second-look.ts).
  */
-export type PageLayout = 'auto' | 'single-block';
-const segmentationModes: Record<PageLayout, PSM> = { auto: PSM.AUTO, 'single-block': PSM.SINGLE_BLOCK };
+export type PageLayout = 'auto' | 'single-block' | 'single-line';
+const segmentationModes: Record<PageLayout, PSM> = { auto: PSM.AUTO, 'single-block': PSM.SINGLE_BLOCK, 'single-line': PSM.SINGLE_LINE };
 
 export interface OcrPoolOptions {
   /**
@@ -165,7 +166,7 @@ export class OcrPool {
    */
   async #bandsOf(image: OcrImage, layout: PageLayout): Promise<Band[]> {
     const whole = [{ top: 0, bottom: image.height }];
-    if (this.size < 2 || image.lineDirection === 'down' || layout === 'single-block') return whole;
+    if (this.size < 2 || image.lineDirection === 'down' || layout !== 'auto') return whole;
     const { data, info } = await sharp(image.bytes).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
     if (info.width !== image.width || info.height !== image.height) return whole;
     return textBands({ data, width: info.width, height: info.height }, this.#bandsPerPage);

@@ -136,3 +136,9 @@ export function looksLikeKeyAndValue(text: string): boolean {
   const withoutSalutation = text.trim().replace(SALUTATIONS, '');
   return /^[^:]{1,30}\s?:(?:\s*\S|\s*$)/.test(withoutSalutation);
 }
+
+/** Where the text holds legal forms ("SDN BHD", "GmbH"): start and end offsets of each. */
+export function legalFormRanges(text: string): { start: number; end: number }[] {
+  if (!ANY_LEGAL_FORM.test(text)) return [];
+  return [...text.matchAll(new RegExp(LEGAL_FORM_PATTERN.source, 'gu'))].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+}

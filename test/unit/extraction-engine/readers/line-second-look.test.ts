@@ -1,0 +1,167 @@
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PositionedWord, TextLine } from '../../../../src/extraction-engine/document.ts';
+import { readImage } from '../../../../src/extraction-engine/readers/image-reader.ts';
+import { chooseLineWords, decidingLines, rereadMayRepair } from '../../../../src/extraction-engine/readers/line-second-look.ts';
+import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
+import { recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+
+/** Words laid side by side from x = 0.1, each 0.02 wide per character with a 0.02 gap, on one line at `y`. */
+function placedWords(words: [string, number][], y = 0.1): PositionedWord[] {
+  let x = 0.1;
+  return words.map(([text, confidence]) => {
+    const word = { text, confidence, placement: { x, y, width: 0.02 * text.length, height: 0.02 } };
+    x += 0.02 * text.length + 0.02;
+    return word;
+  });
+}
+
+function lineOf(words: [string, number][], y = 0.1): TextLine {
+  const placed = placedWords(words, y);
+  const last = placed.at(-1)!.placement!;
+  return { text: placed.map((word) => word.text).join(' '), words: placed, placement: { x: 0.1, y, width: last.x + last.width - 0.1, height: 0.02 } };
+}
+
+/** A re-read of `line` that spells the words as given, each in the same place as the first reading's word. */
+function rereadOf(line: TextLine, texts: string[], confidence = 0.85): PositionedWord[] {
+  return line.words.map((word, index) => ({ ...word, text: texts[index]!, confidence }));
+}
+
+describe('chooseLineWords', () => {
+  const head = lineOf([['KEDAI', 0.95], ['MELATL', 0.72], ['SDN', 0.94], ['BHD', 0.95]]);
+
+  it('replaces a word where both re-reads agree on another spelling, at the lower of their confidences', () => {
+    const chosen = chooseLineWords(head, [rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD'], 0.88), rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD'], 0.8)]);
+
+    expect(chosen.replaced).toBe(1);
+    expect(chosen.line.text).toBe('KEDAI MELATI SDN BHD');
+    expect(chosen.line.words[1]).toMatchObject({ text: 'MELATI', confidence: 0.8 });
+    // The words the re-reads confirm keep their first reading and confidence.
+    expect(chosen.line.words[0]).toEqual(head.words[0]);
+  });
+
+  it('keeps the first reading where the re-reads disagree, or one of them is unsure', () => {
+    expect(chooseLineWords(head, [rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD']), rereadOf(head, ['KEDAI', 'MELAT1', 'SDN', 'BHD'])]).line).toBe(head);
+    const unsure = rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD']).map((word) => ({ ...word, confidence: 0.3 }));
+    expect(chooseLineWords(head, [rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD']), unsure]).line).toBe(head);
+    // One re-read alone never decides.
+    expect(chooseLineWords(head, [rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD'])]).line).toBe(head);
+  });
+
+  it('changes misread digits of an amount only in place: never its digit count or its decimal point', () => {
+    const total = lineOf([['TOTAL', 0.95], ['1.40', 0.8]]);
+
+    expect(chooseLineWords(total, [rereadOf(total, ['TOTAL', '7.40']), rereadOf(total, ['TOTAL', '7.40'])]).line.text).toBe('TOTAL 7.40');
+    expect(chooseLineWords(total, [rereadOf(total, ['TOTAL', '140']), rereadOf(total, ['TOTAL', '140'])]).line).toBe(total);
+    // Digits read surely and wrongly are repaired too, in place.
+    const sure = lineOf([['TOTAL', 0.95], ['16.49', 0.93]]);
+    expect(chooseLineWords(sure, [rereadOf(sure, ['TOTAL', '16.40']), rereadOf(sure, ['TOTAL', '16.40'])]).line.text).toBe('TOTAL 16.40');
+    expect(chooseLineWords(total, [rereadOf(total, ['TOTAL', '71.40']), rereadOf(total, ['TOTAL', '71.40'])]).line).toBe(total);
+  });
+
+  it('repairs a few letters of a word, never turns it into another word', () => {
+    const line = lineOf([['MR.', 0.92], ['DULY.', 0.4], ['(M)', 0.95], ['SDN', 0.9], ['BHO', 0.55]]);
+
+    const chosen = chooseLineWords(line, [rereadOf(line, ['MR.', 'D.I.Y.', '(M)', 'SDN', 'WO']), rereadOf(line, ['MR.', 'D.I.Y.', '(M)', 'SDN', 'WO'])]);
+
+    expect(chosen.line.text).toBe('MR. D.I.Y. (M) SDN BHO');
+  });
+
+  it('keeps words tesseract was sure of, and dates or amounts a re-read would make invalid', () => {
+    const line = lineOf([['99', 0.96], ['SPEED', 0.92], ['MART', 0.95], ['17-06-13', 0.77]]);
+
+    expect(chooseLineWords(line, [rereadOf(line, ['99', 'SPEED', 'HART', '17-66-13']), rereadOf(line, ['99', 'SPEED', 'HART', '17-66-13'])]).line).toBe(line);
+  });
+
+  it('never lets a repair cost the line its legal form, and may restore one', () => {
+    const named = lineOf([['ROTI', 0.87], ['BAKERIES', 0.9], ['SDN', 0.73], ['BHD', 0.95]]);
+    const misread = lineOf([['ROTI', 0.87], ['BAKERIES', 0.9], ['SON', 0.73], ['BHD', 0.95]]);
+
+    expect(chooseLineWords(named, [rereadOf(named, ['ROTI', 'BAKERIES', 'SON', 'BHD']), rereadOf(named, ['ROTI', 'BAKERIES', 'SON', 'BHD'])]).line).toBe(named);
+    expect(chooseLineWords(misread, [rereadOf(misread, ['ROTI', 'BAKERIES', 'SDN', 'BHD']), rereadOf(misread, ['ROTI', 'BAKERIES', 'SDN', 'BHD'])]).line.text).toBe('ROTI BAKERIES SDN BHD');
+  });
+
+  it('asks for a second re-read only when the first would repair a word', () => {
+    expect(rereadMayRepair(head, rereadOf(head, ['KEDAI', 'MELATL', 'SDN', 'BHD']))).toBe(false);
+    expect(rereadMayRepair(head, rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD']))).toBe(true);
+    expect(rereadMayRepair(head, rereadOf(head, ['KEDAI', 'MELATI', 'SDN', 'BHD']).slice(1))).toBe(false);
+  });
+
+  it('leaves a word alone where a re-read splits it in two or joins it with its neighbour', () => {
+    const line = lineOf([['MR.', 0.5], ['DULY.', 0.4], ['(M)', 0.95]]);
+    const [mr, duly, m] = line.words as [PositionedWord, PositionedWord, PositionedWord];
+    const joined: PositionedWord = { text: 'MR.D.I.Y.', confidence: 0.9, placement: { ...mr.placement!, width: duly.placement!.x + duly.placement!.width - mr.placement!.x } };
+    const chosen = chooseLineWords(line, [[joined, { ...m, confidence: 0.9 }], rereadOf(line, ['MR.', 'D.I.Y.', '(M)'])]);
+
+    expect(chosen.line).toBe(line);
+  });
+});
+
+describe('decidingLines', () => {
+  it('picks the head name with its legal form, the date and the total amount (on the label line or the line under it) where a word is doubted', () => {
+    const lines = [
+      lineOf([['KEDAI', 0.95], ['MELATL', 0.72], ['SDN', 0.94], ['BHD', 0.95]], 0.05),
+      lineOf([['Jalan', 0.95], ['Ampang', 0.95]], 0.08),
+      lineOf([['Date:', 0.95], ['03/11/2019', 0.85]], 0.2),
+      lineOf([['Teh', 0.8], ['Tarik', 0.7], ['2.50', 0.9]], 0.3),
+      lineOf([['TOTAL', 0.95]], 0.5),
+      lineOf([['RM', 0.9], ['12.50', 0.86]], 0.53),
+      lineOf([['Thank', 0.6], ['you', 0.7]], 0.9),
+    ];
+
+    expect(decidingLines(lines)).toEqual([0, 2, 5]);
+  });
+
+  it('takes the first line of words at the head when no legal form was read, a total under an unsure label, and only dates with one kind of separator', () => {
+    const lines = [
+      lineOf([['|', 0.5]], 0.02),
+      lineOf([['KEDAI', 0.95], ['MELATL', 0.72], ['SON', 0.6], ['BHO', 0.55]], 0.05),
+      lineOf([['MI11/3-21', 0.7], ['-', 0.8], ['12/480', 0.85]], 0.3),
+      lineOf([['TOTAL', 0.62]], 0.5),
+      lineOf([['16.49', 0.93]], 0.53),
+    ];
+
+    expect(decidingLines(lines)).toEqual([1, 4]);
+  });
+
+  it('leaves lines every word of which tesseract was sure of', () => {
+    const lines = [lineOf([['KEDAI', 0.95], ['MELATI', 0.93], ['SDN', 0.94], ['BHD', 0.95]], 0.05), lineOf([['Total', 0.95], ['12.50', 0.96]], 0.5)];
+
+    expect(decidingLines(lines)).toEqual([]);
+  });
+});
+
+describe('second look through the image reader', () => {
+  const ocr = new OcrPool({ size: 1 });
+  afterAll(() => ocr.terminate());
+
+  /**
+   * A till slip printed small on a large page and saved as a coarse JPEG: read with the whole page,
+   * tesseract misreads letters of the name and its legal form and a digit of the total.
+   */
+  async function smallPrintSlip(fontSize: number): Promise<Buffer> {
+    const lines = ['KEDAI RUNCIT MAWAR HIJAU SDN BHD', 'No 12, Jalan Cempaka 3', '41200 Klang, Selangor', 'Date: 14/03/2019  10:42', 'Teh Tarik        2   5.00', 'Roti Canai       3   4.50', 'Nasi Lemak       1   6.90', 'TOTAL               16.40', 'CASH                20.00', 'CHANGE               3.60', 'Thank you, come again'];
+    const lineHeight = Math.round(fontSize * 2.2);
+    const texts = lines
+      .map((line, index) => `<text x="60" y="${200 + lineHeight * (index + 1)}" font-family="DejaVu Sans Mono, monospace" font-size="${fontSize}" xml:space="preserve">${line}</text>`)
+      .join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1100" height="2400"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`;
+    return sharp(Buffer.from(svg)).greyscale().jpeg({ quality: 40 }).toBuffer();
+  }
+
+  const textOf = (lines: TextLine[]): string => lines.map((line) => line.text).join('\n');
+  const context = { ocr: async () => ocr, pageTimeBudgetMs: 120_000, deadline: Date.now() + 600_000, pagesOverBudget: [] };
+
+  it('reads again the name and total lines the page reading got wrong, and gets them right', async () => {
+    const slip = await smallPrintSlip(10);
+    const firstReading = textOf(await recognizeUpright(ocr, await prepareOcrRaster({ input: slip }), () => 120_000));
+    const read = textOf((await readImage(slip, context)).pages[0]!.lines);
+
+    // Without the second look (the page reading alone) both lines are misread.
+    expect(firstReading).not.toMatch(/^KEDAI\b.*\bBHD$/mu);
+    expect(firstReading).not.toMatch(/^16\.40$/mu);
+    expect(read).toMatch(/^KEDAI RUNCIT MAWAR \S+ \S+ BHD$/mu);
+    expect(read).toMatch(/^16\.40$/mu);
+  }, 120_000);
+});
