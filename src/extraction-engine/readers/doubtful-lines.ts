@@ -23,16 +23,17 @@ export interface PixelBox {
 export interface StackedCrop {
   /** The line's index among the lines given to planLineStacks. */
   line: number;
+  /** The line's own box on the page, and the crop around it (with margins). */
+  box: PixelBox;
   source: PixelBox;
-  /** Rows of the stacked image this crop occupies start here (the crop is placed at its left edge). */
+  /** Where the crop sits in the stacked image (its top-left corner). */
+  left: number;
   top: number;
 }
 
 export interface LineStack {
   width: number;
   height: number;
-  /** Blank columns left of every crop, and rows above the first (the same as the gap between crops). */
-  margin: number;
   crops: StackedCrop[];
 }
 
@@ -47,8 +48,8 @@ export function isDoubtful(line: TextLine, doubtfulWordConfidence: number): bool
  * same length of text: tesseract's recogniser works along the line at a fixed height, so a line costs
  * about its width divided by its height. Between crops a blank gap of a line height keeps them apart.
  */
-export function planLineStacks(boxes: PixelBox[], page: { width: number; height: number }, stacks: number): LineStack[] {
-  const crops = boxes.map((box, line) => ({ line, source: paddedCrop(box, page) }));
+export function planLineStacks(boxes: PixelBox[], page: { width: number; height: number }, stacks: number, arrangement: 'stacked' | 'in-place' = 'stacked'): LineStack[] {
+  const crops = boxes.map((box, line) => ({ line, box, source: paddedCrop(box, page) }));
   const cost = (crop: { source: PixelBox }) => crop.source.width / Math.max(1, crop.source.height);
   const total = crops.reduce((sum, crop) => sum + cost(crop), 0);
   const count = Math.max(1, Math.min(stacks, crops.length));
@@ -63,14 +64,15 @@ export function planLineStacks(boxes: PixelBox[], page: { width: number; height:
   return groups
     .filter((group) => group.length > 0)
     .map((group) => {
+      if (arrangement === 'in-place') return { width: page.width, height: page.height, crops: group.map((crop) => ({ ...crop, left: crop.source.left, top: crop.source.top })) };
       const gap = Math.max(8, Math.round(Math.max(...group.map((crop) => crop.source.height)) / 2));
       let top = gap;
       const placed = group.map((crop) => {
-        const stacked = { ...crop, top };
+        const stacked = { ...crop, left: gap, top };
         top += crop.source.height + gap;
         return stacked;
       });
-      return { width: Math.max(...group.map((crop) => crop.source.width)) + 2 * gap, height: top, margin: gap, crops: placed };
+      return { width: Math.max(...group.map((crop) => crop.source.width)) + 2 * gap, height: top, crops: placed };
     });
 }
 
@@ -86,14 +88,15 @@ function paddedCrop(box: PixelBox, page: { width: number; height: number }): Pix
 }
 
 /**
- * The lines read on a stacked image, each given back to the crop its middle lies in and placed on the
- * page (fractions of the page); lines in a gap belong to no crop and are dropped.
+ * The lines read on a stacked image, each given back to the line whose own box (not its margins) its
+ * middle lies in and placed on the page (fractions of the page); lines elsewhere (in a gap, or pieces
+ * of a neighbouring line caught in a margin) belong to no line and are dropped.
  */
 export function linesOnPage(read: TextLine[], stack: LineStack, page: { width: number; height: number }): Map<number, TextLine[]> {
   const byLine = new Map<number, TextLine[]>();
   const toPage = (placement: Placement, crop: StackedCrop): Placement =>
     clampToPage({
-      x: (placement.x * stack.width - stack.margin + crop.source.left) / page.width,
+      x: (placement.x * stack.width - crop.left + crop.source.left) / page.width,
       y: (placement.y * stack.height - crop.top + crop.source.top) / page.height,
       width: (placement.width * stack.width) / page.width,
       height: (placement.height * stack.height) / page.height,
@@ -101,7 +104,10 @@ export function linesOnPage(read: TextLine[], stack: LineStack, page: { width: n
   for (const line of read) {
     if (!line.placement) continue;
     const middle = (line.placement.y + line.placement.height / 2) * stack.height;
-    const crop = stack.crops.find((candidate) => middle >= candidate.top && middle < candidate.top + candidate.source.height);
+    const crop = stack.crops.find((candidate) => {
+      const top = candidate.top + candidate.box.top - candidate.source.top;
+      return middle >= top && middle < top + candidate.box.height;
+    });
     if (!crop) continue;
     const words: PositionedWord[] = line.words.map((word) => ({ ...word, ...(word.placement ? { placement: toPage(word.placement, crop) } : {}) }));
     const placed: TextLine = {
@@ -120,7 +126,7 @@ async function stackedImage(grey: { data: Buffer; width: number }, stack: LineSt
   for (const crop of stack.crops) {
     for (let row = 0; row < crop.source.height; row += 1) {
       const from = (crop.source.top + row) * grey.width + crop.source.left;
-      grey.data.copy(pixels, (crop.top + row) * stack.width + stack.margin, from, from + crop.source.width);
+      grey.data.copy(pixels, (crop.top + row) * stack.width + crop.left, from, from + crop.source.width);
     }
   }
   const bytes = await sharp(pixels, { raw: { width: stack.width, height: stack.height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
@@ -141,6 +147,26 @@ function withoutNoise(line: TextLine): TextLine | undefined {
   };
 }
 
+/**
+ * Doubtful lines side by side on one row (tesseract's line cut at a wide gap) are read again as one:
+ * read again, the row may come back as one line, which would otherwise belong to only one of them.
+ */
+function rowsOf(lines: TextLine[]): TextLine[][] {
+  const rows: TextLine[][] = [];
+  for (const line of [...lines].sort((a, b) => a.placement!.y - b.placement!.y)) {
+    const row = rows.find((candidate) => candidate.some((other) => verticalOverlap(other.placement!, line.placement!) > 0.5));
+    if (row) row.push(line);
+    else rows.push([line]);
+  }
+  return rows;
+}
+
+/** How much of the shorter of two boxes' heights they share. */
+function verticalOverlap(a: Placement, b: Placement): number {
+  const shared = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return shared / Math.max(1e-9, Math.min(a.height, b.height));
+}
+
 /** The lines as read, less their noise words: what a page has when there is no time to read its doubtful lines again. */
 export function withoutNoiseWords(lines: TextLine[]): TextLine[] {
   return lines.map(withoutNoise).filter((line): line is TextLine => line !== undefined);
@@ -156,18 +182,26 @@ export async function rereadDoubtfulLines(
   ocr: OcrPool,
   image: OcrImage,
   lines: TextLine[],
-  options: { languages: readonly OcrLanguage[]; doubtfulWordConfidence: number; timeoutMs: () => number },
+  options: {
+    languages: readonly OcrLanguage[];
+    doubtfulWordConfidence: number;
+    timeoutMs: () => number;
+    /**
+     * 'in-place' reads each share of the doubtful lines where they are, on a copy of the page with every
+     * other line blanked out (the page's size and layout kept); 'stacked' (default) lays them one under another.
+     */
+    arrangement?: 'stacked' | 'in-place';
+  },
 ): Promise<TextLine[]> {
   const doubtful = lines.filter((line) => line.placement && isDoubtful(line, options.doubtfulWordConfidence));
   const kept = withoutNoiseWords(lines.filter((line) => !doubtful.includes(line)));
   if (doubtful.length === 0) return sortInReadingOrder(kept);
-  const boxes = doubtful.map(({ placement }) => ({
-    left: placement!.x * image.width,
-    top: placement!.y * image.height,
-    width: placement!.width * image.width,
-    height: placement!.height * image.height,
-  }));
-  const stacks = planLineStacks(boxes, image, ocr.size);
+  const rows = rowsOf(doubtful);
+  const boxes = rows.map((row) => {
+    const { x, y, width, height } = unitePlacements(row.map((line) => line.placement!));
+    return { left: x * image.width, top: y * image.height, width: width * image.width, height: height * image.height };
+  });
+  const stacks = planLineStacks(boxes, image, ocr.size, options.arrangement);
   const grey = await sharp(image.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   const page = { data: grey.data, width: grey.info.width };
   const readings = await Promise.all(
@@ -177,6 +211,6 @@ export async function rereadDoubtfulLines(
     }),
   );
   const reread = new Map(readings.flatMap((byLine) => [...byLine]));
-  const replaced = doubtful.flatMap((line, index) => reread.get(index) ?? [withoutNoise(line)].filter((kept): kept is TextLine => kept !== undefined));
+  const replaced = rows.flatMap((row, index) => reread.get(index) ?? withoutNoiseWords(row));
   return sortInReadingOrder([...kept, ...replaced]);
 }

@@ -44,7 +44,18 @@ describe('planLineStacks', () => {
     ]);
     // Gap: half the tallest crop (30 px), above, between and below the crops and at their left.
     expect(stack!.crops.map((crop) => crop.top)).toEqual([30, 120]);
-    expect(stack).toMatchObject({ width: 900, height: 210, margin: 30 });
+    expect(stack).toMatchObject({ width: 900, height: 210 });
+    expect(stack!.crops.every((crop) => crop.left === 30)).toBe(true);
+  });
+
+  it('in place, leaves every crop where it is on a page-sized image', () => {
+    const stacks = planLineStacks(boxes, page, 2, 'in-place');
+
+    expect(stacks.map((stack) => [stack.width, stack.height])).toEqual([
+      [1000, 2000],
+      [1000, 2000],
+    ]);
+    expect(stacks.flatMap((stack) => stack.crops).every((crop) => crop.left === crop.source.left && crop.top === crop.source.top)).toBe(true);
   });
 
   it('makes no more stacks than lines', () => {
@@ -104,5 +115,24 @@ describe('rereadDoubtfulLines', () => {
     // second, which the ensemble found nothing in, keeps its own words above the noise level.
     expect(result.map((each) => each.text)).toEqual(['SHOP SDN BHD', 'TOTAL 12.50', 'THANK']);
     expect(result[1]!.placement!.y).toBeCloseTo(0.5, 2);
+  });
+
+  it('reads doubtful pieces of one row (a line cut at a wide gap) again as one crop', async () => {
+    const image: OcrImage = { bytes: await sharp({ create: { width: 1000, height: 1000, channels: 3, background: '#ffffff' } }).greyscale().png().toBuffer(), width: 1000, height: 1000 };
+    const heights: number[] = [];
+    const ocr = {
+      size: 2,
+      recognize: async (stack: OcrImage) => {
+        heights.push(stack.height);
+        return [];
+      },
+    } as unknown as OcrPool;
+    const number: TextLine = { ...line('CS00031665', [0.5], 0.3), placement: { x: 0.05, y: 0.3, width: 0.3, height: 0.02 } };
+    const date: TextLine = { ...line('Date 25/12/2018', [0.9, 0.5], 0.3), placement: { x: 0.6, y: 0.3, width: 0.35, height: 0.02 } };
+
+    await rereadDoubtfulLines(ocr, image, [number, date], { languages: ['eng'], doubtfulWordConfidence: 0.8, timeoutMs: () => 1000 });
+
+    // One crop of 30 px (20 px row, 5 px above and below) between gaps of 15 px, on one worker although two are free.
+    expect(heights).toEqual([15 + 30 + 15]);
   });
 });

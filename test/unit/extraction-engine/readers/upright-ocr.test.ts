@@ -99,7 +99,7 @@ describe('recognizeUpright', () => {
     expect(lines).toHaveLength(1);
   });
 
-  it('reads a till receipt with English first and only its doubtful lines again with every model; an A4 page with every model at once', async () => {
+  it('reads a till receipt with English first and only its doubtful lines again with every model when asked; an A4 page, and any page by default, with every model at once', async () => {
     const readings: Reading[] = [];
     const ocr = {
       size: 2,
@@ -115,13 +115,16 @@ describe('recognizeUpright', () => {
       },
     } as unknown as OcrPool;
 
-    await recognizeUpright(ocr, await whitePage(600, 1500), () => 60_000);
+    await recognizeUpright(ocr, await whitePage(600, 1500), () => 60_000, { englishFirst: 'receipts' });
     const receiptReadings = readings.splice(0);
-    await recognizeUpright(ocr, await whitePage(1240, 1754), () => 60_000);
+    await recognizeUpright(ocr, await whitePage(1240, 1754), () => 60_000, { englishFirst: 'receipts' });
+    const a4Readings = readings.splice(0);
+    await recognizeUpright(ocr, await whitePage(600, 1500), () => 60_000);
 
     // The receipt: the page with English, then one stack of the one doubtful line (far narrower than the page) with all five.
     expect(receiptReadings.map((reading) => reading.languages)).toEqual([['eng'], ocrLanguages]);
     expect(receiptReadings[1]!.width).toBeLessThan(600);
-    expect(readings).toEqual([{ width: 1240, languages: ocrLanguages }]);
+    expect(a4Readings).toEqual([{ width: 1240, languages: ocrLanguages }]);
+    expect(readings).toEqual([{ width: 600, languages: ocrLanguages }]);
   });
 });
