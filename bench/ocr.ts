@@ -232,7 +232,7 @@ const candidates: (() => Promise<Candidate | string>)[] = [
   async () => tesseractJsCandidate('B  tesseract.js 7, 5 languages, lighting flattened + deskewed', allLanguages, true),
   async () => tesseractJsCandidate('B1 tesseract.js 7, eng only, lighting flattened + deskewed', ['eng'], true),
   async () => pagePathCandidate('E  kept path (recognizeUpright: 5 languages, receipts PSM 6, turns tried by the ink), one worker', 1),
-  async () => pagePathCandidate('S  kept path before this round, two workers: A4 pages cut into two bands between text lines, read at once', 2),
+  async () => pagePathCandidate('S  kept path, two workers: A4 pages cut into two bands between text lines, read at once (chosen)', 2),
   async () => pagePathCandidate('S4 as S, four bands taken by the two workers in turn', 2, 2),
   async () => pagePathCandidate('T  receipts read with English first, doubtful lines (a word < 0.8) again with 5 models, stacked, on both workers', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.8, arrangement: 'stacked' }),
   async () => pagePathCandidate('P  as T, doubtful lines read in place (the rest of the page blanked), half of them on each worker', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.8, arrangement: 'in-place' }),
