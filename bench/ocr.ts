@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { derivedScanPagesOf } from '../scripts/corpus-scans.ts';
 import type { TextLine } from '../src/extraction-engine/document.ts';
 import { OcrPool, type OcrImage, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../src/extraction-engine/readers/ocr-raster.ts';
-import { recognizeUpright } from '../src/extraction-engine/readers/upright-ocr.ts';
+import { pageLayoutOf, recognizeUpright, type UprightReadingOptions } from '../src/extraction-engine/readers/upright-ocr.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // OCR seconds per page and how much of the ground truth the words hold, for each candidate engine on
@@ -98,33 +99,50 @@ function tesseractJsCandidate(name: string, languages: OcrLanguage[], correctLig
  * other orientations when unsure), with `workers` workers: with two, each page is cut into two bands
  * between text lines that are read at the same time.
  */
-function pagePathCandidate(name: string, workers: number, bandsPerWorker = 1): Candidate {
+function pagePathCandidate(name: string, workers: number, bandsPerWorker = 1, reading: UprightReadingOptions = { englishFirst: 'none' }): Candidate {
   const pool = new OcrPool({ size: workers, languages: allLanguages, bandsPerWorker });
   return {
     name,
     prepare: (page) => prepareOcrRaster({ input: page.image }),
-    read: async (raster) => textOf(await recognizeUpright(pool, raster, () => 120_000)),
+    read: async (raster) => textOf(await recognizeUpright(pool, raster, () => 120_000, reading)),
     close: () => pool.terminate(),
   };
 }
 
-/** Debian's tesseract on the same prepared raster, one thread (as one tesseract.js worker), the languages it has of ours. */
-async function nativeCandidate(): Promise<Candidate | string> {
+/**
+ * Debian's tesseract on the same prepared raster, one thread (as one tesseract.js worker), the languages
+ * it has of ours, with Debian's models (tessdata "fast": smaller networks than ours). With `sameModels`
+ * it reads with the models the kept path uses (@tesseract.js-data 4.0.0_best_int, unpacked to a
+ * directory for `--tessdata-dir`), all five at once, receipts as one block: like for like with S.
+ */
+async function nativeCandidate(sameModels = false): Promise<Candidate | string> {
   const listed = spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' });
   if (listed.error || listed.status !== 0) return 'native tesseract: skipped, the `tesseract` command is not installed (Debian: apt-get install tesseract-ocr)';
   const installed = new Set(listed.stdout.split('\n').map((line) => line.trim()));
-  const languages = allLanguages.filter((language) => installed.has(language));
+  const languages = sameModels ? allLanguages : allLanguages.filter((language) => installed.has(language));
   if (languages.length === 0) return 'native tesseract: skipped, none of eng/deu/fra/nld/pol is installed';
   const directory = await mkdtemp(join(tmpdir(), 'paperflow-bench-ocr-'));
+  const modelArgs: string[] = [];
+  if (sameModels) {
+    const require = createRequire(import.meta.url);
+    for (const language of allLanguages) {
+      const packed = join(dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), '4.0.0_best_int', `${language}.traineddata.gz`);
+      await writeFile(join(directory, `${language}.traineddata`), gunzipSync(await readFile(packed)));
+    }
+    modelArgs.push('--tessdata-dir', directory);
+  }
   const timed = spawnSync('/usr/bin/time', ['-f', '%M', 'true']).status === 0;
   return {
-    name: `native tesseract 5 (${languages.join('+')}, 1 thread, same raster)`,
+    name: sameModels
+      ? `native-same tesseract 5 (${languages.join('+')}, @tesseract.js-data best_int models as the kept path, receipts PSM 6, 1 thread, same raster)`
+      : `native tesseract 5 (${languages.join('+')}, Debian's fast models, 1 thread, same raster)`,
     prepare: (page) => prepareOcrRaster({ input: page.image }),
     read: async (raster) => {
       const input = join(directory, 'page.png');
       await writeFile(input, raster.bytes);
       const command = timed ? '/usr/bin/time' : 'tesseract';
-      const args = [...(timed ? ['-f', '%M %U %S', 'tesseract'] : []), input, '-', '-l', languages.join('+'), '--dpi', '300', '--oem', '1'];
+      const layout = sameModels && pageLayoutOf(raster) === 'single-block' ? ['--psm', '6'] : [];
+      const args = [...(timed ? ['-f', '%M %U %S', 'tesseract'] : []), input, '-', ...modelArgs, '-l', languages.join('+'), '--dpi', '300', '--oem', '1', ...layout];
       const result = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, OMP_THREAD_LIMIT: '1' }, maxBuffer: 64 * 2 ** 20 });
       if (result.status !== 0) throw new Error(`tesseract failed: ${result.stderr}`);
       if (timed) {
@@ -214,9 +232,14 @@ const candidates: (() => Promise<Candidate | string>)[] = [
   async () => tesseractJsCandidate('B  tesseract.js 7, 5 languages, lighting flattened + deskewed', allLanguages, true),
   async () => tesseractJsCandidate('B1 tesseract.js 7, eng only, lighting flattened + deskewed', ['eng'], true),
   async () => pagePathCandidate('E  kept path (recognizeUpright: 5 languages, receipts PSM 6, turns tried by the ink), one worker', 1),
-  async () => pagePathCandidate('S  kept path, two workers: each page cut into two bands between text lines, read at once (chosen)', 2),
+  async () => pagePathCandidate('S  kept path, two workers: A4 pages cut into two bands between text lines, read at once (chosen)', 2),
   async () => pagePathCandidate('S4 as S, four bands taken by the two workers in turn', 2, 2),
-  nativeCandidate,
+  async () => pagePathCandidate('T  receipts read with English first, doubtful lines (a word < 0.8) again with 5 models, stacked, on both workers', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.8, arrangement: 'stacked' }),
+  async () => pagePathCandidate('P  as T, doubtful lines read in place (the rest of the page blanked), half of them on each worker', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.8, arrangement: 'in-place' }),
+  async () => pagePathCandidate('T7 as T, doubtful below 0.7', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.7, arrangement: 'stacked' }),
+  async () => pagePathCandidate('TA as T, A4 pages English first too', 2, 1, { englishFirst: 'all', doubtfulWordConfidence: 0.8, arrangement: 'stacked' }),
+  () => nativeCandidate(),
+  () => nativeCandidate(true),
   paddleCandidate,
 ];
 
@@ -234,7 +257,7 @@ interface PageResult {
   found: number;
   truth: number;
 }
-const running: { candidate: Candidate; warmUpSeconds: number; results: PageResult[]; peakRss: number }[] = [];
+const running: { candidate: Candidate; warmUpSeconds: number; results: PageResult[]; peakRss: number; nativePeakKb: number }[] = [];
 for (const makeCandidate of candidates) {
   const candidate = await makeCandidate();
   if (typeof candidate === 'string') {
@@ -245,7 +268,7 @@ for (const makeCandidate of candidates) {
     await candidate.close?.();
     continue;
   }
-  running.push({ candidate, warmUpSeconds: 0, results: [], peakRss: 0 });
+  running.push({ candidate, warmUpSeconds: 0, results: [], peakRss: 0, nativePeakKb: 0 });
 }
 
 async function readPage(entry: (typeof running)[number], page: BenchPage): Promise<void> {
@@ -259,6 +282,7 @@ async function readPage(entry: (typeof running)[number], page: BenchPage): Promi
 }
 
 async function warmUp(entry: (typeof running)[number]): Promise<void> {
+  if (!interleave) nativePeakKb = 0;
   const startedAt = performance.now();
   await entry.candidate.read(await entry.candidate.prepare(pages[0]!)); // worker start, models
   entry.warmUpSeconds = (performance.now() - startedAt) / 1000;
@@ -286,13 +310,14 @@ try {
       for (const entry of running) await warmUp(entry);
       for (const page of pages) for (const entry of running) await readPage(entry, page);
     });
-    for (const entry of running) entry.peakRss = peakRss;
+    for (const entry of running) Object.assign(entry, { peakRss, nativePeakKb });
   } else {
     for (const entry of running) {
       entry.peakRss = await withPeakRss(async () => {
         await warmUp(entry);
         for (const page of pages) await readPage(entry, page);
       });
+      entry.nativePeakKb = nativePeakKb;
       await entry.candidate.close?.();
     }
   }
@@ -300,7 +325,7 @@ try {
   for (const entry of running) await entry.candidate.close?.().catch(() => undefined);
 }
 
-for (const { candidate, warmUpSeconds, results, peakRss } of running) {
+for (const { candidate, warmUpSeconds, results, peakRss, nativePeakKb } of running) {
   console.log(`  ${candidate.name}`);
   for (const group of groups) {
     const selected = results.filter((result) => result.group === group);
@@ -316,7 +341,7 @@ for (const { candidate, warmUpSeconds, results, peakRss } of running) {
   const allCritical = results.map((result) => result.criticalPathSeconds).sort((a, b) => a - b);
   criticalMedians.set(candidate.name.split(' ')[0]!, percentile(allCritical, 0.5));
   if (candidate.name.includes('(chosen)')) chosenSeconds.push(...all);
-  if (candidate.name.startsWith('native')) nativeSeconds.push(...all);
+  if (candidate.name.startsWith('native ')) nativeSeconds.push(...all);
   medianSeconds.set(candidate.name.split(' ')[0]!, percentile(all, 0.5));
   const memory = candidate.name.startsWith('native')
     ? `${(nativePeakKb / 1024).toFixed(0)} MB peak RSS of the tesseract process`
@@ -329,14 +354,16 @@ if (chosenSeconds.length > 0 && nativeSeconds.length > 0) {
   const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
   console.log(`  chosen path / native tesseract: ${(median(chosenSeconds) / median(nativeSeconds)).toFixed(2)}x the native seconds per page (medians; native reads fewer languages when fewer are installed)`);
 }
-const nativeMedian = [...medianSeconds].find(([name]) => name === 'native')?.[1];
-if (nativeMedian) {
-  const ratios = [...medianSeconds].filter(([name]) => name !== 'native').map(([name, seconds]) => `${name} ${(seconds / nativeMedian).toFixed(2)}x`);
-  if (ratios.length > 0) console.log(`  each / native (median s/page over all pages, same run): ${ratios.join(', ')}`);
-  const nativeCritical = criticalMedians.get('native');
+for (const native of ['native', 'native-same']) {
+  const nativeMedian = medianSeconds.get(native);
+  if (!nativeMedian) continue;
+  const others = (map: Map<string, number>) => [...map].filter(([name]) => !name.startsWith('native'));
+  const ratios = others(medianSeconds).map(([name, seconds]) => `${name} ${(seconds / nativeMedian).toFixed(2)}x`);
+  if (ratios.length > 0) console.log(`  each / ${native} (median s/page over all pages, same run): ${ratios.join(', ')}`);
+  const nativeCritical = criticalMedians.get(native);
   if (nativeCritical) {
-    const criticalRatios = [...criticalMedians].filter(([name]) => name !== 'native').map(([name, seconds]) => `${name} ${(seconds / nativeCritical).toFixed(2)}x`);
-    console.log(`  each / native (median CPU critical path, i.e. on two idle cores): ${criticalRatios.join(', ')}`);
+    const criticalRatios = others(criticalMedians).map(([name, seconds]) => `${name} ${(seconds / nativeCritical).toFixed(2)}x`);
+    console.log(`  each / ${native} (median CPU critical path, i.e. on two idle cores): ${criticalRatios.join(', ')}`);
   }
 }
 console.log(`  budget: 1.5 s per A4 page at 300 dpi and per receipt photo on 2 cores; load average at the end ${loadavg().map((load) => load.toFixed(1)).join(' ')}`);

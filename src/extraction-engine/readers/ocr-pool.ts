@@ -64,7 +64,7 @@ export interface OcrImage {
 }
 
 /** Words tesseract itself is unsure of below this confidence are noise (specks, rules, logos), not text. */
-const minimumWordConfidence = 0.2;
+export const minimumWordConfidence = 0.2;
 
 /** The language models ship in @tesseract.js-data/<code>; this variant is the one for LSTM-only OCR. */
 const traineddataVariant = '4.0.0_best_int';
@@ -134,6 +134,8 @@ export class OcrPool {
        * letterhead), where bands were measured only to change what is read (extraction README).
        */
       whole?: boolean;
+      /** Words below this confidence are left out as noise (default 0.2); 0 keeps every word, for a reading to be checked again. */
+      minimumWordConfidence?: number;
     } = {},
   ): Promise<TextLine[]> {
     const timeoutMs = options.timeoutMs ?? readingLimits.pageTimeBudgetMs;
@@ -144,7 +146,8 @@ export class OcrPool {
     const bands = options.whole ? [{ top: 0, bottom: image.height }] : await this.#bandsOf(image, layout);
     // Every band has what is left of the page's budget: they run at the same time.
     const remainingMs = () => Math.max(1, timeoutMs - (Date.now() - started));
-    if (bands.length === 1) return linesFromBlocks(await this.#recognizeImage(image.bytes, languages, layout, remainingMs()), image);
+    const minimumConfidence = options.minimumWordConfidence ?? minimumWordConfidence;
+    if (bands.length === 1) return linesFromBlocks(await this.#recognizeImage(image.bytes, languages, layout, remainingMs()), image, minimumConfidence);
     const blocks = await Promise.all(
       bands.map(async (band) => {
         const bandImage = await sharp(image.bytes)
@@ -154,7 +157,7 @@ export class OcrPool {
         return blocksMovedDown(await this.#recognizeImage(bandImage, languages, layout, remainingMs()), band.top);
       }),
     );
-    return linesFromBlocks(blocks.flat(), image);
+    return linesFromBlocks(blocks.flat(), image, minimumConfidence);
   }
 
   /**
@@ -398,13 +401,13 @@ function blocksMovedDown(blocks: Block[], top: number): Block[] {
 const lineBreakGapInLineHeights = 2.5;
 
 /** Converts tesseract's block tree into placed lines; pixel boxes become fractions of the image. */
-export function linesFromBlocks(blocks: Block[], image: Pick<OcrImage, 'width' | 'height' | 'deskew'>): TextLine[] {
+export function linesFromBlocks(blocks: Block[], image: Pick<OcrImage, 'width' | 'height' | 'deskew'>, minimumConfidence = minimumWordConfidence): TextLine[] {
   const lines: TextLine[] = [];
   for (const block of blocks) {
     for (const paragraph of block.paragraphs ?? []) {
       for (const line of paragraph.lines ?? []) {
         const lineHeight = Math.max(1, line.bbox.y1 - line.bbox.y0);
-        const recognisedWords = (line.words ?? []).filter((word) => word.text.trim() !== '' && word.confidence / 100 >= minimumWordConfidence);
+        const recognisedWords = (line.words ?? []).filter((word) => word.text.trim() !== '' && word.confidence / 100 >= minimumConfidence);
         let segment: typeof recognisedWords = [];
         const flush = () => {
           if (segment.length > 0) lines.push(placedLine(segment, line.confidence, image));

@@ -98,4 +98,33 @@ describe('recognizeUpright', () => {
     expect(readings.map((reading) => reading.width)).toEqual([1600]);
     expect(lines).toHaveLength(1);
   });
+
+  it('reads a till receipt with English first and only its doubtful lines again with every model when asked; an A4 page, and any page by default, with every model at once', async () => {
+    const readings: Reading[] = [];
+    const ocr = {
+      size: 2,
+      languages: ocrLanguages,
+      recognize: async (image: OcrImage, recognition: { languages?: readonly OcrLanguage[]; layout?: PageLayout } = {}) => {
+        readings.push({ width: image.width, ...(recognition.languages ? { languages: recognition.languages } : {}) });
+        // Two sure lines and one doubtful line, placed one under another.
+        return [0.9, 0.9, 0.4].map((confidence, index) => ({
+          text: `Kedai Runcit ${index}`,
+          placement: { x: 0.1, y: 0.1 + index * 0.1, width: 0.5, height: 0.02 },
+          words: ['Kedai', 'Runcit'].map((text, word) => ({ text, confidence, placement: { x: 0.1 + word * 0.3, y: 0.1 + index * 0.1, width: 0.2, height: 0.02 } })),
+        }));
+      },
+    } as unknown as OcrPool;
+
+    await recognizeUpright(ocr, await whitePage(600, 1500), () => 60_000, { englishFirst: 'receipts' });
+    const receiptReadings = readings.splice(0);
+    await recognizeUpright(ocr, await whitePage(1240, 1754), () => 60_000, { englishFirst: 'receipts' });
+    const a4Readings = readings.splice(0);
+    await recognizeUpright(ocr, await whitePage(600, 1500), () => 60_000);
+
+    // The receipt: the page with English, then one stack of the one doubtful line (far narrower than the page) with all five.
+    expect(receiptReadings.map((reading) => reading.languages)).toEqual([['eng'], ocrLanguages]);
+    expect(receiptReadings[1]!.width).toBeLessThan(600);
+    expect(a4Readings).toEqual([{ width: 1240, languages: ocrLanguages }]);
+    expect(readings).toEqual([{ width: 600, languages: ocrLanguages }]);
+  });
 });
