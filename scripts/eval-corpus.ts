@@ -14,9 +14,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultExtractionConfiguration } from '../src/extraction-engine/configuration/parse-extraction-configuration.ts';
 import { DocumentRejectedError, type ReadDocument } from '../src/extraction-engine/document.ts';
-import { extractDocument, type ExtractionOutcome } from '../src/extraction-engine/extract-document.ts';
+import { extractDocument, totalArithmeticCheck, type ExtractionOutcome } from '../src/extraction-engine/extract-document.ts';
 import { OcrPool, readDocument } from '../src/extraction-engine/read-document.ts';
-import { secondLookStatistics } from '../src/extraction-engine/readers/line-second-look.ts';
+import { arithmeticStatistics, secondLookStatistics } from '../src/extraction-engine/readers/line-second-look.ts';
 import { derivedScanOf } from './corpus-scans.ts';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +25,8 @@ const verbose = process.argv.includes('--verbose');
 /** The corpus has no scanned PDFs; by default every text PDF is also rendered into one and OCR'd. */
 const withDerivedScans = !process.argv.includes('--no-scans');
 const onlyPaths = process.argv.flatMap((argument, index) => (process.argv[index - 1] === '--only' ? [argument] : []));
+/** --no-arithmetic-check reads without the field finder's check of each OCR page (the baseline of that check). */
+const withArithmeticCheck = !process.argv.includes('--no-arithmetic-check');
 const readCacheIndex = process.argv.indexOf('--read-cache');
 const readCacheDirectory = readCacheIndex > 0 ? process.argv[readCacheIndex + 1] : undefined;
 const pageBudgetIndex = process.argv.indexOf('--page-budget-ms');
@@ -137,10 +139,15 @@ async function readerSourceHash(): Promise<string> {
 
 /** readDocument, through the --read-cache directory when one is given (rejections are not cached). */
 async function readThroughCache(bytes: Uint8Array, givenOptions: Parameters<typeof readDocument>[1]): Promise<ReadDocument> {
-  const options = pageTimeBudgetMs ? { ...givenOptions, pageTimeBudgetMs } : givenOptions;
+  const checked = withArithmeticCheck ? { ...givenOptions, arithmeticCheck: totalArithmeticCheck({ configuration: defaultExtractionConfiguration }) } : givenOptions;
+  const options = pageTimeBudgetMs ? { ...checked, pageTimeBudgetMs } : checked;
   if (!readCacheDirectory) return readDocument(bytes, options);
   readerVersion ??= readerSourceHash();
-  const key = createHash('sha256').update(bytes).update(JSON.stringify({ ...options, ocr: undefined })).update(await readerVersion).digest('hex');
+  const key = createHash('sha256')
+    .update(bytes)
+    .update(JSON.stringify({ ...options, ocr: undefined, arithmeticCheck: options?.arithmeticCheck !== undefined }))
+    .update(await readerVersion)
+    .digest('hex');
   const cached = join(readCacheDirectory, `${key}.json`);
   try {
     return JSON.parse(await readFile(cached, 'utf8')) as ReadDocument;
@@ -287,6 +294,10 @@ async function main(): Promise<void> {
   if (secondLookStatistics.pages > 0) {
     const { pages, linesReread, wordsReplaced, milliseconds } = secondLookStatistics;
     console.log(`\nSecond look: ${linesReread} lines re-read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per such page, ${(milliseconds / 1000).toFixed(1)} s in all), ${wordsReplaced} words replaced`);
+  }
+  if (arithmeticStatistics.pages > 0) {
+    const { pages, linesReread, pagesRepaired, milliseconds } = arithmeticStatistics;
+    console.log(`Arithmetic re-read: ${linesReread} lines re-read on ${pages} pages whose total did not add up (${(milliseconds / 1000).toFixed(1)} s in all), ${pagesRepaired} pages repaired`);
   }
   console.log(`\n${expectedFiles.length} expected files, ${comparisons.length} field comparisons, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }

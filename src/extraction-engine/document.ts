@@ -34,6 +34,18 @@ export interface DocumentPage {
   lines: TextLine[];
 }
 
+/**
+ * A check of an OCR page from outside the readers (the field finder's arithmetic: items and tax, tendered
+ * and change, rate lines against the total). The reader asks it which lines to read again when the page
+ * does not add up, and keeps a reading of them only when the page then agrees.
+ */
+export interface PageArithmeticCheck {
+  /** Indices of the page's lines to read again; empty when the page agrees or prints nothing to check. */
+  linesToReread(page: DocumentPage): number[];
+  /** Whether the page agrees with itself. */
+  agrees(page: DocumentPage): boolean;
+}
+
 /** Values read from an embedded or standalone e-invoice (Factur-X/ZUGFeRD/XRechnung CII, or UBL). */
 export interface EmbeddedInvoice {
   syntax: 'CII' | 'UBL';

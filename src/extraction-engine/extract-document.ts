@@ -3,10 +3,10 @@
 
 import { ulid } from 'ulidx';
 import type { ExtractionConfiguration } from './configuration/extraction-configuration-schema.ts';
-import type { Placement, ReadDocument, RejectionReason } from './document.ts';
+import type { DocumentPage, PageArithmeticCheck, Placement, ReadDocument, RejectionReason } from './document.ts';
 import { documentTypeSpecifications } from './document-types.ts';
 import { buildDocumentLayout, boxOfRange, type DocumentLayout } from './fields/document-layout.ts';
-import { embeddedValueFor, extractFields, type FieldResult } from './fields/extract-fields.ts';
+import { embeddedValueFor, extractFields, type FieldResult, type TotalCheck } from './fields/extract-fields.ts';
 import type { DocumentTypeSpecification, FieldSpecification } from './fields/field-specification.ts';
 import { normalizedSegmentText } from './fields/label-anchors.ts';
 import { routeDocument } from './route-document.ts';
@@ -216,4 +216,36 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
     };
   });
   return { status: 'COMPLETED', docType: specification.docType, fields, pageCount: document.pageCount, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/**
+ * The field finder's arithmetic as a check the readers can run on one OCR page (ReadDocumentOptions.
+ * arithmeticCheck): the page is routed and its fields found as if it were the document; when the
+ * chosen total disagrees with what the page prints to check it (tendered minus change, the rate lines,
+ * net plus tax), the lines of the total and of that check are the ones to read again.
+ */
+export function totalArithmeticCheck(options: Pick<ExtractDocumentOptions, 'configuration' | 'labels'>): PageArithmeticCheck {
+  const specifications = documentTypeSpecifications(options.configuration);
+  const checkOf = (page: DocumentPage): TotalCheck | undefined => {
+    const document: ReadDocument = { mediaType: 'image/png', pageCount: 1, pages: [{ ...page, pageNumber: 1 }], hasGeometry: true };
+    return rememberingAmounts(() => {
+      const layout = buildDocumentLayout(document);
+      const chosen = chooseDocumentType(document, layout, specifications, options.labels?.docType);
+      return 'failure' in chosen ? undefined : extractFields(document, chosen.specification, { layout }).totalCheck;
+    });
+  };
+  return {
+    linesToReread(page) {
+      const check = checkOf(page);
+      if (!check || check.agrees) return [];
+      return page.lines.flatMap((line, index) => (line.placement && check.boxes.some((box) => sameLine(line.placement!, box)) ? [index] : []));
+    },
+    agrees: (page) => checkOf(page)?.agrees === true,
+  };
+}
+
+/** Whether a value's box lies on the line: it overlaps the line across and its middle is within the line's height. */
+function sameLine(line: Placement, box: Placement): boolean {
+  const middle = box.y + box.height / 2;
+  return middle >= line.y && middle <= line.y + line.height && box.x < line.x + line.width && line.x < box.x + box.width;
 }

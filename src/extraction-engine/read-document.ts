@@ -1,4 +1,4 @@
-import { DocumentRejectedError, type DocumentPage, type EmbeddedInvoice, type ReadDocument } from './document.ts';
+import { DocumentRejectedError, type DocumentPage, type EmbeddedInvoice, type PageArithmeticCheck, type ReadDocument } from './document.ts';
 import { readEInvoiceXml } from './readers/e-invoice-xml.ts';
 import { embeddedFieldsNotOnPage } from './readers/embedded-invoice-check.ts';
 import { readImage } from './readers/image-reader.ts';
@@ -33,6 +33,11 @@ export interface ReadDocumentOptions {
   readEmbeddedXml?: boolean;
   /** OCR large images printed on PDF pages that have a text layer (e.g. a letterhead block). Default true. */
   ocrImagesOnTextPages?: boolean;
+  /**
+   * The field finder's check of a page's arithmetic (extract-document.ts, totalArithmeticCheck): the
+   * lines of an OCR page that does not add up are read again, and kept only where the page then agrees.
+   */
+  arithmeticCheck?: PageArithmeticCheck;
 }
 
 const supportedFormatsSentence = 'Upload a PDF, an image (PNG, JPEG, TIFF, WebP), a Word (DOCX) or Excel (XLSX) file, CSV, HTML, XML or plain text.';
@@ -64,6 +69,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadDocumentOptio
     pageTimeBudgetMs: options.pageTimeBudgetMs ?? readingLimits.pageTimeBudgetMs,
     deadline: Date.now() + readingLimits.documentTimeBudgetMs,
     pagesOverBudget: [],
+    ...(options.arithmeticCheck ? { arithmeticCheck: options.arithmeticCheck } : {}),
   };
   try {
     const content = await readContent(bytes, sniffed.mediaType, context, options);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ExtractionConfiguration } from '../extraction-engine/configuration/extraction-configuration-schema.ts';
 import { duplicatePolicyOf } from '../extraction-engine/configuration/parse-extraction-configuration.ts';
 import { DocumentRejectedError, type ReadDocument } from '../extraction-engine/document.ts';
-import type { ExtractDocumentOptions, ExtractionOutcome } from '../extraction-engine/extract-document.ts';
+import { totalArithmeticCheck, type ExtractDocumentOptions, type ExtractionOutcome } from '../extraction-engine/extract-document.ts';
 import type { ReadDocumentOptions } from '../extraction-engine/read-document.ts';
 import { maximumFileBytes } from '../files/file-limits.ts';
 import { fetchOutbound, OutboundRequestError, type HostResolver } from '../outbound/outbound-fetch.ts';
@@ -142,7 +142,8 @@ export class ExtractionProcessor {
     }
 
     const configuration = await this.configurationOf(record.workspaceId);
-    const document = await this.engine.read(bytes, { mediaType: file.mimeType, fileName: file.fileName });
+    // The field finder's arithmetic checks each OCR page: a total that does not add up has its lines read again.
+    const document = await this.engine.read(bytes, { mediaType: file.mimeType, fileName: file.fileName, arithmeticCheck: totalArithmeticCheck({ configuration, labels: record.labels }) });
     const outcome = this.engine.extract(document, { configuration, labels: record.labels });
     if (outcome.status === 'FAILED') return { status: 'FAILED', code: outcome.code, message: outcome.message, pageCount: document.pageCount };
     if (outcome.status === 'REJECTED') return { status: 'REJECTED', code: 'DOCUMENT_REJECTED', message: outcome.message, pageCount: document.pageCount };

@@ -55,6 +55,19 @@ export interface ValidationProblem {
 export interface FieldExtraction {
   fields: FieldResult[];
   validationProblems: ValidationProblem[];
+  /** How the chosen total compares with the page's own arithmetic, when the page prints a check of it. */
+  totalCheck?: TotalCheck;
+}
+
+/**
+ * The page's arithmetic about the chosen total, from the strongest check it prints: tendered minus
+ * change, else the tax summary's rate lines, else net plus tax. `boxes` are the total's line and the
+ * lines it was checked against: where a misread digit that breaks the arithmetic is to be looked for.
+ */
+export interface TotalCheck {
+  pageNumber: number;
+  agrees: boolean;
+  boxes: Placement[];
 }
 
 export interface ExtractFieldsOptions {
@@ -249,7 +262,7 @@ function addRoleEvidence(context: ExtractionContext, pool: CandidatePool): void 
   if (sellerField && buyerField) pool.add(returnAddressCandidates(layout, context.returnAddress, sellerField.name, buyerField.name));
 }
 
-function selectValues(context: ExtractionContext, pool: CandidatePool): Map<string, FieldResult> {
+function selectValues(context: ExtractionContext, pool: CandidatePool, arithmetic: { totalCheck?: TotalCheck } = {}): Map<string, FieldResult> {
   const chosen = new Map<string, FieldResult>();
   const hasGeometry = context.layout.hasGeometry;
   const amountFields = {
@@ -278,9 +291,10 @@ function selectValues(context: ExtractionContext, pool: CandidatePool): Map<stri
     const total = taxLines.map((line) => unlabelledSumUnderTax(context.layout, net.candidate, line, amountFields.total?.name)).find((found) => found !== undefined);
     if (total) amountSelection.total = { candidate: total, confidence: roundConfidence(Math.min(amountSelection.net.confidence, amountSelection.tax.confidence) * 0.85) };
   }
-  const byRates = amountFields.total ? checkedAgainstRateLines(context, amountSelection.total, [...pool.of(amountFields.total.name), ...pool.of(amountFields.due?.name)], amountFields.total.name) : undefined;
+  const byRates = amountFields.total ? checkedAgainstRateLines(context, amountSelection.total, [...pool.of(amountFields.total.name), ...pool.of(amountFields.due?.name)], amountFields.total.name, arithmetic) : undefined;
   if (byRates) amountSelection.total = byRates;
-  if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined);
+  if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined, arithmetic);
+  if (amountSelection.total && !arithmetic.totalCheck) arithmetic.totalCheck = totalCheckedByTaxes(context, amountSelection.total.candidate, amountSelection.net?.candidate, amountSelection.tax?.candidate);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
     const selection = amountSelection[role];
@@ -368,12 +382,23 @@ const CONTRADICTED_BY_RATE_LINES = 0.75;
  * taken for want of a better one) or no total at all gives way to their sum; a total that differs
  * from the sum is doubted. Undefined when the page has no rate lines to add up or nothing changes.
  */
-function checkedAgainstRateLines(context: ExtractionContext, total: AmountChoiceOf | undefined, printedTotals: FieldCandidate[], fieldName: string): AmountChoiceOf | undefined {
+function checkedAgainstRateLines(
+  context: ExtractionContext,
+  total: AmountChoiceOf | undefined,
+  printedTotals: FieldCandidate[],
+  fieldName: string,
+  arithmetic: { totalCheck?: TotalCheck },
+): AmountChoiceOf | undefined {
   const byRates = rateLinesTotal(context.layout);
   if (!byRates) return undefined;
   const value = total?.candidate.value;
-  if (typeof value === 'number' && Math.abs(value - byRates.value) < 0.005) return undefined;
+  const rateCheck = (agrees: boolean): TotalCheck => ({ pageNumber: byRates.pageNumber, agrees, boxes: [...(total ? [total.candidate.box] : []), boxOfRateLines(byRates)] });
+  if (typeof value === 'number' && Math.abs(value - byRates.value) < 0.005) {
+    arithmetic.totalCheck = rateCheck(true);
+    return undefined;
+  }
   if (typeof value === 'number' && !byRates.parts.some((part) => Math.abs(part - value) < 0.005)) {
+    arithmetic.totalCheck = rateCheck(false);
     return { ...total!, confidence: roundConfidence(total!.confidence * CONTRADICTED_BY_RATE_LINES) };
   }
   const confirmed = printedTotals.some((candidate) => typeof candidate.value === 'number' && Math.abs(candidate.value - byRates.value) < 0.005);
@@ -386,6 +411,7 @@ function checkedAgainstRateLines(context: ExtractionContext, total: AmountChoice
     segmentId: byRates.rows[0]!.segments[0]!.id,
     evidence: `sum of the tax summary's rate lines (${byRates.parts.join(' + ')})`,
   };
+  arithmetic.totalCheck = { pageNumber: byRates.pageNumber, agrees: true, boxes: [candidate.box] };
   return { candidate, confidence: confirmed ? RATE_LINES_SUM_CONFIRMED : RATE_LINES_SUM_CONFIDENCE };
 }
 
@@ -400,7 +426,12 @@ const CONTRADICTED_BY_PAYMENT = 0.6;
  * A till's payment lines check its total: tendered minus change is what was paid. A rounding
  * adjustment printed under the total (with no rounded total read) gives the amount paid.
  */
-function checkedAgainstTillPayment(context: ExtractionContext, total: { candidate: FieldCandidate; confidence: number }, alreadyRounded: boolean): { candidate: FieldCandidate; confidence: number } {
+function checkedAgainstTillPayment(
+  context: ExtractionContext,
+  total: { candidate: FieldCandidate; confidence: number },
+  alreadyRounded: boolean,
+  arithmetic: { totalCheck?: TotalCheck },
+): { candidate: FieldCandidate; confidence: number } {
   if (typeof total.candidate.value !== 'number') return total;
   const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
   let checked = total;
@@ -413,7 +444,23 @@ function checkedAgainstTillPayment(context: ExtractionContext, total: { candidat
   }
   if (payment.paid === undefined) return checked;
   const agrees = Math.abs(payment.paid - (checked.candidate.value as number)) < 0.005;
+  const usedRounding = checked !== total && rounding ? [rounding.box] : [];
+  arithmetic.totalCheck = {
+    pageNumber: total.candidate.pageNumber,
+    agrees,
+    boxes: [total.candidate.box, ...usedRounding, ...(payment.paymentLines ?? []).filter((line) => line.pageNumber === total.candidate.pageNumber).map((line) => line.box)],
+  };
   return { ...checked, confidence: agrees ? Math.max(checked.confidence, CONFIRMED_BY_PAYMENT) : roundConfidence(checked.confidence * CONTRADICTED_BY_PAYMENT) };
+}
+
+/**
+ * Net plus tax against the total, the weakest check (a subtotal printed with the tax included reads as
+ * a net that does not add up): only where net, tax and total were all read on the total's page.
+ */
+function totalCheckedByTaxes(context: ExtractionContext, total: FieldCandidate, net: FieldCandidate | undefined, tax: FieldCandidate | undefined): TotalCheck | undefined {
+  if (!net || !tax || typeof total.value !== 'number' || typeof net.value !== 'number' || typeof tax.value !== 'number') return undefined;
+  if (net.pageNumber !== total.pageNumber || tax.pageNumber !== total.pageNumber || !context.layout.hasGeometry) return undefined;
+  return { pageNumber: total.pageNumber, agrees: Math.abs(net.value + tax.value - total.value) < 0.005, boxes: [total.box, net.box, tax.box] };
 }
 
 function mentionsPriorPayment(layout: DocumentLayout, priorPaymentLabels: Record<string, string[]>): boolean {
@@ -476,10 +523,15 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
   addLabelCandidates(context, pool);
   addPatternCandidates(context, pool);
   addRoleEvidence(context, pool);
-  const chosen = selectValues(context, pool);
+  const arithmetic: { totalCheck?: TotalCheck } = {};
+  const chosen = selectValues(context, pool, arithmetic);
   chooseBuyerFromAddressBlock(context, chosen);
   const validationProblems = applyValidations(specification, chosen);
-  return { fields: specification.fields.map((field) => chosen.get(field.name) ?? { name: field.name, value: undefined }), validationProblems };
+  return {
+    fields: specification.fields.map((field) => chosen.get(field.name) ?? { name: field.name, value: undefined }),
+    validationProblems,
+    ...(arithmetic.totalCheck ? { totalCheck: arithmetic.totalCheck } : {}),
+  };
 }
 
 function patternCandidates(layout: DocumentLayout, field: FieldSpecification, valueContext: ValueContext): FieldCandidate[] {

@@ -22,6 +22,8 @@ export interface TillPayment {
   paid?: number;
   /** The rounding adjustment line with its amount (signed), when one is printed. */
   rounding?: FieldCandidate;
+  /** The tendered and change amounts that give `paid`: where a disagreeing total is checked. */
+  paymentLines?: FieldCandidate[];
 }
 
 function paymentField(name: string, labels: Record<string, string[]>): FieldSpecification {
@@ -54,11 +56,16 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
       { fieldName: fields.rounding.name, labels: roundingLabels },
     ]),
   );
-  const tendered = amountBeside(fields.tendered, labels, layout, valueContext)?.value;
-  const change = amountBeside(fields.change, labels, layout, valueContext)?.value;
+  const tenderedLine = amountBeside(fields.tendered, labels, layout, valueContext);
+  const changeLine = amountBeside(fields.change, labels, layout, valueContext);
+  const tendered = tenderedLine?.value;
+  const change = changeLine?.value;
   const rounding = amountBeside(fields.rounding, labels, layout, valueContext);
   const payment: TillPayment = {};
-  if (typeof tendered === 'number' && typeof change === 'number' && tendered >= change && tendered > 0) payment.paid = Math.round((tendered - change) * 100) / 100;
+  if (typeof tendered === 'number' && typeof change === 'number' && tendered >= change && tendered > 0) {
+    payment.paid = Math.round((tendered - change) * 100) / 100;
+    payment.paymentLines = [tenderedLine!, changeLine!];
+  }
   if (rounding && typeof rounding.value === 'number' && rounding.value !== 0 && Math.abs(rounding.value) <= MAX_CASH_ROUNDING + 1e-9) payment.rounding = rounding;
   return payment;
 }

@@ -1,5 +1,5 @@
 import { DocumentRejectedError, type DocumentPage } from '../document.ts';
-import { secondLookAtDecidingLines } from './line-second-look.ts';
+import { rereadWhereArithmeticFails, secondLookAtDecidingLines } from './line-second-look.ts';
 import { imagePageCount, prepareOcrRaster } from './ocr-raster.ts';
 import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
@@ -21,7 +21,8 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
     const ocr = await context.ocr();
     try {
       const lines = await recognizeUpright(ocr, raster, budgetMs);
-      pages.push({ pageNumber: index + 1, source: 'ocr', lines: await secondLookAtDecidingLines(ocr, raster, lines, budgetMs) });
+      const page: DocumentPage = { pageNumber: index + 1, source: 'ocr', lines: await secondLookAtDecidingLines(ocr, raster, lines, budgetMs) };
+      pages.push(context.arithmeticCheck ? await rereadWhereArithmeticFails(ocr, raster, page, context.arithmeticCheck, budgetMs) : page);
     } catch (error) {
       if (!(error instanceof TimeBudgetExceededError)) throw error;
       context.pagesOverBudget.push(index + 1);

@@ -1,6 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import sharp from 'sharp';
-import type { Placement, PositionedWord, TextLine } from '../document.ts';
+import type { DocumentPage, PageArithmeticCheck, Placement, PositionedWord, TextLine } from '../document.ts';
 import { totalAmountLabels } from '../prebuilt/invoice-labels.ts';
 import { findAmounts } from '../values/amount.ts';
 import { findDates } from '../values/date.ts';
@@ -191,10 +191,11 @@ async function rereadLine(
   textHeight: number,
   stretchContrast: boolean,
   timeoutMs: number,
+  mayShrink = false,
 ): Promise<PositionedWord[]> {
   const box = cropBox(line.placement!, raster);
   const lineHeightPixels = Math.max(1, box.height / (1 + 2 * marginInLineHeights));
-  const scale = Math.min(4, Math.max(1, textHeight / lineHeightPixels));
+  const scale = Math.min(4, Math.max(mayShrink ? 0.25 : 1, textHeight / lineHeightPixels));
   let crop = sharp(raster.bytes).extract(box).resize(Math.round(box.width * scale), Math.round(box.height * scale), { kernel: 'lanczos3' });
   if (stretchContrast) crop = crop.normalise();
   const { data, info } = await crop.png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
@@ -244,3 +245,117 @@ export async function secondLookAtDecidingLines(ocr: OcrPool, raster: OcrImage, 
   }
   return result;
 }
+
+/** At most this many lines of a page whose arithmetic fails are read again (the total, what checks it). */
+export const maxArithmeticLines = 6;
+
+/**
+ * The re-read's characters on the first reading's words, or undefined: when the re-read, spaces left
+ * out, has as many characters as the first reading's words, it is cut at their lengths ("7 .40" read
+ * again for "1.40" gives "7.40"). A digit's place on the line is what pairs it, not tesseract's split.
+ */
+function charactersOnWords(words: readonly PositionedWord[], reread: readonly PositionedWord[]): { text: string; confidence: number }[] | undefined {
+  if (reread.length === 0) return undefined;
+  const joined = reread.map((word) => word.text).join('');
+  if (joined.length !== words.reduce((length, word) => length + word.text.length, 0)) return undefined;
+  const confidence = Math.min(...reread.map((word) => word.confidence ?? 0));
+  let offset = 0;
+  return words.map((word) => {
+    const text = joined.slice(offset, offset + word.text.length);
+    offset += word.text.length;
+    return { text, confidence };
+  });
+}
+
+/** Whether the punctuation stands at the same places: "14.0" for "1.40" moves the decimal point. */
+const samePunctuationPlaces = (original: string, replacement: string): boolean =>
+  [...original].every((character, index) => /[\p{L}\p{N}]/u.test(character) === /[\p{L}\p{N}]/u.test(replacement[index] ?? '') && (/[\p{L}\p{N}]/u.test(character) || character === replacement[index]));
+
+/**
+ * The line with the words that hold digits spelt as `spellings` says, where each is an admissible
+ * repair (same shape, still a valid date or amount); undefined when nothing changes. Only digits:
+ * the arithmetic that asked for the re-read speaks for amounts, not for names.
+ */
+function lineWithDigitsRespelt(line: TextLine, spellings: readonly ({ text: string; confidence: number } | undefined)[]): TextLine | undefined {
+  let changed = false;
+  const words = line.words.map((word, index) => {
+    const spelling = spellings[index];
+    if (!spelling || !/\d/u.test(word.text) || spelling.confidence < minimumVotingConfidence) return word;
+    if (!isAdmissibleRepair(word.text, spelling.text) || !keepsItsValue(word.text, spelling.text) || !samePunctuationPlaces(word.text, spelling.text)) return word;
+    changed = true;
+    return { ...word, text: spelling.text, confidence: Math.min(spelling.confidence, word.confidence ?? 1) };
+  });
+  return changed ? { ...line, text: words.map((word) => word.text).join(' '), words } : undefined;
+}
+
+/**
+ * The readings of a line to try, surest first: the spelling both re-reads agree on, then each re-read
+ * alone. A single re-read is enough here because the page's arithmetic must then agree as well.
+ */
+export function repairedLineReadings(line: TextLine, rereads: readonly (readonly PositionedWord[])[]): TextLine[] {
+  const spellings = rereads.map((reread) => charactersOnWords(line.words, reread));
+  const readings: TextLine[] = [];
+  const [first, second] = spellings;
+  if (first && second) {
+    const agreed = first.map((spelling, index) =>
+      spelling.text === second[index]!.text ? { text: spelling.text, confidence: Math.min(spelling.confidence, second[index]!.confidence) } : undefined,
+    );
+    const both = lineWithDigitsRespelt(line, agreed);
+    if (both) readings.push(both);
+  }
+  for (const spelling of spellings) {
+    const alone = spelling && lineWithDigitsRespelt(line, spelling);
+    if (alone && !readings.some((reading) => reading.text === alone.text)) readings.push(alone);
+  }
+  return readings;
+}
+
+/**
+ * The page with the lines its arithmetic check names read again (both sizes of the second look), a
+ * repaired reading kept only where the page then agrees: the total read "1.40" under "Cash 7.40 /
+ * Change 0.00" is read again, and "7.40" is kept because tendered minus change then confirms it. One
+ * line's repair is tried at a time, then every line's together; the first page that agrees is kept.
+ */
+export async function rereadWhereArithmeticFails(ocr: OcrPool, raster: OcrImage, page: DocumentPage, check: PageArithmeticCheck, budgetMs: () => number): Promise<DocumentPage> {
+  const indices = check.linesToReread(page).filter((index) => page.lines[index]?.placement !== undefined && /\d/u.test(page.lines[index]!.text)).slice(0, maxArithmeticLines);
+  if (indices.length === 0) return page;
+  const started = Date.now();
+  const readings = new Map<number, TextLine[]>();
+  try {
+    for (const index of indices) {
+      if (budgetMs() < minimumBudgetMs) break;
+      const line = page.lines[index]!;
+      const rereads: PositionedWord[][] = [];
+      // Tall text is brought down to the same heights: tills print the total twice as high, and
+      // tesseract reads a 66-pixel "7.40" as "1.40" where it reads the same digits 44 pixels high right.
+      for (const [size, textHeight] of rereadTextHeights.entries()) rereads.push(await rereadLine(ocr, raster, line, textHeight, size > 0, budgetMs(), true));
+      readings.set(index, repairedLineReadings(line, rereads));
+    }
+  } catch (error) {
+    if (!(error instanceof TimeBudgetExceededError)) throw error;
+  }
+  arithmeticStatistics.pages += 1;
+  arithmeticStatistics.linesReread += readings.size;
+  const withLines = (replacements: Map<number, TextLine>): DocumentPage => ({
+    ...page,
+    lines: page.lines.map((line, index) => {
+      const replacement = replacements.get(index);
+      return replacement ? { ...replacement, placement: line.placement! } : line;
+    }),
+  });
+  const tries: Map<number, TextLine>[] = [];
+  for (const [index, options] of readings) for (const option of options) tries.push(new Map([[index, option]]));
+  for (const choice of [0, 1, 2]) {
+    const together = new Map<number, TextLine>();
+    for (const [index, options] of readings) if (options[choice]) together.set(index, options[choice]!);
+    if (together.size > 1) tries.push(together);
+  }
+  const agreeing = tries.map(withLines).find((candidate) => check.agrees(candidate));
+  arithmeticStatistics.milliseconds += Date.now() - started;
+  if (!agreeing) return page;
+  arithmeticStatistics.pagesRepaired += 1;
+  return agreeing;
+}
+
+/** Statistics of the re-reads asked for by a page's failing arithmetic (for the evaluation's report). */
+export const arithmeticStatistics = { pages: 0, linesReread: 0, pagesRepaired: 0, milliseconds: 0 };

@@ -340,10 +340,13 @@ async function startWorker(languages: readonly OcrLanguage[]): Promise<Worker> {
 }
 
 /** The layout each worker is set to: changing it is one message to the worker, skipped when it is already set. */
-const workerLayouts = new WeakMap<Worker, PageLayout>();
+const workerLayouts = new WeakMap<object, PageLayout>();
 
-async function withLayout(worker: Worker, layout: PageLayout): Promise<void> {
-  if ((workerLayouts.get(worker) ?? 'auto') === layout) return;
+export async function withLayout(worker: Pick<Worker, 'setParameters'>, layout: PageLayout): Promise<void> {
+  // A new worker is not in PSM 3 (auto): tesseract's own default is 6 (one block; only its command
+  // line sets 3). Assuming auto read each worker's first wide page as one block and every later one
+  // with the block search, so a page's reading depended on what its worker had read before.
+  if (workerLayouts.get(worker) === layout) return;
   await worker.setParameters({ tessedit_pageseg_mode: segmentationModes[layout] });
   workerLayouts.set(worker, layout);
 }

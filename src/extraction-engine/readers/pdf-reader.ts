@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
+import { rereadWhereArithmeticFails, secondLookAtDecidingLines } from './line-second-look.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { rebuildPdfStructure } from './pdf-repair.ts';
@@ -271,7 +272,7 @@ async function readPage(
     // text drawn as vector outlines; a sparse page without images is just a short page.
     if (isSparse && (largeImages.length > 0 || visibleCharacters === 0)) {
       ocrState.ocrPagesLeft -= 1;
-      const ocrLines = await ocrWholePage(page, canvasFactoryOf(document), context);
+      const ocrLines = await ocrWholePage(page, pageNumber, canvasFactoryOf(document), context);
       return ocrLines.length > 0 ? { pageNumber, source: 'ocr', lines: ocrLines } : { pageNumber, source: 'text-layer', lines: textLines };
     }
     if (!isSparse && largeImages.length > 0) {
@@ -336,12 +337,18 @@ async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFac
   }
 }
 
-async function ocrWholePage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<TextLine[]> {
+/**
+ * A scanned page read by OCR, with the second look at its deciding lines and, when the caller checks
+ * the page's arithmetic, its total's lines read again where they do not add up (as for images).
+ */
+async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<TextLine[]> {
   const budgetMs = pageBudget(context);
   const rendered = await renderPage(page, canvasFactory, context);
   const raster = await prepareOcrRaster({ input: rendered.raw, raw: { width: rendered.width, height: rendered.height, channels: 4 } });
   const ocr = await context.ocr();
-  return recognizeUpright(ocr, raster, budgetMs);
+  const lines = await secondLookAtDecidingLines(ocr, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs);
+  if (!context.arithmeticCheck) return lines;
+  return (await rereadWhereArithmeticFails(ocr, raster, { pageNumber, source: 'ocr', lines }, context.arithmeticCheck, budgetMs)).lines;
 }
 
 /** Images big enough to hold a text block, largest first. */

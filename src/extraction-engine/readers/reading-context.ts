@@ -1,3 +1,4 @@
+import type { PageArithmeticCheck } from '../document.ts';
 import type { OcrPool } from './ocr-pool.ts';
 import { remainingMs } from './time-budget.ts';
 
@@ -10,6 +11,8 @@ export interface ReadingContext {
   deadline: number;
   /** Pages (1-based) abandoned because they ran out of time; readers add to it. */
   pagesOverBudget: number[];
+  /** The caller's check of an OCR page's arithmetic: lines of a page that does not add up are read again. */
+  arithmeticCheck?: PageArithmeticCheck;
 }
 
 /** The budget for the next step: the page budget, or less when the document's deadline is closer. */

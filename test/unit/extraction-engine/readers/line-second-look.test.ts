@@ -2,7 +2,14 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PositionedWord, TextLine } from '../../../../src/extraction-engine/document.ts';
 import { readImage } from '../../../../src/extraction-engine/readers/image-reader.ts';
-import { chooseLineWords, decidingLines, rereadMayRepair } from '../../../../src/extraction-engine/readers/line-second-look.ts';
+import type { DocumentPage, PageArithmeticCheck } from '../../../../src/extraction-engine/document.ts';
+import {
+  chooseLineWords,
+  decidingLines,
+  repairedLineReadings,
+  rereadMayRepair,
+  rereadWhereArithmeticFails,
+} from '../../../../src/extraction-engine/readers/line-second-look.ts';
 import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
 import { recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
@@ -95,6 +102,51 @@ describe('chooseLineWords', () => {
     const chosen = chooseLineWords(line, [[joined, { ...m, confidence: 0.9 }], rereadOf(line, ['MR.', 'D.I.Y.', '(M)'])]);
 
     expect(chosen.line).toBe(line);
+  });
+});
+
+describe('repairedLineReadings', () => {
+  const total = lineOf([['1.40', 0.93]]);
+  const word = (text: string, confidence = 0.85): PositionedWord => ({ text, confidence });
+
+  it('offers the spelling both re-reads agree on first, then each re-read alone, pairing digits by their place on the line', () => {
+    // "7 .40" is split differently from "1.40" but has its characters in the same places.
+    expect(repairedLineReadings(total, [[word('7'), word('.40')], [word('7.40')]]).map((line) => line.text)).toEqual(['7.40']);
+    expect(repairedLineReadings(total, [[word('1.40')], [word('7.40')]]).map((line) => line.text)).toEqual(['7.40']);
+    expect(repairedLineReadings(total, [[word('8.40')], [word('7.40')]]).map((line) => line.text)).toEqual(['8.40', '7.40']);
+    expect(repairedLineReadings(total, [[word('7.40', 0.7)], [word('7.40', 0.8)]])[0]!.words[0]).toMatchObject({ text: '7.40', confidence: 0.7 });
+  });
+
+  it('offers no reading that moves a decimal point, changes the digit count, or touches a word without digits', () => {
+    expect(repairedLineReadings(total, [[word('14.0')], [word('140')]])).toEqual([]);
+    expect(repairedLineReadings(total, [[word('71.40')], [word('1.40')]])).toEqual([]);
+    const labelled = lineOf([['TOTAL', 0.7], ['1.40', 0.93]]);
+    expect(repairedLineReadings(labelled, [[word('TOTAI'), word('1.40')], [word('TOTAI'), word('1.40')]])).toEqual([]);
+  });
+});
+
+describe('rereadWhereArithmeticFails', () => {
+  const page: DocumentPage = { pageNumber: 1, source: 'ocr', lines: [lineOf([['TOTAL', 0.95]], 0.1), lineOf([['1.40', 0.93]], 0.2), lineOf([['7.40', 0.9]], 0.3)] };
+  // The arithmetic of a page whose total (line 1) must equal the tendered amount (line 2).
+  const check: PageArithmeticCheck = {
+    linesToReread: (read) => (read.lines[1]!.text === read.lines[2]!.text ? [] : [1, 2]),
+    agrees: (read) => read.lines[1]!.text === read.lines[2]!.text,
+  };
+  /** A stand-in for the OCR pool that reads every crop as the next of `readings`. */
+  const poolReading = (readings: string[]) =>
+    ({ recognize: async () => [{ text: readings[0]!, words: [{ text: readings.shift()!, confidence: 0.85 }] }] }) as unknown as OcrPool;
+  let raster: { bytes: Buffer; width: number; height: number };
+  const rasterOf = async () => (raster ??= { bytes: await sharp({ create: { width: 400, height: 400, channels: 3, background: 'white' } }).png().toBuffer(), width: 400, height: 400 });
+
+  it('keeps a re-read digit where the page then agrees', async () => {
+    // Line 1 read again as 1.40 and 7.40, line 2 as 7.40 twice: one re-read alone repairs the total, and the page adds up.
+    const reread = await rereadWhereArithmeticFails(poolReading(['1.40', '7.40', '7.40', '7.40']), await rasterOf(), page, check, () => 60_000);
+    expect(reread.lines.map((line) => line.text)).toEqual(['TOTAL', '7.40', '7.40']);
+  });
+
+  it('keeps the first reading where no re-read makes the page agree', async () => {
+    const reread = await rereadWhereArithmeticFails(poolReading(['8.40', '8.40', '7.40', '7.40']), await rasterOf(), page, check, () => 60_000);
+    expect(reread).toBe(page);
   });
 });
 

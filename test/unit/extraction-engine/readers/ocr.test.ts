@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocumentRejectedError } from '../../../../src/extraction-engine/document.ts';
+import { DocumentRejectedError, type DocumentPage } from '../../../../src/extraction-engine/document.ts';
 import { OcrPool, readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { OcrPoolTerminatedError } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
@@ -55,6 +55,20 @@ describe('OCR of images and scanned PDFs', () => {
 
     expect(read.pages[0]!.source).toBe('ocr');
     expect(read.pages[0]!.lines.map((line) => line.text)).toEqual(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order']);
+  });
+
+  it("gives a scanned PDF page and an image to the caller's arithmetic check, as read by OCR", async () => {
+    const pdf = await scannedPdf(await textPng(['INVOICE 2024-17', 'Total due 99.50 USD'], { width: 1240, fontSize: 36 }), { width: 595, height: 200 });
+    const checked: string[][] = [];
+    const arithmeticCheck = {
+      linesToReread: (page: DocumentPage) => (checked.push(page.lines.map((line) => line.text)), []),
+      agrees: () => true,
+    };
+
+    await readDocument(pdf, { ocr, arithmeticCheck });
+    await readDocument(await textPng(['Total due 12.00 USD']), { ocr, arithmeticCheck });
+
+    expect(checked).toEqual([['INVOICE 2024-17', 'Total due 99.50 USD'], ['Total due 12.00 USD']]);
   });
 
   it('reads every page of a multi-page TIFF', async () => {
