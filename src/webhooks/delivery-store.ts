@@ -116,6 +116,12 @@ const deliveryAttributes = [
   'firstAttemptStartedAt',
 ] as const;
 
+/** The delivery's own attributes as a ProjectionExpression (several are reserved words). */
+const deliveryProjection = {
+  expression: deliveryAttributes.map((_, index) => `#d${index}`).join(', '),
+  names: Object.fromEntries(deliveryAttributes.map((name, index) => [`#d${index}`, name])),
+};
+
 function deliveryOf(item: Record<string, unknown>): DeliveryRecord {
   const record: Record<string, unknown> = {};
   for (const name of deliveryAttributes) if (item[name] !== undefined) record[name] = item[name];
@@ -262,6 +268,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': `EVENT#${eventId}`, ':prefix': 'DELIVERY#' },
+      // The deliveries without the attempt records they hold (up to 6 × ~5 KB each): lists and
+      // summaries need none of them.
+      ProjectionExpression: deliveryProjection.expression,
+      ExpressionAttributeNames: deliveryProjection.names,
     });
     return items.map(deliveryOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }

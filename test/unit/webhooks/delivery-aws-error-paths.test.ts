@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SqsDeliveryQueue } from '../../../src/infrastructure/delivery-queue.ts';
@@ -117,6 +117,16 @@ describe('DynamoDeliveryStore', () => {
     expect(documents.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}` }, ConsistentRead: true });
     expect(recent.omitted).toBe(true);
     expect(recent.attempts.map((attempt) => attempt.number)).toEqual(Array.from({ length: 100 }, (_, index) => 21 + index));
+  });
+
+  it('lists an event\'s deliveries without the attempt records their items hold', async () => {
+    documents.on(QueryCommand).resolves({ Items: [{ pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, ...delivery }] });
+
+    expect(await store().listOfEvent(delivery.eventId)).toEqual([delivery]);
+    const query = documents.commandCalls(QueryCommand)[0]!.args[0].input;
+    const projected = query.ProjectionExpression!.split(', ').map((name) => query.ExpressionAttributeNames![name]);
+    expect(projected).toEqual(expect.arrayContaining(['id', 'status', 'attemptCount', 'firstAttemptStartedAt']));
+    expect(projected.some((name) => /^attempt\d/.test(name!))).toBe(false);
   });
 
   it('answers no attempts for a delivery that recorded none, or that is gone', async () => {
