@@ -145,7 +145,7 @@ try {
   const firstAttemptFailures = new Map<string, number>();
   for (const event of fanOutRecorded) {
     for (const delivery of await deliveryStore().listOfEvent(event.eventId)) {
-      const { attempts } = await deliveryStore().recentAttempts(delivery.id, 100);
+      const { attempts } = await deliveryStore().recentAttempts(delivery, 100);
       const first = attempts[0];
       if (first?.durationMs != null) postDurations.push(first.durationMs);
       if (first?.outcome === 'failed') firstAttemptFailures.set(first.error?.kind ?? 'unknown', (firstAttemptFailures.get(first.error?.kind ?? 'unknown') ?? 0) + 1);
@@ -227,7 +227,7 @@ try {
   let mismatched = 0;
   let recordedAttempts = 0;
   for (const delivery of deliveries) {
-    const { attempts } = await store.recentAttempts(delivery.id, 100);
+    const { attempts } = await store.recentAttempts(delivery, 100);
     recordedAttempts += attempts.length;
     const numbers = attempts.map((attempt) => attempt.number);
     const received = arrivals.filter((arrival) => arrival.deliveryId === delivery.id).length;

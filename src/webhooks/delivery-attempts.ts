@@ -5,7 +5,6 @@ import {
   deliveryExpired,
   deliveryView,
   manualDeliveryId,
-  pendingAttempt,
   type AttemptRecord,
   type AttemptResult,
   type DeliveryRecord,
@@ -190,7 +189,7 @@ export class DeliveryAttempts {
       if (!createdNow && nextAttemptLost(current)) await this.requeueLostAttempt(current);
     }
     // Every attempt runs to its end before a failure of one is reported: none is cut off half-way.
-    const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, pendingOnDelivery: true })));
+    const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event })));
     const failed = attempts.find((attempt) => attempt.status === 'rejected');
     if (failed) throw failed.reason;
     return created.map(({ current }) => deliveryView(current));
@@ -250,15 +249,14 @@ export class DeliveryAttempts {
 
   /**
    * Attempt `attempt` of `delivery`, its next one: held while the subscription is paused, the delivery
-   * ended when the subscription is gone, otherwise the pending record, the POST, the outcome and the
-   * settle (steps 4-6 of the protocol). `known.event` is the event when the caller has it already;
-   * `known.pendingOnDelivery` says the caller wrote the pending record as the delivery's own
-   * `firstAttemptStartedAt` (the fan-out that just created it), so there is no record to begin.
+   * ended when the subscription is gone, otherwise the POST, then its outcome recorded on the delivery
+   * together with the settle (steps 4-6 of the protocol). `known.event` is the event when the caller
+   * has it already.
    */
   private async makeAttempt(
     delivery: DeliveryRecord,
     attempt: number,
-    known: { event?: RecordedEvent; pendingOnDelivery?: boolean } = {},
+    known: { event?: RecordedEvent } = {},
   ): Promise<AttemptMessageResult> {
     const { store, subscriptions, events } = this.dependencies;
     const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
@@ -294,14 +292,10 @@ export class DeliveryAttempts {
         },
         (body, eventId, timestamp) => this.dependencies.sign({ secret, eventId, body, timestamp }),
       );
-    if (known.pendingOnDelivery) {
-      return this.settle(delivery, await store.recordAttempt(delivery, attempt, await post()));
-    }
-    const existing = await store.beginAttempt(delivery, pendingAttempt(attempt, this.now().toISOString()));
-    // A completed record means the last consumer stopped after writing the outcome: nothing to send.
-    // A pending one means it stopped after (or during) the POST: send again, complete the same record.
-    const completed = existing && existing.outcome !== 'pending' ? existing : await store.completeAttempt(delivery, attempt, await post());
-    return this.settle(delivery, completed);
+    // No record before the POST: the outcome is recorded and the delivery settled by one conditional
+    // write, so a consumer that stops after the POST leaves the delivery at this attempt, unrecorded,
+    // and the message's next receipt sends it again (same eventId) and records it once.
+    return this.settle(delivery, { number: attempt, ...(await post()) });
   }
 
   private async settle(delivery: DeliveryRecord, completed: AttemptRecord): Promise<AttemptMessageResult> {
@@ -311,7 +305,7 @@ export class DeliveryAttempts {
     const status: DeliveryStatus = succeeded ? 'SUCCEEDED' : ended ? 'FAILED' : 'PENDING';
     const now = this.now();
     const nextDelaySeconds = ended ? 0 : this.dependencies.schedule.delayBeforeAttempt(attempt + 1);
-    const settled = await this.dependencies.store.settleAttempt(delivery, attempt, {
+    const settled = await this.dependencies.store.settleAttempt(delivery, completed, {
       status,
       lastAttemptAt: completed.startedAt,
       lastResponseStatus: completed.responseStatus,

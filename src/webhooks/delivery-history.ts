@@ -40,7 +40,7 @@ export class DeliveryHistory {
     if (!isIdentifier('evt', eventId) || !isIdentifier('dlv', deliveryId)) throw new NotFoundError('The delivery does not exist.');
     const delivery = await this.store.get(eventId, deliveryId);
     if (!delivery || delivery.workspaceId !== workspaceId || deliveryExpired(delivery, this.now())) throw new NotFoundError('The delivery does not exist.');
-    const [event, recent] = await Promise.all([this.events.load(workspaceId, eventId), this.store.recentAttempts(deliveryId, detailAttemptLimit)]);
+    const [event, recent] = await Promise.all([this.events.load(workspaceId, eventId), this.store.recentAttempts(delivery, detailAttemptLimit)]);
     if (!event || event.workspaceId !== workspaceId) throw new NotFoundError('The delivery does not exist.');
     return { ...deliveryView(delivery), payload: event.envelope, attempts: withFoldedPendingAttempt(delivery, recent.attempts), attemptsOmitted: recent.omitted };
   }

@@ -27,9 +27,9 @@ export interface DeliveryRecord {
   /** The highest attempt whose queue message was sent: tells a lost message from a duplicate one. */
   scheduledAttempt?: number;
   /**
-   * Set when the fan-out that created the delivery makes attempt 1 itself: attempt 1's pending
-   * record, folded into the delivery's own put (one write less); removed when attempt 1 settles, is
-   * held, or the delivery ends without it.
+   * Set when the fan-out that created the delivery makes attempt 1 itself, by the delivery's own put:
+   * the detail shows attempt 1 as pending while it is in flight; removed when attempt 1 is recorded,
+   * is held, or the delivery ends without it.
    */
   firstAttemptStartedAt?: string;
 }
@@ -77,7 +77,10 @@ export interface AttemptError {
 
 export type AttemptOutcome = 'pending' | 'succeeded' | 'failed';
 
-/** One HTTP attempt of a delivery. A pending record is written before the POST, completed once after. */
+/**
+ * One HTTP attempt of a delivery, recorded once after its POST on the delivery's own item, by the
+ * same write that settles the delivery. `pending` only in the detail, for attempt 1 in flight.
+ */
 export interface AttemptRecord {
   number: number;
   startedAt: string;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { batchGet, batchWrite } from '../infrastructure/dynamodb-batches.ts';
 import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
-import { deliveryExpiresAt, type AttemptRecord, type AttemptResult, type DeliveryRecord, type DeliveryStatus } from './delivery-records.ts';
+import { deliveryExpiresAt, type AttemptRecord, type DeliveryRecord, type DeliveryStatus } from './delivery-records.ts';
 
 /** What settling one attempt changes on its delivery. */
 export interface AttemptSettlement {
@@ -63,26 +63,26 @@ export interface DeliveryStore {
   release(delivery: Pick<DeliveryRecord, 'eventId' | 'id'>, attempt: number): Promise<boolean>;
   /** Deliveries of the subscription held while it was paused. */
   listHeld(subscriptionId: string): Promise<HeldDelivery[]>;
-  /** Records the result of `attempt` on the delivery, once: false when it is not the delivery's next one. */
-  settleAttempt(delivery: DeliveryRecord, attempt: number, settlement: AttemptSettlement): Promise<boolean>;
+  /**
+   * Records `completed` (an attempt's outcome) on its delivery and settles the delivery with it, in one
+   * conditional write: false when the attempt is not the delivery's next one (another receipt of the
+   * same message recorded it first, or the delivery moved on), and then nothing is written.
+   */
+  settleAttempt(delivery: DeliveryRecord, completed: AttemptRecord, settlement: AttemptSettlement): Promise<boolean>;
   /** Ends the delivery FAILED without an attempt (its subscription is gone); false when it moved on. */
   endWithoutAttempt(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean>;
-  /** Writes the pending record; answers the record that already exists instead, if one does. */
-  beginAttempt(delivery: DeliveryRecord, pending: AttemptRecord): Promise<AttemptRecord | undefined>;
-  /** Completes a pending record once; answers the stored record (the first completion wins). */
-  completeAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord>;
-  /**
-   * Writes a completed record whose pending one lives on the delivery (`firstAttemptStartedAt`), once:
-   * where another receipt wrote a record of that attempt meanwhile, the first completion wins, as
-   * with completeAttempt. Answers the stored record.
-   */
-  recordAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord>;
-  /** The `limit` most recent attempts, oldest first, and whether older ones exist. */
-  recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }>;
+  /** The `limit` most recent recorded attempts of the delivery, oldest first, and whether older ones exist. */
+  recentAttempts(delivery: Pick<DeliveryRecord, 'eventId' | 'id'>, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }>;
 }
 
 const deliveryKey = (eventId: string, deliveryId: string) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${deliveryId}` });
-const attemptKey = (deliveryId: string, number: number) => ({ pk: `DLV#${deliveryId}`, sk: `ATTEMPT#${String(number).padStart(4, '0')}` });
+/**
+ * An attempt's record is an attribute of its delivery item (`attempt0001`, …): a delivery has at most
+ * 6 attempts (a resend 1), each at most the request headers and 4 KB of response body, so they fit
+ * well inside DynamoDB's 400 KB item, and recording one is the same single-item write that settles it.
+ */
+const attemptAttributePattern = /^attempt\d{4}$/;
+export const attemptAttribute = (number: number) => `attempt${String(number).padStart(4, '0')}`;
 const heldPartition = (subscriptionId: string) => `SUB#${subscriptionId}#HELD`;
 /** The fan-out claim of an event, beside its deliveries (the purge removes it with them). */
 export const fanOutClaimKey = (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'FANOUT' });
@@ -115,6 +115,12 @@ const deliveryAttributes = [
   'scheduledAttempt',
   'firstAttemptStartedAt',
 ] as const;
+
+/** The delivery's own attributes as a ProjectionExpression (several are reserved words). */
+const deliveryProjection = {
+  expression: deliveryAttributes.map((_, index) => `#d${index}`).join(', '),
+  names: Object.fromEntries(deliveryAttributes.map((name, index) => [`#d${index}`, name])),
+};
 
 function deliveryOf(item: Record<string, unknown>): DeliveryRecord {
   const record: Record<string, unknown> = {};
@@ -150,7 +156,7 @@ const expiresAtOf = deliveryExpiresAt;
 
 /**
  * The records of docs/webhooks.md in the single table: delivery `EVENT#<evt>` / `DELIVERY#<dlv>`
- * (gsi1 per subscription, sparse gsi6 while held), attempt `DLV#<dlv>` / `ATTEMPT#<nnnn>`.
+ * (gsi1 per subscription, sparse gsi6 while held), its attempts as its attributes `attempt<nnnn>`.
  */
 export class DynamoDeliveryStore implements DeliveryStore {
   /** Set for a queue consumer's invocation: the concurrent records' reads of deliveries go out as one BatchGetItem. */
@@ -262,6 +268,10 @@ export class DynamoDeliveryStore implements DeliveryStore {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': `EVENT#${eventId}`, ':prefix': 'DELIVERY#' },
+      // The deliveries without the attempt records they hold (up to 6 × ~5 KB each): lists and
+      // summaries need none of them.
+      ProjectionExpression: deliveryProjection.expression,
+      ExpressionAttributeNames: deliveryProjection.names,
     });
     return items.map(deliveryOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
@@ -322,17 +332,21 @@ export class DynamoDeliveryStore implements DeliveryStore {
       .map((item) => ({ eventId: item.eventId as string, deliveryId: item.id as string, heldAttempt: item.heldAttempt as number }));
   }
 
-  async settleAttempt(delivery: DeliveryRecord, attempt: number, settlement: AttemptSettlement): Promise<boolean> {
+  async settleAttempt(delivery: DeliveryRecord, completed: AttemptRecord, settlement: AttemptSettlement): Promise<boolean> {
+    const attempt = completed.number;
     return this.conditionally(
       new UpdateCommand({
         TableName: this.tableName,
         Key: deliveryKey(delivery.eventId, delivery.id),
         UpdateExpression:
-          'SET attemptCount = :attempt, #status = :status, lastAttemptAt = :lastAttemptAt, lastResponseStatus = :lastResponseStatus, ' +
+          'SET #attempt = :record, attemptCount = :attempt, #status = :status, lastAttemptAt = :lastAttemptAt, lastResponseStatus = :lastResponseStatus, ' +
           'nextAttemptAt = :nextAttemptAt, updatedAt = :updatedAt REMOVE heldAttempt, gsi6pk, gsi6sk, firstAttemptStartedAt',
+        // attemptCount = n - 1 on a PENDING delivery: attempt n is not recorded yet and is the next one,
+        // so of several receipts of the same attempt exactly one records it (the first completion wins).
         ConditionExpression: '#status = :pending AND attemptCount = :previous',
-        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeNames: { '#status': 'status', '#attempt': attemptAttribute(attempt) },
         ExpressionAttributeValues: {
+          ':record': completed,
           ':attempt': attempt,
           ':previous': attempt - 1,
           ':pending': 'PENDING',
@@ -359,73 +373,13 @@ export class DynamoDeliveryStore implements DeliveryStore {
     );
   }
 
-  async beginAttempt(delivery: DeliveryRecord, pending: AttemptRecord): Promise<AttemptRecord | undefined> {
-    const created = await this.conditionally(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...attemptKey(delivery.id, pending.number), deliveryId: delivery.id, ...pending, expiresAt: expiresAtOf(delivery) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return created ? undefined : this.getAttempt(delivery.id, pending.number);
-  }
-
-  async completeAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
-    const completed = await this.conditionally(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: attemptKey(delivery.id, number),
-        UpdateExpression:
-          'SET startedAt = :startedAt, durationMs = :durationMs, requestHeaders = :requestHeaders, responseStatus = :responseStatus, ' +
-          'responseBody = :responseBody, #error = :error, outcome = :outcome',
-        ConditionExpression: 'outcome = :pending',
-        ExpressionAttributeNames: { '#error': 'error' },
-        ExpressionAttributeValues: {
-          ':startedAt': result.startedAt,
-          ':durationMs': result.durationMs,
-          ':requestHeaders': result.requestHeaders,
-          ':responseStatus': result.responseStatus,
-          ':responseBody': result.responseBody,
-          ':error': result.error,
-          ':outcome': result.outcome,
-          ':pending': 'pending',
-        },
-      }),
-    );
-    if (completed) return { number, ...result };
-    const stored = await this.getAttempt(delivery.id, number);
-    if (!stored) throw new Error(`Attempt ${number} of ${delivery.id} has no record to complete.`);
-    return stored;
-  }
-
-  async recordAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
-    const completed: AttemptRecord = { number, ...result };
-    const written = await this.conditionally(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...attemptKey(delivery.id, completed.number), deliveryId: delivery.id, ...completed, expiresAt: expiresAtOf(delivery) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return written ? completed : this.completeAttempt(delivery, number, result);
-  }
-
-  async recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
-    const { Items = [] } = await this.client.send(
-      new QueryCommand({
-        TableName: this.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': `DLV#${deliveryId}`, ':prefix': 'ATTEMPT#' },
-        ScanIndexForward: false,
-        Limit: limit + 1,
-      }),
-    );
-    return { attempts: Items.slice(0, limit).map(attemptOf).reverse(), omitted: Items.length > limit };
-  }
-
-  private async getAttempt(deliveryId: string, number: number): Promise<AttemptRecord | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: attemptKey(deliveryId, number), ConsistentRead: true }));
-    return Item ? attemptOf(Item) : undefined;
+  async recentAttempts(delivery: Pick<DeliveryRecord, 'eventId' | 'id'>, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: deliveryKey(delivery.eventId, delivery.id), ConsistentRead: true }));
+    const attempts = Object.entries(Item ?? {})
+      .filter(([name]) => attemptAttributePattern.test(name))
+      .map(([, value]) => attemptOf(value as Record<string, unknown>))
+      .sort((a, b) => a.number - b.number);
+    return { attempts: attempts.slice(-limit), omitted: attempts.length > limit };
   }
 
   /** Sends a conditional write; false when its condition did not hold. */

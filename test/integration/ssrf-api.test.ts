@@ -132,7 +132,7 @@ describe('probes only DNS can judge', () => {
     const bySubscription = new Map(deliveries.map((delivery) => [delivery.subscriptionId, delivery]));
     for (const [index, response] of subscriptions.entries()) {
       const delivery = bySubscription.get(response.body.id)!;
-      const attempts: AttemptRecord[] = (await deliveryStore().recentAttempts(delivery.id, 10)).attempts;
+      const attempts: AttemptRecord[] = (await deliveryStore().recentAttempts(delivery, 10)).attempts;
       const first = attempts.find((attempt) => attempt.number === 1);
       expect(first, resolvedProbes[index]!.kind).toMatchObject({ outcome: 'failed', responseStatus: null, error: { kind: 'blocked address' } });
     }

@@ -157,7 +157,7 @@ describe('webhook endpoints, at send time', () => {
   }
 
   async function firstAttemptOf(delivery: DeliveryRecord) {
-    return (await deliveryStore().recentAttempts(delivery.id, 10)).attempts.find((attempt) => attempt.number === 1);
+    return (await deliveryStore().recentAttempts(delivery, 10)).attempts.find((attempt) => attempt.number === 1);
   }
 
   it('delivers to the first answer, and records the rebound private answer as a blocked attempt without connecting', async () => {

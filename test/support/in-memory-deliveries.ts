@@ -12,8 +12,8 @@ const copy = <T>(value: T): T => structuredClone(value);
 export class InMemoryDeliveryStore implements DeliveryStore {
   readonly deliveries = new Map<string, DeliveryRecord>();
   readonly attempts = new Map<string, AttemptRecord[]>();
-  /** Set to make the next completeAttempt throw, as a consumer dying after the POST would. */
-  failNextCompletion = false;
+  /** Set to make the next settleAttempt throw, as a consumer dying after the POST would. */
+  failNextSettle = false;
 
   async create(record: DeliveryRecord): Promise<boolean> {
     if (this.deliveries.has(record.id)) return false;
@@ -69,10 +69,15 @@ export class InMemoryDeliveryStore implements DeliveryStore {
       .map((record) => ({ eventId: record.eventId, deliveryId: record.id, heldAttempt: record.heldAttempt! }));
   }
 
-  async settleAttempt(delivery: DeliveryRecord, attempt: number, settlement: AttemptSettlement): Promise<boolean> {
-    const record = this.nextOf(delivery.id, attempt);
+  async settleAttempt(delivery: DeliveryRecord, completed: AttemptRecord, settlement: AttemptSettlement): Promise<boolean> {
+    if (this.failNextSettle) {
+      this.failNextSettle = false;
+      throw new Error('The consumer stopped before recording the outcome.');
+    }
+    const record = this.nextOf(delivery.id, completed.number);
     if (!record) return false;
-    Object.assign(record, settlement, { attemptCount: attempt });
+    this.attemptsOf(delivery.id).push(copy(completed));
+    Object.assign(record, settlement, { attemptCount: completed.number });
     delete record.heldAttempt;
     delete record.firstAttemptStartedAt;
     return true;
@@ -87,41 +92,8 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     return true;
   }
 
-  async beginAttempt(delivery: DeliveryRecord, pending: AttemptRecord): Promise<AttemptRecord | undefined> {
-    const attempts = this.attemptsOf(delivery.id);
-    const existing = attempts.find((attempt) => attempt.number === pending.number);
-    if (existing) return copy(existing);
-    attempts.push(copy(pending));
-    return undefined;
-  }
-
-  async completeAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
-    if (this.failNextCompletion) {
-      this.failNextCompletion = false;
-      throw new Error('The consumer stopped before writing the outcome.');
-    }
-    const record = this.attemptsOf(delivery.id).find((attempt) => attempt.number === number);
-    if (!record) throw new Error(`Attempt ${number} of ${delivery.id} has no record to complete.`);
-    if (record.outcome === 'pending') Object.assign(record, copy(result));
-    return copy(record);
-  }
-
-  async recordAttempt(delivery: DeliveryRecord, number: number, result: AttemptResult): Promise<AttemptRecord> {
-    const completed: AttemptRecord = { number, ...result };
-    const attempts = this.attemptsOf(delivery.id);
-    if (!attempts.some((attempt) => attempt.number === number)) {
-      if (this.failNextCompletion) {
-        this.failNextCompletion = false;
-        throw new Error('The consumer stopped before writing the outcome.');
-      }
-      attempts.push(copy(completed));
-      return copy(completed);
-    }
-    return this.completeAttempt(delivery, number, result);
-  }
-
-  async recentAttempts(deliveryId: string, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
-    const attempts = [...this.attemptsOf(deliveryId)].sort((a, b) => a.number - b.number);
+  async recentAttempts(delivery: Pick<DeliveryRecord, 'id'>, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
+    const attempts = [...this.attemptsOf(delivery.id)].sort((a, b) => a.number - b.number);
     return { attempts: attempts.slice(-limit).map(copy), omitted: attempts.length > limit };
   }
 

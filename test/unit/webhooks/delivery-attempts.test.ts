@@ -189,8 +189,8 @@ describe('createAutomaticDeliveries sending the first attempts itself', () => {
     const receiver = scriptedReceiver([200]);
     const engine = engineWith(receiver.send);
     subscriptions.add(subscriptionOf());
-    store.failNextCompletion = true;
-    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow)).rejects.toThrow('stopped before writing the outcome');
+    store.failNextSettle = true;
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow)).rejects.toThrow('stopped before recording the outcome');
     const inFlight = structuredClone([...store.deliveries.values()][0]!);
     const recordsAfterCrash = store.attemptsOf(inFlight.id).length;
 
@@ -236,9 +236,9 @@ describe('createAutomaticDeliveries sending the first attempts itself', () => {
     });
     subscriptions.add(subscriptionOf());
     subscriptions.add(second);
-    store.failNextCompletion = true;
+    store.failNextSettle = true;
 
-    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf(), second], sendingNow)).rejects.toThrow('stopped before writing the outcome');
+    await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf(), second], sendingNow)).rejects.toThrow('stopped before recording the outcome');
 
     const settled = [...store.deliveries.values()].find((delivery) => delivery.subscriptionId === second.id);
     expect(settled).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
@@ -325,15 +325,17 @@ describe('processAttemptMessage', () => {
     expect(receiver.requests).toHaveLength(2);
   });
 
-  it('a consumer stopping after the POST: the message again sends again and completes the same record, once', async () => {
+  it('a consumer stopping after the POST: the message again sends again and records the attempt once', async () => {
     const receiver = scriptedReceiver([200]);
     const engine = engineWith(receiver.send);
     const delivery = await fanOut(engine);
     const [first] = queue.take();
-    store.failNextCompletion = true;
+    store.failNextSettle = true;
 
     await expect(engine.processAttemptMessage(first!.message)).rejects.toThrow('stopped');
-    expect(store.attemptsOf(delivery.id)).toEqual([expect.objectContaining({ number: 1, outcome: 'pending' })]);
+    // Nothing was recorded: the outcome and the settle are one write, which never happened.
+    expect(store.attemptsOf(delivery.id)).toEqual([]);
+    expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'PENDING', attemptCount: 0 });
     const result = await engine.processAttemptMessage(first!.message);
 
     expect(result).toEqual({ action: 'sent', outcome: 'succeeded', deliveryStatus: 'SUCCEEDED' });
@@ -342,24 +344,25 @@ describe('processAttemptMessage', () => {
     expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
   });
 
-  it('a consumer stopping after the outcome was written: the message again settles the delivery without a second POST', async () => {
-    const receiver = scriptedReceiver([500]);
+  it('two receipts of the same attempt at once: both POST, the first to record wins, the other records nothing', async () => {
+    const receiver = scriptedReceiver([500, 200]);
     const engine = engineWith(receiver.send);
     const delivery = await fanOut(engine);
     const [first] = queue.take();
-    const settle = store.settleAttempt.bind(store);
-    store.settleAttempt = async () => {
-      throw new Error('stopped before the delivery update');
-    };
-    await expect(engine.processAttemptMessage(first!.message)).rejects.toThrow('stopped');
-    store.settleAttempt = settle;
 
-    const result = await engine.processAttemptMessage(first!.message);
+    const results = await Promise.all([engine.processAttemptMessage(first!.message), engine.processAttemptMessage(first!.message)]);
 
-    expect(result).toEqual({ action: 'sent', outcome: 'failed', deliveryStatus: 'PENDING' });
-    expect(receiver.requests).toHaveLength(1);
-    expect(await store.get(eventId, delivery.id)).toMatchObject({ attemptCount: 1, status: 'PENDING' });
-    expect(queue.take().map(({ message }) => message.attempt)).toEqual([2]);
+    expect(results.map((result) => result.action).sort()).toEqual(['duplicate', 'sent']);
+    expect(receiver.requests.map((request) => [request.eventId, request.attempt])).toEqual([
+      [eventId, 1],
+      [eventId, 1],
+    ]);
+    const recorded = store.attemptsOf(delivery.id);
+    expect(recorded).toHaveLength(1);
+    const stored = await store.get(eventId, delivery.id);
+    expect(stored).toMatchObject({ attemptCount: 1, lastResponseStatus: recorded[0]!.responseStatus });
+    // Only the receipt that recorded attempt 1 queues attempt 2 (when it failed), once.
+    expect(queue.take().map(({ message }) => message.attempt)).toEqual(stored!.status === 'PENDING' ? [2] : []);
   });
 
   it('a consumer stopping before the next message was queued: the message again queues it, then is a duplicate', async () => {

@@ -37,15 +37,15 @@ const delivery: DeliveryRecord = {
   lastResponseStatus: null,
 };
 
-const pending: AttemptRecord = {
+const completed: AttemptRecord = {
   number: 1,
   startedAt: '2026-03-01T10:00:02.000Z',
-  durationMs: null,
-  requestHeaders: {},
-  responseStatus: null,
-  responseBody: null,
+  durationMs: 12,
+  requestHeaders: { 'X-Paperflow-Signature': '[redacted]' },
+  responseStatus: 200,
+  responseBody: 'ok',
   error: null,
-  outcome: 'pending',
+  outcome: 'succeeded',
 };
 
 describe('DynamoDeliveryStore', () => {
@@ -71,33 +71,26 @@ describe('DynamoDeliveryStore', () => {
     documents.on(UpdateCommand).rejects(throttled());
 
     await expect(store().create(delivery)).rejects.toThrow('slow down');
-    await expect(store().settleAttempt(delivery, 1, { status: 'SUCCEEDED', lastAttemptAt: 'x', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: 'x' })).rejects.toThrow('slow down');
+    await expect(store().settleAttempt(delivery, completed, { status: 'SUCCEEDED', lastAttemptAt: 'x', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: 'x' })).rejects.toThrow('slow down');
   });
 
-  it('answers the existing attempt record instead of writing a second one', async () => {
-    documents.on(PutCommand).rejects(conditionalFailure());
-    documents.on(GetCommand).resolves({ Item: { pk: `DLV#${delivery.id}`, sk: 'ATTEMPT#0001', ...pending } });
+  it('records the attempt on its delivery item in the same conditional write that settles it', async () => {
+    documents.on(UpdateCommand).resolves({});
 
-    expect(await store().beginAttempt(delivery, pending)).toEqual(pending);
-    expect(documents.commandCalls(PutCommand)[0]!.args[0].input.Item).toMatchObject({ pk: `DLV#${delivery.id}`, sk: 'ATTEMPT#0001' });
-    expect(documents.commandCalls(GetCommand)[0]!.args[0].input.Key).toEqual({ pk: `DLV#${delivery.id}`, sk: 'ATTEMPT#0001' });
-  });
-
-  it('completes an attempt only while pending; a second completion gets the stored outcome', async () => {
-    const stored = { ...pending, outcome: 'succeeded', responseStatus: 200, durationMs: 12, responseBody: 'ok' };
-    documents.on(UpdateCommand).rejects(conditionalFailure());
-    documents.on(GetCommand).resolves({ Item: stored });
-
-    const result = await store().completeAttempt(delivery, 1, { ...pending, outcome: 'failed', responseStatus: 500, durationMs: 3, responseBody: 'no' });
-
-    expect(result).toEqual(stored);
-    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ConditionExpression).toBe('outcome = :pending');
+    expect(await store().settleAttempt(delivery, completed, { status: 'SUCCEEDED', lastAttemptAt: completed.startedAt, lastResponseStatus: 200, nextAttemptAt: null, updatedAt: 'x' })).toBe(true);
+    const update = documents.commandCalls(UpdateCommand)[0]!.args[0].input;
+    expect(documents.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+    expect(update.Key).toEqual({ pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}` });
+    expect(update.UpdateExpression).toContain('SET #attempt = :record, attemptCount = :attempt');
+    expect(update.ExpressionAttributeNames).toMatchObject({ '#attempt': 'attempt0001' });
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':record': completed, ':attempt': 1, ':previous': 0 });
   });
 
   it('settles an attempt only on the delivery’s next number, clearing the held mark', async () => {
     documents.on(UpdateCommand).rejects(conditionalFailure());
 
-    expect(await store().settleAttempt(delivery, 1, { status: 'PENDING', lastAttemptAt: 'x', lastResponseStatus: 500, nextAttemptAt: 'y', updatedAt: 'x' })).toBe(false);
+    expect(await store().settleAttempt(delivery, { ...completed, outcome: 'failed', responseStatus: 500 }, { status: 'PENDING', lastAttemptAt: 'x', lastResponseStatus: 500, nextAttemptAt: 'y', updatedAt: 'x' })).toBe(false);
     const update = documents.commandCalls(UpdateCommand)[0]!.args[0].input;
     expect(update.ConditionExpression).toBe('#status = :pending AND attemptCount = :previous');
     expect(update.ExpressionAttributeValues).toMatchObject({ ':previous': 0, ':attempt': 1 });
@@ -115,15 +108,32 @@ describe('DynamoDeliveryStore', () => {
     });
   });
 
-  it('reads the 100 most recent attempts newest first from the table and answers them oldest first', async () => {
-    const items = Array.from({ length: 101 }, (_, index) => ({ ...pending, number: 120 - index, outcome: 'failed' }));
-    documents.on(QueryCommand).resolves({ Items: items });
+  it('reads the attempts from the delivery item and answers the 100 most recent, oldest first', async () => {
+    const attempts = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`attempt${String(120 - index).padStart(4, '0')}`, { ...completed, number: 120 - index, outcome: 'failed' }]));
+    documents.on(GetCommand).resolves({ Item: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, ...delivery, attemptCount: 120, ...attempts } });
 
-    const recent = await store().recentAttempts(delivery.id, 100);
+    const recent = await store().recentAttempts(delivery, 100);
 
-    expect(documents.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({ ScanIndexForward: false, Limit: 101 });
+    expect(documents.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}` }, ConsistentRead: true });
     expect(recent.omitted).toBe(true);
     expect(recent.attempts.map((attempt) => attempt.number)).toEqual(Array.from({ length: 100 }, (_, index) => 21 + index));
+  });
+
+  it('lists an event\'s deliveries without the attempt records their items hold', async () => {
+    documents.on(QueryCommand).resolves({ Items: [{ pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, ...delivery }] });
+
+    expect(await store().listOfEvent(delivery.eventId)).toEqual([delivery]);
+    const query = documents.commandCalls(QueryCommand)[0]!.args[0].input;
+    const projected = query.ProjectionExpression!.split(', ').map((name) => query.ExpressionAttributeNames![name]);
+    expect(projected).toEqual(expect.arrayContaining(['id', 'status', 'attemptCount', 'firstAttemptStartedAt']));
+    expect(projected.some((name) => /^attempt\d/.test(name!))).toBe(false);
+  });
+
+  it('answers no attempts for a delivery that recorded none, or that is gone', async () => {
+    documents.on(GetCommand).resolvesOnce({ Item: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, ...delivery } }).resolves({});
+
+    expect(await store().recentAttempts(delivery, 100)).toEqual({ attempts: [], omitted: false });
+    expect(await store().recentAttempts(delivery, 100)).toEqual({ attempts: [], omitted: false });
   });
 });
 
