@@ -375,11 +375,27 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   async recentAttempts(delivery: Pick<DeliveryRecord, 'eventId' | 'id'>, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: deliveryKey(delivery.eventId, delivery.id), ConsistentRead: true }));
-    const attempts = Object.entries(Item ?? {})
+    const onItem = Object.entries(Item ?? {})
       .filter(([name]) => attemptAttributePattern.test(name))
-      .map(([, value]) => attemptOf(value as Record<string, unknown>))
-      .sort((a, b) => a.number - b.number);
+      .map(([, value]) => attemptOf(value as Record<string, unknown>));
+    // Attempts recorded before they moved onto the delivery item are items of their own until their
+    // TTL removes them; the item's count says whether any are missing from it.
+    const recordedCount = typeof Item?.attemptCount === 'number' ? Item.attemptCount : 0;
+    const earlier = onItem.length < recordedCount ? await this.attemptItemsOfEarlierLayout(delivery.id) : [];
+    const onItemNumbers = new Set(onItem.map((attempt) => attempt.number));
+    const attempts = [...onItem, ...earlier.filter((attempt) => !onItemNumbers.has(attempt.number))].sort((a, b) => a.number - b.number);
     return { attempts: attempts.slice(-limit), omitted: attempts.length > limit };
+  }
+
+  /** The attempt items of the layout before `attempt<nnnn>` attributes: `DLV#<dlv>` / `ATTEMPT#<nnnn>`. */
+  private async attemptItemsOfEarlierLayout(deliveryId: string): Promise<AttemptRecord[]> {
+    const items = await queryAllItems(this.client, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': `DLV#${deliveryId}`, ':prefix': 'ATTEMPT#' },
+      ConsistentRead: true,
+    });
+    return items.map(attemptOf);
   }
 
   /** Sends a conditional write; false when its condition did not hold. */

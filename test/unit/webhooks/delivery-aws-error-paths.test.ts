@@ -111,12 +111,38 @@ describe('DynamoDeliveryStore', () => {
   it('reads the attempts from the delivery item and answers the 100 most recent, oldest first', async () => {
     const attempts = Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`attempt${String(120 - index).padStart(4, '0')}`, { ...completed, number: 120 - index, outcome: 'failed' }]));
     documents.on(GetCommand).resolves({ Item: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, ...delivery, attemptCount: 120, ...attempts } });
+    documents.on(QueryCommand).resolves({ Items: [] });
 
     const recent = await store().recentAttempts(delivery, 100);
 
     expect(documents.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}` }, ConsistentRead: true });
     expect(recent.omitted).toBe(true);
     expect(recent.attempts.map((attempt) => attempt.number)).toEqual(Array.from({ length: 100 }, (_, index) => 21 + index));
+  });
+
+  it('reads attempts recorded as items of their own before the delivery item held them, once each', async () => {
+    documents.on(GetCommand).resolves({
+      Item: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, ...delivery, attemptCount: 3, attempt0003: { ...completed, number: 3 } },
+    });
+    documents.on(QueryCommand).resolves({
+      Items: [1, 2, 3].map((number) => ({ pk: `DLV#${delivery.id}`, sk: `ATTEMPT#000${number}`, deliveryId: delivery.id, ...completed, number, outcome: 'failed' })),
+    });
+
+    const recent = await store().recentAttempts(delivery, 100);
+
+    expect(documents.commandCalls(QueryCommand)[0]!.args[0].input.ExpressionAttributeValues).toEqual({ ':pk': `DLV#${delivery.id}`, ':prefix': 'ATTEMPT#' });
+    expect(recent.attempts.map((attempt) => [attempt.number, attempt.outcome])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, completed.outcome],
+    ]);
+  });
+
+  it('does not look for attempts of the earlier layout when the delivery item holds all it counts', async () => {
+    documents.on(GetCommand).resolves({ Item: { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, ...delivery, attemptCount: 1, attempt0001: { ...completed, number: 1 } } });
+
+    expect((await store().recentAttempts(delivery, 100)).attempts).toHaveLength(1);
+    expect(documents.commandCalls(QueryCommand)).toHaveLength(0);
   });
 
   it('lists an event\'s deliveries without the attempt records their items hold', async () => {
