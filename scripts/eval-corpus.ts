@@ -2,7 +2,7 @@
 // PAPERFLOW_CORPUS_DIR): per field and per source (text PDFs, OCR, plain text, ZUGFeRD with and
 // without the embedded XML), the calibration of confidences, and the outcome of each bad/ file.
 // Each text PDF is also rendered into an image-only "scan" to measure the OCR path (skip: --no-scans).
-// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N] [-- --ocr-workers N]
+// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N] [-- --ocr-workers N] [-- --no-ensemble-split]
 // --only keeps the files whose corpus path contains the text (repeatable); --read-cache keeps each
 // document as read (keyed by its bytes' SHA-256 and the reader source's) in DIR, so iterating on the
 // field extractor does not OCR the same pages again. --page-budget-ms raises the OCR time allowed per
@@ -30,6 +30,9 @@ const readCacheDirectory = readCacheIndex > 0 ? process.argv[readCacheIndex + 1]
 const pageBudgetIndex = process.argv.indexOf('--page-budget-ms');
 const pageTimeBudgetMs = pageBudgetIndex > 0 ? Number(process.argv[pageBudgetIndex + 1]) : undefined;
 // --ocr-workers 1 reads each page whole on one worker (no split into bands), to compare with the default.
+// --no-ensemble-split reads a receipt with all the models on one worker (OcrPool's ensembleSplit off),
+// to compare with the default in the same run (use another --read-cache directory: the key is the same).
+const ensembleSplit = process.argv.includes('--no-ensemble-split') ? [] : undefined;
 const ocrWorkersIndex = process.argv.indexOf('--ocr-workers');
 const ocrWorkers = ocrWorkersIndex > 0 ? Number(process.argv[ocrWorkersIndex + 1]) : 2;
 
@@ -158,7 +161,7 @@ async function main(): Promise<void> {
   );
   const comparisons: Comparison[] = [];
   const badResults: string[][] = [];
-  const ocr = new OcrPool({ size: ocrWorkers });
+  const ocr = new OcrPool({ size: ocrWorkers, ensembleSplit });
   const started = Date.now();
   try {
     for (const expectedPath of expectedFiles) {

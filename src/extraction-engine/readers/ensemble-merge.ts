@@ -6,11 +6,12 @@ import type { Bbox, Block, Line, Word } from 'tesseract.js';
 // in tesseract's src/ccmain/control.cpp): within a line, the two readings' words are taken in the
 // smallest groups whose right ends meet a word break of both (so a word one model read as two is
 // compared with that one word), and the group of the second reading replaces the first's only when its
-// least sure word is surer than the first group's least sure word; words past the end of one reading's
-// line are taken from the other (a word only one reading has within the line counts in its group, as in
-// tesseract). tesseract also requires a lower rating (the sum of the
-// characters' costs) and lets a dictionary word win within a margin; tesseract.js reports neither, so
-// the choice here rests on the certainty alone (a word's confidence is 100 + 5 x tesseract's certainty).
+// least sure word is surer than the first group's least sure word and its rating is lower; words past the
+// end of one reading's line are taken from the other (a word only one reading has within the line counts
+// in its group, as in tesseract). tesseract's rating is the sum of the characters' costs, which
+// tesseract.js does not report: it is taken here as the sum of the characters' doubt (100 minus each
+// symbol's confidence; a word's confidence is 100 + 5 x tesseract's certainty). tesseract also lets a
+// dictionary word win within a margin; tesseract.js does not say which words are in the dictionary.
 // Ties keep the first reading, as tesseract keeps the language it tried first.
 
 /** Lines of two readings are the same line when their heights overlap by at least this share of the lower one. */
@@ -80,10 +81,19 @@ function heightOverlap(a: Bbox, b: Bbox): number {
 
 const wordsInOrder = (line: Line): Word[] => [...(line.words ?? [])].filter((word) => word.text.trim() !== '').sort((a, b) => a.bbox.x0 - b.bbox.x0);
 
-/** Where one reading stands within a group: its least sure word so far, and whether it lacks a word there. */
+/** Where one reading stands within a group: its least sure word so far, the doubt of its words, and whether it lacks a word there. */
 interface GroupSide {
   leastConfidence: number;
+  rating: number;
   lacking: boolean;
+  counted: Set<Word>;
+}
+
+/** tesseract's rating of a word (lower is better), from its characters' confidences when tesseract.js gives them. */
+export function wordRating(word: Word): number {
+  const symbols = word.symbols ?? [];
+  if (symbols.length > 0) return symbols.reduce((sum, symbol) => sum + (100 - symbol.confidence), 0);
+  return Math.max(1, word.text.trim().length) * (100 - word.confidence);
 }
 
 /**
@@ -98,8 +108,8 @@ export function chooseWords(base: readonly Word[], other: readonly Word[]): Word
   while (b < base.length || n < other.length) {
     const startB = b;
     const startN = n;
-    const baseSide: GroupSide = { leastConfidence: Infinity, lacking: false };
-    const otherSide: GroupSide = { leastConfidence: Infinity, lacking: false };
+    const baseSide: GroupSide = { leastConfidence: Infinity, rating: 0, lacking: false, counted: new Set() };
+    const otherSide: GroupSide = { leastConfidence: Infinity, rating: 0, lacking: false, counted: new Set() };
     while (b < base.length || n < other.length) {
       const baseEnds = evaluate(base, b, baseSide);
       const otherEnds = evaluate(other, n, otherSide);
@@ -107,7 +117,8 @@ export function chooseWords(base: readonly Word[], other: readonly Word[]): Word
       if ((baseEnds.right < otherEnds.right && b < base.length) || n === other.length) b += 1;
       else n += 1;
     }
-    const otherBetter = !otherSide.lacking && (baseSide.lacking || otherSide.leastConfidence > baseSide.leastConfidence);
+    const otherBetter =
+      !otherSide.lacking && (baseSide.lacking || (otherSide.leastConfidence > baseSide.leastConfidence && otherSide.rating < baseSide.rating));
     if (otherBetter) chosen.push(...other.slice(startN, n + 1));
     else if (!baseSide.lacking) chosen.push(...base.slice(startB, b + 1));
     b = b < base.length ? b + 1 : b;
@@ -123,6 +134,10 @@ function evaluate(words: readonly Word[], index: number, side: GroupSide): { rig
     return { right: -Infinity, nextLeft: Infinity };
   }
   side.leastConfidence = Math.min(side.leastConfidence, word.confidence);
+  if (!side.counted.has(word)) {
+    side.counted.add(word);
+    side.rating += wordRating(word);
+  }
   return { right: word.bbox.x1, nextLeft: words[index + 1]?.bbox.x0 ?? Infinity };
 }
 

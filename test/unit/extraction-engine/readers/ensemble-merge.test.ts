@@ -48,9 +48,21 @@ describe('chooseWords', () => {
     expect(texts(chooseWords(base, doubtful))).toEqual(['SDNBHD', 'KL']);
   });
 
+  it('keeps the base word when the other is surer of its least sure character but doubts more of them (a higher rating)', () => {
+    const withSymbols = (entry: W, symbolConfidences: number[]): Word => ({
+      ...word(entry),
+      symbols: symbolConfidences.map((confidence, index) => ({ text: entry[0][index] ?? '', confidence }) as Word['symbols'][number]),
+    });
+    const base = [withSymbols(['TOTAL', 80, 0, 100], [80, 99, 99, 99, 99])];
+    const other = [withSymbols(['T0TAL', 85, 0, 100], [99, 85, 85, 85, 85])];
+    expect(texts(chooseWords(base, other))).toEqual(['TOTAL']);
+    const surerThroughout = [withSymbols(['T0TAL', 85, 0, 100], [99, 85, 99, 99, 99])];
+    expect(texts(chooseWords(base, surerThroughout))).toEqual(['T0TAL']);
+  });
+
   it('takes a word only the other reading found with the group it falls in, when that group is surer', () => {
     const base = [word(['NO', 90, 0, 50]), word(['123', 90, 300, 360])];
-    const surer = [word(['NO', 85, 0, 50]), word(['INV', 95, 100, 200]), word(['123', 92, 300, 360])];
+    const surer = [word(['NO', 85, 0, 50]), word(['INV', 95, 100, 200]), word(['123', 96, 300, 360])];
     expect(texts(chooseWords(base, surer))).toEqual(['NO', 'INV', '123']);
     const lessSure = [word(['NO', 85, 0, 50]), word(['INV', 95, 100, 200]), word(['l23', 70, 300, 360])];
     expect(texts(chooseWords(base, lessSure))).toEqual(['NO', '123']);
