@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { derivedScanPagesOf } from '../scripts/corpus-scans.ts';
 import type { TextLine } from '../src/extraction-engine/document.ts';
-import { OcrPool, type OcrImage, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
+import { OcrPool, type OcrImage, type OcrLanguage, type OcrPoolOptions } from '../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../src/extraction-engine/readers/ocr-raster.ts';
 import { pageLayoutOf, recognizeUpright, type UprightReadingOptions } from '../src/extraction-engine/readers/upright-ocr.ts';
 import { describeMachine, percentile } from './support/machine.ts';
@@ -99,8 +99,14 @@ function tesseractJsCandidate(name: string, languages: OcrLanguage[], correctLig
  * other orientations when unsure), with `workers` workers: with two, each page is cut into two bands
  * between text lines that are read at the same time.
  */
-function pagePathCandidate(name: string, workers: number, bandsPerWorker = 1, reading: UprightReadingOptions = { englishFirst: 'none' }): Candidate {
-  const pool = new OcrPool({ size: workers, languages: allLanguages, bandsPerWorker });
+function pagePathCandidate(
+  name: string,
+  workers: number,
+  bandsPerWorker = 1,
+  reading: UprightReadingOptions = { englishFirst: 'none' },
+  poolOptions: OcrPoolOptions = { ensembleSplit: [] },
+): Candidate {
+  const pool = new OcrPool({ size: workers, languages: allLanguages, bandsPerWorker, ...poolOptions });
   return {
     name,
     prepare: (page) => prepareOcrRaster({ input: page.image }),
@@ -238,6 +244,9 @@ const candidates: (() => Promise<Candidate | string>)[] = [
   async () => pagePathCandidate('P  as T, doubtful lines read in place (the rest of the page blanked), half of them on each worker', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.8, arrangement: 'in-place' }),
   async () => pagePathCandidate('T7 as T, doubtful below 0.7', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.7, arrangement: 'stacked' }),
   async () => pagePathCandidate('TA as T, A4 pages English first too', 2, 1, { englishFirst: 'all', doubtfulWordConfidence: 0.8, arrangement: 'stacked' }),
+  async () => pagePathCandidate('M  as S, receipts read whole by both workers, models split eng+deu+fra | eng+nld+pol, merged word by word', 2, 1, undefined, { ensembleSplit: [['eng', 'deu', 'fra'], ['eng', 'nld', 'pol']] }),
+  async () => pagePathCandidate('M2 as M, models split eng+deu+fra | nld+pol', 2, 1, undefined, { ensembleSplit: [['eng', 'deu', 'fra'], ['nld', 'pol']] }),
+  async () => pagePathCandidate('M3 as M, models split eng+deu | fra+nld+pol', 2, 1, undefined, { ensembleSplit: [['eng', 'deu'], ['fra', 'nld', 'pol']] }),
   () => nativeCandidate(),
   () => nativeCandidate(true),
   paddleCandidate,

@@ -2,7 +2,7 @@
 // PAPERFLOW_CORPUS_DIR): per field and per source (text PDFs, OCR, plain text, ZUGFeRD with and
 // without the embedded XML), the calibration of confidences, and the outcome of each bad/ file.
 // Each text PDF is also rendered into an image-only "scan" to measure the OCR path (skip: --no-scans).
-// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N] [-- --ocr-workers N]
+// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N] [-- --ocr-workers N] [-- --ensemble-split SETS]
 // --only keeps the files whose corpus path contains the text (repeatable); --read-cache keeps each
 // document as read (keyed by its bytes' SHA-256 and the reader source's) in DIR, so iterating on the
 // field extractor does not OCR the same pages again. --page-budget-ms raises the OCR time allowed per
@@ -17,6 +17,7 @@ import { DocumentRejectedError, type ReadDocument } from '../src/extraction-engi
 import { extractDocument, totalArithmeticCheck, type ExtractionOutcome } from '../src/extraction-engine/extract-document.ts';
 import { OcrPool, readDocument } from '../src/extraction-engine/read-document.ts';
 import { arithmeticStatistics, secondLookStatistics } from '../src/extraction-engine/readers/line-second-look.ts';
+import { ocrLanguages, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
 import { derivedScanOf } from './corpus-scans.ts';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +33,11 @@ const readCacheDirectory = readCacheIndex > 0 ? process.argv[readCacheIndex + 1]
 const pageBudgetIndex = process.argv.indexOf('--page-budget-ms');
 const pageTimeBudgetMs = pageBudgetIndex > 0 ? Number(process.argv[pageBudgetIndex + 1]) : undefined;
 // --ocr-workers 1 reads each page whole on one worker (no split into bands), to compare with the default.
+// --ensemble-split eng+deu+fra/eng+nld+pol reads a receipt on both workers at once, each with one set of
+// models, merged word by word (OcrPool's ensembleSplit; use another --read-cache directory: the key is the same).
+const ensembleSplitIndex = process.argv.indexOf('--ensemble-split');
+const ensembleSplit =
+  ensembleSplitIndex > 0 ? (process.argv[ensembleSplitIndex + 1] ?? '').split('/').map((set) => set.split('+').filter((language): language is OcrLanguage => (ocrLanguages as readonly string[]).includes(language))) : undefined;
 const ocrWorkersIndex = process.argv.indexOf('--ocr-workers');
 const ocrWorkers = ocrWorkersIndex > 0 ? Number(process.argv[ocrWorkersIndex + 1]) : 2;
 
@@ -165,7 +171,7 @@ async function main(): Promise<void> {
   );
   const comparisons: Comparison[] = [];
   const badResults: string[][] = [];
-  const ocr = new OcrPool({ size: ocrWorkers });
+  const ocr = new OcrPool({ size: ocrWorkers, ensembleSplit });
   const started = Date.now();
   try {
     for (const expectedPath of expectedFiles) {

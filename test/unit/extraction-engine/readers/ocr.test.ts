@@ -155,6 +155,20 @@ describe('OCR of images and scanned PDFs', () => {
     }
   });
 
+  it('reads a page taken as one block on both workers at once when the models are split between them, merging the readings', async () => {
+    const texts = ['CORNER STORE SDN BHD', 'Bread 2.50', 'Milk 4.20', 'TOTAL 6.70'];
+    const raster = await prepareOcrRaster({ input: await textPng(texts) });
+    const splitPool = new OcrPool({ size: 2, languages: ['eng', 'deu'], ensembleSplit: [['eng'], ['deu']] });
+    try {
+      const lines = await splitPool.recognize(raster, { layout: 'single-block' });
+
+      expect(lines.map((line) => line.text)).toEqual(texts);
+      expect(splitPool.workersStarted).toBe(2);
+    } finally {
+      await splitPool.terminate();
+    }
+  });
+
   it('reads an image whole on one worker when asked to (a block cut from a text page), even when the pool has two', async () => {
     const texts = ['Invoice 2024-0815', 'Seller Nordwind Trading Ltd', 'Buyer Harbour Tools', 'Net amount 100.00', 'Tax 20.00', 'Total due 120.00'];
     const raster = await prepareOcrRaster({ input: await textPng(texts) });
