@@ -130,7 +130,7 @@ describe.skipIf(!browserPath)('review console', () => {
   }, 60_000);
 
   it('lists events with their delivery summary, shows a delivery\'s attempts and resends it', async () => {
-    const { body: created } = await extractions.upload(await readFile(corpusInvoice), 'events.pdf');
+    const created = await uploadCorpusInvoice('events.pdf');
     await extractions.waitForTerminal(created.id, 60_000);
     const page = await signedInPage();
     await page.getByRole('navigation').getByRole('link', { name: 'Events' }).click();
@@ -149,7 +149,7 @@ describe.skipIf(!browserPath)('review console', () => {
   }, 90_000);
 
   it('fits a phone\'s width (390 px) and reaches a field\'s box from the keyboard alone', async () => {
-    const { body: created } = await extractions.upload(await readFile(corpusInvoice), 'phone.pdf');
+    const created = await uploadCorpusInvoice('phone.pdf');
     await extractions.waitForTerminal(created.id, 60_000);
     const total = (await extractions.get(created.id)).body.output.fields.find((field: { name: string }) => field.name === 'total_amount');
     const page = await signedInPage({ width: 390, height: 844 });
@@ -171,6 +171,12 @@ describe.skipIf(!browserPath)('review console', () => {
     await expect.poll(() => page.locator(`.field-box[data-field-id="${total.id}"]`).getAttribute('class')).toContain('selected');
   }, 90_000);
 });
+
+async function uploadCorpusInvoice(fileName: string): Promise<{ id: string }> {
+  const { status, body } = await extractions.upload(await readFile(corpusInvoice), fileName);
+  if (status !== 202) throw new Error(`upload of ${fileName} answered ${status}: ${JSON.stringify(body)}`);
+  return body;
+}
 
 async function signedInPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport });
