@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { batchGet, batchWrite } from '../infrastructure/dynamodb-batches.ts';
 import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
+import { logger } from '../infrastructure/logger.ts';
 import { deliveryExpiresAt, type AttemptRecord, type DeliveryRecord, type DeliveryStatus } from './delivery-records.ts';
 
 /** What settling one attempt changes on its delivery. */
@@ -19,6 +20,29 @@ export interface AttemptSettlement {
 export interface FannedOutDelivery {
   current: DeliveryRecord;
   createdNow: boolean;
+}
+
+/** One attempt made by the fan-out itself, to be recorded and settled on its delivery. */
+export interface OwnAttemptSettlement {
+  delivery: DeliveryRecord;
+  completed: AttemptRecord;
+  settlement: AttemptSettlement;
+}
+
+/** What a fan-out wrote, and how it records the attempts it makes itself on the deliveries it created. */
+export interface FanOut {
+  deliveries: FannedOutDelivery[];
+  /**
+   * Records and settles attempts of deliveries this fan-out created (`createdNow`), as `settleAttempt`
+   * does for each: true where this fan-out's attempt is the one recorded, false where the delivery
+   * had moved on.
+   */
+  settleOwnAttempts(settlements: OwnAttemptSettlement[]): Promise<boolean[]>;
+  /**
+   * Gives the event's claim up, for a fan-out that failed and writes nothing more: its hand-off's
+   * next receipt need not wait for the claim to run out. Never fails (the claim then runs out).
+   */
+  handBack(): Promise<void>;
 }
 
 /**
@@ -49,9 +73,9 @@ export interface DeliveryStore {
   /**
    * The deliveries of one event's fan-out: those not stored yet are written, the others answered as
    * stored, each once however many fan-outs of the event run. Throws FanOutInProgress when another
-   * fan-out of the event may be writing them at the same time.
+   * fan-out of the event may be writing them, or making their first attempts, at the same time.
    */
-  createAll(records: DeliveryRecord[]): Promise<FannedOutDelivery[]>;
+  createAll(records: DeliveryRecord[]): Promise<FanOut>;
   get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined>;
   /** Every delivery of the event, automatic and manual, oldest first. */
   listOfEvent(eventId: string): Promise<DeliveryRecord[]>;
@@ -138,6 +162,27 @@ function deliveryItem(record: DeliveryRecord): Record<string, unknown> {
   };
 }
 
+/** The delivery item once `own` is recorded and settled: what `settle`'s UpdateItem makes of it. */
+function settledItem({ delivery, completed, settlement }: OwnAttemptSettlement): Record<string, unknown> {
+  const { heldAttempt: _held, firstAttemptStartedAt: _started, ...rest } = delivery;
+  return {
+    ...deliveryItem({ ...rest, ...settlement, attemptCount: completed.number }),
+    [attemptAttribute(completed.number)]: completed,
+  };
+}
+
+/** A fan-out's claim on its event as this fan-out holds it; `grantedAt` is when its claim or last renewal was sent. */
+interface FanOutClaim {
+  delivery: DeliveryRecord;
+  token: string;
+  grantedAt: number;
+}
+
+/** Attempt 1 is being made by the fan-out that wrote the delivery (its claim's holder, unless that one stopped). */
+function inHolderFirstAttempt(delivery: DeliveryRecord): boolean {
+  return delivery.status === 'PENDING' && delivery.attemptCount === 0 && delivery.heldAttempt === undefined && delivery.firstAttemptStartedAt !== undefined;
+}
+
 function attemptOf(item: Record<string, unknown>): AttemptRecord {
   return {
     number: item.number as number,
@@ -185,19 +230,18 @@ export class DynamoDeliveryStore implements DeliveryStore {
    * hand-off comes back once the holder is done or its claim has run out. A holder whose window
    * passed renews its claim first (conditional on its own token) and fails if it was taken over.
    */
-  async createAll(records: DeliveryRecord[]): Promise<FannedOutDelivery[]> {
+  async createAll(records: DeliveryRecord[]): Promise<FanOut> {
     const [first] = records;
-    if (!first) return [];
+    if (!first) return { deliveries: [], settleOwnAttempts: async () => [], handBack: async () => undefined };
     const { eventId } = first;
     if (records.some((record) => record.eventId !== eventId)) throw new Error('A fan-out writes the deliveries of one event.');
-    const token = randomUUID();
+    const claim: FanOutClaim = { delivery: first, token: randomUUID(), grantedAt: performance.now() };
     // The claim and the read go out together (one round trip less before the POSTs). The read may
     // come before the claim, and still sees every write of another holder: that one wrote within 10 s
     // of its claim (or its renewal), and this claim is granted only 30 s after that, while this fan-out
     // writes only within 10 s of sending both (or renews first), so the other's writes all landed before this read went out.
-    let claimedAt = performance.now();
     const [claimed, items] = await Promise.all([
-      this.claimFanOut(first, token),
+      this.claimFanOut(first, claim.token),
       batchGet(this.client, this.tableName, records.map((record) => deliveryKey(record.eventId, record.id)), { consistentRead: true }),
     ]);
     const stored = new Map(
@@ -207,29 +251,93 @@ export class DynamoDeliveryStore implements DeliveryStore {
       }),
     );
     const missing = records.filter((record) => !stored.has(record.id));
+    if (!claimed && missing.length > 0) throw new FanOutInProgress(eventId, 'another fan-out of the event holds its claim');
+    // The holder records its own first attempts without conditions (settleOwnAttempts), so while it
+    // holds the claim nobody else may queue or make them.
+    if (!claimed && [...stored.values()].some(inHolderFirstAttempt)) {
+      throw new FanOutInProgress(eventId, 'another fan-out of the event is making their first attempts');
+    }
     if (missing.length > 0) {
-      if (!claimed) throw new FanOutInProgress(eventId, 'another fan-out of the event holds its claim');
-      // A slow store may have used up the write window: a renewal that finds the claim still this
-      // fan-out's proves nobody took it over meanwhile, and opens a new window.
-      if (performance.now() - claimedAt > fanOutWriteWindowMilliseconds) {
-        claimedAt = performance.now();
-        if (!(await this.claimFanOut(first, token, { renewal: true }))) throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
-      }
-      await batchWrite(
-        this.client,
-        this.tableName,
-        missing.map((record) => ({ PutRequest: { Item: deliveryItem(record) } })),
-        {
-          beforeEachRequest: () => {
-            if (performance.now() - claimedAt > fanOutWriteWindowMilliseconds) throw new FanOutInProgress(eventId, 'the claim is too old to write under');
-          },
-        },
+      await this.withinWriteWindow(claim, (beforeEachRequest) =>
+        batchWrite(
+          this.client,
+          this.tableName,
+          missing.map((record) => ({ PutRequest: { Item: deliveryItem(record) } })),
+          { beforeEachRequest },
+        ),
       );
     }
-    return records.map((record) => {
-      const current = stored.get(record.id);
-      return current ? { current, createdNow: false } : { current: record, createdNow: true };
+    return {
+      deliveries: records.map((record) => {
+        const current = stored.get(record.id);
+        return current ? { current, createdNow: false } : { current: record, createdNow: true };
+      }),
+      settleOwnAttempts: (settlements) => (claimed ? this.settleUnderClaim(claim, settlements) : this.settleEach(settlements)),
+      handBack: () => (claimed ? this.handBackClaim(claim) : Promise.resolve()),
+    };
+  }
+
+  private async handBackClaim(claim: FanOutClaim): Promise<void> {
+    try {
+      await this.conditionally(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: fanOutClaimKey(claim.delivery.eventId),
+          UpdateExpression: 'REMOVE claimedUntil, claimToken',
+          ConditionExpression: 'claimToken = :token',
+          ExpressionAttributeValues: { ':token': claim.token },
+        }),
+      );
+    } catch (error) {
+      logger.warn('the fan-out claim could not be handed back; it runs out instead', { eventId: claim.delivery.eventId, error });
+    }
+  }
+
+  /**
+   * Runs `write` within the claim's write window: a slow store may have used up the window, and a
+   * renewal that finds the claim still this fan-out's proves nobody took it over meanwhile and opens
+   * a new one. `write` checks the window again before each request it sends.
+   */
+  private async withinWriteWindow<T>(claim: FanOutClaim, write: (beforeEachRequest: () => void) => Promise<T>): Promise<T> {
+    const { eventId } = claim.delivery;
+    if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) {
+      claim.grantedAt = performance.now();
+      if (!(await this.claimFanOut(claim.delivery, claim.token, { renewal: true }))) throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
+    }
+    return write(() => {
+      if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) throw new FanOutInProgress(eventId, 'the claim is too old to write under');
     });
+  }
+
+  /**
+   * The fan-out's own attempts on the deliveries it created, recorded and settled by one
+   * BatchWriteItem of whole items instead of a conditional UpdateItem each. Unconditional puts are
+   * safe only while nothing else writes these items: under the claim no other fan-out writes or
+   * queues their first attempts (createAll), their next attempts are queued only once this settles,
+   * and a hold or an end without attempt is this fan-out's own, for deliveries not settled here. Where
+   * the claim cannot be renewed (taken over after 30 s) or the batch fails, each settles
+   * conditionally instead, also counting as its own an attempt the failed batch did write.
+   */
+  private async settleUnderClaim(claim: FanOutClaim, settlements: OwnAttemptSettlement[]): Promise<boolean[]> {
+    if (settlements.length === 0) return [];
+    try {
+      await this.withinWriteWindow(claim, (beforeEachRequest) =>
+        batchWrite(
+          this.client,
+          this.tableName,
+          settlements.map((own) => ({ PutRequest: { Item: settledItem(own) } })),
+          { beforeEachRequest },
+        ),
+      );
+      return settlements.map(() => true);
+    } catch (error) {
+      logger.warn('the fan-out\'s attempts could not be settled in one batch; settling each conditionally', { eventId: claim.delivery.eventId, error });
+      return this.settleEach(settlements, { countWrittenAsOwn: true });
+    }
+  }
+
+  private settleEach(settlements: OwnAttemptSettlement[], options: { countWrittenAsOwn?: boolean } = {}): Promise<boolean[]> {
+    return Promise.all(settlements.map((own) => this.settle(own, options)));
   }
 
   /**
@@ -333,7 +441,16 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   async settleAttempt(delivery: DeliveryRecord, completed: AttemptRecord, settlement: AttemptSettlement): Promise<boolean> {
+    return this.settle({ delivery, completed, settlement });
+  }
+
+  /**
+   * `countWrittenAsOwn`: a delivery that already holds this very attempt (same number and start) is
+   * written again and counts as settled, for a batch that failed after writing part of its items.
+   */
+  private async settle({ delivery, completed, settlement }: OwnAttemptSettlement, options: { countWrittenAsOwn?: boolean } = {}): Promise<boolean> {
     const attempt = completed.number;
+    const nextAttempt = '#status = :pending AND attemptCount = :previous';
     return this.conditionally(
       new UpdateCommand({
         TableName: this.tableName,
@@ -343,7 +460,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           'nextAttemptAt = :nextAttemptAt, updatedAt = :updatedAt REMOVE heldAttempt, gsi6pk, gsi6sk, firstAttemptStartedAt',
         // attemptCount = n - 1 on a PENDING delivery: attempt n is not recorded yet and is the next one,
         // so of several receipts of the same attempt exactly one records it (the first completion wins).
-        ConditionExpression: '#status = :pending AND attemptCount = :previous',
+        ConditionExpression: options.countWrittenAsOwn ? `(${nextAttempt}) OR (attemptCount = :attempt AND #attempt.startedAt = :startedAt)` : nextAttempt,
         ExpressionAttributeNames: { '#status': 'status', '#attempt': attemptAttribute(attempt) },
         ExpressionAttributeValues: {
           ':record': completed,
@@ -355,6 +472,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
           ':lastResponseStatus': settlement.lastResponseStatus,
           ':nextAttemptAt': settlement.nextAttemptAt,
           ':updatedAt': settlement.updatedAt,
+          ...(options.countWrittenAsOwn ? { ':startedAt': completed.startedAt } : {}),
         },
       }),
     );

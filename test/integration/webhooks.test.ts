@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import type { AttemptRecord, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
 import { deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
@@ -237,38 +236,28 @@ describe('delivery of a recorded event', () => {
   });
 
   it('sends again after a consumer stopped between the POST and the record: one recorded outcome, the same eventId', async () => {
-    // The receiver makes the attempt's record fail once, as a consumer dying after the POST would
-    // leave it: the delivery item grows (a ballast attribute) until the item with the attempt's record
-    // (4 KB of body, the headers) no longer fits in 400 KB, so the one write that records and settles
-    // the attempt is refused. For the fan-out's own attempt 1 the hand-off then fails and comes back;
-    // its second fan-out finds the delivery still at attemptCount 0 and queues attempt 1, whose POST
-    // removes the ballast and is recorded once.
-    const deliveryItem = (request: ReceivedWebhook) => ({
-      TableName: stack.resources.recordsTableName,
-      Key: { pk: `EVENT#${String(request.headers['webhook-id'])}`, sk: `DELIVERY#${String(request.headers['x-paperflow-delivery-id'])}` },
-    });
-    answers.set('/crash', async (request, index, response) => {
-      if (index === 0) {
-        // The delivery must still fit and the delivery with the attempt's record not.
-        // DynamoDB and dynalite allow 400 KiB (409,600 bytes); moto_server refuses items above 405,000
-        // bytes, so there the larger ballast is refused and the smaller one is used.
-        for (const ballastBytes of [406_000, 401_000]) {
-          try {
-            await dynamoDocumentClient().send(
-              new UpdateCommand({
-                ...deliveryItem(request),
-                UpdateExpression: 'SET ballast = :ballast',
-                ExpressionAttributeValues: { ':ballast': 'b'.repeat(ballastBytes) },
-              }),
-            );
-            break;
-          } catch (error) {
-            if ((error as Error).name !== 'ValidationException' || ballastBytes === 401_000) throw error;
-          }
+    // The consumer stops after its first POST, before anything records it: every write that would
+    // record attempt 1 of this delivery fails (the stack runs in this process, on the same SDK
+    // client) until the receiver sees the attempt again. For the fan-out's own attempt 1 the hand-off
+    // then fails and comes back; its second fan-out finds the delivery still at attemptCount 0 and
+    // queues attempt 1, whose POST is recorded once.
+    const stopped = new Set<string>();
+    const middlewareName = 'stopBeforeTheRecord';
+    dynamoDocumentClient().middlewareStack.add(
+      (next) => async (args) => {
+        const input = JSON.stringify(args.input);
+        for (const deliveryId of stopped) {
+          if (input.includes(`DELIVERY#${deliveryId}`) && input.includes('attempt0001')) throw new Error('The consumer stopped before recording the outcome.');
         }
-      } else {
-        await dynamoDocumentClient().send(new UpdateCommand({ ...deliveryItem(request), UpdateExpression: 'REMOVE ballast' }));
-      }
+        return next(args);
+      },
+      { step: 'initialize', name: middlewareName },
+    );
+    onTestFinished(() => void dynamoDocumentClient().middlewareStack.remove(middlewareName));
+    answers.set('/crash', async (request, index, response) => {
+      const deliveryId = String(request.headers['x-paperflow-delivery-id']);
+      if (index === 0) stopped.add(deliveryId);
+      else stopped.delete(deliveryId);
       response.writeHead(200).end('r'.repeat(5_000));
     });
 

@@ -1,6 +1,6 @@
 import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
 import type { AttemptRecord, AttemptResult, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
-import type { AttemptSettlement, DeliveryStore, FannedOutDelivery, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
+import type { AttemptSettlement, DeliveryStore, FanOut, FannedOutDelivery, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
 import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
 import type { WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
 
@@ -21,7 +21,10 @@ export class InMemoryDeliveryStore implements DeliveryStore {
     return true;
   }
 
-  async createAll(records: DeliveryRecord[]): Promise<FannedOutDelivery[]> {
+  /** How many times the fan-out's own attempts were settled together, and how many each time. */
+  readonly ownSettleBatches: number[] = [];
+
+  async createAll(records: DeliveryRecord[]): Promise<FanOut> {
     const created: FannedOutDelivery[] = [];
     for (const record of records) {
       const stored = this.deliveries.get(record.id);
@@ -31,7 +34,17 @@ export class InMemoryDeliveryStore implements DeliveryStore {
         created.push({ current: copy(record), createdNow: true });
       }
     }
-    return created;
+    return {
+      deliveries: created,
+      settleOwnAttempts: async (settlements) => {
+        this.ownSettleBatches.push(settlements.length);
+        const settled: boolean[] = [];
+        // One at a time, so failNextSettle fails exactly one of them, as in the DynamoDB store's fallback.
+        for (const { delivery, completed, settlement } of settlements) settled.push(await this.settleAttempt(delivery, completed, settlement));
+        return settled;
+      },
+      handBack: async () => undefined,
+    };
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {

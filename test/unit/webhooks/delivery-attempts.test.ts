@@ -172,6 +172,26 @@ describe('createAutomaticDeliveries sending the first attempts itself', () => {
     expect(queue.take().map(({ message }) => message.attempt)).toEqual([2]);
   });
 
+  it('records the attempts that end together in one write, and a later one in a write of its own', async () => {
+    const third = subscriptionOf({ id: 'sub_01JZ00000000000000000000S3', endpointUrl: 'https://third.example/hooks' });
+    const { send } = scriptedReceiver([200]);
+    // The third endpoint answers only once the first two are recorded.
+    const engine = engineWith(async (request, sign) => {
+      if (request.endpointUrl === third.endpointUrl) await new Promise((resolve) => setTimeout(resolve, 20));
+      return send(request, sign);
+    });
+    for (const subscription of [subscriptionOf(), second, third]) subscriptions.add(subscription);
+
+    await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf(), second, third], sendingNow);
+
+    expect(store.ownSettleBatches).toEqual([2, 1]);
+    expect([...store.deliveries.values()].map((delivery) => [delivery.status, delivery.attemptCount])).toEqual([
+      ['SUCCEEDED', 1],
+      ['SUCCEEDED', 1],
+      ['SUCCEEDED', 1],
+    ]);
+  });
+
   it('a second fan-out of the same event sends and queues nothing once the first made the attempts', async () => {
     const receiver = scriptedReceiver([200]);
     const engine = engineWith(receiver.send);

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
+import type { AttemptRecord, DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
 import { DeliveryPurge } from '../../../src/webhooks/delivery-purge.ts';
 import { DynamoDeliveryStore, FanOutInProgress, fanOutWriteWindowMilliseconds } from '../../../src/webhooks/delivery-store.ts';
 
@@ -48,7 +48,7 @@ describe('DynamoDeliveryStore.createAll', () => {
     documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(progressed)] } });
     documents.on(BatchWriteCommand).resolves({});
 
-    const created = await store().createAll(records);
+    const created = (await store().createAll(records)).deliveries;
 
     expect(created.map(({ current, createdNow }) => [current.id, current.attemptCount, createdNow])).toEqual([
       [records[0]!.id, 0, true],
@@ -79,7 +79,7 @@ describe('DynamoDeliveryStore.createAll', () => {
     documents.on(UpdateCommand).rejects(conditionalFailure());
     documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(progressed)] } });
 
-    const created = await store().createAll([deliveryOf(2)]);
+    const created = (await store().createAll([deliveryOf(2)])).deliveries;
 
     expect(created).toEqual([{ current: progressed, createdNow: false }]);
     expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
@@ -95,7 +95,7 @@ describe('DynamoDeliveryStore.createAll', () => {
     documents.on(BatchWriteCommand).resolves({});
     // Renewed: the claim was still this fan-out's.
     documents.on(UpdateCommand).resolves({});
-    expect((await store().createAll(records)).every(({ createdNow }) => createdNow)).toBe(true);
+    expect((await store().createAll(records)).deliveries.every(({ createdNow }) => createdNow)).toBe(true);
     const [claim, renewal] = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(renewal!.ConditionExpression).toBe('claimToken = :token');
     expect(renewal!.ExpressionAttributeValues![':token']).toBe(claim!.ExpressionAttributeValues![':token']);
@@ -142,8 +142,29 @@ describe('DynamoDeliveryStore.createAll', () => {
     expect(new Set(tokens).size).toBe(2);
   });
 
+  it('without the claim, refuses while the holder may still be making the first attempts of the stored deliveries', async () => {
+    documents.on(UpdateCommand).rejects(conditionalFailure());
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(deliveryOf(1))] } });
+
+    await expect(store().createAll([deliveryOf(1)])).rejects.toBeInstanceOf(FanOutInProgress);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('hands its claim back on its own token, and never fails doing so', async () => {
+    documents.on(UpdateCommand).resolvesOnce({}).rejects(conditionalFailure());
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
+    documents.on(BatchWriteCommand).resolves({});
+    const fanOut = await store().createAll(records);
+
+    await fanOut.handBack();
+
+    const [claim, handBack] = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(handBack).toMatchObject({ Key: { pk: `EVENT#${eventId}`, sk: 'FANOUT' }, UpdateExpression: 'REMOVE claimedUntil, claimToken', ConditionExpression: 'claimToken = :token' });
+    expect(handBack!.ExpressionAttributeValues![':token']).toBe(claim!.ExpressionAttributeValues![':token']);
+  });
+
   it('writes nothing for an event without matching subscriptions', async () => {
-    expect(await store().createAll([])).toEqual([]);
+    expect((await store().createAll([])).deliveries).toEqual([]);
     expect(documents.calls()).toHaveLength(0);
   });
 });
@@ -158,5 +179,81 @@ describe('DeliveryPurge', () => {
 
     const deletes = documents.commandCalls(BatchWriteCommand).flatMap((call) => call.args[0].input.RequestItems!.records!);
     expect(deletes).toContainEqual({ DeleteRequest: { Key: { pk: `EVENT#${eventId}`, sk: 'FANOUT' } } });
+  });
+});
+
+describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its claim', () => {
+  const completedOf = (record: DeliveryRecord): AttemptRecord => ({
+    number: 1,
+    startedAt: '2026-05-01T08:00:01.500Z',
+    durationMs: 12,
+    requestHeaders: { 'X-Paperflow-Signature': '[redacted]' },
+    responseStatus: 200,
+    responseBody: `ok ${record.id}`,
+    error: null,
+    outcome: 'succeeded',
+  });
+  const settlement = { status: 'SUCCEEDED' as const, lastAttemptAt: '2026-05-01T08:00:01.500Z', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: '2026-05-01T08:00:02.000Z' };
+  const settlementsOf = (deliveries: DeliveryRecord[]) => deliveries.map((delivery) => ({ delivery, completed: completedOf(delivery), settlement }));
+
+  async function claimedFanOut() {
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
+    documents.on(BatchWriteCommand).resolves({});
+    documents.on(UpdateCommand).resolves({});
+    const fanOut = await store().createAll(records);
+    documents.resetHistory();
+    return fanOut;
+  }
+
+  it('writes the settled deliveries whole in one BatchWriteItem: the attempt record, the settlement, no in-flight mark', async () => {
+    const fanOut = await claimedFanOut();
+
+    expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([true, true, true]);
+
+    const writes = documents.commandCalls(BatchWriteCommand);
+    expect(writes).toHaveLength(1);
+    expect(documents.commandCalls(UpdateCommand)).toHaveLength(0);
+    const items = writes[0]!.args[0].input.RequestItems!.records!.map((request) => request.PutRequest!.Item!);
+    expect(items).toHaveLength(3);
+    expect(items[0]).toMatchObject({
+      pk: `EVENT#${eventId}`,
+      sk: `DELIVERY#${records[0]!.id}`,
+      gsi1pk: `SUB#${records[0]!.subscriptionId}#DELIVERIES`,
+      status: 'SUCCEEDED',
+      attemptCount: 1,
+      lastResponseStatus: 200,
+      nextAttemptAt: null,
+      updatedAt: settlement.updatedAt,
+      attempt0001: completedOf(records[0]!),
+    });
+    expect(items[0]).not.toHaveProperty('firstAttemptStartedAt');
+  });
+
+  it('settles each conditionally when the batch fails, counting an attempt the failed batch did write as its own', async () => {
+    const fanOut = await claimedFanOut();
+    documents.on(BatchWriteCommand).rejects(new Error('connection reset'));
+    documents.on(UpdateCommand).resolvesOnce({}).rejectsOnce(conditionalFailure()).resolves({});
+
+    expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([true, false, true]);
+
+    const updates = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates).toHaveLength(3);
+    expect(updates[0]!.ConditionExpression).toBe('(#status = :pending AND attemptCount = :previous) OR (attemptCount = :attempt AND #attempt.startedAt = :startedAt)');
+    expect(updates[0]!.ExpressionAttributeValues).toMatchObject({ ':startedAt': '2026-05-01T08:00:01.500Z', ':attempt': 1, ':previous': 0 });
+  });
+
+  it('past its write window renews the claim first; taken over, it settles each conditionally instead', async () => {
+    let clock = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const fanOut = await claimedFanOut();
+    clock += fanOutWriteWindowMilliseconds + 1;
+    documents.on(UpdateCommand).rejectsOnce(conditionalFailure()).resolves({});
+
+    expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([true, true, true]);
+
+    const [renewal, ...settles] = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(renewal!.ConditionExpression).toBe('claimToken = :token');
+    expect(settles).toHaveLength(3);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
   });
 });
