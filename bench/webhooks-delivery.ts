@@ -122,9 +122,15 @@ try {
   const expectedFanOut = fanOutEvents * 25;
   sdkCalls.reset();
   const fanOutStartedAt = performance.now();
+  const fanOutProcessCpu = process.cpuUsage();
+  const fanOutMainThreadCpu = process.threadCpuUsage();
   const fanOutRecorded = await Promise.all(Array.from({ length: fanOutEvents }, () => record('ws_fanout')));
   await waitFor(() => arrivalsAt('/fanout/').length - warmUpArrivals >= expectedFanOut, 'the fanned-out deliveries');
   const fanOutSeconds = (performance.now() - fanOutStartedAt) / 1000;
+  // Where the cores went during the fan-out: the main thread (handlers, SDK, POSTs and the receiver)
+  // and the rest of the process (the emulators' thread, GC and libuv helpers).
+  const cpuSeconds = ({ user, system }: NodeJS.CpuUsage) => (user + system) / 1e6;
+  const fanOutCpu = { process: cpuSeconds(process.cpuUsage(fanOutProcessCpu)), mainThread: cpuSeconds(process.threadCpuUsage(fanOutMainThreadCpu)) };
   const deliveriesPerSecond = expectedFanOut / fanOutSeconds;
   // The last settle writes may still be in flight when the last POST arrives: let them land before counting.
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -158,6 +164,7 @@ try {
   for (let signature = 0; signature < 2000; signature += 1) signWebhook({ secret: signingSecret, eventId: fanOutRecorded[0]!.eventId, body: signingBody, timestamp: signature });
   const signingMicroseconds = ((performance.now() - signingStartedAt) * 1000) / 2000;
   const rawStartedAt = performance.now();
+  const rawMainThreadCpu = process.threadCpuUsage();
   let rawSent = 0;
   await Promise.all(
     Array.from({ length: consumerConcurrency }, async () => {
@@ -169,6 +176,7 @@ try {
     }),
   );
   const rawPerSecond = expectedFanOut / ((performance.now() - rawStartedAt) / 1000);
+  const rawMainThreadMicroseconds = (cpuSeconds(process.threadCpuUsage(rawMainThreadCpu)) * 1e6) / expectedFanOut;
   // The emulators' own ceilings in this run, for reading the ratio: one call alone, at the same concurrency.
   const documents = dynamoDocumentClient();
   let putCount = 0;
@@ -248,6 +256,11 @@ try {
       `first → last of its 25 POSTs p50 ${percentile(fanOutSpans, 0.5).toFixed(0)} ms, p95 ${percentile(fanOutSpans, 0.95).toFixed(0)} ms; ` +
       `one POST (attempt record) p50 ${percentile(postDurations, 0.5).toFixed(0)} ms, p95 ${percentile(postDurations, 0.95).toFixed(0)} ms; signing both schemes ${signingMicroseconds.toFixed(0)} µs; ` +
       `first attempts failed: ${[...firstAttemptFailures].map(([kind, count]) => `${count} ${kind}`).join(', ') || 'none'}`,
+  );
+  console.log(
+    `    CPU during the fan-out (${fanOutSeconds.toFixed(2)} s): main thread ${fanOutCpu.mainThread.toFixed(2)} s (${((100 * fanOutCpu.mainThread) / fanOutSeconds).toFixed(0)}%), ` +
+      `rest of the process (emulators' thread, GC) ${(fanOutCpu.process - fanOutCpu.mainThread).toFixed(2)} s; ` +
+      `main thread per delivery ${((fanOutCpu.mainThread * 1e6) / expectedFanOut).toFixed(0)} µs, per raw POST ${rawMainThreadMicroseconds.toFixed(0)} µs`,
   );
   const dynamoPerDelivery = SdkCallCounter.total(fanOutCalls, 'DynamoDB') / expectedFanOut;
   const sqsPerDelivery = SdkCallCounter.total(fanOutCalls, 'SQS') / expectedFanOut;
