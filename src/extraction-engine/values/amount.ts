@@ -119,12 +119,25 @@ export function findAmounts(text: string, context: CurrencyContext = {}): FoundA
  * OCR reads a zero right after a currency sign as the letter O ("RM O 02", "RM O.50"): no word is a
  * lone O between a sign and two digits of cents.
  */
-const LETTER_O_FOR_ZERO = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PREFIX}\s?)[OoÖ](?=[.,\s]\d{2}(?!\d))`, 'gu');
+const LETTER_O_FOR_ZERO = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PREFIX}\s?)[OoÖ](?=(?:[.,]\s?|\s)\d{2}(?!\d))`, 'gu');
+
+/**
+ * OCR reads a decimal point on a till slip with a gap after it ("RM152. 00"). Beside a currency sign,
+ * a separator, one space and two digits that end the token are the cents: the space moves behind
+ * them, so the text keeps its length and every index found stays that of the given text.
+ */
+const SPACE_AFTER_DECIMAL_POINT = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PREFIX}\s?\d{1,6})([.,]) (\d{2})(?![\d.,])(?=\s|$)`, 'gu');
 
 function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
   // OCR reads a gap on a till slip as "_" ("RM_34.80"); no amount holds one, so it separates like a
   // space (same length: the indices found stay those of the given text).
-  const text = given.replace(/_/gu, ' ').replace(LETTER_O_FOR_ZERO, '0');
+  const withZeros = given.replace(/_/gu, ' ').replace(LETTER_O_FOR_ZERO, '0');
+  // Where a gap after a decimal point was closed: an amount over it spans one more character of the given text.
+  const closedGaps: number[] = [];
+  const text = withZeros.replace(SPACE_AFTER_DECIMAL_POINT, (_match, separator: string, cents: string, offset: number) => {
+    closedGaps.push(offset + 1);
+    return `${separator}${cents} `;
+  });
   const found: FoundAmount[] = [];
   // Every amount has a digit; the patterns below are costly to try at each position of a line without one.
   if (!/\d/.test(text)) return found;
@@ -168,12 +181,15 @@ function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
     const currency = prefixCurrency ?? suffixCurrency;
     const matchedText = match[0];
     const leadingSpace = matchedText.length - matchedText.trimStart().length;
+    const index = match.index + leadingSpace;
+    const closedGap = closedGaps.some((gap) => gap > index && gap < index + matchedText.trim().length);
+    const length = matchedText.trim().length + (closedGap ? 1 : 0);
     found.push({
       value: negative ? -reading.value : reading.value,
       ...(currency ? { currency } : {}),
-      text: matchedText.trim(),
-      index: match.index + leadingSpace,
-      length: matchedText.trim().length,
+      text: closedGap ? given.slice(index, index + length) : matchedText.trim(),
+      index,
+      length,
       decimals: reading.decimals,
       isPercentage: Boolean(groups.percent),
     });

@@ -94,6 +94,17 @@ describe('till amounts whose decimal point OCR lost', () => {
     expect(findAmounts('ROOM O 12').map((amount) => amount.value)).toEqual([12]);
   });
 
+  it('reads a gap OCR put after the decimal point beside a currency sign as no gap, over the amount\'s whole span', () => {
+    const [amount] = findAmounts('CASH RM152. 00');
+    expect([amount?.value, amount?.currency, amount?.index, amount?.length]).toEqual([152, 'MYR', 5, 9]);
+    expect(findAmounts('Total: € 12, 50').map((found) => found.value)).toEqual([12.5]);
+    expect(parseAmount('RM152. 00')).toBe(152);
+    expect(parseAmount('RMO. 00')).toBe(0);
+    // Without a sign, or with more than two digits after the gap, the gap separates two numbers.
+    expect(findAmounts('Qty 12. 50').map((found) => found.value)).toEqual([12, 50]);
+    expect(findAmounts('RM12. 345').map((found) => found.value)).toEqual([12, 345]);
+  });
+
   it('reads an underscore OCR put for a gap as a gap, keeping the position of the amount', () => {
     const [amount] = findAmounts('<RM_34.80 >');
     expect([amount?.value, amount?.currency, amount?.index]).toEqual([34.8, 'MYR', 1]);
