@@ -122,6 +122,16 @@ const legalForm = (countries: string[], pattern: string, weight = 1): CountryRul
 // and "Co." are used the world over and say nothing.
 const LEGAL_FORM_RULES: CountryRule[] = [
   legalForm(['MY'], '[Ss][Dd][Nn]\\.? ?[Bb][Hh][Dd]\\.?|S/B|[Bb][Ee][Rr][Hh][Aa][Dd]|BHD\\.?|Bhd\\.?', 1.5),
+  // OCR misreads "SDN BHD" closing a till's name line ("SUN BHO", "SDN 3HD", "5HN BHD"): the same
+  // closed vocabulary the seller's name is restored from (fields/document-evidence.ts), only at the
+  // end of a line and weighing less than the form read as printed. A "BHD" read right counts as
+  // printed (above), so it is not counted again here.
+  {
+    pattern: /(?<![\p{L}\d])[S5][DUOHN][NH]\.? ?(?!BHD)[B83][HN][DO0]\.?(?=\s*$)/giu,
+    countries: ['MY'],
+    weight: 1,
+    evidence: 'legal form, as OCR misread it',
+  },
   legalForm(['SG'], '[Pp][Tt][Ee]\\.? ?[Ll][Tt][Dd]\\.?', 1.5),
   legalForm(['AU'], '[Pp][Tt][Yy]\\.? ?[Ll][Tt][Dd]\\.?', 1),
   legalForm(['IN'], '[Pp][Vv][Tt]\\.? ?[Ll][Tt][Dd]\\.?|Private Limited', 1),

@@ -26,6 +26,10 @@ describe('findCountryMentions', () => {
     ['Kowalski Sp. z o.o.', 'PL'],
     ['Oslo, Norge', 'NO'],
     ['PT Sinar Makmur Tbk', 'ID'],
+    // "SDN BHD" as OCR misreads it, closing a name line.
+    ['KEDAI BESI MAJU (KLANG) SUN BHO', 'MY'],
+    ['Restoran Sedap Shn Bhd', 'MY'],
+    ['SRI MURNI TRADING 5DN 8HD', 'MY'],
   ])('takes %s for %s', (text, country) => {
     expect(strongestCountry(text)).toBe(country);
   });
@@ -38,6 +42,14 @@ describe('findCountryMentions', () => {
 
   it('takes no country from words that only look like one', () => {
     expect(findCountryMentions('Please usa the coupon, bhd is not a form, Gstaad')).toEqual([]);
+    // A misread form counts only where it ends the line, as a name's legal form does.
+    expect(findCountryMentions('SUN BHO ROAD 12')).toEqual([]);
+  });
+
+  it('weighs a misread "SDN BHD" less than the form read as printed, and never both for one form', () => {
+    expect(weighCountries(findCountryMentions('MAJU TRADING SUN BHO')).get('MY')).toBe(1);
+    expect(weighCountries(findCountryMentions('MAJU TRADING SDN BHD')).get('MY')).toBe(1.5);
+    expect(weighCountries(findCountryMentions('MAJU TRADING SHN BHD')).get('MY')).toBe(1.5);
   });
 
   it('knows the currency of every country it can name', () => {
@@ -64,6 +76,12 @@ describe('currency implied by the country where no sign is printed', () => {
 
   it('reads ringgit from a Malaysian legal form and state, at low confidence', () => {
     const currency = currencyOf(till([{ text: 'WARUNG SEDAP SDN BHD', x: 0.25 }, { text: 'Jalan Ampang, 50450 Kuala Lumpur', x: 0.2 }]));
+    expect(currency?.value).toBe('MYR');
+    expect(currency?.metadata.confidence).toBeLessThan(0.7);
+  });
+
+  it('reads ringgit from a name whose "SDN BHD" OCR misread, with no other evidence, at low confidence', () => {
+    const currency = currencyOf(till([{ text: 'KEDAI BESI MAJU SUN BHO', x: 0.25 }, { text: '12, Lorong Tiga, 40170', x: 0.2 }]));
     expect(currency?.value).toBe('MYR');
     expect(currency?.metadata.confidence).toBeLessThan(0.7);
   });
