@@ -257,16 +257,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     if (!claimed && [...stored.values()].some(inHolderFirstAttempt)) {
       throw new FanOutInProgress(eventId, 'another fan-out of the event is making their first attempts');
     }
-    if (missing.length > 0) {
-      await this.withinWriteWindow(claim, (beforeEachRequest) =>
-        batchWrite(
-          this.client,
-          this.tableName,
-          missing.map((record) => ({ PutRequest: { Item: deliveryItem(record) } })),
-          { beforeEachRequest },
-        ),
-      );
-    }
+    await this.writeUnderClaim(claim, missing.map(deliveryItem));
     return {
       deliveries: records.map((record) => {
         const current = stored.get(record.id);
@@ -294,19 +285,27 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   /**
-   * Runs `write` within the claim's write window: a slow store may have used up the window, and a
-   * renewal that finds the claim still this fan-out's proves nobody took it over meanwhile and opens
-   * a new one. `write` checks the window again before each request it sends.
+   * Whole items in BatchWriteItem requests, each sent within the claim's write window: a slow store
+   * may have used up the window, and a renewal that finds the claim still this fan-out's proves nobody
+   * took it over meanwhile and opens a new one.
    */
-  private async withinWriteWindow<T>(claim: FanOutClaim, write: (beforeEachRequest: () => void) => Promise<T>): Promise<T> {
+  private async writeUnderClaim(claim: FanOutClaim, items: Record<string, unknown>[]): Promise<void> {
+    if (items.length === 0) return;
     const { eventId } = claim.delivery;
     if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) {
       claim.grantedAt = performance.now();
       if (!(await this.claimFanOut(claim.delivery, claim.token, { renewal: true }))) throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
     }
-    return write(() => {
-      if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) throw new FanOutInProgress(eventId, 'the claim is too old to write under');
-    });
+    await batchWrite(
+      this.client,
+      this.tableName,
+      items.map((Item) => ({ PutRequest: { Item } })),
+      {
+        beforeEachRequest: () => {
+          if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) throw new FanOutInProgress(eventId, 'the claim is too old to write under');
+        },
+      },
+    );
   }
 
   /**
@@ -321,14 +320,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   private async settleUnderClaim(claim: FanOutClaim, settlements: OwnAttemptSettlement[]): Promise<boolean[]> {
     if (settlements.length === 0) return [];
     try {
-      await this.withinWriteWindow(claim, (beforeEachRequest) =>
-        batchWrite(
-          this.client,
-          this.tableName,
-          settlements.map((own) => ({ PutRequest: { Item: settledItem(own) } })),
-          { beforeEachRequest },
-        ),
-      );
+      await this.writeUnderClaim(claim, settlements.map(settledItem));
       return settlements.map(() => true);
     } catch (error) {
       logger.warn('the fan-out\'s attempts could not be settled in one batch; settling each conditionally', { eventId: claim.delivery.eventId, error });
