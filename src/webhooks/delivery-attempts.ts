@@ -299,9 +299,10 @@ export class DeliveryAttempts {
         },
         (body, eventId, timestamp) => this.dependencies.sign({ secret, eventId, body, timestamp }),
       );
-    // No record before the POST: the outcome is recorded and the delivery settled by one conditional
-    // write, so a consumer that stops after the POST leaves the delivery at this attempt, unrecorded,
-    // and the message's next receipt sends it again (same eventId) and records it once.
+    // No record before the POST: the outcome is recorded and the delivery settled by one write (a
+    // conditional one, or the fan-out's batch under its claim), so a consumer that stops after the POST
+    // leaves the delivery at this attempt, unrecorded, and the message's next receipt (or the
+    // hand-off's) sends it again (same eventId) and records it once.
     return this.settle(delivery, { number: attempt, ...(await post()) }, known.settle);
   }
 
