@@ -171,11 +171,15 @@ function settledItem({ delivery, completed, settlement }: OwnAttemptSettlement):
   };
 }
 
-/** A fan-out's claim on its event as this fan-out holds it; `grantedAt` is when its claim or last renewal was sent. */
+/**
+ * A fan-out's claim on its event as this fan-out holds it; `grantedAt` is when its claim or last
+ * renewal was sent; `lost` once a renewal found it taken over, after which nothing is written under it.
+ */
 interface FanOutClaim {
   delivery: DeliveryRecord;
   token: string;
   grantedAt: number;
+  lost?: boolean;
 }
 
 /** Attempt 1 is being made by the fan-out that wrote the delivery (its claim's holder, unless that one stopped). */
@@ -226,9 +230,11 @@ export class DynamoDeliveryStore implements DeliveryStore {
    * so it could overwrite a delivery another fan-out of the same event (the outbox hands off at least
    * once) has just written and already moved on; the claim rules that out: only its holder writes,
    * and only within the first part of its lease. A fan-out without the claim that finds every
-   * delivery written goes on as a repeated fan-out does; one that finds some missing fails, and its
-   * hand-off comes back once the holder is done or its claim has run out. A holder whose window
-   * passed renews its claim first (conditional on its own token) and fails if it was taken over.
+   * delivery written and past its first attempt goes on as a repeated fan-out does; one that finds
+   * some missing, or some still in the holder's first attempt (which the holder settles without a
+   * condition, `settleOwnAttempts`), fails, and its hand-off comes back once the holder is done, has
+   * handed the claim back, or its claim has run out. A holder whose window passed renews its claim
+   * first (conditional on its own token) and fails if it was taken over.
    */
   async createAll(records: DeliveryRecord[]): Promise<FanOut> {
     const [first] = records;
@@ -292,9 +298,15 @@ export class DynamoDeliveryStore implements DeliveryStore {
   private async writeUnderClaim(claim: FanOutClaim, items: Record<string, unknown>[]): Promise<void> {
     if (items.length === 0) return;
     const { eventId } = claim.delivery;
+    // A later write of the same fan-out (its settles come in several batches) must not take the
+    // window a failed renewal opened for a claim it no longer holds.
+    if (claim.lost) throw new FanOutInProgress(eventId, 'its claim was taken over');
     if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) {
       claim.grantedAt = performance.now();
-      if (!(await this.claimFanOut(claim.delivery, claim.token, { renewal: true }))) throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
+      if (!(await this.claimFanOut(claim.delivery, claim.token, { renewal: true }))) {
+        claim.lost = true;
+        throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
+      }
     }
     await batchWrite(
       this.client,

@@ -122,7 +122,7 @@ const legalForm = (countries: string[], pattern: string, weight = 1): CountryRul
 // and "Co." are used the world over and say nothing.
 const LEGAL_FORM_RULES: CountryRule[] = [
   legalForm(['MY'], '[Ss][Dd][Nn]\\.? ?[Bb][Hh][Dd]\\.?|S/B|[Bb][Ee][Rr][Hh][Aa][Dd]|BHD\\.?|Bhd\\.?', 1.5),
-  // OCR misreads "SDN BHD" closing a till's name line ("SUN BHO", "SDN 3HD", "5HN BHD"): the same
+  // OCR misreads "SDN BHD" closing a till's name line ("SUN BHO", "SDN 3HD", "5DN 8HD"): the same
   // closed vocabulary the seller's name is restored from (fields/document-evidence.ts), only at the
   // end of a line and weighing less than the form read as printed. A "BHD" read right counts as
   // printed (above), so it is not counted again here.

@@ -242,6 +242,26 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
     expect(updates[0]!.ExpressionAttributeValues).toMatchObject({ ':startedAt': '2026-05-01T08:00:01.500Z', ':attempt': 1, ':previous': 0 });
   });
 
+  it('once a renewal found the claim taken over, settles every later batch conditionally too, without renewing again', async () => {
+    let clock = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const fanOut = await claimedFanOut();
+    clock += fanOutWriteWindowMilliseconds + 1;
+    documents.on(UpdateCommand).rejectsOnce(conditionalFailure()).resolves({});
+    await fanOut.settleOwnAttempts(settlementsOf([records[0]!]));
+    // Not resetHistory: sinon counts the calls its once-behaviours answer by the history.
+    const updatesBefore = documents.commandCalls(UpdateCommand).length;
+
+    expect(await fanOut.settleOwnAttempts(settlementsOf([records[1]!, records[2]!]))).toEqual([true, true]);
+
+    const updates = documents.commandCalls(UpdateCommand).slice(updatesBefore).map((call) => call.args[0].input);
+    expect(updates.map((update) => update.Key)).toEqual([
+      { pk: `EVENT#${eventId}`, sk: `DELIVERY#${records[1]!.id}` },
+      { pk: `EVENT#${eventId}`, sk: `DELIVERY#${records[2]!.id}` },
+    ]);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
   it('past its write window renews the claim first; taken over, it settles each conditionally instead', async () => {
     let clock = 1_000;
     vi.spyOn(performance, 'now').mockImplementation(() => clock);
