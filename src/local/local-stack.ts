@@ -46,6 +46,8 @@ export interface RunningLocalStack {
   baseUrl: string;
   port: number;
   resources: ProvisionedResources;
+  /** CPU time of the embedded emulators' thread so far; undefined with an external endpoint. */
+  emulatorThreadCpuUsage(): Promise<NodeJS.CpuUsage | undefined>;
   stop(): Promise<void>;
 }
 
@@ -148,6 +150,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
       baseUrl: running.url,
       port: running.port,
       resources,
+      emulatorThreadCpuUsage: async () => (await emulators?.threadCpuUsage?.()) ?? undefined,
       async stop() {
         await removeLocalStackConnection(options.dataDir);
         await running.close();
