@@ -6,7 +6,7 @@ import { findAmounts } from '../values/amount.ts';
 import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries, type CountryMention } from '../values/country.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
 import { findIbans } from '../values/iban.ts';
-import { cleanPartyName, findCompanyNames, hasLegalForm, looksLikeKeyAndValue } from '../values/party-name.ts';
+import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, looksLikeKeyAndValue } from '../values/party-name.ts';
 import { findVatIds } from '../values/vat-id.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { boxOfRange, type DocumentLayout, type LayoutPage, type LayoutSegment } from './document-layout.ts';
@@ -278,6 +278,21 @@ function startsAddressBlock(page: LayoutPage, rowIndex: number, segment: LayoutS
 }
 
 /**
+ * Whether a street line stands right above the segment in its column: then the segment is a town or
+ * district inside an address block ("JALAN TEMENGGUNG 23/9" over "BANDAR MAHKOTA CHERAS" over the
+ * postcode), not the name that heads one.
+ */
+function continuesAnAddress(page: LayoutPage, rowIndex: number, segment: LayoutSegment): boolean {
+  const centre = segment.box.x + segment.box.width / 2;
+  const above = page.rows
+    .slice(Math.max(0, rowIndex - 2), rowIndex)
+    .reverse()
+    .flatMap((candidate) => candidate.segments)
+    .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02 || Math.abs(candidate.box.x + candidate.box.width / 2 - centre) < 0.02);
+  return above !== undefined && /\d/.test(above.text) && ADDRESS_WORDS.test(above.text);
+}
+
+/**
  * The letterhead: a prominent short line at the top of the first page, or the first line of an
  * address block there (a name line followed by a street or postcode line in the same column).
  */
@@ -305,7 +320,7 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
         .flatMap((candidate) => candidate.segments)
         .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02 || Math.abs(candidate.box.x + candidate.box.width / 2 - centre) < 0.02);
       const addressBelow = below !== undefined && /\d/.test(below.text) && /\p{L}{3}/u.test(below.text);
-      if (!prominent && !addressBelow) continue;
+      if (!prominent && (!addressBelow || continuesAnAddress(page, row.index, segment))) continue;
       found.push({
         fieldName,
         value: text,
@@ -356,6 +371,9 @@ function receiptHeadName(text: string): string | undefined {
   if (ADDRESS_WORDS.test(name) || NOT_A_NAME_WORDS.test(name) || /\d{4,}/.test(name) || /@|:/.test(name)) return undefined;
   // OCR of a logo or of noise gives runs of single characters; "B & BEST" is a name.
   const tokens = name.split(/\s+/).filter((token) => token !== '&');
+  // ... or letters read as digits inside a word ("S1gnaty" for a script logo); a name's digits are
+  // words of their own or lead one ("99 SPEED MART", "7-ELEVEN").
+  if (tokens.some((token) => /\p{L}\d+\p{Ll}/u.test(token))) return undefined;
   if (tokens.filter((token) => token.replace(/[^\p{L}\d]/gu, '').length <= 1).length > tokens.length * 0.4) return undefined;
   return name;
 }
@@ -431,7 +449,8 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
     if (hasLegalForm(continuation)) {
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
-      if (!wrapsInto(first, second, segments.slice(1)) && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
+      // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
+      if (!isLegalFormAlone(legalName) && !wrapsInto(first, second, segments.slice(1)) && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
       return { name: parts.join(' '), segment: first };
     }
     previous = segment;

@@ -22,6 +22,11 @@ const PREFIX_FORM_NAME = /^(?:SARL|S\.A\.R\.L\.|SAS|SASU|EURL|SNC|SCI|SELARL)\s+
 
 const WHOLE_LEGAL_FORM = new RegExp(`^(?:${LEGAL_FORMS.join('|')})$`, 'u');
 
+/** The text is a legal form and nothing else ("SDN BHD", "GmbH"). */
+export function isLegalFormAlone(text: string): boolean {
+  return WHOLE_LEGAL_FORM.test(text.trim());
+}
+
 export function hasLegalForm(text: string): boolean {
   return ANY_LEGAL_FORM.test(text) && new RegExp(LEGAL_FORM_PATTERN.source, 'u').test(text);
 }

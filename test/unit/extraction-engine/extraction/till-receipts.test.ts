@@ -109,6 +109,36 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('B & BEST RESTAURANT');
   });
 
+  it('skips the OCR of a logo above the name (a digit inside a word), and joins the legal form printed alone on the next line', () => {
+    const head = (legalForm: string): Row[] => [
+      { text: 'S1gnaty', x: 0.3, confidence: 0.8 },
+      { text: '| SINAR BAKERIES (PG)', x: 0.12, confidence: 0.85 },
+      { text: `${legalForm} (123456 X)`, x: 0.3, confidence: 0.85 },
+      { text: 'Lot 3, Jalan Pelabur 23/1,', x: 0.12, confidence: 0.9 },
+      { text: '40300 Shah Alam, Selangor.', x: 0.12, confidence: 0.9 },
+    ];
+    expect(extract(till({ head: head('SDN BHD') })).values.seller_name).toBe('SINAR BAKERIES (PG) SDN BHD');
+    expect(extract(till({ head: head('BHD') })).values.seller_name).toBe('SINAR BAKERIES (PG) BHD');
+    // A short name over a wider legal-form line had room for it, yet the form alone names nobody.
+    const shortName: Row[] = [{ text: 'MAJU', x: 0.4, confidence: 0.9 }, { text: 'SDN BHD (1234567-X)', x: 0.28, confidence: 0.9 }, ...head('').slice(3)];
+    expect(extract(till({ head: shortName })).values.seller_name).toBe('MAJU SDN BHD');
+    // Digits in a name are words of their own or lead it: "99 SPEED MART", "7-ELEVEN".
+    const digits: Row[] = [{ text: '99 SPEED MART', x: 0.3, confidence: 0.9 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }];
+    expect(extract(till({ head: digits })).values.seller_name).toBe('99 SPEED MART');
+  });
+
+  it('takes no town inside the address block for the seller when the name at the head was a logo OCR did not read', () => {
+    const head: Row[] = [
+      { text: 'NO.19 & 21', x: 0.1, confidence: 0.9 },
+      { text: 'JALAN TEMENGGUNG 23/9', x: 0.1, confidence: 0.9 },
+      { text: 'BANDAR MAHKOTA CHERAS', x: 0.1, confidence: 0.9 },
+      { text: '43200 SELANGOR DARUL EHSAN, MALAYSIA', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name ?? null).toBeNull();
+    // The same town line heading the block is a name, as before: only a street line above it makes it part of an address.
+    expect(extract(till({ head: head.slice(2) })).values.seller_name).toBe('BANDAR MAHKOTA CHERAS');
+  });
+
   it('takes no section heading for the seller once key-value lines have begun', () => {
     const booking: Row[] = [
       { text: 'PAYMENT RECEIPT', x: 0.08, height: 0.02 },
