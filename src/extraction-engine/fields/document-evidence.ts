@@ -283,13 +283,18 @@ function startsAddressBlock(page: LayoutPage, rowIndex: number, segment: LayoutS
  * postcode), not the name that heads one.
  */
 function continuesAnAddress(page: LayoutPage, rowIndex: number, segment: LayoutSegment): boolean {
-  const centre = segment.box.x + segment.box.width / 2;
   const above = page.rows
     .slice(Math.max(0, rowIndex - 2), rowIndex)
     .reverse()
     .flatMap((candidate) => candidate.segments)
-    .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02 || Math.abs(candidate.box.x + candidate.box.width / 2 - centre) < 0.02);
+    .find((candidate) => inSameColumn(candidate, segment));
   return above !== undefined && /\d/.test(above.text) && ADDRESS_WORDS.test(above.text);
+}
+
+/** Flush left or centred on each other, as letterheads and tills print the lines of a block. */
+function inSameColumn(candidate: LayoutSegment, segment: LayoutSegment): boolean {
+  const centre = segment.box.x + segment.box.width / 2;
+  return Math.abs(candidate.box.x - segment.box.x) < 0.02 || Math.abs(candidate.box.x + candidate.box.width / 2 - centre) < 0.02;
 }
 
 /**
@@ -312,13 +317,11 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
       const text = cleanPartyName(words.join(' '));
       if (!text || /\d/.test(text) || !/\p{L}{4}/u.test(text) || text.split(/\s+/).length > 5 || hasLegalForm(text)) continue;
       const prominent = segment.box.height >= page.typicalLineHeight * 1.25;
-      // The next line in the same column, flush left or centred under it as letterheads and tills
-      // print them: a street, postcode, e-mail or phone line under a name.
-      const centre = segment.box.x + segment.box.width / 2;
+      // The next line in the same column: a street, postcode, e-mail or phone line under a name.
       const below = page.rows
         .slice(row.index + 1, row.index + 4)
         .flatMap((candidate) => candidate.segments)
-        .find((candidate) => Math.abs(candidate.box.x - segment.box.x) < 0.02 || Math.abs(candidate.box.x + candidate.box.width / 2 - centre) < 0.02);
+        .find((candidate) => inSameColumn(candidate, segment));
       const addressBelow = below !== undefined && /\d/.test(below.text) && /\p{L}{3}/u.test(below.text);
       if (!prominent && (!addressBelow || continuesAnAddress(page, row.index, segment))) continue;
       found.push({
