@@ -374,9 +374,10 @@ function receiptHeadName(text: string): string | undefined {
   if (ADDRESS_WORDS.test(name) || NOT_A_NAME_WORDS.test(name) || /\d{4,}/.test(name) || /@|:/.test(name)) return undefined;
   // OCR of a logo or of noise gives runs of single characters; "B & BEST" is a name.
   const tokens = name.split(/\s+/).filter((token) => token !== '&');
-  // ... or letters read as digits inside a word ("S1gnaty" for a script logo); a name's digits are
-  // words of their own or lead one ("99 SPEED MART", "7-ELEVEN").
-  if (tokens.some((token) => /\p{L}\d+\p{Ll}/u.test(token))) return undefined;
+  // ... or letters read as the digits they look like inside a lowercase word ("S1gnaty" for a script
+  // logo: l or i read as 1, o as 0); a name's digits are words of their own, lead one ("99 SPEED
+  // MART", "7-ELEVEN") or stand for a word ("Car2go", "Fit4less").
+  if (tokens.some((token) => /\p{L}[01]\p{Ll}/u.test(token))) return undefined;
   if (tokens.filter((token) => token.replace(/[^\p{L}\d]/gu, '').length <= 1).length > tokens.length * 0.4) return undefined;
   return name;
 }

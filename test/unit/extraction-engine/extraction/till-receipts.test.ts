@@ -122,9 +122,11 @@ describe('till receipts', () => {
     // A short name over a wider legal-form line had room for it, yet the form alone names nobody.
     const shortName: Row[] = [{ text: 'MAJU', x: 0.4, confidence: 0.9 }, { text: 'SDN BHD (1234567-X)', x: 0.28, confidence: 0.9 }, ...head('').slice(3)];
     expect(extract(till({ head: shortName })).values.seller_name).toBe('MAJU SDN BHD');
-    // Digits in a name are words of their own or lead it: "99 SPEED MART", "7-ELEVEN".
-    const digits: Row[] = [{ text: '99 SPEED MART', x: 0.3, confidence: 0.9 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }];
-    expect(extract(till({ head: digits })).values.seller_name).toBe('99 SPEED MART');
+    // Digits in a name are words of their own, lead it or stand for a word: "99 SPEED MART", "Car2go".
+    for (const name of ['99 SPEED MART', 'Fit4less Cafe']) {
+      const digits: Row[] = [{ text: name, x: 0.3, confidence: 0.9 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }];
+      expect(extract(till({ head: digits })).values.seller_name).toBe(name);
+    }
   });
 
   it('takes no town inside the address block for the seller when the name at the head was a logo OCR did not read', () => {
