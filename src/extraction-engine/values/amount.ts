@@ -171,6 +171,9 @@ function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
       reading = readNumberBody(groups.number ?? '', false);
     }
     if (!reading) continue;
+    // Whole numbers padded with zeros are an identifier's digits ("GST ID: 00038 1399040", a till's
+    // "000945"), never money; a padded amount with cents ("000123.45", a cheque's) still is one.
+    if (reading.decimals === 0 && /^0{2,}\d/.test((groups.number ?? '').trim())) continue;
     const negative =
       Boolean(groups.open && groups.close) ||
       /[-−–]/.test(groups.leadingSign ?? '') ||

@@ -77,6 +77,14 @@ describe('findAmounts', () => {
     expect(findAmounts('5.00 - 2.00').map((amount) => amount.value)).toEqual([5, -2]);
   });
 
+  it('does not read whole numbers padded with zeros (identifiers) as amounts, but keeps padded amounts with cents', () => {
+    expect(findAmounts('GST ID: 00038 1399040').map((amount) => amount.value)).toEqual([1399040]);
+    expect(findAmounts('Terminal 007')).toEqual([]);
+    expect(findAmounts('Amount 000123.45').map((amount) => amount.value)).toEqual([123.45]);
+    expect(findAmounts('Total 0.38').map((amount) => amount.value)).toEqual([0.38]);
+    expect(findAmounts('Qty 0').map((amount) => amount.value)).toEqual([0]);
+  });
+
   it('reports decimals so callers can tell money from counts', () => {
     expect(findAmounts('3 items 12,50').map((amount) => amount.decimals)).toEqual([0, 2]);
   });

@@ -204,6 +204,18 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
   });
 
+  it('reports no tax above the total: the digits of a tax id whose label OCR misread are no tax', () => {
+    const head: Row[] = [
+      { text: 'SINAR BAKERIES SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: 'Lot 3, Jalan Pelabur 23/1, 40300 Shah Alam', x: 0.1, confidence: 0.9 },
+      [{ text: 'GST LD:', x: 0.1 }, { text: '1399040', x: 0.3 }],
+    ];
+    const totals = [item('Total 0% supplies:', '31.78'), item('Total 6% supplies:', '8.40'), item('Total Payable:', '40.18')];
+    const { values } = extract(till({ head, totals }));
+    expect(values.total_amount).toBe(40.18);
+    expect(values.tax_amount ?? null).toBeNull();
+  });
+
   it('takes the total with tax, not the net, the tax, the cash tendered or the change', () => {
     const { values } = extract(till());
     expect(values.total_amount).toBe(28.75);
