@@ -26,6 +26,24 @@ describe('the embedded local stack', () => {
     expect(document.status).toBe(200);
   });
 
+  it('reports the CPU its emulators\' thread has used, growing as the emulators work (undefined with an external endpoint)', async () => {
+    const stack = await startStackUnderTest();
+    try {
+      const before = await stack.emulatorThreadCpuUsage();
+      if (process.env.PAPERFLOW_TEST_EXTERNAL_ENDPOINT) {
+        expect(before).toBeUndefined();
+        return;
+      }
+      // Requests the emulators answer on their thread: key lookups of the authorizer, the table behind them.
+      for (let request = 0; request < 20; request += 1) await stack.api('/files');
+      const after = await stack.emulatorThreadCpuUsage();
+      expect(before!.user + before!.system).toBeGreaterThan(0);
+      expect(after!.user + after!.system).toBeGreaterThan(before!.user + before!.system);
+    } finally {
+      await stack.stop();
+    }
+  });
+
   it('brings a queue provisioned with other attributes to this version\'s, keeping it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-requeue-'));
     folders.push(dataDir);

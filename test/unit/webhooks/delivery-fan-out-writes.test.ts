@@ -242,12 +242,18 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
     expect(updates[0]!.ExpressionAttributeValues).toMatchObject({ ':startedAt': '2026-05-01T08:00:01.500Z', ':attempt': 1, ':previous': 0 });
   });
 
-  it('once a renewal found the claim taken over, settles every later batch conditionally too, without renewing again', async () => {
+  /** A claimed fan-out past its write window, whose claim renewal will find it taken over. */
+  async function fanOutWhoseClaimWasTakenOver() {
     let clock = 1_000;
     vi.spyOn(performance, 'now').mockImplementation(() => clock);
     const fanOut = await claimedFanOut();
     clock += fanOutWriteWindowMilliseconds + 1;
     documents.on(UpdateCommand).rejectsOnce(conditionalFailure()).resolves({});
+    return fanOut;
+  }
+
+  it('once a renewal found the claim taken over, settles every later batch conditionally too, without renewing again', async () => {
+    const fanOut = await fanOutWhoseClaimWasTakenOver();
     await fanOut.settleOwnAttempts(settlementsOf([records[0]!]));
     // Not resetHistory: sinon counts the calls its once-behaviours answer by the history.
     const updatesBefore = documents.commandCalls(UpdateCommand).length;
@@ -263,11 +269,7 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
   });
 
   it('past its write window renews the claim first; taken over, it settles each conditionally instead', async () => {
-    let clock = 1_000;
-    vi.spyOn(performance, 'now').mockImplementation(() => clock);
-    const fanOut = await claimedFanOut();
-    clock += fanOutWriteWindowMilliseconds + 1;
-    documents.on(UpdateCommand).rejectsOnce(conditionalFailure()).resolves({});
+    const fanOut = await fanOutWhoseClaimWasTakenOver();
 
     expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([true, true, true]);
 
