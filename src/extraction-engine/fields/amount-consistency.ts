@@ -105,6 +105,9 @@ export function selectAmounts(amounts: AmountCandidates, options: AmountSelectio
         let score = (total?.score ?? 0) + (net?.score ?? MISSING_SCORE) + (tax?.score ?? MISSING_SCORE);
         let consistent = false;
         if (restoredBase && taxValue === undefined) continue;
+        // A positive total has no negative tax (a credit note's are both negative): such a figure is
+        // something else in parentheses, as accounts print negatives ("Tax (₹)" with ₹ read as 7).
+        if (totalValue !== undefined && totalValue > 0 && taxValue !== undefined && taxValue < 0) continue;
         if (totalValue !== undefined && netValue !== undefined && taxValue !== undefined) {
           consistent = Math.abs(netValue + taxValue - totalValue) <= CONSISTENCY_TOLERANCE;
           if (restoredBase && !consistent) continue;

@@ -295,10 +295,12 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
   if (byRates) amountSelection.total = byRates;
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined, arithmetic);
   // The tax is part of the total: one above the total finally chosen (by the rate lines or the till's
-  // payment, after the triple search) was another figure read as tax, such as a tax id's digits.
+  // payment, after the triple search) was another figure read as tax, such as a tax id's digits; and a
+  // positive total has no negative tax (see selectAmounts).
   const finalTotal = amountSelection.total?.candidate.value;
-  const aboveTotal = (candidate: FieldCandidate) => typeof finalTotal === 'number' && finalTotal >= 0 && typeof candidate.value === 'number' && candidate.value > finalTotal;
-  if (amountSelection.tax && aboveTotal(amountSelection.tax.candidate)) delete amountSelection.tax;
+  const notPartOfTotal = (candidate: FieldCandidate) =>
+    typeof finalTotal === 'number' && finalTotal >= 0 && typeof candidate.value === 'number' && (candidate.value > finalTotal || (finalTotal > 0 && candidate.value < 0));
+  if (amountSelection.tax && notPartOfTotal(amountSelection.tax.candidate)) delete amountSelection.tax;
   if (amountSelection.total && !arithmetic.totalCheck) arithmetic.totalCheck = totalCheckedByTaxes(context, amountSelection.total.candidate, amountSelection.net?.candidate, amountSelection.tax?.candidate);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
@@ -311,7 +313,7 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
       field.role === 'seller-name' || field.role === 'buyer-name'
         ? withWholeNames(pool.of(field.name))
         : field.role === 'tax-amount'
-          ? pool.of(field.name).filter((candidate) => !aboveTotal(candidate))
+          ? pool.of(field.name).filter((candidate) => !notPartOfTotal(candidate))
           : pool.of(field.name);
     const groups = groupByValue(candidates);
     const best = groups[0];

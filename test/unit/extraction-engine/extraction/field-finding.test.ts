@@ -151,6 +151,22 @@ describe('companies in the envelope window', () => {
   });
 });
 
+describe('tax of a table', () => {
+  it('reports no negative tax, and no net from it, for a positive total', () => {
+    // A scanned table whose header "Tax (₹)" reads "Tax (7)": accounts print a negative amount in parentheses.
+    const rows: Row[] = [
+      'Invoice No: BLR-4711',
+      [{ text: 'Product', x: 0.05 }, { text: 'Qty Price Tax(%)', x: 0.5 }, { text: 'Tax (7)', x: 0.8 }, { text: 'Total (7)', x: 0.9 }],
+      [{ text: 'Memory card', x: 0.05 }, { text: '1 278.61 14.50% 40.39 319.00', x: 0.5 }],
+      [{ text: 'Grand Total', x: 0.6 }, { text: '319.00', x: 0.9 }],
+    ];
+    const results = extractFields(placedDocument([rows]), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'total_amount')?.value).toBe(319);
+    expect(results.find((result) => result.name === 'tax_amount')?.value).not.toBe(-7);
+    expect(results.find((result) => result.name === 'net_amount')?.value).not.toBe(326);
+  });
+});
+
 describe('letterhead', () => {
   it('ignores spaced-out title letters as read by OCR', () => {
     const rows: Row[] = [{ text: 'F ACTU U R.', x: 0.08, height: 0.02 }, 'Factuurnummer: 12', 'Totaal: € 5,00'];
@@ -245,6 +261,17 @@ describe('selectAmounts', () => {
     const selection = selectAmounts({ net: [], tax: [candidate('tax', 0, 0.7)], total: [candidate('total', 4.11, 0.9)], due: [] });
     expect(selection.net?.candidate.value).toBe(4.11);
     expect(selection.net?.confidence).toBeLessThan(selection.total?.confidence ?? 0);
+  });
+
+  it('takes no negative tax for a positive total, and derives no net from one; a credit note keeps its negative tax', () => {
+    // "Tax (₹)" of a table header, its symbol read as 7: in parentheses, as accounts print a negative amount.
+    const misread = selectAmounts({ net: [], tax: [candidate('tax', -7, 0.75)], total: [candidate('total', 319, 0.9)], due: [] });
+    expect(misread.tax).toBeUndefined();
+    expect(misread.net).toBeUndefined();
+    expect(misread.total?.candidate.value).toBe(319);
+
+    const creditNote = selectAmounts({ net: [candidate('net', -100, 0.7)], tax: [candidate('tax', -19, 0.7)], total: [candidate('total', -119, 0.9)], due: [] });
+    expect([creditNote.net?.candidate.value, creditNote.tax?.candidate.value]).toEqual([-100, -19]);
   });
 
   it('takes the amount due as the total when no total is printed', () => {
