@@ -17,6 +17,7 @@ import { DocumentRejectedError, type ReadDocument } from '../src/extraction-engi
 import { extractDocument, totalArithmeticCheck, type ExtractionOutcome } from '../src/extraction-engine/extract-document.ts';
 import { OcrPool, readDocument } from '../src/extraction-engine/read-document.ts';
 import { arithmeticStatistics, secondLookStatistics } from '../src/extraction-engine/readers/line-second-look.ts';
+import { missedLineStatistics } from '../src/extraction-engine/readers/missed-lines.ts';
 import { ocrLanguages, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
 import { derivedScanOf } from './corpus-scans.ts';
 
@@ -300,6 +301,10 @@ async function main(): Promise<void> {
   if (secondLookStatistics.pages > 0) {
     const { pages, linesReread, wordsReplaced, milliseconds } = secondLookStatistics;
     console.log(`\nSecond look: ${linesReread} lines re-read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per such page, ${(milliseconds / 1000).toFixed(1)} s in all), ${wordsReplaced} words replaced`);
+  }
+  if (missedLineStatistics.pages > 0) {
+    const { pages, regionsRead, linesAdded, milliseconds } = missedLineStatistics;
+    console.log(`Missed lines: ${regionsRead} regions read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per such page, ${(milliseconds / 1000).toFixed(1)} s in all), ${linesAdded} lines added`);
   }
   if (arithmeticStatistics.pages > 0) {
     const { pages, linesReread, pagesRepaired, milliseconds } = arithmeticStatistics;

@@ -39,11 +39,8 @@ const minimumShareOfFairPart = 0.4;
  */
 const borderColumnInkShare = 0.5;
 
-/**
- * Dark pixels per row, counted against the paper's brightness so that grey paper and faint print both
- * work, leaving out the columns that are ink from top to bottom (borders, see above).
- */
-export function inkPerRow(raster: GreyRaster): Uint32Array {
+/** Pixels darker than this are ink: inkContrast below the paper's level (its 90th-percentile brightness). */
+export function inkThresholdOf(raster: GreyRaster): number {
   const histogram = new Uint32Array(256);
   // Every 7th pixel is enough to estimate the paper level.
   for (let index = 0; index < raster.data.length; index += 7) histogram[raster.data[index]!]! += 1;
@@ -56,7 +53,15 @@ export function inkPerRow(raster: GreyRaster): Uint32Array {
       break;
     }
   }
-  const inkBelow = paper * (1 - inkContrast);
+  return paper * (1 - inkContrast);
+}
+
+/**
+ * Dark pixels per row, counted against the paper's brightness so that grey paper and faint print both
+ * work, leaving out the columns that are ink from top to bottom (borders, see above).
+ */
+export function inkPerRow(raster: GreyRaster): Uint32Array {
+  const inkBelow = inkThresholdOf(raster);
   const inkPerColumn = new Uint32Array(raster.width);
   for (let y = 0; y < raster.height; y += 1) {
     const start = y * raster.width;

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
 import { rereadDoubtfulLines, withoutNoiseWords } from './doubtful-lines.ts';
+import { readMissedLines } from './missed-lines.ts';
 import { minimumWordConfidence, type OcrImage, type OcrLanguage, type OcrPool, type PageLayout } from './ocr-pool.ts';
 import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
@@ -97,7 +98,10 @@ export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs:
       if (!(error instanceof TimeBudgetExceededError)) throw error;
     }
   }
-  if (!englishFirst || lines !== asGiven) return lines;
+  // Tesseract's layout analysis of a page read as given may have left lines out (a receipt read as one
+  // block has none to leave out; a turned page was read whole again).
+  if (!englishFirst) return lines === asGiven && layout === 'auto' ? readMissedLines(ocr, raster, lines, budgetMs) : lines;
+  if (lines !== asGiven) return lines;
   try {
     lines = await rereadDoubtfulLines(ocr, withoutDeskew(raster), asGiven, {
       languages,
