@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanOf } from '../../scripts/corpus-scans.ts';
@@ -51,5 +52,25 @@ describe('a two-page scanned invoice', () => {
     expect(fields.total_amount).toMatchObject({ value: 1200, metadata: { page: 2 } });
     expect(fields.tax_amount).toMatchObject({ value: 200, metadata: { page: 2 } });
     expect(fields.currency).toMatchObject({ value: 'GBP' });
+  });
+});
+
+describe('a scan whose page reading leaves lines out', () => {
+  // coolblue1's scan: tesseract's layout analysis of the page skips the invoice number's line and the
+  // IBAN's, both printed as clearly as the rest; they are read back from the ink no word covers.
+  const coolblue = new URL('../../../shared/corpus/invoice2data/coolblue1.pdf', import.meta.url);
+
+  it('completes with the invoice number and the IBAN of those lines', { timeout: 240_000 }, async () => {
+    const scan = await derivedScanOf(new Uint8Array(await readFile(coolblue)));
+    const fileId = await client.uploadFile(Buffer.from(scan), 'coolblue-scan.pdf');
+
+    const created = await client.create({ document: { fileId } });
+    const extraction = await client.waitForTerminal(created.body.id, 200_000);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', document: { pageCount: 1 } });
+    const fields = Object.fromEntries(extraction.output.fields.map((field: { name: string }) => [field.name, field]));
+    expect(fields.invoice_number).toMatchObject({ value: '993548900', metadata: { page: 1 } });
+    expect(fields.iban).toMatchObject({ value: 'NL50INGB0683251309', metadata: { page: 1 } });
+    expect(fields.total_amount).toMatchObject({ value: 717.97 });
   });
 });

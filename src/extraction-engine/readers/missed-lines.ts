@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
-import { rasterBoxOf, readRasterBox, type PixelBox } from './line-second-look.ts';
 import { inkThresholdOf, type GreyRaster } from './ocr-bands.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
+import { rasterBoxOf, readRasterBox, type PixelBox } from './raster-crops.ts';
 import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
@@ -134,6 +134,14 @@ function medianWordHeight(boxes: readonly PixelBox[]): number | undefined {
   return heights[Math.floor(heights.length / 2)];
 }
 
+/** `box` grown by `margin` pixels on every side, kept inside the raster. */
+function grownWithinRaster(box: PixelBox, margin: number, raster: Pick<OcrImage, 'width' | 'height'>): PixelBox {
+  const left = Math.max(0, box.left - margin);
+  const top = Math.max(0, box.top - margin);
+  return { left, top, width: Math.min(raster.width, box.left + box.width + margin) - left, height: Math.min(raster.height, box.top + box.height + margin) - top };
+}
+
+/** Whether two boxes on the page share some width and at least 30% of the lower one's height. */
 function overlaps(first: Placement, second: Placement): boolean {
   const across = Math.min(first.x + first.width, second.x + second.width) - Math.max(first.x, second.x);
   const down = Math.min(first.y + first.height, second.y + second.height) - Math.max(first.y, second.y);
@@ -158,13 +166,7 @@ export async function readMissedLines(ocr: OcrPool, raster: OcrImage, lines: Tex
   try {
     for (const region of regions) {
       if (budgetMs() < minimumBudgetMs) break;
-      const margin = Math.round(cropMarginInLineHeights * lineHeight);
-      const box = {
-        left: Math.max(0, region.left - margin),
-        top: Math.max(0, region.top - margin),
-        width: Math.min(raster.width, region.left + region.width + margin) - Math.max(0, region.left - margin),
-        height: Math.min(raster.height, region.top + region.height + margin) - Math.max(0, region.top - margin),
-      };
+      const box = grownWithinRaster(region, Math.round(cropMarginInLineHeights * lineHeight), raster);
       const scale = Math.min(4, Math.max(1, readTextHeightPixels / lineHeight));
       const found = await readRasterBox(ocr, raster, box, { scale, layout: 'single-block', timeoutMs: budgetMs() });
       read += 1;

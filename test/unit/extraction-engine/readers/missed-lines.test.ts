@@ -3,7 +3,7 @@ import { readMissedLines, uncoveredTextRegions } from '../../../../src/extractio
 import type { GreyRaster } from '../../../../src/extraction-engine/readers/ocr-bands.ts';
 import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
-import type { PixelBox } from '../../../../src/extraction-engine/readers/line-second-look.ts';
+import type { PixelBox } from '../../../../src/extraction-engine/readers/raster-crops.ts';
 import { textPng } from './document-builders.ts';
 
 /** A white raster with black rectangles painted on it. */
