@@ -18,6 +18,13 @@ let documentServer: Server;
 let documentBase: string;
 let unavailableHits = 0;
 const heldResponses: ServerResponse[] = [];
+let heldResponseArrived: () => void = () => {};
+
+/** The held download's response, once its request has reached the document server (PROCESSING is recorded before the download starts). */
+async function heldResponse(): Promise<ServerResponse> {
+  if (heldResponses.length === 0) await new Promise<void>((resolve) => (heldResponseArrived = resolve));
+  return heldResponses.shift()!;
+}
 
 const workspaceId = 'ws_processing';
 const configuredWorkspaceId = 'ws_processing_configured';
@@ -34,7 +41,10 @@ beforeAll(async () => {
     else if (path === '/unavailable.pdf') {
       unavailableHits += 1;
       response.writeHead(503).end('try later');
-    } else if (path === '/held.pdf') heldResponses.push(response);
+    } else if (path === '/held.pdf') {
+      heldResponses.push(response);
+      heldResponseArrived();
+    }
     else if (path === '/to-metadata') response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
     else response.writeHead(404).end();
   });
@@ -276,11 +286,12 @@ describe('faults', () => {
   it('answers 409 to a delete while processing, and the sweeper ends a stuck extraction with one event', async () => {
     const created = await client.create({ document: { url: `${documentBase}/held.pdf` } });
     await client.waitForStatus(created.body.id, 'PROCESSING');
+    const held = await heldResponse();
 
     const conflict = await client.json(`/document-insights/extractions/${created.body.id}`, { method: 'DELETE' });
     const report = await extractionSettlement().sweep(0);
     const swept = await client.get(created.body.id);
-    heldResponses.shift()!.writeHead(200, { 'content-type': 'application/pdf' }).end(await invoicePdf());
+    held.writeHead(200, { 'content-type': 'application/pdf' }).end(await invoicePdf());
     expect(await waitForExecutionEnd(created.body.id)).toBe('SUCCEEDED');
     const afterLateFinish = await client.get(created.body.id);
 
