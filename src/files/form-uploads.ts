@@ -161,6 +161,11 @@ function readParts(upload: MultipartBody, options: FormReceiveOptions, pending: 
 
     parser.on('file', (name, stream, info) => {
       stream.on('error', () => undefined); // destroying the parser errors open streams; already handled
+      // busboy may go on parsing the chunk it holds after a refusal: a part that starts then is skipped.
+      if (settled) {
+        stream.resume();
+        return;
+      }
       openStreams.add(stream);
       stream.on('close', () => openStreams.delete(stream));
       if (options.readsAsText(info.mimeType)) {

@@ -107,7 +107,8 @@ function readForm(
     parser.on('file', (name, stream, info) => {
       // Destroying the parser on failure errors its open file streams; that error is already handled.
       stream.on('error', () => undefined);
-      if (name !== 'file') {
+      // busboy may go on parsing the chunk it holds after a refusal: a part that starts then is skipped.
+      if (settled || name !== 'file') {
         stream.resume(); // other file parts are not part of this API; skip their bytes
         return;
       }

@@ -8,10 +8,15 @@ import { join } from 'node:path';
 // the default 16 KB every 64 KB chunk waited for its own write, and so did the request.
 const spoolBufferBytes = 4 * 1024 * 1024;
 
-/** A temporary file for bytes that cannot go to S3 yet; created on the first write. */
+/**
+ * A temporary file for bytes that cannot go to S3 yet; created on the first write. Once discarded it
+ * takes no more bytes, so a part still arriving after its request was refused leaves no file behind.
+ */
 export class UploadSpool {
   private directory: string | undefined;
   private output: WriteStream | undefined;
+  private opening: Promise<WriteStream> | undefined;
+  private discarded = false;
   private failure: Error | undefined;
 
   get started(): boolean {
@@ -25,15 +30,22 @@ export class UploadSpool {
 
   /** Resolves when the spool can take more. */
   async write(chunk: Buffer): Promise<void> {
-    if (!this.output) {
-      this.directory = await mkdtemp(join(tmpdir(), 'paperflow-upload-'));
-      this.output = createWriteStream(this.path, { highWaterMark: spoolBufferBytes });
-      // A failing spool (disk full) fails the next write, not the process with an unhandled 'error'.
-      this.output.on('error', (error) => (this.failure = error));
-    }
+    if (this.discarded) throw new Error('The upload spool was discarded.');
+    this.opening ??= this.open();
+    const output = await this.opening;
+    if (this.discarded) throw new Error('The upload spool was discarded.');
     if (this.failure) throw this.failure;
-    if (!this.output.write(chunk)) await drainedOrClosed(this.output);
+    if (!output.write(chunk)) await drainedOrClosed(output);
     if (this.failure) throw this.failure;
+  }
+
+  private async open(): Promise<WriteStream> {
+    this.directory = await mkdtemp(join(tmpdir(), 'paperflow-upload-'));
+    const output = createWriteStream(this.path, { highWaterMark: spoolBufferBytes });
+    // A failing spool (disk full) fails the next write, not the process with an unhandled 'error'.
+    output.on('error', (error) => (this.failure = error));
+    this.output = output;
+    return output;
   }
 
   async close(): Promise<void> {
@@ -44,6 +56,9 @@ export class UploadSpool {
   }
 
   async discard(): Promise<void> {
+    this.discarded = true;
+    // A first write may be creating the directory right now: remove it once it exists.
+    await this.opening?.catch(() => undefined);
     this.output?.destroy();
     if (this.directory) await rm(this.directory, { recursive: true, force: true });
   }

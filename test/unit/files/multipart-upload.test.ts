@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
@@ -132,6 +134,26 @@ describe('receiveMultipartUpload', () => {
       body.push(formBody([{ name: 'file', fileName: 'a.csv', content: sampleCsv }]).subarray(0, 150));
       setTimeout(() => body.destroy(cause), 10);
       await expect(receiveMultipartUpload(body, contentType)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    }
+  });
+
+  it('leaves no spooled file behind when a refusal comes before a file part of the same chunk', async () => {
+    // busboy goes on parsing the chunk it holds after the refusal; the file part it then starts is skipped.
+    const previousTmpdir = process.env.TMPDIR;
+    const spoolRoot = await mkdtemp(join(tmpdir(), 'multipart-unit-'));
+    process.env.TMPDIR = spoolRoot;
+    try {
+      const body = formBody([
+        { name: 'labels', content: 'y'.repeat(200 * 1024) },
+        { name: 'file', fileName: 'a.csv', content: sampleCsv },
+      ]);
+      await expect(receiveMultipartUpload(Readable.from([body]), contentType)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a spool started after the answer would be on disk by now
+      expect(await readdir(spoolRoot)).toEqual([]);
+    } finally {
+      process.env.TMPDIR = previousTmpdir;
+      if (previousTmpdir === undefined) delete process.env.TMPDIR;
+      await rm(spoolRoot, { recursive: true, force: true });
     }
   });
 

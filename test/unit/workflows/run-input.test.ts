@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { maximumFileBytes } from '../../../src/files/file-limits.ts';
@@ -222,6 +224,31 @@ describe('readRunInput: multipart/form-data', () => {
     expect(await refusalOf(read(stores, manyTexts))).toMatchObject({ status: 400, message: expect.stringContaining('too many parts') });
     expect(await refusalOf(read(stores, longTexts))).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
     expect(stores.records.size + stores.objects.size).toBe(0);
+  });
+
+  it('leaves no spooled file behind when a refusal comes before a file part of the same chunk', async () => {
+    // busboy goes on parsing the chunk it holds after the refusal; the file part it then starts is skipped.
+    const stores = new InMemoryFileStores();
+    const previousTmpdir = process.env.TMPDIR;
+    const spoolRoot = await mkdtemp(join(tmpdir(), 'run-input-unit-'));
+    process.env.TMPDIR = spoolRoot;
+    try {
+      const boundary = 'one-chunk';
+      const body = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\n${'y'.repeat(runInputFormLimits.maximumTextBytes + 10)}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="doc"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\n${sampleCsv}\r\n--${boundary}--\r\n`,
+      );
+      const upload = { contentType: `multipart/form-data; boundary=${boundary}`, stream: Readable.from([body]) };
+
+      expect(await refusalOf(readRunInput('ws_unit', upload, { formUploads: stores.uploads() }))).toMatchObject({ status: 413 });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a spool started after the answer would be on disk by now
+      expect(await readdir(spoolRoot)).toEqual([]);
+      expect(stores.records.size + stores.objects.size).toBe(0);
+    } finally {
+      process.env.TMPDIR = previousTmpdir;
+      if (previousTmpdir === undefined) delete process.env.TMPDIR;
+      await rm(spoolRoot, { recursive: true, force: true });
+    }
   });
 
   it('answers 400 for a broken multipart body', async () => {
