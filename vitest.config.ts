@@ -31,7 +31,8 @@ export default defineConfig({
       {
         test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: firstGroup },
       },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, maxWorkers: twoWorkers, sequence: firstGroup } },
+      // The stack test bundles every function in its beforeAll: 90 s on a quiet 2-core box, more beside the fuzz.
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 300_000, maxWorkers: twoWorkers, sequence: firstGroup } },
     ],
   },
 });

@@ -1,18 +1,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { App, Aspects } from 'aws-cdk-lib';
+import { Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryRoot } from '../../lib/paperflow-function.ts';
 import { PaperflowStack } from '../../lib/paperflow-stack.ts';
 import { triggers } from '../../src/manifest/triggers.ts';
 import { triggersOfKind } from '../../src/platform/trigger-table.ts';
+import { cdkTestApps } from '../support/cdk-test-apps.ts';
 
 // The stack `cdk synth` deploys (the manifest's routes and triggers, so new features are checked
 // without new code), with cdk-nag's AwsSolutions and Serverless packs. Bundling is skipped: the rules
 // read the template, not the code, and the bundles are checked in paperflow-stack.test.ts.
 const cdkContext = JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+const apps = cdkTestApps(cdkContext);
+afterAll(() => apps.removeAll());
 const nagRule = Match.stringLikeRegexp('AwsSolutions-.*|Serverless-.*|CdkNagValidationFailure.*');
 
 interface NagSuppression {
@@ -25,7 +28,7 @@ let stack: PaperflowStack;
 let template: Template;
 
 beforeAll(() => {
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+  const app = apps.app({ 'aws:cdk:bundling-stacks': [] });
   stack = new PaperflowStack(app, 'PaperflowNag');
   Aspects.of(app).add(new AwsSolutionsChecks());
   Aspects.of(app).add(new ServerlessChecks());

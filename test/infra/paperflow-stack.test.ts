@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gatewayErrorResponses } from '../../lib/gateway-error-responses.ts';
 import { isRetryable } from '../../src/http/error-responses.ts';
 import { repositoryRoot, runtimeModuleClosure } from '../../lib/paperflow-function.ts';
@@ -26,11 +25,13 @@ import type { ResourceAccess } from '../../src/platform/resource-access.ts';
 import { defaultWebhookTimeoutSeconds } from '../../src/webhooks/webhook-sender.ts';
 import { heldDeliverySweeper, webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { workflowRunSweeper } from '../../src/workflows/triggers.ts';
+import { cdkTestApps } from '../support/cdk-test-apps.ts';
 import { effectiveAccess, tasksOf, triggersOfKind, type QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
 
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
-// The app's own feature flags, so the test synthesizes what `cdk synth` does.
 const cdkContext = JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+const apps = cdkTestApps(cdkContext);
+afterAll(() => apps.removeAll());
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
 
@@ -84,7 +85,7 @@ let template: Template;
 let resources: Resources;
 
 beforeAll(() => {
-  stack = new PaperflowStack(new App({ context: cdkContext }), 'PaperflowTest', { routes: deployedRoutes, triggers: deployedTriggers });
+  stack = new PaperflowStack(apps.app(), 'PaperflowTest', { routes: deployedRoutes, triggers: deployedTriggers });
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources as Resources;
 });
@@ -500,13 +501,13 @@ describe('outputs', () => {
 
 describe('state machines from definition files', () => {
   it('fills the ASL placeholders and lets the machine invoke its functions', () => {
-    const definitionFolder = mkdtempSync(path.join(tmpdir(), 'paperflow-asl-'));
+    const definitionFolder = apps.scratchFolder();
     const definitionFile = path.join(definitionFolder, 'example.asl.json');
     writeFileSync(
       definitionFile,
       JSON.stringify({ StartAt: 'Run', States: { Run: { Type: 'Task', Resource: '${RunFunctionArn}', End: true } } }),
     );
-    const machineStack = new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'StateMachineTest', {
+    const machineStack = new PaperflowStack(apps.app({ 'aws:cdk:bundling-stacks': [] }), 'StateMachineTest', {
       routes: [],
     });
     const runFunction = machineStack.publicApi.unmatchedRouteFunction;
@@ -793,7 +794,7 @@ describe('trigger table', () => {
 
   it('refuses two rows with one name, and a task of a state machine the stack lacks', () => {
     const build = (rows: typeof deployedTriggers) => () =>
-      new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'RefusedTriggers', { routes: [], triggers: rows });
+      new PaperflowStack(apps.app({ 'aws:cdk:bundling-stacks': [] }), 'RefusedTriggers', { routes: [], triggers: rows });
 
     expect(build([...triggers, { ...extractionSweeper }])).toThrow(/Two trigger rows are named sweepStuckExtractions/);
     expect(build([...triggers, { ...tasksOf('extraction', triggers)[0]!, name: 'orphanTask', stateMachine: 'noSuchMachine' as never }])).toThrow(
@@ -805,7 +806,7 @@ describe('trigger table', () => {
     const withoutFirstTask = triggers.filter((trigger) => trigger !== tasksOf('extraction', triggers)[0]);
 
     expect(
-      () => new PaperflowStack(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } }), 'MissingTask', { routes: [], triggers: withoutFirstTask }),
+      () => new PaperflowStack(apps.app({ 'aws:cdk:bundling-stacks': [] }), 'MissingTask', { routes: [], triggers: withoutFirstTask }),
     ).toThrow(/no task row fills \$\{MarkExtractionProcessingFunctionArn\}/);
   });
 });

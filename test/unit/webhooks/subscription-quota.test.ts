@@ -1,14 +1,14 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureLocalKeyFile, LocalFileDataKeys } from '../../../src/infrastructure/local-file-data-keys.ts';
 import { ConflictError, DownstreamError, NotFoundError } from '../../../src/platform/errors.ts';
 import { SubscriptionQuota } from '../../../src/webhooks/subscription-quota.ts';
 import { SigningSecretCipher } from '../../../src/webhooks/subscription-secrets.ts';
 import { SubscriptionService } from '../../../src/webhooks/subscription-service.ts';
 import { SubscriptionStore } from '../../../src/webhooks/subscription-store.ts';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -138,8 +138,15 @@ describe('SubscriptionService with the quota', () => {
   beforeEach(() => {
     clock = now;
   });
+  let keyFolder: string;
+  beforeAll(async () => {
+    keyFolder = await mkdtemp(join(tmpdir(), 'paperflow-quota-'));
+  });
+  afterAll(async () => {
+    await rm(keyFolder, { recursive: true, force: true });
+  });
   async function aService() {
-    const keyFile = join(await mkdtemp(join(tmpdir(), 'paperflow-quota-')), 'key');
+    const keyFile = join(keyFolder, 'key');
     await ensureLocalKeyFile(keyFile);
     return new SubscriptionService({
       store: new SubscriptionStore(documentClient(), 'records'),
