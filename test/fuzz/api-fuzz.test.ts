@@ -1,4 +1,7 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,8 +16,8 @@ import { requestTo, urlValues, type FuzzRequest, type KnownIdentifiers } from '.
 // Property-based fuzz of every operation the served OpenAPI document lists, over real HTTP against the
 // embedded stack (docs/testing.md). For each generated request: never a 5xx, an answer within 10 s,
 // every non-2xx the spec's error envelope with the request id of the X-Request-Id header, every
-// response as the document describes it, nothing stored changed by a refused request, and no 2xx for
-// another workspace's resource. `npm test` runs a few requests per operation with a fixed seed;
+// response as the document describes it, nothing stored changed by a refused request, no 2xx for
+// another workspace's resource, and no upload or download spool left in the temporary folder. `npm test` runs a few requests per operation with a fixed seed;
 // `npm run fuzz` runs many with a printed seed (PAPERFLOW_FUZZ_SEED replays one).
 
 const runsPerOperation = Number(process.env.PAPERFLOW_FUZZ_RUNS || 200);
@@ -46,6 +49,11 @@ const counts = { requests: 0, serverErrors: 0, hangs: 0, envelopeViolations: 0, 
 // generated body carries is refused by the outbound guard before a connection (openapi-arbitraries.ts).
 const environment = { PAPERFLOW_ALLOW_PRIVATE_URLS: 'true', PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS: '2', PAPERFLOW_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1' };
 Object.assign(process.env, environment);
+// The stack's temporary files go to a folder of the fuzz's own (os.tmpdir() follows TMPDIR), so the
+// spools its requests leave behind can be counted at the end.
+const previousTmpdir = process.env.TMPDIR;
+const temporaryFolder = mkdtempSync(join(tmpdir(), 'paperflow-fuzz-tmp-'));
+process.env.TMPDIR = temporaryFolder;
 // Webhook POSTs succeed; a GET (a document URL) is 404, so no download is stored behind the fuzz's back.
 const receiver = await startWebhookReceiver((request, response) => {
   response.writeHead(request.headers['content-type'] ? 200 : 404).end('ok');
@@ -69,6 +77,9 @@ afterAll(async () => {
   await stack.stop();
   await receiver.close();
   for (const name of Object.keys(environment)) delete process.env[name];
+  if (previousTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = previousTmpdir;
+  rmSync(temporaryFolder, { recursive: true, force: true });
 });
 
 describe(`API fuzz, seed ${seed}`, () => {
@@ -87,6 +98,11 @@ describe(`API fuzz, seed ${seed}`, () => {
   it('met no 5xx, hang, envelope or request id fault in all the requests it sent', () => {
     expect(counts.requests).toBeGreaterThanOrEqual(operations.length * runsPerOperation);
     expect({ ...counts, requests: 0 }).toEqual({ requests: 0, serverErrors: 0, hangs: 0, envelopeViolations: 0, requestIdMismatches: 0, documentViolations: 0, storedChanges: 0, isolationBreaches: 0 });
+  });
+
+  it('left no upload or download spool behind in the temporary folder', () => {
+    const spools = readdirSync(temporaryFolder).filter((name) => /^paperflow-(upload|download)-/.test(name));
+    expect(spools).toEqual([]);
   });
 });
 
@@ -197,18 +213,25 @@ function send(url: string, request: FuzzRequest, apiKey: string | undefined): Pr
 async function storedStateOf(workspaceId: string): Promise<string> {
   const client = new ExtractionClient(stack, workspaceId === workspaces.owner ? keys.owner : keys.otherWorkspace);
   const seeded = workspaceId === workspaces.owner ? owned : others;
+  // The reads are independent: sent together, the gateway and the emulators' thread work side by side.
+  const { client: table, tableName } = recordsTable();
+  const [extractions, subscriptions, deliveries, runs, files] = await Promise.all([
+    extractionsOf(client),
+    client.json('/event-subscriptions?size=100&sort=asc').then(({ body }) => body.data),
+    client.json(`/events/${seeded.event![0]}/deliveries?size=100`).then(({ body }) => body.pageInfo.totalItems),
+    client.json('/workflow-runs?size=1').then(({ body }) => body.pageInfo.totalItems),
+    table.send(new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `WS#${workspaceId}#FILES` }, Select: 'COUNT' })),
+  ]);
+  return JSON.stringify({ extractions, subscriptions, files: files.Count, deliveries, runs });
+}
+
+async function extractionsOf(client: ExtractionClient): Promise<unknown[]> {
   const extractions: unknown[] = [];
   for (let page = 0; ; page += 1) {
     const { body } = await client.list(`size=100&page=${page}&sort=asc`);
     extractions.push(...body.data.map((extraction: Record<string, unknown>) => [extraction.id, extraction.labels, extraction.reviewRequired ?? false]));
-    if (page + 1 >= body.pageInfo.totalPages) break;
+    if (page + 1 >= body.pageInfo.totalPages) return extractions;
   }
-  const subscriptions = (await client.json('/event-subscriptions?size=100&sort=asc')).body.data;
-  const deliveries = (await client.json(`/events/${seeded.event![0]}/deliveries?size=100`)).body.pageInfo.totalItems;
-  const runs = (await client.json('/workflow-runs?size=1')).body.pageInfo.totalItems;
-  const { client: table, tableName } = recordsTable();
-  const files = await table.send(new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `WS#${workspaceId}#FILES` }, Select: 'COUNT' }));
-  return JSON.stringify({ extractions, subscriptions, files: files.Count, deliveries, runs });
 }
 
 /** One of each resource in the workspace, for path parameters that name something that exists. */
