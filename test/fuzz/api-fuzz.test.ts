@@ -17,8 +17,9 @@ import { requestTo, urlValues, type FuzzRequest, type KnownIdentifiers } from '.
 // embedded stack (docs/testing.md). For each generated request: never a 5xx, an answer within 10 s,
 // every non-2xx the spec's error envelope with the request id of the X-Request-Id header, every
 // response as the document describes it, nothing stored changed by a refused request, no 2xx for
-// another workspace's resource, and no upload or download spool left in the temporary folder. `npm test` runs a few requests per operation with a fixed seed;
-// `npm run fuzz` runs many with a printed seed (PAPERFLOW_FUZZ_SEED replays one).
+// another workspace's resource, and no upload or download spool left in the temporary folder.
+// `npm test` runs a few requests per operation with a fixed seed; `npm run fuzz` runs many with a
+// printed seed (PAPERFLOW_FUZZ_SEED replays one).
 
 const runsPerOperation = Number(process.env.PAPERFLOW_FUZZ_RUNS || 200);
 const seed = Number(process.env.PAPERFLOW_FUZZ_SEED || 20_250_613);
