@@ -350,7 +350,12 @@ const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapp
 const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83][HN][DO0]\.?$/iu;
 const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B8]$/u;
 
-function withLegalFormRestored(name: string): string {
+/** A name with a legal form, also one OCR misread ("SON BHD"): a business, printed as such. */
+export function namesBusiness(text: string): boolean {
+  return hasLegalForm(withLegalFormRestored(text));
+}
+
+export function withLegalFormRestored(name: string): string {
   const upperCase = name === name.toUpperCase();
   if (MISREAD_SDN_BHD.test(name)) return name.replace(MISREAD_SDN_BHD, upperCase ? 'SDN BHD' : 'Sdn Bhd');
   return name.replace(MISREAD_S_B, 'S/B');

@@ -3,6 +3,7 @@
 // (net + tax = total, issue date before due date) and a calibrated confidence per field.
 
 import type { Placement, ReadDocument } from '../document.ts';
+import { distance } from 'fastest-levenshtein';
 import { findAmounts } from '../values/amount.ts';
 import { inferNumericDateOrder, yearsIn, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
@@ -17,14 +18,17 @@ import {
   documentCountry,
   type DocumentCountry,
   findAddressBlocks,
+  type AddressBlock,
   findReturnAddressSegments,
   ibanCandidates,
   impliedCurrencyCandidates,
   letterheadCandidates,
+  namesBusiness,
   receiptHeadCandidates,
   PartyBlocks,
   returnAddressCandidates,
   vatIdCandidates,
+  withLegalFormRestored,
   type Party,
 } from './document-evidence.ts';
 import type { FieldCandidate } from './field-candidate.ts';
@@ -499,9 +503,27 @@ function withWholeNames(candidates: FieldCandidate[]): FieldCandidate[] {
   });
 }
 
+/** Differences (per letter) between two readings of one name that OCR makes: "SANYO" for "SANYU". */
+const OCR_VARIANT_DISTANCE = 0.2;
+
+/** The same name read twice, once with a few letters misread. */
+function isReadingOf(name: string, other: string): boolean {
+  const longer = Math.max(name.length, other.length);
+  return longer > 0 && distance(name, other) / longer <= OCR_VARIANT_DISTANCE;
+}
+
+/** "TAX INVOICE", "Invoice": the document's title, never a party. */
+function isDocumentTitle(text: string): boolean {
+  const words = normalizeForMatching(text).split(/[^\p{L}]+/u).filter(Boolean);
+  return words.length > 0 && words.every((word) => TITLE_WORDS.has(word));
+}
+
 /**
  * An unlabelled address block that is not the seller's is the buyer's (window envelopes, bill-to
  * blocks without a heading); used only when nothing else named the buyer and the block is unique.
+ * A till receipt names a private customer only under a label ("Customer:"): an unlabelled block there
+ * is the buyer only when it names a business (a tax invoice to a shop); otherwise it is the shop's own
+ * address or branch, a street, or pieces of the slip's lines.
  */
 function chooseBuyerFromAddressBlock(context: ExtractionContext, chosen: Map<string, FieldResult>): void {
   const buyerField = fieldOfRole(context, 'buyer-name');
@@ -509,9 +531,12 @@ function chooseBuyerFromAddressBlock(context: ExtractionContext, chosen: Map<str
   const sellerField = fieldOfRole(context, 'seller-name');
   const sellerName = sellerField ? chosen.get(sellerField.name)?.value : undefined;
   const sellerKey = typeof sellerName === 'string' ? normalizeForMatching(sellerName) : undefined;
-  const notSellers = findAddressBlocks(context.layout).filter(
-    (block) => !sellerKey || !block.segments.some((segment) => normalizeForMatching(segment.text).includes(sellerKey) || sellerKey.includes(normalizeForMatching(block.name))),
-  );
+  const namesSeller = (block: AddressBlock) =>
+    sellerKey !== undefined &&
+    (isReadingOf(normalizeForMatching(block.name), sellerKey) ||
+      block.segments.some((segment) => normalizeForMatching(segment.text).includes(sellerKey) || sellerKey.includes(normalizeForMatching(block.name))));
+  const onTill = context.specification.sellerHeadsDocument === true;
+  const notSellers = findAddressBlocks(context.layout).filter((block) => !isDocumentTitle(block.name) && !namesSeller(block) && (!onTill || namesBusiness(block.name)));
   const outermost = notSellers.filter(
     (block) => context.parties.partyOf(block.nameSegment.id) !== 'seller' && !notSellers.some((other) => other !== block && other.segments.slice(1).includes(block.nameSegment)),
   );
@@ -519,7 +544,7 @@ function chooseBuyerFromAddressBlock(context: ExtractionContext, chosen: Map<str
   if (!block || outermost.length !== 1) return;
   const candidate: FieldCandidate = {
     fieldName: buyerField.name,
-    value: block.name,
+    value: withLegalFormRestored(block.name),
     score: 0.45,
     pageNumber: block.nameSegment.pageNumber,
     box: block.nameSegment.box,

@@ -204,6 +204,32 @@ describe('unlabelled address blocks', () => {
     expect(results.find((result) => result.name === 'seller_name')?.value).toBe('Voorbeeld B.V.');
     expect(results.find((result) => result.name === 'buyer_name')).toMatchObject({ value: 'Pino Bluebird', evidence: 'unlabelled address block' });
   });
+
+  it('take the addressee, not the document title printed above it in the same column', () => {
+    const rows: Row[] = [
+      [{ text: 'Voorbeeld B.V.', x: 0.08, height: 0.02 }, { text: 'Kerkstraat 1', x: 0.7 }],
+      [{ text: 'TAX INVOICE', x: 0.08 }, { text: '3012 CN Rotterdam', x: 0.7 }],
+      'Pino Bluebird',
+      'Sessamestreet 32',
+      '1025 RX Amsterdam',
+      'Invoice number: 993548900',
+    ];
+    const results = extractFields(placedDocument([rows], { language: 'en' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'buyer_name')?.value).toBe('Pino Bluebird');
+  });
+
+  it('take no block headed by the seller\'s name with a few letters misread', () => {
+    const rows: Row[] = [
+      [{ text: 'FACTUUR', x: 0.08, height: 0.02 }, { text: 'Voorbeeld Handel B.V.', x: 0.7 }],
+      [{ text: 'Voorbeeid Handel B.V.', x: 0.08 }, { text: 'Kerkstraat 1', x: 0.7 }],
+      'Sessamestreet 32',
+      '1025 RX Amsterdam',
+      'Factuurnummer: 993548900',
+    ];
+    const results = extractFields(placedDocument([rows], { language: 'nl', source: 'ocr' }), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'seller_name')?.value).toBe('Voorbeeld Handel B.V.');
+    expect(results.find((result) => result.name === 'buyer_name')?.value ?? null).toBeNull();
+  });
 });
 
 describe('line items', () => {

@@ -41,6 +41,27 @@ function extract(rows: Row[]) {
 }
 
 describe('till receipts', () => {
+  it('take an unlabelled address block for the buyer only when it names a business, its legal form as OCR misread it restored', () => {
+    const withBlockAfterTitle = (block: Row[]): Row[] => {
+      const rows = till();
+      rows.splice(rows.findIndex((row) => typeof row === 'object' && 'text' in row && row.text === 'TAX INVOICE') + 1, 0, ...block);
+      return rows;
+    };
+    const street: Row[] = [
+      { text: 'JLN KENANGA 5', x: 0.06 },
+      { text: 'TAMAN BUKIT INDAH', x: 0.06 },
+      { text: '81200 JOHOR BAHRU', x: 0.06 },
+    ];
+    const business: Row[] = [
+      { text: 'KEDAI RUNCIT AMAN SON BHD', x: 0.06 },
+      { text: 'NO 4 JALAN SS 2/24', x: 0.06 },
+      { text: '47300 PETALING JAYA', x: 0.06 },
+    ];
+
+    expect(extract(withBlockAfterTitle(street)).values.buyer_name ?? null).toBeNull();
+    expect(extract(withBlockAfterTitle(business)).values.buyer_name).toBe('KEDAI RUNCIT AMAN SDN BHD');
+  });
+
   it('routes a till receipt titled "TAX INVOICE" as a receipt, by its cashier, cash, change and farewell', () => {
     expect(extract(till()).docType).toBe('receipt');
   });
