@@ -298,12 +298,16 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
   const byRates = amountFields.total ? checkedAgainstRateLines(context, amountSelection.total, [...pool.of(amountFields.total.name), ...pool.of(amountFields.due?.name)], amountFields.total.name, arithmetic) : undefined;
   if (byRates) amountSelection.total = byRates;
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined, arithmetic);
-  // The tax is part of the total: one above the total finally chosen (by the rate lines or the till's
-  // payment, after the triple search) was another figure read as tax, such as a tax id's digits; and a
-  // positive total has no negative tax (see selectAmounts).
+  // The tax is part of the total: one above the share of the total finally chosen (by the rate lines
+  // or the till's payment, after the triple search) that any tax rate gives was another figure read
+  // as tax, such as a tax id's digits or the total itself on a "Total incl. GST" line; and a positive
+  // total has no negative tax (see selectAmounts).
   const finalTotal = amountSelection.total?.candidate.value;
   const notPartOfTotal = (candidate: FieldCandidate) =>
-    typeof finalTotal === 'number' && finalTotal >= 0 && typeof candidate.value === 'number' && (candidate.value > finalTotal || (finalTotal > 0 && candidate.value < 0));
+    typeof finalTotal === 'number' &&
+    finalTotal >= 0 &&
+    typeof candidate.value === 'number' &&
+    (candidate.value > finalTotal * MAX_TAX_SHARE_OF_TOTAL || (finalTotal > 0 && candidate.value < 0));
   if (amountSelection.tax && notPartOfTotal(amountSelection.tax.candidate)) delete amountSelection.tax;
   if (amountSelection.total && !arithmetic.totalCheck) arithmetic.totalCheck = totalCheckedByTaxes(context, amountSelection.total.candidate, amountSelection.net?.candidate, amountSelection.tax?.candidate);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
@@ -361,6 +365,12 @@ function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandidate[]):
     })
     .sort((left, right) => right.score - left.score)[0];
 }
+
+/**
+ * The largest part of a total that its tax can be: the highest standard VAT rate (27%) is 21% of the
+ * gross amount; the margin leaves room for a tax line that adds a levy or two rates.
+ */
+const MAX_TAX_SHARE_OF_TOTAL = 0.3;
 
 /** Rows under the tax line searched for its unlabelled sum with the net. */
 const ROWS_SEARCHED_FOR_SUM = 3;

@@ -237,6 +237,26 @@ describe('till receipts', () => {
     expect(values.tax_amount ?? null).toBeNull();
   });
 
+  it('reports no tax that is most of the total: the total on its "Total Incl. GST@6%" line is no tax, the summary\'s tax column is', () => {
+    const totals: Row[] = [
+      item('Total Incl. GST@6%', 'RM 3.90'),
+      item('CASH', 'RM 4.00'),
+      item('CHANGE', 'RM 0.10'),
+      [{ text: 'GST Summary', x: 0.04 }, { text: 'Amt (RM)', x: 0.43 }, { text: 'Tax(RM)', x: 0.66 }],
+      [{ text: 'GST S@6%', x: 0.04 }, { text: '3.68', x: 0.5 }, { text: '0.22', x: 0.72 }],
+    ];
+    const { values } = extract(till({ totals }));
+    expect(values.total_amount).toBe(3.9);
+    expect(values.tax_amount).toBe(0.22);
+  });
+
+  it('keeps a tax at the highest VAT rate, 27% of the net (21% of the total)', () => {
+    const totals = [item('Net', '100.00'), item('VAT 27%', '27.00'), item('Total', '127.00'), item('CASH', '130.00'), item('CHANGE', '3.00')];
+    const { values } = extract(till({ totals }));
+    expect(values.total_amount).toBe(127);
+    expect(values.tax_amount).toBe(27);
+  });
+
   it('takes the total with tax, not the net, the tax, the cash tendered or the change', () => {
     const { values } = extract(till());
     expect(values.total_amount).toBe(28.75);
