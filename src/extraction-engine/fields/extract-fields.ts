@@ -309,6 +309,10 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
     typeof candidate.value === 'number' &&
     (candidate.value > finalTotal * MAX_TAX_SHARE_OF_TOTAL || (finalTotal > 0 && candidate.value < 0));
   if (amountSelection.tax && notPartOfTotal(amountSelection.tax.candidate)) delete amountSelection.tax;
+  // A positive total has a positive net: a zero read as the net is another line's figure (a zero-rated
+  // GST line, an empty rounding), never all of the total being tax.
+  const notNetOfTotal = (candidate: FieldCandidate) => typeof finalTotal === 'number' && finalTotal > 0 && typeof candidate.value === 'number' && candidate.value <= 0;
+  if (amountSelection.net && notNetOfTotal(amountSelection.net.candidate)) delete amountSelection.net;
   if (amountSelection.total && !arithmetic.totalCheck) arithmetic.totalCheck = totalCheckedByTaxes(context, amountSelection.total.candidate, amountSelection.net?.candidate, amountSelection.tax?.candidate);
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
@@ -322,7 +326,9 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
         ? withWholeNames(pool.of(field.name))
         : field.role === 'tax-amount'
           ? pool.of(field.name).filter((candidate) => !notPartOfTotal(candidate))
-          : pool.of(field.name);
+          : field.role === 'net-amount'
+            ? pool.of(field.name).filter((candidate) => !notNetOfTotal(candidate))
+            : pool.of(field.name);
     const groups = groupByValue(candidates);
     const best = groups[0];
     if (!best || best.score < MIN_REPORTED_SCORE) {

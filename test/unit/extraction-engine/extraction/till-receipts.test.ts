@@ -250,6 +250,13 @@ describe('till receipts', () => {
     expect(values.tax_amount).toBe(0.22);
   });
 
+  it('reports no net of zero under a positive total', () => {
+    const totals = [item('Sub Total', '0.00'), item('Total', '28.75'), item('CASH', '50.00'), item('CHANGE', '21.25')];
+    const { values } = extract(till({ totals }));
+    expect(values.total_amount).toBe(28.75);
+    expect(values.net_amount ?? null).toBeNull();
+  });
+
   it('keeps a tax at the highest VAT rate, 27% of the net (21% of the total)', () => {
     const totals = [item('Net', '100.00'), item('VAT 27%', '27.00'), item('Total', '127.00'), item('CASH', '130.00'), item('CHANGE', '3.00')];
     const { values } = extract(till({ totals }));
