@@ -341,6 +341,10 @@ export function letterheadCandidates(layout: DocumentLayout, fieldName: string, 
 // A till receipt names its seller in its first lines, above the address; the lines around it are an
 // address, registration and tax numbers, phone numbers, opening hours, the title and OCR noise.
 const ADDRESS_WORDS = /(?<![\p{L}])(?:jalan|jln|lorong|persiaran|taman|lot|no\.?|blok|block|bandar|seksyen|kawasan|street|st\.|road|rd\.?|avenue|ave\.?|lane|drive|floor|flr|level|suite|unit|building|plaza|strasse|straße|str\.|rue|via|calle|ul\.|p\.?o\.? box)(?![\p{L}])/iu;
+/** Words of an address ("JALAN", "Street", "Lot"), so a number in front of them is a house number. */
+export function mentionsAddress(text: string): boolean {
+  return ADDRESS_WORDS.test(text);
+}
 const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table|hours|welcome|thank|open|daily|mon|sun)(?![\p{L}])/iu;
 
 /**

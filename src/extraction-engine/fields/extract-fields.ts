@@ -23,6 +23,7 @@ import {
   ibanCandidates,
   impliedCurrencyCandidates,
   letterheadCandidates,
+  mentionsAddress,
   namesBusiness,
   receiptHeadCandidates,
   PartyBlocks,
@@ -180,6 +181,8 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
       fromOcr: pageOf(context, label.segment)?.source === 'ocr',
       yearsOnPage: context.yearsOnPage,
     };
+    // "NO. 31G&33G, JALAN SETIA INDAH": a number label that opens an address line gives a house number.
+    if (field.role === 'document-number' && mentionsAddress(label.segment.text.slice(label.end).replace(/^\W*\S+/u, ''))) continue;
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
     const party = field.role ? ROLE_PARTY[field.role] : undefined;
     if (party) {

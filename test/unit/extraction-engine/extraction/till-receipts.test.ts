@@ -250,6 +250,17 @@ describe('till receipts', () => {
     expect(values.tax_amount).toBe(0.22);
   });
 
+  it('takes no house number for the receipt number: "NO. 12A, JALAN ..." opens an address line', () => {
+    const head: Row[] = [
+      { text: 'KEDAI BUKU CERIA', x: 0.3, confidence: 0.9 },
+      { text: 'NO. 12A&14A, JALAN SETIA 3, 47100 PUCHONG', x: 0.08, confidence: 0.9 },
+      { text: 'TEL: 03-8075 1234', x: 0.3, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.invoice_number ?? null).toBeNull();
+    const numbered: Row[] = [...head, { text: 'NO. 48213', x: 0.08, confidence: 0.9 }];
+    expect(extract(till({ head: numbered })).values.invoice_number).toBe('48213');
+  });
+
   it('reports no net of zero under a positive total', () => {
     const totals = [item('Sub Total', '0.00'), item('Total', '28.75'), item('CASH', '50.00'), item('CHANGE', '21.25')];
     const { values } = extract(till({ totals }));
