@@ -29,7 +29,8 @@ const VAT_FORMATS: Record<string, RegExp> = {
   NO: /^NO\d{9}(?:MVA)?$/,
   PL: /^PL\d{10}$/,
   PT: /^PT\d{9}$/,
-  RO: /^RO\d{2,10}$/,
+  // The CUI is a number of 2-10 digits, written without leading zeros.
+  RO: /^RO[1-9]\d{1,9}$/,
   SE: /^SE\d{12}$/,
   SI: /^SI\d{8}$/,
   SK: /^SK\d{10}$/,

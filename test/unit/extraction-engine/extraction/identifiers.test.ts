@@ -67,6 +67,11 @@ describe('VAT ids', () => {
     expect(parseVatId('NL810433941')).toBeUndefined();
   });
 
+  it('takes a Romanian CUI without leading zeros only: a till reference read as "RO00118085" is none', () => {
+    expect(parseVatId('RO 18547290')).toBe('RO18547290');
+    expect(parseVatId('RO00118085')).toBeUndefined();
+  });
+
   it('finds a prefixed id in a footer line', () => {
     expect(findVatIds('Im Internet: www.example.de UStId DE 232 446 240 SWIFT HELADEF1GEL').map((found) => found.vatId)).toEqual(['DE232446240']);
   });
