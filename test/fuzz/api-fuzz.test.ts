@@ -1,13 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
+import { redirectTmpdir } from '../support/redirected-tmpdir.ts';
 import { sampleText } from '../support/sample-files.ts';
 import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
@@ -50,11 +49,9 @@ const counts = { requests: 0, serverErrors: 0, hangs: 0, envelopeViolations: 0, 
 // generated body carries is refused by the outbound guard before a connection (openapi-arbitraries.ts).
 const environment = { PAPERFLOW_ALLOW_PRIVATE_URLS: 'true', PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS: '2', PAPERFLOW_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1' };
 Object.assign(process.env, environment);
-// The stack's temporary files go to a folder of the fuzz's own (os.tmpdir() follows TMPDIR), so the
-// spools its requests leave behind can be counted at the end.
-const previousTmpdir = process.env.TMPDIR;
-const temporaryFolder = mkdtempSync(join(tmpdir(), 'paperflow-fuzz-tmp-'));
-process.env.TMPDIR = temporaryFolder;
+// The stack's temporary files go to a folder of the fuzz's own, so the spools its requests leave
+// behind can be counted at the end.
+const temporaryFolder = redirectTmpdir('paperflow-fuzz-tmp-');
 // Webhook POSTs succeed; a GET (a document URL) is 404, so no download is stored behind the fuzz's back.
 const receiver = await startWebhookReceiver((request, response) => {
   response.writeHead(request.headers['content-type'] ? 200 : 404).end('ok');
@@ -78,9 +75,7 @@ afterAll(async () => {
   await stack.stop();
   await receiver.close();
   for (const name of Object.keys(environment)) delete process.env[name];
-  if (previousTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = previousTmpdir;
-  rmSync(temporaryFolder, { recursive: true, force: true });
+  temporaryFolder.restore();
 });
 
 describe(`API fuzz, seed ${seed}`, () => {
@@ -102,7 +97,7 @@ describe(`API fuzz, seed ${seed}`, () => {
   });
 
   it('left no upload or download spool behind in the temporary folder', () => {
-    const spools = readdirSync(temporaryFolder).filter((name) => /^paperflow-(upload|download)-/.test(name));
+    const spools = readdirSync(temporaryFolder.folder).filter((name) => /^paperflow-(upload|download)-/.test(name));
     expect(spools).toEqual([]);
   });
 });

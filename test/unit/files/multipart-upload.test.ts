@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import type { EarlyStore } from '../../../src/files/early-copy.ts';
 import { receiveMultipartUpload, type ReceivedFile } from '../../../src/files/multipart-upload.ts';
 import { PayloadTooLargeError } from '../../../src/platform/errors.ts';
 import { httpStatusOf } from '../../../src/http/error-responses.ts';
+import { redirectTmpdir } from '../../support/redirected-tmpdir.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../../support/sample-files.ts';
 
 const boundary = 'unit-boundary';
@@ -139,9 +138,7 @@ describe('receiveMultipartUpload', () => {
 
   it('leaves no spooled file behind when a refusal comes before a file part of the same chunk', async () => {
     // busboy goes on parsing the chunk it holds after the refusal; the file part it then starts is skipped.
-    const previousTmpdir = process.env.TMPDIR;
-    const spoolRoot = await mkdtemp(join(tmpdir(), 'multipart-unit-'));
-    process.env.TMPDIR = spoolRoot;
+    const spoolRoot = redirectTmpdir('multipart-unit-');
     try {
       const body = formBody([
         { name: 'labels', content: 'y'.repeat(200 * 1024) },
@@ -149,11 +146,9 @@ describe('receiveMultipartUpload', () => {
       ]);
       await expect(receiveMultipartUpload(Readable.from([body]), contentType)).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
       await new Promise((resolve) => setTimeout(resolve, 50)); // a spool started after the answer would be on disk by now
-      expect(await readdir(spoolRoot)).toEqual([]);
+      expect(await readdir(spoolRoot.folder)).toEqual([]);
     } finally {
-      process.env.TMPDIR = previousTmpdir;
-      if (previousTmpdir === undefined) delete process.env.TMPDIR;
-      await rm(spoolRoot, { recursive: true, force: true });
+      spoolRoot.restore();
     }
   });
 

@@ -1,26 +1,20 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UploadSpool } from '../../../src/files/upload-spool.ts';
+import { redirectTmpdir } from '../../support/redirected-tmpdir.ts';
 
 // The spool's directory is created under os.tmpdir(), which follows TMPDIR: each test gets its own, so
 // "nothing left behind" is a listing of that folder.
 
+let redirected: ReturnType<typeof redirectTmpdir>;
 let spoolRoot: string;
-let previousTmpdir: string | undefined;
 
-beforeEach(async () => {
-  previousTmpdir = process.env.TMPDIR;
-  spoolRoot = await mkdtemp(join(tmpdir(), 'spool-unit-'));
-  process.env.TMPDIR = spoolRoot;
+beforeEach(() => {
+  redirected = redirectTmpdir('spool-unit-');
+  spoolRoot = redirected.folder;
 });
 
-afterEach(async () => {
-  if (previousTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = previousTmpdir;
-  await rm(spoolRoot, { recursive: true, force: true });
-});
+afterEach(() => redirected.restore());
 
 describe('UploadSpool', () => {
   it('removes its directory when discarded while its first write is still creating it', async () => {

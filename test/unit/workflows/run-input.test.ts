@@ -1,6 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { maximumFileBytes } from '../../../src/files/file-limits.ts';
@@ -10,6 +8,7 @@ import { httpStatusOf } from '../../../src/http/error-responses.ts';
 import { DomainError } from '../../../src/platform/errors.ts';
 import { readRunInput, runInputFormLimits } from '../../../src/workflows/run-input.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../../support/sample-files.ts';
+import { redirectTmpdir } from '../../support/redirected-tmpdir.ts';
 import { rejectionOf } from '../../support/rejections.ts';
 
 // Real multipart bodies, built by the platform's FormData and Request as a client would send them, read
@@ -229,9 +228,7 @@ describe('readRunInput: multipart/form-data', () => {
   it('leaves no spooled file behind when a refusal comes before a file part of the same chunk', async () => {
     // busboy goes on parsing the chunk it holds after the refusal; the file part it then starts is skipped.
     const stores = new InMemoryFileStores();
-    const previousTmpdir = process.env.TMPDIR;
-    const spoolRoot = await mkdtemp(join(tmpdir(), 'run-input-unit-'));
-    process.env.TMPDIR = spoolRoot;
+    const spoolRoot = redirectTmpdir('run-input-unit-');
     try {
       const boundary = 'one-chunk';
       const body = Buffer.from(
@@ -242,12 +239,10 @@ describe('readRunInput: multipart/form-data', () => {
 
       expect(await refusalOf(readRunInput('ws_unit', upload, { formUploads: stores.uploads() }))).toMatchObject({ status: 413 });
       await new Promise((resolve) => setTimeout(resolve, 50)); // a spool started after the answer would be on disk by now
-      expect(await readdir(spoolRoot)).toEqual([]);
+      expect(await readdir(spoolRoot.folder)).toEqual([]);
       expect(stores.records.size + stores.objects.size).toBe(0);
     } finally {
-      process.env.TMPDIR = previousTmpdir;
-      if (previousTmpdir === undefined) delete process.env.TMPDIR;
-      await rm(spoolRoot, { recursive: true, force: true });
+      spoolRoot.restore();
     }
   });
 
