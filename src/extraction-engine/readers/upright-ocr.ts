@@ -3,7 +3,7 @@ import type { Placement, TextLine } from '../document.ts';
 import { rereadDoubtfulLines, withoutNoiseWords } from './doubtful-lines.ts';
 import { readMissedLines } from './missed-lines.ts';
 import { minimumWordConfidence, type OcrImage, type OcrLanguage, type OcrPool, type PageLayout } from './ocr-pool.ts';
-import { placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
+import { paintEdgeDarknessAsPaper, placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
@@ -46,12 +46,14 @@ export function confidentWordCount(lines: TextLine[]): number {
   return lines.flatMap((line) => line.words).filter((word) => (word.confidence ?? 1) >= confidentWordConfidence && /\p{L}{3}/u.test(word.text)).length;
 }
 
+function wordsWithLettersIn(lines: TextLine[]): number {
+  return lines.flatMap((line) => line.words).filter((word) => (word.confidence ?? 1) >= minimumWordConfidence && /\p{L}/u.test(word.text)).length;
+}
+
 /** Words with letters decide; numbers read fine sideways too often to say anything (a '1' is a '1'). */
 function looksUpright(lines: TextLine[]): boolean {
   // A reading that keeps its noise words (to be checked again) is judged on the same words as any other.
-  const wordsWithLetters = lines
-    .flatMap((line) => line.words)
-    .filter((word) => (word.confidence ?? 1) >= minimumWordConfidence && /\p{L}/u.test(word.text)).length;
+  const wordsWithLetters = wordsWithLettersIn(lines);
   return wordsWithLetters < minimumWordsToJudge || confidentWordCount(lines) >= wordsWithLetters * minimumConfidentShare;
 }
 
@@ -78,6 +80,28 @@ const doubtfulWordConfidence = 0.8;
  * refer to the image as given; lines keep the order in which they read upright.
  */
 export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number, options: UprightReadingOptions = {}): Promise<TextLine[]> {
+  const lines = await recognizeUprightAsGiven(ocr, raster, budgetMs, options);
+  // A page that gave (almost) no words may be a readable photo whose dark surroundings threw
+  // tesseract's threshold (paintEdgeDarknessAsPaper): it is read once more without them. Pages that
+  // read are never read twice, so this costs only pages that would otherwise have no text.
+  if (wordsWithLettersIn(lines) >= minimumWordsToJudge || budgetMs() <= 0) return lines;
+  const painted = await withEdgeDarknessAsPaper(raster);
+  if (!painted) return lines;
+  // Out of time here, the page counts as over its budget (the uploader is told so), not as blank.
+  const repainted = await recognizeUprightAsGiven(ocr, painted, budgetMs, options);
+  return wordsWithLettersIn(repainted) > wordsWithLettersIn(lines) ? repainted : lines;
+}
+
+/** The raster with the dark areas reaching its edges painted as paper; undefined when it has none. */
+async function withEdgeDarknessAsPaper(raster: OcrImage): Promise<OcrImage | undefined> {
+  const { data, info } = await sharp(raster.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const painted = paintEdgeDarknessAsPaper({ data, width: info.width, height: info.height });
+  if (!painted) return undefined;
+  const bytes = await sharp(painted.data, { raw: { width: painted.width, height: painted.height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  return { ...raster, bytes };
+}
+
+async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs: () => number, options: UprightReadingOptions): Promise<TextLine[]> {
   const layout = pageLayoutOf(raster);
   const languages = ocr.languages;
   const mode = options.englishFirst ?? 'none';

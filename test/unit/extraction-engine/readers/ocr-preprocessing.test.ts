@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { flattenIllumination, measureSkewDegrees, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
+import { flattenIllumination, measureSkewDegrees, paintEdgeDarknessAsPaper, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
 import { textPng } from './document-builders.ts';
 
 // A till slip that is in no corpus, photographed the way phones do: held at a slant, a shadow falling
@@ -150,5 +150,34 @@ describe('placementOnStraightenedPage', () => {
 
   it('clamps what lay in the canvas corners outside the page onto its edge', () => {
     expect(placementOnStraightenedPage({ x: 0, y: 0, width: 0.01, height: 0.01 }, deskew)).toEqual({ x: 0, y: 0, width: 0, height: 0 });
+  });
+});
+
+describe('paintEdgeDarknessAsPaper', () => {
+  const width = 40;
+  const height = 60;
+  const paper = 240;
+  const at = (image: GreyPixels, x: number, y: number): number => image.data[y * width + x]!;
+
+  it('paints dark areas connected to the edge as paper and keeps dark marks inside the page', () => {
+    const data = Buffer.alloc(width * height, paper);
+    // A jagged dark tear along the bottom edge, reaching up to row 50 in one column.
+    for (let y = 55; y < height; y += 1) data.fill(5, y * width, (y + 1) * width);
+    for (let y = 50; y < 55; y += 1) data[y * width + 10] = 5;
+    // A letter's stroke in the middle of the page.
+    for (let y = 20; y < 30; y += 1) data[y * width + 20] = 20;
+
+    const painted = paintEdgeDarknessAsPaper({ data, width, height })!;
+
+    expect(at(painted, 0, height - 1)).toBe(paper);
+    expect(at(painted, 10, 50)).toBe(paper);
+    expect(at(painted, 20, 25)).toBe(20);
+  });
+
+  it('leaves a page with nothing dark at its edges alone', () => {
+    const data = Buffer.alloc(width * height, paper);
+    for (let y = 20; y < 30; y += 1) data[y * width + 20] = 20;
+
+    expect(paintEdgeDarknessAsPaper({ data, width, height })).toBeUndefined();
   });
 });

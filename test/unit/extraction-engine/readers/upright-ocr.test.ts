@@ -128,3 +128,50 @@ describe('recognizeUpright', () => {
     expect(readings).toEqual([{ width: 600, languages: ocrLanguages }]);
   });
 });
+
+describe('recognizeUpright on a photo whose dark surroundings leave tesseract nothing to read', () => {
+  /** A white page with a dark strip along its top edge (a table under the receipt) and one dark "word" inside. */
+  async function pageWithDarkEdge(): Promise<OcrImage> {
+    const width = 200;
+    const height = 300;
+    const pixels = Buffer.alloc(width * height, 250);
+    for (let y = 0; y < 20; y += 1) pixels.fill(10, y * width, (y + 1) * width);
+    for (let y = 140; y < 150; y += 1) pixels.fill(30, y * width + 80, y * width + 120);
+    const bytes = await sharp(pixels, { raw: { width, height, channels: 1 } }).png().toBuffer();
+    return { bytes, width, height };
+  }
+
+  /** Stands in for tesseract: no words while any pixel of the image's top row is dark, a receipt's lines otherwise. */
+  function readerBlindedByDarkEdges(): { ocr: OcrPool; count: () => number } {
+    let readings = 0;
+    const ocr = {
+      languages: ocrLanguages,
+      recognize: async (image: OcrImage) => {
+        readings += 1;
+        const { data } = await sharp(image.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+        const topRowDark = data.subarray(0, image.width).some((level) => level < 100);
+        return topRowDark ? [] : linesOf(['SPEED MART SDN BHD', 'TOTAL RM 14.40', 'THANK YOU PLEASE COME AGAIN']);
+      },
+    } as unknown as OcrPool;
+    return { ocr, count: () => readings };
+  }
+
+  it('reads the page again with the dark areas that reach its edges painted as paper', async () => {
+    const { ocr } = readerBlindedByDarkEdges();
+
+    const lines = await recognizeUpright(ocr, await pageWithDarkEdge(), () => 60_000);
+
+    expect(lines.map((line) => line.text)).toEqual(['SPEED MART SDN BHD', 'TOTAL RM 14.40', 'THANK YOU PLEASE COME AGAIN']);
+  });
+
+  it('reads a page that gave its words once only', async () => {
+    const reader = readerBlindedByDarkEdges();
+    const width = 200;
+    const height = 300;
+    const bytes = await sharp(Buffer.alloc(width * height, 250), { raw: { width, height, channels: 1 } }).png().toBuffer();
+
+    await recognizeUpright(reader.ocr, { bytes, width, height }, () => 60_000);
+
+    expect(reader.count()).toBe(1);
+  });
+});
