@@ -39,7 +39,12 @@ function countryReading(context: CurrencyContext, readings: readonly string[]): 
   return own && readings.includes(own) ? own : undefined;
 }
 
-const DOLLARS = ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'MXN', 'ARS', 'CLP', 'COP'];
+/**
+ * Currencies written with a bare "$" in their own country. The ringgit was the Malaysian dollar until
+ * 1993 and Malaysian tills still print "$" for it: on a page whose address, tax id or legal form says
+ * Malaysia a bare "$" is MYR, not USD (issue 26).
+ */
+const DOLLARS = ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD', 'MXN', 'ARS', 'CLP', 'COP', 'MYR'];
 
 function kronaFor(context: CurrencyContext): string {
   const byCountry = countryReading(context, ['SEK', 'NOK', 'DKK', 'ISK']);
