@@ -5,6 +5,7 @@
 
 import type { DocumentPage, Placement, PositionedWord, ReadDocument, TextLine } from '../document.ts';
 import { unitePlacements } from '../readers/text-lines.ts';
+import { matchesOf } from '../values/pattern-matches.ts';
 
 export interface LayoutWord {
   text: string;
@@ -125,9 +126,9 @@ function approximateSegments(lines: TextLine[], pageNumber: number): Omit<Layout
   const rowHeight = 1 / Math.max(60, lines.length + 1);
   return lines.map((line, lineIndex) => {
     const segments: Omit<LayoutSegment, 'id' | 'rowIndex'>[] = [];
-    for (const run of line.text.matchAll(/\S+(?: \S+)*/g)) {
+    for (const run of matchesOf(/\S+(?: \S+)*/g, line.text)) {
       const words: PlacedWord[] = [];
-      for (const word of run[0].matchAll(/\S+/g)) {
+      for (const word of matchesOf(/\S+/g, run[0])) {
         const column = run.index + word.index;
         words.push({ text: word[0], box: { x: column / widest, y: lineIndex * rowHeight, width: word[0].length / widest, height: rowHeight * 0.8 } });
       }

@@ -41,6 +41,7 @@ import { lineItemCandidate } from './line-items.ts';
 import { nameSpeltAsOnPage } from './name-spelling.ts';
 import { boxOfRateLines, rateLinesTotal } from './rate-totals.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
+import { matchesOf } from '../values/pattern-matches.ts';
 
 export interface FieldResult {
   name: string;
@@ -592,9 +593,10 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
 
 function patternCandidates(layout: DocumentLayout, field: FieldSpecification, valueContext: ValueContext): FieldCandidate[] {
   const found: FieldCandidate[] = [];
+  const globalPatterns = field.patterns.map((pattern) => new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`));
   for (const segment of layout.segments) {
-    for (const pattern of field.patterns) {
-      for (const match of segment.text.matchAll(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`))) {
+    for (const pattern of globalPatterns) {
+      for (const match of matchesOf(pattern, segment.text)) {
         const text = match[1] ?? match[0];
         const value = parseValueOfType(field.type, text, valueContext);
         if (value === undefined) continue;

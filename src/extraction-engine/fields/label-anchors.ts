@@ -5,6 +5,7 @@
 import { normalizeWithOffsets, type NormalizedText } from '../values/text-normalization.ts';
 import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
 import type { Placement } from '../document.ts';
+import { matchesOf } from '../values/pattern-matches.ts';
 
 export interface LabelMatch {
   /** The field the label belongs to; undefined for a distractor label, which only claims its words. */
@@ -224,7 +225,7 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
     for (const labelIndex of labelsWithNeedleIn(normalized.text, labelSet)) {
       const label = labelSet.labels[labelIndex]!;
       if (!label.otherWords.every((word) => normalized.text.includes(word))) continue;
-      for (const match of normalized.text.matchAll(label.pattern)) {
+      for (const match of matchesOf(label.pattern, normalized.text)) {
         const normalizedStart = match.index;
         const normalizedEnd = match.index + match[0].length;
         const start = normalized.originalOffsets[normalizedStart] ?? 0;

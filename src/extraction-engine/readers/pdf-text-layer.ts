@@ -1,6 +1,7 @@
 import type { PositionedWord, TextLine } from '../document.ts';
 import { multiplyTransforms, transformedBounds } from './pdf-transform.ts';
 import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
+import { matchesOf } from '../values/pattern-matches.ts';
 
 // Turns pdf.js text items (runs of glyphs in PDF user space, in content-stream order) into words and
 // lines placed as page fractions from the top-left corner.
@@ -61,7 +62,7 @@ function fragmentsOfItem(item: PdfTextItem, viewport: PdfViewport): Fragment[] {
   const characterWidth = runWidth / characterCount(text);
 
   const fragments: Fragment[] = [];
-  for (const word of text.matchAll(/\S+/gu)) {
+  for (const word of matchesOf(/\S+/gu, text)) {
     const start = hasSurrogates ? characterCount(text.slice(0, word.index)) : word.index;
     const end = start + characterCount(word[0]);
     fragments.push({

@@ -3,6 +3,8 @@
 // (SST, GSTIN, ABN, UEN), and international phone prefixes. Used where a document prints no currency,
 // or only a sign several currencies share ("$", "kr", "¥", "Rs").
 
+import { matchesOf } from './pattern-matches.ts';
+
 export interface CountryMention {
   /** ISO 3166-1 alpha-2 codes this mention points to, each with its share of the weight. */
   countries: string[];
@@ -194,11 +196,11 @@ const ALL_RULES = [...NAME_RULES, ...LEGAL_FORM_RULES, ...TAX_ID_RULES];
 export function findCountryMentions(text: string): CountryMention[] {
   const mentions: CountryMention[] = [];
   for (const rule of ALL_RULES) {
-    for (const match of text.matchAll(rule.pattern)) {
+    for (const match of matchesOf(rule.pattern, text)) {
       mentions.push({ countries: rule.countries, weight: rule.weight, index: match.index, length: match[0].length, evidence: rule.evidence });
     }
   }
-  for (const match of text.matchAll(PHONE)) {
+  for (const match of matchesOf(PHONE, text)) {
     const digits = match[1] ?? '';
     const prefix = PHONE_PREFIXES.find(([code]) => digits.startsWith(code));
     // "+1" is shared by the US, Canada and the Caribbean: it counts for both of the larger ones.

@@ -4,6 +4,7 @@
 
 import { CURRENCY_OF_COUNTRY } from './country.ts';
 import { normalizeForMatching } from './text-normalization.ts';
+import { matchesOf } from './pattern-matches.ts';
 
 /** ISO 4217 codes accepted when printed as a code ("EUR", "PLN"). */
 export const ISO_CURRENCY_CODES: ReadonlySet<string> = new Set([
@@ -129,7 +130,7 @@ export function findCurrencyMentions(text: string, context: CurrencyContext = {}
     for (let offset = index; offset < index + length; offset += 1) taken[offset] = true;
     return true;
   };
-  for (const match of text.matchAll(CODE_PATTERN)) {
+  for (const match of matchesOf(CODE_PATTERN, text)) {
     const code = match[1] ?? '';
     if (!ISO_CURRENCY_CODES.has(code)) continue;
     if (WORD_LIKE_CODES.has(code) && !besideNumber(text, match.index, code.length)) continue;
@@ -139,7 +140,7 @@ export function findCurrencyMentions(text: string, context: CurrencyContext = {}
   }
   if (!ANY_SYMBOL.some((pattern) => pattern.test(text))) return mentions.sort((left, right) => left.index - right.index);
   for (const rule of SYMBOL_RULES) {
-    for (const match of text.matchAll(rule.pattern)) {
+    for (const match of matchesOf(rule.pattern, text)) {
       if (claim(match.index, match[0].length)) {
         mentions.push({ code: rule.code(context), index: match.index, length: match[0].length, unambiguous: rule.unambiguous });
       }

@@ -4,6 +4,7 @@
 // evidence supports (see inferNumericDateOrder).
 
 import { normalizeWithOffsets } from './text-normalization.ts';
+import { matchesOf } from './pattern-matches.ts';
 
 export type NumericDateOrder = 'DMY' | 'MDY';
 
@@ -97,10 +98,10 @@ export function findDates(text: string, context: DateContext = {}): FoundDate[] 
     found.push({ iso, style, orderAssumed, ...toOriginal(start, length) });
   };
 
-  for (const match of source.matchAll(ISO_DATE)) {
+  for (const match of matchesOf(ISO_DATE, source)) {
     add(match.index, match[0].length, toIsoDate(Number(match[1]), Number(match[2]), Number(match[3])), 'iso', false);
   }
-  for (const match of source.matchAll(NUMERIC_DATE)) {
+  for (const match of matchesOf(NUMERIC_DATE, source)) {
     const first = Number(match[1]);
     const second = Number(match[3]);
     const year = expandYear(match[4] ?? '');
@@ -112,12 +113,12 @@ export function findDates(text: string, context: DateContext = {}): FoundDate[] 
     const iso = order === 'DMY' ? toIsoDate(year, second, first) : toIsoDate(year, first, second);
     add(match.index, match[0].length, iso, 'numeric', orderAssumed);
   }
-  for (const match of source.matchAll(DAY_MONTH_YEAR)) {
+  for (const match of matchesOf(DAY_MONTH_YEAR, source)) {
     const month = MONTH_NAMES[match[2] ?? ''];
     if (month === undefined) continue;
     add(match.index, match[0].length, toIsoDate(expandYear(match[3] ?? ''), month, Number(match[1])), 'written', false);
   }
-  for (const match of source.matchAll(MONTH_DAY_YEAR)) {
+  for (const match of matchesOf(MONTH_DAY_YEAR, source)) {
     const month = MONTH_NAMES[match[1] ?? ''];
     if (month === undefined) continue;
     add(match.index, match[0].length, toIsoDate(Number(match[3]), month, Number(match[2])), 'written', false);
@@ -189,7 +190,7 @@ export function inferNumericDateOrder(evidence: DateOrderEvidence): NumericDateO
   let dayFirstVotes = 0;
   let monthFirstVotes = 0;
   for (const text of evidence.texts) {
-    for (const match of normalizeWithOffsets(text).text.matchAll(NUMERIC_DATE)) {
+    for (const match of matchesOf(NUMERIC_DATE, normalizeWithOffsets(text).text)) {
       if (match[2] === '.') continue;
       const first = Number(match[1]);
       const second = Number(match[3]);
@@ -238,7 +239,7 @@ export function findRepairedDates(text: string, context: DateRepairContext = {})
   const source = normalized.text;
   const repaired: FoundDate[] = [];
   const pattern = new RegExp(NUMERIC_DATE.source, 'g');
-  for (const match of source.matchAll(pattern)) {
+  for (const match of matchesOf(pattern, source)) {
     const [first = '', separator = '', second = '', year = ''] = [match[1], match[2], match[3], match[4]];
     if (readNumeric(first, second, year, separator, context.order) !== undefined) continue;
     const parts = [first, second, year];

@@ -13,6 +13,7 @@ import { parseInteger, parseNumber } from './number.ts';
 import { cleanPartyName } from './party-name.ts';
 import { parsePhone } from './phone.ts';
 import { findVatIds, parseVatId } from './vat-id.ts';
+import { matchesOf } from './pattern-matches.ts';
 
 export const FIELD_TYPES = [
   'string', 'number', 'amount', 'integer', 'date', 'datetime', 'currency', 'boolean', 'email', 'phone', 'iban', 'enum',
@@ -63,7 +64,7 @@ const MAX_TEXT_VALUE_LENGTH = 120;
 /** Amounts of each column (runs separated by 3+ spaces) on their own, so a lone "1 218,00" stays whole. */
 function findAmountsPerColumn(text: string, context: ValueContext): FoundAmount[] {
   const found: FoundAmount[] = [];
-  for (const column of text.matchAll(/\S+(?:\s{1,2}\S+)*/g)) {
+  for (const column of matchesOf(/\S+(?:\s{1,2}\S+)*/g, text)) {
     for (const amount of findAmounts(column[0], context)) found.push({ ...amount, index: amount.index + column.index });
   }
   return found;

@@ -1,6 +1,8 @@
 // IBANs (ISO 13616): printed in groups of four ("DE08 7009 0100 1234 5678 90"), stored without spaces,
 // accepted only when the country length and the mod-97 check digits agree.
 
+import { matchesOf } from './pattern-matches.ts';
+
 const IBAN_LENGTHS: Record<string, number> = {
   AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21,
   CR: 22, CY: 28, CZ: 24, DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18, FO: 18, FR: 27,
@@ -80,7 +82,7 @@ export interface FoundIban {
 export function findIbans(text: string): FoundIban[] {
   const found: FoundIban[] = [];
   const start = /(?<![A-Za-z0-9])([A-Z]{2})\s?(\d{2})/g;
-  for (const match of text.matchAll(start)) {
+  for (const match of matchesOf(start, text)) {
     const country = match[1] ?? '';
     const expectedLength = IBAN_LENGTHS[country];
     if (expectedLength === undefined) continue;

@@ -1,6 +1,8 @@
 // Company and person names of the parties. Legal-form suffixes ("GmbH", "B.V.", "Sp. z o.o.",
 // "Pvt. Ltd.") are the strongest sign that a line names a company, in any language.
 
+import { matchesOf } from './pattern-matches.ts';
+
 const LEGAL_FORMS = [
   'GmbH & Co\\. KG', 'GmbH & Co KG', 'GmbH', 'gGmbH', 'mbH', 'AG', 'KGaA', 'KG', 'OHG', 'GbR', 'UG(?: \\(haftungsbeschränkt\\))?', 'e\\.K\\.', 'e\\.V\\.', 'a\\.G\\.', 'SE',
   'B\\.V\\.', 'BV', 'N\\.V\\.', 'NV', 'V\\.O\\.F\\.', 'VOF',
@@ -51,12 +53,12 @@ export interface FoundCompanyName {
 export function findCompanyNames(text: string): FoundCompanyName[] {
   const found: FoundCompanyName[] = [];
   if (!ANY_LEGAL_FORM.test(text)) return found;
-  for (const match of text.matchAll(new RegExp(LEGAL_FORM_PATTERN.source, 'gu'))) {
+  for (const match of matchesOf(new RegExp(LEGAL_FORM_PATTERN.source, 'gu'), text)) {
     const end = match.index + match[0].length;
     // ", Inc." and ", Ltd." belong to the name; the comma is not a separator there.
     const before = text.slice(0, match.index).replace(/,\s?$/, '  ').replace(/, $/, '  ');
     let start = 0;
-    const separators = [...before.matchAll(new RegExp(SEPARATOR.source, 'gu'))];
+    const separators = matchesOf(new RegExp(SEPARATOR.source, 'gu'), before);
     const lastSeparator = separators[separators.length - 1];
     if (lastSeparator) start = lastSeparator.index + lastSeparator[0].length;
     const words = before.slice(start).split(/\s+/).filter(Boolean);
@@ -145,5 +147,5 @@ export function looksLikeKeyAndValue(text: string): boolean {
 /** Where the text holds legal forms ("SDN BHD", "GmbH"): start and end offsets of each. */
 export function legalFormRanges(text: string): { start: number; end: number }[] {
   if (!ANY_LEGAL_FORM.test(text)) return [];
-  return [...text.matchAll(new RegExp(LEGAL_FORM_PATTERN.source, 'gu'))].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  return matchesOf(new RegExp(LEGAL_FORM_PATTERN.source, 'gu'), text).map((match) => ({ start: match.index, end: match.index + match[0].length }));
 }

@@ -2,6 +2,8 @@
 // "FR60421938861", "ATU12345678"), Swiss UID ("CHE-123.456.789 MWST"), UK, and bare national tax
 // numbers when a label says the value is one (Polish NIP "774-00-01-454").
 
+import { matchesOf } from './pattern-matches.ts';
+
 const VAT_FORMATS: Record<string, RegExp> = {
   AT: /^ATU\d{8}$/,
   BE: /^BE[01]\d{9}$/,
@@ -67,7 +69,7 @@ const VAT_CANDIDATE = /(?<![A-Za-z0-9])(?:[A-Z]{2}|CHE)[\s\-.]?[A-Z0-9][A-Z0-9 .
 /** Prefixed VAT ids in running text ("UStId DE 232 446 240"). */
 export function findVatIds(text: string): FoundVatId[] {
   const found: FoundVatId[] = [];
-  for (const match of text.matchAll(VAT_CANDIDATE)) {
+  for (const match of matchesOf(VAT_CANDIDATE, text)) {
     // Try the longest prefix first, shrinking at separators, since the pattern can run into the next word.
     let candidate = match[0];
     while (candidate.length >= 8) {
