@@ -23,16 +23,18 @@ import { missedLineStatistics } from '../src/extraction-engine/readers/missed-li
 import { ocrLanguages, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
 import { derivedScanOf } from './corpus-scans.ts';
 import {
-  addLineItemScores,
   CONFIDENT_ROW,
   lineItemLabelSchema,
+  lineItemSummaryBySource,
+  missingPredictionCounts,
   predictedLineItemsOf,
   rowPrecision,
   rowRecall,
   scoredColumns,
   scoreLineItems,
+  scoreOutcomeLineItems,
+  type LineItemResult,
   type LineItemRow,
-  type LineItemScore,
 } from './line-item-scoring.ts';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -148,14 +150,6 @@ function printTable(title: string, header: string[], rows: string[][]): void {
   for (const row of rows) console.log(format(row));
 }
 
-interface LineItemResult {
-  source: string;
-  file: string;
-  score: LineItemScore;
-  /** Why no rows were predicted (no line_items field, a failed extraction), when none could be. */
-  missingPrediction?: string;
-}
-
 /** The hand-labelled rows of a corpus document (test/fixtures/line-items/<path>.rows.json), if it has them. */
 async function handLabelledRows(relative: string): Promise<LineItemRow[] | undefined> {
   let text: string;
@@ -169,12 +163,6 @@ async function handLabelledRows(relative: string): Promise<LineItemRow[] | undef
   return label.rows;
 }
 
-function scoreLineItemsOf(source: string, file: string, truth: readonly LineItemRow[], outcome: Parameters<typeof predictedLineItemsOf>[0]): LineItemResult {
-  const predicted = predictedLineItemsOf(outcome);
-  if ('missing' in predicted) return { source, file, score: scoreLineItems(truth, []), missingPrediction: predicted.missing };
-  return { source, file, score: scoreLineItems(truth, predicted.rows) };
-}
-
 function printLineItemReport(results: readonly LineItemResult[], withoutTruth: readonly string[]): void {
   console.log('\nLine items (rows paired one to one; cells over paired rows whose truth prints the column)');
   if (results.length === 0) {
@@ -182,24 +170,18 @@ function printLineItemReport(results: readonly LineItemResult[], withoutTruth: r
   } else {
     const rate = (right: number, total: number): string => (total === 0 ? '-' : `${percentage(right, total)} ${right}/${total}`);
     const ratio = (value: number | undefined, right: number, total: number): string => (value === undefined ? '-' : rate(right, total));
-    const sources = [...new Set(results.map((result) => result.source))].sort();
-    const rows = [...sources, 'all'].map((source) => {
-      const selected = results.filter((result) => source === 'all' || result.source === source);
-      const total = addLineItemScores(selected.map((result) => result.score));
-      return [
-        source,
-        String(selected.length),
-        ratio(rowRecall(total), total.matchedRows, total.truthRows),
-        ratio(rowPrecision(total), total.matchedRows, total.predictedRows),
-        ...scoredColumns.map((column) => rate(total.cells[column].right, total.cells[column].total)),
-      ];
-    });
+    const summaries = lineItemSummaryBySource(results);
+    const rows = summaries.map(({ source, documents, score }) => [
+      source,
+      String(documents),
+      ratio(rowRecall(score), score.matchedRows, score.truthRows),
+      ratio(rowPrecision(score), score.matchedRows, score.predictedRows),
+      ...scoredColumns.map((column) => rate(score.cells[column].right, score.cells[column].total)),
+    ]);
     printTable('Line items per source', ['source', 'documents', 'row recall', 'row precision', ...scoredColumns], rows);
-    const confident = addLineItemScores(results.map((result) => result.score)).confidentRows;
+    const confident = summaries.at(-1)?.score.confidentRows ?? { right: 0, total: 0 };
     console.log(`Row confidence >= ${CONFIDENT_ROW}: ${confident.total === 0 ? 'no such rows' : `${confident.right} of ${confident.total} paired with the right amount (${percentage(confident.right, confident.total).trim()})`}`);
-    const missing = new Map<string, number>();
-    for (const result of results) if (result.missingPrediction) missing.set(result.missingPrediction, (missing.get(result.missingPrediction) ?? 0) + 1);
-    for (const [reason, count] of missing) console.log(`${reason}: 0 rows predicted for ${count} of ${results.length} scored readings`);
+    for (const { reason, readings } of missingPredictionCounts(results)) console.log(`${reason}: 0 rows predicted for ${readings} of ${results.length} scored readings`);
   }
   if (withoutTruth.length > 0) console.log(`no line_items from the embedded XML, so no truth rows, for ${withoutTruth.length} ZUGFeRD file(s): ${withoutTruth.join(', ')}`);
   if (verbose) {
@@ -334,14 +316,14 @@ async function main(): Promise<void> {
           else zugferdWithoutTruthRows.push(relative);
         }
       }
-      if (lineItemTruth) lineItemResults.push(scoreLineItemsOf(`${source}, page only`, relative, lineItemTruth, pageOnly));
+      if (lineItemTruth) lineItemResults.push(scoreOutcomeLineItems(`${source}, page only`, relative, lineItemTruth, pageOnly));
       if (withDerivedScans && source.startsWith('text PDF')) {
         const scanSource = 'scanned PDF (derived from text PDF), OCR';
         try {
           const scanned = await readThroughCache(await derivedScanOf(bytes), { fileName: basename(documentPath), ocr, readEmbeddedXml: false });
           const scanOutcome = extractDocument(scanned, { configuration: defaultExtractionConfiguration });
           comparisons.push(...compare(scanSource, relative, scanOutcome, fields));
-          if (lineItemTruth) lineItemResults.push(scoreLineItemsOf(scanSource, relative, lineItemTruth, scanOutcome));
+          if (lineItemTruth) lineItemResults.push(scoreOutcomeLineItems(scanSource, relative, lineItemTruth, scanOutcome));
         } catch (error) {
           // A scan whose pages all ran over the OCR time budget (a loaded machine) is rejected: every field counts as wrong.
           if (!(error instanceof DocumentRejectedError)) throw error;

@@ -283,3 +283,41 @@ export function predictedLineItemsOf(outcome: { status: string; fields?: readonl
     })),
   };
 }
+
+/** One reading of one document scored: the eval's unit of line-item results. */
+export interface LineItemResult {
+  source: string;
+  file: string;
+  score: LineItemScore;
+  /** Why no rows were predicted (no line_items field, a failed extraction), when none could be. */
+  missingPrediction?: string;
+}
+
+/** The rows of an extraction outcome scored against the true rows of its document. */
+export function scoreOutcomeLineItems(source: string, file: string, truth: readonly LineItemRow[], outcome: Parameters<typeof predictedLineItemsOf>[0]): LineItemResult {
+  const predicted = predictedLineItemsOf(outcome);
+  if ('missing' in predicted) return { source, file, score: scoreLineItems(truth, []), missingPrediction: predicted.missing };
+  return { source, file, score: scoreLineItems(truth, predicted.rows) };
+}
+
+export interface LineItemSourceSummary {
+  source: string;
+  documents: number;
+  score: LineItemScore;
+}
+
+/** Results added up per source (sorted), then over all of them as source "all". */
+export function lineItemSummaryBySource(results: readonly LineItemResult[]): LineItemSourceSummary[] {
+  const sources = [...new Set(results.map((result) => result.source))].sort();
+  return [...sources, 'all'].map((source) => {
+    const selected = results.filter((result) => source === 'all' || result.source === source);
+    return { source, documents: selected.length, score: addLineItemScores(selected.map((result) => result.score)) };
+  });
+}
+
+/** Each reason no rows could be predicted, with the number of readings it applies to. */
+export function missingPredictionCounts(results: readonly LineItemResult[]): { reason: string; readings: number }[] {
+  const counts = new Map<string, number>();
+  for (const result of results) if (result.missingPrediction) counts.set(result.missingPrediction, (counts.get(result.missingPrediction) ?? 0) + 1);
+  return [...counts].map(([reason, readings]) => ({ reason, readings }));
+}

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   addLineItemScores,
   descriptionSimilarity,
+  lineItemSummaryBySource,
   matchLineItems,
+  missingPredictionCounts,
   normalizeDescription,
   predictedLineItemsOf,
   rowPrecision,
   rowRecall,
   scoreLineItems,
+  scoreOutcomeLineItems,
   type LineItemRow,
   type PredictedRow,
 } from '../../../../scripts/line-item-scoring.ts';
@@ -183,5 +186,31 @@ describe('rows of an engine outcome', () => {
     expect(predictedLineItemsOf(lineItemsAsText)).toEqual({
       missing: 'line_items is not a table field',
     });
+  });
+});
+
+describe('the eval summary of engine outcomes', () => {
+  const truth = [{ description: 'Desk lamp', amount: 25 }, { description: 'Chair', amount: 80 }];
+  const withoutLineItems = { status: 'COMPLETED', fields: [{ name: 'total_amount', type: 'amount', value: 105, metadata: { extracted: true } }] };
+
+  it('adds up the readings per source and over all, and counts the readings whose output has no line_items', () => {
+    const results = [
+      scoreOutcomeLineItems('text PDF, page only', 'a.pdf', truth, outcomeWithLineItems([{ cells: { description: 'Desk lamp', amount: 25 }, confidence: 0.95 }])),
+      scoreOutcomeLineItems('image (OCR)', 'b.jpg', truth, withoutLineItems),
+      scoreOutcomeLineItems('image (OCR)', 'c.jpg', [{ description: 'Tea', amount: 1.7 }], withoutLineItems),
+    ];
+
+    const summaries = lineItemSummaryBySource(results);
+
+    expect(summaries.map(({ source, documents }) => [source, documents])).toEqual([['image (OCR)', 2], ['text PDF, page only', 1], ['all', 3]]);
+    expect(summaries[0]?.score).toMatchObject({ truthRows: 3, predictedRows: 0, matchedRows: 0 });
+    expect(summaries[1]?.score).toMatchObject({ truthRows: 2, predictedRows: 1, matchedRows: 1 });
+    expect(summaries[2]?.score).toMatchObject({ truthRows: 5, predictedRows: 1, matchedRows: 1, confidentRows: { right: 1, total: 1 } });
+    expect(missingPredictionCounts(results)).toEqual([{ reason: 'no line_items field in the output', readings: 2 }]);
+  });
+
+  it('has only the "all" line, with no rows, when nothing was scored', () => {
+    expect(lineItemSummaryBySource([])).toEqual([{ source: 'all', documents: 0, score: addLineItemScores([]) }]);
+    expect(missingPredictionCounts([])).toEqual([]);
   });
 });
