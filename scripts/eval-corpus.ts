@@ -1,6 +1,8 @@
 // Field accuracy of the extraction engine over the development corpus (../shared/corpus, or
 // PAPERFLOW_CORPUS_DIR): per field and per source (text PDFs, OCR, plain text, ZUGFeRD with and
 // without the embedded XML), the calibration of confidences, and the outcome of each bad/ file.
+// Line items: row recall, row precision and cell accuracy per source against the hand labels of
+// test/fixtures/line-items/ and, for ZUGFeRD, against the rows read from the embedded XML.
 // Each text PDF is also rendered into an image-only "scan" to measure the OCR path (skip: --no-scans).
 // Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N] [-- --ocr-workers N] [-- --ensemble-split SETS]
 // --only keeps the files whose corpus path contains the text (repeatable); --read-cache keeps each
@@ -20,8 +22,23 @@ import { arithmeticStatistics, secondLookStatistics } from '../src/extraction-en
 import { missedLineStatistics } from '../src/extraction-engine/readers/missed-lines.ts';
 import { ocrLanguages, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
 import { derivedScanOf } from './corpus-scans.ts';
+import {
+  CONFIDENT_ROW,
+  lineItemLabelSchema,
+  lineItemSummaryBySource,
+  missingPredictionCounts,
+  predictedLineItemsOf,
+  rowPrecision,
+  rowRecall,
+  scoredColumns,
+  scoreLineItems,
+  scoreOutcomeLineItems,
+  type LineItemResult,
+  type LineItemRow,
+} from './line-item-scoring.ts';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const lineItemLabelDirectory = join(repositoryRoot, 'test/fixtures/line-items');
 const corpusDirectory = process.env.PAPERFLOW_CORPUS_DIR ?? resolve(repositoryRoot, '../shared/corpus');
 const verbose = process.argv.includes('--verbose');
 /** The corpus has no scanned PDFs; by default every text PDF is also rendered into one and OCR'd. */
@@ -133,6 +150,48 @@ function printTable(title: string, header: string[], rows: string[][]): void {
   for (const row of rows) console.log(format(row));
 }
 
+/** The hand-labelled rows of a corpus document (test/fixtures/line-items/<path>.rows.json), if it has them. */
+async function handLabelledRows(relative: string): Promise<LineItemRow[] | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(lineItemLabelDirectory, `${relative}.rows.json`), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const label = lineItemLabelSchema.parse(JSON.parse(text));
+  if (label.document !== relative) throw new Error(`${relative}.rows.json labels ${label.document}`);
+  return label.rows;
+}
+
+function printLineItemReport(results: readonly LineItemResult[], withoutTruth: readonly string[]): void {
+  console.log('\nLine items (rows paired one to one; cells over paired rows whose truth prints the column)');
+  if (results.length === 0) {
+    console.log('no documents with line-item ground truth in this run');
+  } else {
+    const rate = (right: number, total: number): string => (total === 0 ? '-' : `${percentage(right, total)} ${right}/${total}`);
+    const ratio = (value: number | undefined, right: number, total: number): string => (value === undefined ? '-' : rate(right, total));
+    const summaries = lineItemSummaryBySource(results);
+    const rows = summaries.map(({ source, documents, score }) => [
+      source,
+      String(documents),
+      ratio(rowRecall(score), score.matchedRows, score.truthRows),
+      ratio(rowPrecision(score), score.matchedRows, score.predictedRows),
+      ...scoredColumns.map((column) => rate(score.cells[column].right, score.cells[column].total)),
+    ]);
+    printTable('Line items per source', ['source', 'documents', 'row recall', 'row precision', ...scoredColumns], rows);
+    const confident = summaries.at(-1)?.score.confidentRows ?? { right: 0, total: 0 };
+    console.log(`Row confidence >= ${CONFIDENT_ROW}: ${confident.total === 0 ? 'no such rows' : `${confident.right} of ${confident.total} paired with the right amount (${percentage(confident.right, confident.total).trim()})`}`);
+    for (const { reason, readings } of missingPredictionCounts(results)) console.log(`${reason}: 0 rows predicted for ${readings} of ${results.length} scored readings`);
+  }
+  if (withoutTruth.length > 0) console.log(`no line_items from the embedded XML, so no truth rows, for ${withoutTruth.length} ZUGFeRD file(s): ${withoutTruth.join(', ')}`);
+  if (verbose) {
+    for (const result of results) {
+      const { truthRows, predictedRows, matchedRows } = result.score;
+      console.log(`  ${result.source.padEnd(40)} ${result.file.padEnd(52)} rows: ${truthRows} true, ${predictedRows} predicted, ${matchedRows} paired${result.missingPrediction ? ` (${result.missingPrediction})` : ''}`);
+    }
+  }
+}
+
 let readerVersion: Promise<string> | undefined;
 
 /** A hash of the reader code: a cached reading is reused only while the readers are unchanged. */
@@ -172,6 +231,8 @@ async function main(): Promise<void> {
   );
   const comparisons: Comparison[] = [];
   const badResults: string[][] = [];
+  const lineItemResults: LineItemResult[] = [];
+  const zugferdWithoutTruthRows: string[] = [];
   const ocr = new OcrPool({ size: ocrWorkers, ensembleSplit });
   const started = Date.now();
   try {
@@ -229,25 +290,40 @@ async function main(): Promise<void> {
         badResults.push([relative, expected.category ?? '', matchesExpectation ? 'yes' : 'NO', `${seconds}s`, outcomes.join(' | ')]);
         continue;
       }
+      const handLabels = await handLabelledRows(relative);
       if (!document) {
         console.log(`! ${relative}: rejected (${rejection?.reason}): ${rejection?.message}`);
         for (const field of Object.keys(expected.fields ?? {})) {
           if (comparedFieldNames.has(field)) comparisons.push({ source: 'rejected', file: relative, field, expected: expected.fields?.[field] as ExpectedValue, actual: null, correct: false });
         }
+        if (handLabels) lineItemResults.push({ source: 'rejected', file: relative, score: scoreLineItems(handLabels, []), missingPrediction: 'document rejected' });
         continue;
       }
       const fields = expected.fields ?? {};
       // ZUGFeRD files are reported apart from the other text PDFs: they are one generator's layouts.
       const source = `${sourceOf(document)}${relative.startsWith('zugferd/') ? ' (ZUGFeRD)' : ''}`;
-      comparisons.push(...compare(`${source}, page only`, relative, extractDocument(document, { configuration: defaultExtractionConfiguration, useEmbeddedInvoice: false }), fields));
+      const pageOnly = extractDocument(document, { configuration: defaultExtractionConfiguration, useEmbeddedInvoice: false });
+      comparisons.push(...compare(`${source}, page only`, relative, pageOnly, fields));
+      // Line-item truth: the hand labels, or for an e-invoice the rows its embedded XML gives.
+      let lineItemTruth = handLabels;
       if (document.embeddedInvoice) {
-        comparisons.push(...compare(`${source}, with embedded XML`, relative, extractDocument(document, { configuration: defaultExtractionConfiguration }), fields));
+        const withXml = extractDocument(document, { configuration: defaultExtractionConfiguration });
+        comparisons.push(...compare(`${source}, with embedded XML`, relative, withXml, fields));
+        // With a conflict the engine answers from the page, so that reading is no truth for the page's rows.
+        if (!lineItemTruth && relative.startsWith('zugferd/')) {
+          const xmlRows = (document.embeddedInvoice.notOnPage ?? []).length === 0 ? predictedLineItemsOf(withXml) : { missing: 'embedded XML set aside' };
+          if ('rows' in xmlRows) lineItemTruth = xmlRows.rows.map((row) => row.cells);
+          else zugferdWithoutTruthRows.push(relative);
+        }
       }
+      if (lineItemTruth) lineItemResults.push(scoreOutcomeLineItems(`${source}, page only`, relative, lineItemTruth, pageOnly));
       if (withDerivedScans && source.startsWith('text PDF')) {
         const scanSource = 'scanned PDF (derived from text PDF), OCR';
         try {
           const scanned = await readThroughCache(await derivedScanOf(bytes), { fileName: basename(documentPath), ocr, readEmbeddedXml: false });
-          comparisons.push(...compare(scanSource, relative, extractDocument(scanned, { configuration: defaultExtractionConfiguration }), fields));
+          const scanOutcome = extractDocument(scanned, { configuration: defaultExtractionConfiguration });
+          comparisons.push(...compare(scanSource, relative, scanOutcome, fields));
+          if (lineItemTruth) lineItemResults.push(scoreOutcomeLineItems(scanSource, relative, lineItemTruth, scanOutcome));
         } catch (error) {
           // A scan whose pages all ran over the OCR time budget (a loaded machine) is rejected: every field counts as wrong.
           if (!(error instanceof DocumentRejectedError)) throw error;
@@ -255,6 +331,7 @@ async function main(): Promise<void> {
           for (const [field, value] of Object.entries(fields)) {
             if (comparedFieldNames.has(field) && typeof value !== 'object') comparisons.push({ source: scanSource, file: relative, field, expected: field === 'doc_type' ? expectedDocType(value) : value, actual: null, correct: false });
           }
+          if (lineItemTruth) lineItemResults.push({ source: scanSource, file: relative, score: scoreLineItems(lineItemTruth, []), missingPrediction: 'derived scan rejected' });
         }
       }
       if (verbose) console.log(`  read ${relative} in ${seconds}s (${source}, language ${document.language ?? '?'})`);
@@ -291,6 +368,7 @@ async function main(): Promise<void> {
     }),
   );
   printTable('bad/ files', ['file', 'category', 'as expected', 'read', 'outcome'], badResults);
+  printLineItemReport(lineItemResults, zugferdWithoutTruthRows);
 
   if (verbose) {
     console.log('\nWrong or missing values:');
