@@ -152,7 +152,10 @@ const commands: Record<string, Command> = {
     const { values } = parseArgs({ args, options: { workspace: { type: 'string' } } });
     if (!values.workspace) return fail(output, '--workspace is required.');
     if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
-    for (const workflow of await workflowStore().list(values.workspace)) output.out(JSON.stringify(workflow));
+    const workflows = await workflowStore().list(values.workspace);
+    // On stderr, so stdout stays one JSON line per workflow (none) for scripts.
+    if (workflows.length === 0) output.err(`No workflows in workspace ${values.workspace} (paperflow-admin workflows publish <file> --workspace ${values.workspace} adds one).`);
+    for (const workflow of workflows) output.out(JSON.stringify(workflow));
     return 0;
   },
   'workflows show': async (args, output) => {
@@ -201,8 +204,23 @@ function failNoWorkflow(output: CommandOutput, target: { workspaceId: string; wo
   return fail(output, `Workflow ${target.workflowId} does not exist in workspace ${target.workspaceId} (paperflow-admin workflows list shows those that do).`);
 }
 
+/** `--help` or `-h` anywhere: the usage of the group named first (`workflows --help`), or all of it. */
+export function wantsHelp(argv: string[]): boolean {
+  return argv.length === 0 || argv.includes('--help') || argv.includes('-h');
+}
+
+function usageOf(group: string | undefined): string {
+  const lines = usage.split('\n');
+  const groupLines = lines.filter((line) => line.startsWith(`  ${group} `));
+  return groupLines.length === 0 ? usage : ['Usage: paperflow-admin <command>', '', ...groupLines].join('\n');
+}
+
 /** Runs one admin command; returns the process exit code. Errors become a message, never a stack. */
 export async function runAdminCommand(argv: string[], output: CommandOutput): Promise<number> {
+  if (argv.length > 0 && wantsHelp(argv)) {
+    output.out(usageOf(argv[0]));
+    return 0;
+  }
   const name = argv.slice(0, 2).join(' ');
   const command = commands[name];
   if (!command) {

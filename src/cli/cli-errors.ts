@@ -50,11 +50,15 @@ export class UnsuccessfulOutcomeError extends Error {
   }
 }
 
-/** The lines an API error is shown as: code and message, every validation detail, the request id. */
+/**
+ * The lines an API error is shown as: code and message, every validation detail the message does not
+ * already say (a 422's message names its first few), the request id.
+ */
 export function apiErrorLines(error: ApiError): string[] {
+  const saidInMessage = (detail: ApiErrorDetail) => error.message.includes(`${detail.field || '(body)'}: ${detail.issue.replace(/\.+$/, '')}`);
   return [
     `${error.code} (HTTP ${error.status}): ${error.message}`,
-    ...error.details.map((detail) => `  ${detail.field}: ${detail.issue}`),
+    ...error.details.filter((detail) => !saidInMessage(detail)).map((detail) => `  ${detail.field}: ${detail.issue}`),
     `Request id: ${error.requestId ?? '(none returned)'}`,
   ];
 }

@@ -1,7 +1,7 @@
 import { PaperflowApiClient } from './api-client.ts';
 import { resolveConnection } from './cli-configuration.ts';
 import { colorsEnabled, painterFor, statusStyle, type OutputStream, type Painter } from './terminal-style.ts';
-import { formatTable, type TableColumn } from './table-format.ts';
+import { formatTable, listSummary, type ItemNoun, type TableColumn } from './table-format.ts';
 import { Spinner } from './progress-display.ts';
 
 // What every command gets: the output streams, the API client (configured on first use, so `--help`
@@ -63,12 +63,10 @@ export class CommandContext {
     this.out(formatTable(columns, rows, { styleHeader: (text) => this.paint('bold', text) }));
   }
 
-  /** A list answer as a table and a line saying where in the pages it is. */
-  list<Item>(answer: ListAnswer<Item>, columns: TableColumn<Item>[], noun: string): void {
-    const { page, totalPages, totalItems } = answer.pageInfo;
+  /** A list answer as a table and a line saying where in the pages it is (or that there is nothing). */
+  list<Item>(answer: ListAnswer<Item>, columns: TableColumn<Item>[], noun: ItemNoun): void {
     if (answer.data.length > 0) this.table(columns, answer.data);
-    const more = page + 1 < totalPages ? `; --page ${page + 1} for the next` : '';
-    this.out(this.paint('dim', `${totalItems} ${noun}${totalItems === 1 ? '' : 's'}; page ${page} of pages 0 to ${Math.max(totalPages - 1, 0)}${more}.`));
+    this.out(this.paint('dim', listSummary(answer.pageInfo, answer.data.length, noun)));
   }
 
   spinner(): Spinner {

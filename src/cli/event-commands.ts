@@ -3,7 +3,7 @@ import { eventTypes } from '../events/event-envelope.ts';
 import { oneOf, parseDateTime, parseEventTypes, parsePageNumber, parsePageSize } from './argument-parsing.ts';
 import { UsageError } from './cli-errors.ts';
 import type { CommandContext, ListAnswer } from './command-context.ts';
-import type { TableColumn } from './table-format.ts';
+import { regularNoun, type TableColumn } from './table-format.ts';
 
 // `paperflow events …` and `paperflow subscriptions …`: the event history, deliveries and resends,
 // and the webhook subscriptions that decide what is delivered (and what GET /events lists).
@@ -113,7 +113,7 @@ export function addEventCommands(program: Command, context: CommandContext): voi
       query: { eventType: options.type, subscriptionId: options.subscription, from: options.from, to: options.to, sort: options.sort, page: options.page, size: options.size },
     });
     if (options.json) context.json(body);
-    else context.list(body, eventColumns, 'event');
+    else context.list(body, eventColumns, regularNoun('event'));
   });
 
   events
@@ -148,7 +148,7 @@ export function addEventCommands(program: Command, context: CommandContext): voi
       query: { subscriptionId: options.subscription, page: options.page, size: options.size },
     });
     if (options.json) context.json(body);
-    else context.list(body, deliveryColumns, 'delivery');
+    else context.list(body, deliveryColumns, { one: 'delivery', many: 'deliveries' });
   });
 
   events
@@ -206,7 +206,7 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
       query: { name: options.name, status: options.status, eventType: options.type, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size },
     });
     if (options.json) context.json(body);
-    else context.list(body, subscriptionColumns, 'subscription');
+    else context.list(body, subscriptionColumns, regularNoun('subscription'));
   });
 
   subscriptions

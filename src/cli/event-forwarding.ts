@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { hostname } from 'node:os';
 import type { EventEnvelope, EventType } from '../events/event-envelope.ts';
 import { deliveryRequestHeaders } from '../webhooks/delivery-headers.ts';
@@ -151,13 +153,9 @@ export class EventForwarder {
     const headers = deliveryRequestHeaders({ eventId: envelope.eventId, eventType: envelope.eventType, deliveryId, attempt: 1 }, signature);
     const summary = { eventId: event.eventId, eventType: event.eventType, occurredAt: event.occurredAt };
     try {
-      // Redirects are not followed, as real deliveries do not follow them.
-      const response = await fetch(this.options.forwardTo, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(forwardTimeoutMs) });
-      await response.body?.cancel();
-      return { ...summary, outcome: { status: response.status } };
+      return { ...summary, outcome: { status: await postExactly(this.options.forwardTo, headers, body, forwardTimeoutMs) } };
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      return { ...summary, outcome: { error: cause?.code ?? (error as Error).message } };
+      return { ...summary, outcome: { error: (error as NodeJS.ErrnoException).name === 'AbortError' ? 'timeout' : ((error as NodeJS.ErrnoException).code ?? (error as Error).message) } };
     }
   }
 
@@ -189,4 +187,23 @@ export class EventForwarder {
       if (page + 1 >= body.pageInfo.totalPages) return items;
     }
   }
+}
+
+/**
+ * POSTs `body` with exactly `headers`, and what HTTP/1.1 itself needs (Host, Content-Length,
+ * Connection), as the service's deliveries arrive; fetch would add headers of its own (Accept,
+ * Accept-Language, Sec-Fetch-Mode…) that a receiver never sees from the service. Redirects are not
+ * followed, as real deliveries do not follow them. Resolves with the receiver's status.
+ */
+function postExactly(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number> {
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(target, { method: 'POST', headers, agent: false, signal: AbortSignal.timeout(timeoutMs) }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }

@@ -6,7 +6,7 @@ import { UnsuccessfulOutcomeError, UsageError } from './cli-errors.ts';
 import { pollUntilTerminal, type CommandContext, type ListAnswer } from './command-context.ts';
 import { multipartBody } from './multipart-body.ts';
 import { UploadProgress } from './progress-display.ts';
-import type { TableColumn } from './table-format.ts';
+import { regularNoun, type TableColumn } from './table-format.ts';
 
 // `paperflow extract` and `paperflow extractions …`: the Extraction endpoints of the spec.
 
@@ -76,6 +76,21 @@ async function readExtraction(context: CommandContext, extractionId: string): Pr
   return (await (await context.client()).request<Extraction>({ path: `${extractionsPath}/${encodeURIComponent(extractionId)}` })).body;
 }
 
+/**
+ * The id of the field `--field` names: a field id as `extractions get` prints it, or a field's name.
+ * A name two fields share (a repeated field) is refused with their ids, so feedback never lands on a guess.
+ */
+export function fieldIdNamed(extraction: Pick<Extraction, 'id' | 'output'>, nameOrId: string): string {
+  const fields = extraction.output?.fields ?? [];
+  if (fields.some((field) => field.id === nameOrId)) return nameOrId;
+  const named = fields.filter((field) => field.name === nameOrId);
+  if (named.length === 1) return named[0]!.id;
+  if (named.length > 1) throw new UsageError(`${extraction.id} has ${named.length} fields named ${nameOrId}; give one of their ids: ${named.map((field) => field.id).join(', ')}.`);
+  const known = [...new Set(fields.map((field) => field.name))];
+  const listing = known.length > 0 ? `its fields are ${known.join(', ')}` : 'it has no fields';
+  throw new UsageError(`${extraction.id} has no field named or with the id ${nameOrId}: ${listing}.`);
+}
+
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
 async function startExtraction(context: CommandContext, source: string, labels: Record<string, string> | undefined): Promise<Extraction> {
@@ -143,7 +158,7 @@ export function addExtractionCommands(program: Command, context: CommandContext)
         query: { status: options.status, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size, ...labelQuery },
       });
       if (options.json) context.json(body);
-      else context.list(body, extractionColumns, 'extraction');
+      else context.list(body, extractionColumns, regularNoun('extraction'));
     });
 
   extractions
@@ -163,13 +178,14 @@ export function addExtractionCommands(program: Command, context: CommandContext)
     .argument('<extractionId>')
     .requiredOption('--message <text>', 'the feedback, at most 1024 characters')
     .option('--type <type>', 'ERROR (default: needs correction and review) or INFO (a note)', oneOf(['ERROR', 'INFO']))
-    .option('--field <fieldId>', 'the field it is about (a FIELD ID of `extractions get`); omit for the whole document')
+    .option('--field <name|fieldId>', 'the field it is about: its name (total_amount) or its FIELD ID of `extractions get`; omit for the whole document')
     .option('--json', 'print the feedback as JSON')
     .action(async (extractionId: string, options: { message: string; type?: string; field?: string; json?: boolean }) => {
+      const fieldId = options.field === undefined ? undefined : fieldIdNamed(await readExtraction(context, extractionId), options.field);
       const { body } = await (await context.client()).request<{ id: string; type: string; fieldId: string | null }>({
         method: 'POST',
         path: `${extractionsPath}/${encodeURIComponent(extractionId)}/feedback`,
-        json: { message: options.message, ...(options.type ? { type: options.type } : {}), ...(options.field ? { fieldId: options.field } : {}) },
+        json: { message: options.message, ...(options.type ? { type: options.type } : {}), ...(fieldId ? { fieldId } : {}) },
       });
       if (options.json) context.json(body);
       else context.out(`Feedback ${body.id} (${body.type}) recorded on ${extractionId}${body.fieldId ? `, field ${body.fieldId}` : ''}.`);

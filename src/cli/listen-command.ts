@@ -8,10 +8,11 @@ import { ApiError, ApiUnreachableError, UsageError } from './cli-errors.ts';
 import type { CommandContext } from './command-context.ts';
 import { EventForwarder, type ForwardedEvent } from './event-forwarding.ts';
 
-function checkedForwardUrl(raw: string): string {
+/** `--forward-to` as a URL; without a scheme (`localhost:3000/hooks`, as `stripe listen` takes it) http is meant. */
+export function checkedForwardUrl(raw: string): string {
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
   } catch {
     throw new UsageError(`--forward-to ${raw} is not a URL.`);
   }
@@ -30,7 +31,7 @@ export function addListenCommand(program: Command, context: CommandContext): voi
   program
     .command('listen')
     .description('Forward new events to a local URL, signed as real deliveries are, with a local secret printed at start.')
-    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. http://localhost:3000/hooks')
+    .requiredOption('--forward-to <url>', 'where to POST each event, e.g. localhost:3000/hooks (http:// unless a scheme is given)')
     .option('--events <types>', `the event types to follow, comma-separated or repeated (default: all): ${eventTypes.join(', ')}`, parseEventTypes)
     .option('--interval <seconds>', 'how often to look for new events (default 2)', parsePositiveSeconds)
     .option('--secret <whsec_…>', 'sign with this secret instead of a new one (to keep one across restarts)')

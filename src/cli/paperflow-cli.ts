@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import packageDescription from '../../package.json' with { type: 'json' };
 import { apiErrorLines, ApiError, exitCodes, UsageError } from './cli-errors.ts';
 import { CommandContext, type CliIo } from './command-context.ts';
 import { addEventCommands, addSubscriptionCommands } from './event-commands.ts';
@@ -28,6 +29,7 @@ export function paperflowProgram(io: CliIo): Command {
   const context = new CommandContext(io, () => program.opts<{ profile?: string }>().profile);
   program
     .description('Paperflow from the command line: extractions, workflow runs, events and webhooks, through the public API.')
+    .version(`paperflow ${packageDescription.version}`, '-V, --version', 'print the version of paperflow')
     .option('--profile <name>', 'use this profile of the configuration file')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     // Set before the commands are added, so that every subcommand inherits it: commander reports

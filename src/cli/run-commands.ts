@@ -6,7 +6,7 @@ import { UnsuccessfulOutcomeError, UsageError } from './cli-errors.ts';
 import { pollUntilTerminal, type CommandContext, type ListAnswer } from './command-context.ts';
 import { multipartBody, type MultipartPart } from './multipart-body.ts';
 import { UploadProgress } from './progress-display.ts';
-import type { TableColumn } from './table-format.ts';
+import { regularNoun, type TableColumn } from './table-format.ts';
 
 // `paperflow runs …`: start a published workflow (paperflow-admin workflows publish) and follow its runs.
 
@@ -147,6 +147,6 @@ export function addRunCommands(program: Command, context: CommandContext): void 
         query: { status: options.status, workflowId: options.workflow, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size },
       });
       if (options.json) context.json(body);
-      else context.list(body, runColumns, 'run');
+      else context.list(body, runColumns, regularNoun('run'));
     });
 }

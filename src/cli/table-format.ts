@@ -46,3 +46,33 @@ export function formatTable<Row>(columns: TableColumn<Row>[], rows: Row[], optio
   // Trailing spaces of the last column are noise in a terminal and in a diff.
   return lines.map((line) => line.trimEnd()).join('\n');
 }
+
+/** What a list holds, in the singular and the plural ("delivery", "deliveries"). */
+export interface ItemNoun {
+  one: string;
+  many: string;
+}
+
+/** A noun whose plural is the singular and an s. */
+export const regularNoun = (one: string): ItemNoun => ({ one, many: `${one}s` });
+
+export function counted(count: number, noun: ItemNoun): string {
+  return `${count} ${count === 1 ? noun.one : noun.many}`;
+}
+
+export interface ListPage {
+  page: number;
+  totalItems: number;
+  totalPages: number;
+}
+
+/** The line under a list: how many there are and where in the pages this one is; an empty list says so. */
+export function listSummary(pageInfo: ListPage, shownCount: number, noun: ItemNoun): string {
+  const { page, totalItems, totalPages } = pageInfo;
+  if (totalItems === 0) return `No ${noun.many}.`;
+  const pages = totalPages === 1 ? 'page 0' : `pages 0 to ${totalPages - 1}`;
+  if (shownCount === 0) return `No ${noun.many} on page ${page}: ${counted(totalItems, noun)} on ${pages}.`;
+  if (totalPages === 1) return `${counted(totalItems, noun)}.`;
+  const more = page + 1 < totalPages ? `; --page ${page + 1} for the next` : '';
+  return `${counted(totalItems, noun)}; page ${page} of ${pages}${more}.`;
+}

@@ -1,6 +1,6 @@
 import { render } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
-import { ApiClient } from './api-client.ts';
+import { useMemo, useRef, useState } from 'preact/hooks';
+import { ApiClient, ApiError } from './api-client.ts';
 import { defaultApiUrl, forgetSession, loadSession, saveSession, type ConsoleSession } from './session.ts';
 import { hrefOf, useRoute, type ConsoleRoute } from './routing.ts';
 import { ExtractionsList } from './views/extractions-list.tsx';
@@ -80,28 +80,80 @@ function SectionLink({ route, to, label }: { route: ConsoleRoute; to: ConsoleRou
   );
 }
 
+/**
+ * The key is tried with a real API call before the console opens: a key the API refuses is said so
+ * here, on the form, rather than as a 401 on the first list. A 403 means the key is known but lacks
+ * that list's scope: it opens, and each view says what it may not read.
+ */
+async function signInProblem(session: ConsoleSession): Promise<string | undefined> {
+  try {
+    await new ApiClient(session).get('/document-insights/extractions?size=1');
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 403) return undefined;
+    if (error.status === 401) return 'This API key was not accepted: check that it is complete and has not been revoked.';
+    if (error.status === 0) return `The API at ${session.apiUrl} could not be reached: check the API URL.`;
+    return `The API answered ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`;
+  }
+}
+
 function SignIn({ onSignIn }: { onSignIn(session: ConsoleSession): void }) {
   const [apiKey, setApiKey] = useState('');
   const [apiUrl, setApiUrl] = useState(defaultApiUrl());
+  const [checking, setChecking] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const keyInput = useRef<HTMLInputElement>(null);
   return (
     <main id="main" class="sign-in">
       <h1>Paperflow review console</h1>
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          onSignIn({ apiKey: apiKey.trim(), apiUrl: apiUrl.trim().replace(/\/+$/, '') });
+          const entered = { apiKey: apiKey.trim(), apiUrl: apiUrl.trim().replace(/\/+$/, '') };
+          setChecking(true);
+          setProblem(undefined);
+          signInProblem(entered).then(
+            (found) => {
+              setChecking(false);
+              if (found === undefined) return onSignIn(entered);
+              setProblem(found);
+              keyInput.current?.focus();
+            },
+            (error: unknown) => {
+              setChecking(false);
+              setProblem(`The key could not be checked: ${(error as Error).message}`);
+            },
+          );
         }}
       >
         <label>
           API key
-          <input type="password" name="apiKey" autocomplete="off" required value={apiKey} onInput={(event) => setApiKey(event.currentTarget.value)} />
+          <input
+            ref={keyInput}
+            type="password"
+            name="apiKey"
+            autocomplete="off"
+            required
+            value={apiKey}
+            aria-invalid={problem !== undefined}
+            aria-describedby={problem !== undefined ? 'sign-in-problem' : undefined}
+            onInput={(event) => setApiKey(event.currentTarget.value)}
+          />
         </label>
         <p class="hint">Kept in this tab only (session storage); closing the tab forgets it.</p>
         <label>
           API URL
           <input type="url" name="apiUrl" required value={apiUrl} onInput={(event) => setApiUrl(event.currentTarget.value)} />
         </label>
-        <button type="submit">Open the console</button>
+        {problem !== undefined ? (
+          <p id="sign-in-problem" class="notice notice-error" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        <button type="submit" disabled={checking}>
+          {checking ? 'Checking the key…' : 'Open the console'}
+        </button>
       </form>
     </main>
   );

@@ -145,3 +145,24 @@ describe('workflows list, show, disable and enable', () => {
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('Workspace ws_unknown does not exist') });
   });
 });
+
+describe('workflows list of a workspace without workflows, and workflows --help', () => {
+  it('says there are none on stderr, leaving stdout empty, exit 0', async () => {
+    await admin('workspaces', 'create', '--id', 'ws_no_workflows', '--name', 'No workflows');
+
+    const listed = await admin('workflows', 'list', '--workspace', 'ws_no_workflows');
+
+    expect(listed.stdout).toBe('');
+    expect(listed.stderr).toContain('No workflows in workspace ws_no_workflows');
+  });
+
+  it.each([['--help'], ['-h']])('shows the usage of the workflows commands with workflows %s, on stdout, exit 0', async (flag) => {
+    const help = await admin('workflows', flag);
+    const leafHelp = await admin('workflows', 'list', flag);
+
+    expect(help.stdout).toContain('workflows list --workspace <ws_id>');
+    expect(help.stdout).toContain('workflows publish <file.yaml|file.json> --workspace <ws_id>');
+    expect(help.stdout).not.toContain('keys create');
+    expect(leafHelp.stdout).toBe(help.stdout);
+  });
+});

@@ -1,12 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import packageDescription from '../../package.json' with { type: 'json' };
 import { failureOf } from '../support/admin-cli-process.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
-import { paperflowCliFor, startPaperflowProcess, type CliConnection } from '../support/paperflow-cli-process.ts';
+import { paperflowCliFor, processesWhoseCommandLineHas, startPaperflowProcess, type CliConnection } from '../support/paperflow-cli-process.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition } from '../support/workflow-runs.ts';
 
@@ -18,10 +20,13 @@ const workspaceId = 'ws_cli';
 
 let stack: StackUnderTest;
 let connection: CliConnection;
+/** A key of a workspace nothing is ever made in. */
+let emptyWorkspaceKey: string;
 
 beforeAll(async () => {
   stack = await startStackUnderTest();
   connection = { apiUrl: stack.baseUrl, apiKey: await workspaceKey(workspaceId) };
+  emptyWorkspaceKey = await workspaceKey('ws_cli_empty');
 }, 120_000);
 
 afterAll(async () => {
@@ -51,13 +56,17 @@ describe('paperflow extractions', () => {
     const shown = await paperflow('extractions', 'get', created.id);
     const fieldId = (await client.get(created.id)).body.output.fields.find((field: { name: string }) => field.name === 'invoice_number').id;
     const feedback = await paperflow('extractions', 'feedback', created.id, '--message', 'wrong number', '--field', fieldId);
+    const feedbackByName = await paperflow('extractions', 'feedback', created.id, '--message', 'also wrong', '--field', 'invoice_number', '--json');
+    const unknownField = await failureOf(paperflow('extractions', 'feedback', created.id, '--message', 'no such field', '--field', 'invoice_numbr'));
     const reviewed = await client.get(created.id);
     const deleted = await paperflow('extractions', 'delete', created.id);
 
-    expect(listed.stdout).toMatch(new RegExp(`^ID +STATUS +CREATED +FILE +REVIEW +LABELS\\n${created.id} +COMPLETED .* cli-invoice\\.pdf +batch=cli-table\\n1 extraction;`));
+    expect(listed.stdout).toMatch(new RegExp(`^ID +STATUS +CREATED +FILE +REVIEW +LABELS\\n${created.id} +COMPLETED .* cli-invoice\\.pdf +batch=cli-table\\n1 extraction\\.\\n$`));
     expect(shown.stdout).toContain(`${created.id}  COMPLETED  cli-invoice.pdf`);
     expect(shown.stdout).toMatch(/invoice_number +INV-CLI-7 +string/);
     expect(feedback.stdout).toMatch(new RegExp(`Feedback fb_\\w+ \\(ERROR\\) recorded on ${created.id}, field ${fieldId}\\.`));
+    expect(JSON.parse(feedbackByName.stdout)).toMatchObject({ fieldId, type: 'ERROR' });
+    expect(unknownField).toMatchObject({ code: 2, stderr: expect.stringContaining(`${created.id} has no field named or with the id invoice_numbr: its fields are invoice_number,`) });
     expect(reviewed.body.reviewRequired).toBe(true);
     expect(deleted.stdout).toBe(`Deleted ${created.id}.\n`);
     expect((await client.get(created.id)).status).toBe(404);
@@ -72,6 +81,27 @@ describe('errors and exit codes', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^paperflow: UNAUTHORIZED \(HTTP 401\): .+\npaperflow: Request id: \S+\n$/);
     expect(`${refused.stdout}${refused.stderr}`).not.toContain(wrongKey);
+  });
+
+  it('shows a 422 reason once, in the message, not again as a detail line', async () => {
+    const refused = await failureOf(paperflow('subscriptions', 'create', '--name', 'ftp hooks', '--url', 'ftp://hooks.example.com/x', '--events', 'workflow.run.failed'));
+
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^paperflow: VALIDATION_FAILED \(HTTP 422\): Validation failed: endpointUrl: .+\npaperflow: Request id: \S+\n$/);
+  });
+
+  it('says an empty list is empty, without a page range', async () => {
+    const empty = paperflowCliFor(() => ({ ...connection, apiKey: emptyWorkspaceKey }));
+
+    const [events, runs, subscriptions] = await Promise.all([empty('events', 'list'), empty('runs', 'list'), empty('subscriptions', 'list')]);
+
+    expect([events.stdout, runs.stdout, subscriptions.stdout]).toEqual(['No events.\n', 'No runs.\n', 'No subscriptions.\n']);
+  });
+
+  it('prints its version with --version, exit 0', async () => {
+    const { stdout } = await paperflow('--version');
+
+    expect(stdout).toBe(`paperflow ${packageDescription.version}\n`);
   });
 
   it('shows a 404 of an unknown extraction with its request id, exit 1', async () => {
@@ -181,8 +211,10 @@ describe('paperflow listen', () => {
     }
   }
 
-  it('forwards a new event, signed so that standardwebhooks and stripe verify it, and removes its subscription on Ctrl-C', async () => {
-    const listen = startPaperflowProcess(connection, ['listen', '--forward-to', `${receiver.url}/hooks`, '--events', 'document-insights.extraction.completed', '--interval', '0.2']);
+  it('forwards a new event with exactly the headers of a delivery, signed so that standardwebhooks and stripe verify it, and removes its subscription on Ctrl-C', async () => {
+    // Without a scheme, as `stripe listen --forward-to localhost:3000/hooks` takes it: http is meant.
+    const forwardTo = `${receiver.url.replace(/^http:\/\//, '')}/hooks`;
+    const listen = startPaperflowProcess(connection, ['listen', '--forward-to', forwardTo, '--events', 'document-insights.extraction.completed', '--interval', '0.2']);
     try {
       const secret = (await listen.waitForLine(/^Signing secret: whsec_/)).slice('Signing secret: '.length);
       await listen.waitForLine(/^Ready/);
@@ -214,6 +246,25 @@ describe('paperflow listen', () => {
         'x-paperflow-attempt': '1',
         'webhook-id': body.eventId,
       });
+      // The delivery's headers and what HTTP/1.1 itself needs; nothing a fetch implementation adds (accept-language, sec-fetch-mode…).
+      expect(Object.keys(headers).sort()).toEqual(
+        [
+          'connection',
+          'content-length',
+          'content-type',
+          'host',
+          'user-agent',
+          'webhook-id',
+          'webhook-signature',
+          'webhook-timestamp',
+          'x-paperflow-attempt',
+          'x-paperflow-delivery-id',
+          'x-paperflow-event-id',
+          'x-paperflow-event-type',
+          'x-paperflow-signature',
+        ].sort(),
+      );
+      expect(headers['content-length']).toBe(String(Buffer.byteLength(request!.body)));
       // The body is the event exactly as GET /events/{id} answers it.
       expect(body).toEqual(await jsonOf(await stack.api(`/events/${body.eventId}`, { apiKey: connection.apiKey })));
       expect(listenSubscription).toMatch(/^sub_/);
@@ -258,6 +309,30 @@ describe('paperflow listen ended without Ctrl-C', () => {
       await listen.stop('SIGKILL');
     }
   }, 60_000);
+
+  it('ends, deleting its paused subscription, when `npx paperflow listen` gets SIGTERM (npm passes it to its shell only)', async () => {
+    // The forward URL marks the processes of this listen: npm, its shell and node.
+    const marker = `/hooks-${randomUUID()}`;
+    const listen = startPaperflowProcess(listenConnection, ['listen', '--forward-to', `127.0.0.1:9${marker}`, '--events', 'workflow.run.failed', '--interval', '0.2'], 'npx');
+    try {
+      await listen.waitForLine(/^Ready/, 60_000);
+      const subscriptionId = /Created the paused subscription (sub_\w+)/.exec(listen.stderr())?.[1];
+      const whileListening = await subscriptionIds();
+      const processesWhileListening = await processesWhoseCommandLineHas(marker);
+
+      await listen.stop('SIGTERM');
+
+      expect(subscriptionId).toMatch(/^sub_/);
+      expect(whileListening).toContain(subscriptionId);
+      expect(processesWhileListening.length).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => processesWhoseCommandLineHas(marker), { timeout: 20_000, interval: 100 }).toEqual([]);
+      await expect.poll(() => listen.stderr()).toContain(`Deleted the subscription ${subscriptionId}`);
+      expect(await subscriptionIds()).not.toContain(subscriptionId);
+    } finally {
+      await listen.stop('SIGKILL');
+      for (const pid of await processesWhoseCommandLineHas(marker)) process.kill(pid, 'SIGKILL');
+    }
+  }, 90_000);
 
   it('deletes the subscription a listen killed outright left behind, instead of adding another', async () => {
     const killed = await startListen();

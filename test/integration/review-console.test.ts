@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../../scripts/console-browser.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
@@ -65,21 +65,38 @@ describe.skipIf(!browserPath)('review console', () => {
     const box = page.locator(`.field-box[data-field-id="${total.id}"]`);
     await expect.poll(() => box.getAttribute('class')).toContain('selected');
     const pageBounds = (await page.locator('.page[data-page="1"] canvas').boundingBox())!;
-    const boxBounds = (await box.boundingBox())!;
     const { x, y, width, height } = total.metadata.placement;
-    const tolerance = 0.01;
+    const placed = { left: pageBounds.x + x * pageBounds.width, top: pageBounds.y + y * pageBounds.height, right: pageBounds.x + (x + width) * pageBounds.width, bottom: pageBounds.y + (y + height) * pageBounds.height };
+    const inside = await insideOf(box);
+    const outside = (await box.boundingBox())!;
     expect(total.metadata.page).toBe(1);
-    expect(Math.abs((boxBounds.x - pageBounds.x) / pageBounds.width - x)).toBeLessThan(tolerance);
-    expect(Math.abs((boxBounds.y - pageBounds.y) / pageBounds.height - y)).toBeLessThan(tolerance);
-    expect(Math.abs(boxBounds.width / pageBounds.width - width)).toBeLessThan(tolerance);
-    expect(Math.abs(boxBounds.height / pageBounds.height - height)).toBeLessThan(tolerance);
+    // The box is where the placement says, with a little room between its border and the value on every side.
+    for (const room of [placed.left - inside.left, inside.right - placed.right, placed.top - inside.top, inside.bottom - placed.bottom]) {
+      expect(room).toBeGreaterThanOrEqual(1.5);
+      expect(room).toBeLessThanOrEqual(6);
+    }
+    expect(outside.x).toBeGreaterThan(placed.left - 10);
+    expect(outside.x + outside.width).toBeLessThan(placed.right + 10);
+    // Selected, it hides nothing of its value: no fill, and its border no thicker than an unselected box's.
+    const otherBox = page.locator('.field-box:not(.selected)').first();
+    expect(await box.evaluate((element) => browserWindow().getComputedStyle(element).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
+    expect(await box.evaluate((element) => browserWindow().getComputedStyle(element).borderTopWidth)).toBe(await otherBox.evaluate((element) => browserWindow().getComputedStyle(element).borderTopWidth));
     // The page was drawn: pdf.js painted ink where the total is printed.
     expect(await inkUnder(page, { x, y, width, height })).toBe(true);
 
     await page.getByLabel('Message').fill('The total is the net amount');
-    await page.getByRole('button', { name: 'Send feedback' }).click();
+    const send = page.getByRole('button', { name: 'Send feedback' });
+    // The button at the very bottom of the window, as it is after scrolling down a long fields table.
+    await send.evaluate((button) => button.scrollIntoView({ block: 'end' }));
+    await send.click();
 
-    await page.getByRole('status').filter({ hasText: 'ERROR feedback recorded on total_amount' }).waitFor();
+    const confirmation = page.getByRole('status').filter({ hasText: 'ERROR feedback recorded on total_amount' });
+    await confirmation.waitFor();
+    await expect.poll(() => confirmation.evaluate((element) => {
+      const bounds = element.getBoundingClientRect();
+      // Within the window, give or take the sub-pixel rounding of a scroll position.
+      return bounds.top >= -1 && bounds.bottom <= browserWindow().innerHeight + 1;
+    })).toBe(true);
     await page.locator('.summary .review-required', { hasText: 'Needs review' }).waitFor();
     expect((await extractions.get(extractionId)).body.reviewRequired).toBe(true);
     await page.goto(`${consoleUrl}#/extractions`);
@@ -88,6 +105,27 @@ describe.skipIf(!browserPath)('review console', () => {
     expect(page.url()).not.toContain(apiKey);
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('checks the key at sign-in: a wrong one is refused on the form, with nothing stored, and the right one opens the console', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript('globalThis.browserWindow = () => globalThis;');
+    const page = await context.newPage();
+    await page.goto(consoleUrl);
+
+    await page.getByLabel('API key').fill('pf_live_thiskeydoesnotexist0000');
+    await page.getByRole('button', { name: 'Open the console' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+
+    expect(await refusal.textContent()).toContain('This API key was not accepted');
+    expect(await page.getByRole('heading', { name: 'Extractions' }).count()).toBe(0);
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => browserWindow().sessionStorage.length)).toBe(0);
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Open the console' }).click();
+    await page.getByRole('heading', { name: 'Extractions' }).waitFor();
+    await context.close();
+  }, 60_000);
 
   it('draws a run\'s steps as a DAG with their statuses, durations and outputs', async () => {
     const workflowId = await publishDefinition(workspaceId, [
@@ -167,8 +205,21 @@ describe.skipIf(!browserPath)('review console', () => {
     }
     expect(focusedFieldId).toBe(total.id);
     expect(await page.evaluate(() => browserWindow().getComputedStyle(browserWindow().document.activeElement).outlineStyle)).not.toBe('none');
+    // The focus ring is not red: red says error here (a failed status, a low confidence, an error notice).
+    const focusRing = await page.evaluate(() => browserWindow().getComputedStyle(browserWindow().document.activeElement).outlineColor);
+    expect(hueDistanceFromRed(focusRing)).toBeGreaterThan(45);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator(`.field-box[data-field-id="${total.id}"]`).getAttribute('class')).toContain('selected');
+
+    // Each box keeps an inside on the narrow page (not a solid bar of border), and no caption is cut.
+    const insides = await page.locator('.field-box').evaluateAll((boxes) => boxes.map((box) => ({ label: box.getAttribute('aria-label'), width: box.clientWidth, height: box.clientHeight })));
+    expect(insides.length).toBeGreaterThan(3);
+    for (const inside of insides) expect(inside, inside.label!).toMatchObject({ width: expect.toSatisfy((width: number) => width >= 6), height: expect.toSatisfy((height: number) => height >= 6) });
+    const captions = await page.locator('caption').evaluateAll((elements) =>
+      elements.map((caption) => ({ text: caption.textContent, right: caption.getBoundingClientRect().right, overflow: caption.scrollWidth - caption.clientWidth })),
+    );
+    expect(captions.length).toBeGreaterThan(0);
+    for (const caption of captions) expect(caption, caption.text!).toMatchObject({ right: expect.toSatisfy((right: number) => right <= 390), overflow: 0 });
   }, 90_000);
 });
 
@@ -229,6 +280,25 @@ function inkUnder(page: Page, placement: { x: number; y: number; width: number; 
     for (let index = 0; index < pixels.length; index += 4) if (pixels[index]! + pixels[index + 1]! + pixels[index + 2]! < 200) return true;
     return false;
   }, placement);
+}
+
+/** The box inside an element's border, in page pixels. */
+async function insideOf(locator: Locator): Promise<{ left: number; top: number; right: number; bottom: number }> {
+  return locator.evaluate((element) => {
+    const bounds = element.getBoundingClientRect();
+    return { left: bounds.left + element.clientLeft, top: bounds.top + element.clientTop, right: bounds.left + element.clientLeft + element.clientWidth, bottom: bounds.top + element.clientTop + element.clientHeight };
+  });
+}
+
+/** How far a CSS `rgb(…)` colour's hue is from red, in degrees (0 to 180). */
+function hueDistanceFromRed(cssColour: string): number {
+  const [red, green, blue] = cssColour.match(/[\d.]+/g)!.slice(0, 3).map(Number) as [number, number, number];
+  const max = Math.max(red, green, blue);
+  const min = Math.min(red, green, blue);
+  if (max === min) return 180; // a grey is no red
+  const delta = max - min;
+  const hue = max === red ? 60 * (((green - blue) / delta + 6) % 6) : max === green ? 60 * ((blue - red) / delta + 2) : 60 * ((red - green) / delta + 4);
+  return Math.min(hue, 360 - hue);
 }
 
 function horizontalOverflow(page: Page): Promise<number> {

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -38,9 +39,16 @@ export interface RunningCliProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * How the process is started: the bin run by node, or `npx paperflow` as the README shows it (npm
+ * runs the project's bin through `sh -c`; offline, so nothing is fetched).
+ */
+export type CliLauncher = 'node' | 'npx';
+
 /** A long-running `paperflow …` (listen), its output collected as it comes. */
-export function startPaperflowProcess(connection: CliConnection, args: string[]): RunningCliProcess {
-  const child = spawn('node_modules/.bin/node', ['bin/paperflow.mjs', ...args], { env: cliEnvironment(connection, {}), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startPaperflowProcess(connection: CliConnection, args: string[], launcher: CliLauncher = 'node'): RunningCliProcess {
+  const [command, ...launcherArgs] = launcher === 'node' ? ['node_modules/.bin/node', 'bin/paperflow.mjs'] : ['npx', '--offline', 'paperflow'];
+  const child = spawn(command!, [...launcherArgs, ...args], { env: cliEnvironment(connection, {}), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -64,4 +72,16 @@ export function startPaperflowProcess(connection: CliConnection, args: string[])
       return exited;
     },
   };
+}
+
+/** The ids of this machine's processes whose command line contains `text` (Linux: read from /proc). */
+export async function processesWhoseCommandLineHas(text: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    // A process may end between the listing and the read.
+    const commandLine = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (commandLine.split('\0').join(' ').includes(text)) pids.push(Number(entry));
+  }
+  return pids;
 }

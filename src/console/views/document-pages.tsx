@@ -9,6 +9,15 @@ GlobalWorkerOptions.workerSrc = new URL('pdf.worker.min.js', document.baseURI).h
 /** CSS pixels of a rendered page's width; the page's height follows its aspect ratio. */
 const pageWidth = 720;
 
+/**
+ * CSS pixels of room between a field's placement and its box's border, on every side: the border
+ * stays off the text, and on a phone's narrow page a box of one line of small print keeps an inside
+ * instead of becoming a solid bar of border.
+ */
+export const fieldBoxRoom = 3;
+/** The box's border width, as console.css draws `.field-box`. */
+const fieldBoxBorder = 2;
+
 interface DocumentPagesProps {
   contentUrl: string;
   mimeType: string | undefined;
@@ -59,10 +68,10 @@ export function DocumentPages({ contentUrl, mimeType, fields, selectedFieldId, o
                   aria-label={`${field.name}: ${String(field.value)}`}
                   aria-pressed={selected}
                   style={{
-                    left: `${placement.x * 100}%`,
-                    top: `${placement.y * 100}%`,
-                    width: `${placement.width * 100}%`,
-                    height: `${placement.height * 100}%`,
+                    left: `calc(${placement.x * 100}% - ${fieldBoxRoom + fieldBoxBorder}px)`,
+                    top: `calc(${placement.y * 100}% - ${fieldBoxRoom + fieldBoxBorder}px)`,
+                    width: `calc(${placement.width * 100}% + ${2 * (fieldBoxRoom + fieldBoxBorder)}px)`,
+                    height: `calc(${placement.height * 100}% + ${2 * (fieldBoxRoom + fieldBoxBorder)}px)`,
                   }}
                   onClick={() => onSelect(field.id)}
                 />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient, ApiError } from '../api-client.ts';
 import { terminalExtractionStatuses, type Extraction, type Feedback } from '../api-types.ts';
 import { confidenceText } from '../confidence.ts';
@@ -120,6 +120,10 @@ function FeedbackForm({ api, extraction, fieldId, onSent }: { api: ApiClient; ex
   const [error, setError] = useState<ApiError | undefined>(undefined);
   const field = extraction.output?.fields.find((candidate) => candidate.id === fieldId);
   const onField = scope === 'field' && field !== undefined;
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (sent || error) outcome.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [sent, error]);
 
   return (
     <form
@@ -169,15 +173,19 @@ function FeedbackForm({ api, extraction, fieldId, onSent }: { api: ApiClient; ex
         Message
         <textarea name="message" required maxLength={1024} value={message} onInput={(event) => setMessage(event.currentTarget.value)} />
       </label>
-      <button type="submit" disabled={scope === 'field' && !field}>
-        Send feedback
-      </button>
-      <ErrorNotice error={error} />
-      {sent ? (
-        <p class="notice" role="status">
-          {sent.type} feedback recorded{sent.fieldId ? ` on ${field?.name ?? sent.fieldId}` : ' on the document'}.
-        </p>
-      ) : null}
+      {/* The outcome sits beside the button and is scrolled into view: below a long fields table it
+          would otherwise appear under the fold, and the click would seem to do nothing. */}
+      <div class="feedback-actions" ref={outcome}>
+        <button type="submit" disabled={scope === 'field' && !field}>
+          Send feedback
+        </button>
+        <ErrorNotice error={error} />
+        {sent ? (
+          <p class="notice" role="status">
+            {sent.type} feedback recorded{sent.fieldId ? ` on ${field?.name ?? sent.fieldId}` : ' on the document'}.
+          </p>
+        ) : null}
+      </div>
     </form>
   );
 }
