@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicePdf } from '../support/extraction-documents.ts';
@@ -5,6 +6,8 @@ import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
+import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
+import { workflowStore } from '../../src/workflows/wiring.ts';
 
 // The step types that leave the run engine, end to end over HTTP: web_function against a real server on
 // loopback (allowed by the explicit local setting), document_insights on a file sent as a multipart
@@ -16,6 +19,8 @@ const variables = {
   PAPERFLOW_LOCAL_RETRY_INTERVAL_MS: '10',
   PAPERFLOW_EVENT_OUTBOX_DRAIN_INTERVAL_SECONDS: '1',
   PAPERFLOW_EVENT_OUTBOX_GRACE_SECONDS: '1',
+  // The shipped example's 60 s delay takes 0.6 s.
+  PAPERFLOW_LOCAL_WAIT_TIME_SCALE: '0.01',
 };
 
 const workspaceId = 'ws_step_types';
@@ -138,5 +143,36 @@ describe('document_insights in a run', () => {
     expect(run.error.code).toBe('WORKFLOW_STEP_FAILED');
     expect(run.steps[0].status).toBe('FAILED');
     expect(run.steps[0].message).toMatch(/file/i);
+  });
+});
+
+describe('the shipped example, docs/workflow-example.yaml', () => {
+  it('publishes and runs on a corpus invoice, its summary carrying the invoice\'s own values', async () => {
+    const exampleWorkspace = 'ws_step_types_example';
+    const exampleClient = new WorkflowRunClient(stack, await workspaceKey(exampleWorkspace));
+    const definition = await readFile(new URL('../../docs/workflow-example.yaml', import.meta.url), 'utf8');
+    const invoice = new URL('../../../shared/corpus/invoice2data/AzureInterior.pdf', import.meta.url);
+    const expected = JSON.parse(await readFile(new URL('../../../shared/corpus/invoice2data/AzureInterior.expected.json', import.meta.url), 'utf8')).fields;
+    const form = new FormData();
+    form.append('invoice', new Blob([await readFile(invoice)], { type: 'application/pdf' }), 'AzureInterior.pdf');
+
+    const published = await publishWorkflow(workflowStore(), exampleWorkspace, definition, 'yaml');
+    const started = await exampleClient.json('/workflows/wf_invoice-intake/runs', { method: 'POST', body: form });
+    const run = await exampleClient.waitForRunTerminal(started.body.id, 120_000);
+    const step = (id: string) => run.steps.find((each: any) => each.id === id);
+
+    expect(published).toEqual({ ok: true, workflowId: 'wf_invoice-intake', version: 1 });
+    expect(run.status).toBe('COMPLETED');
+    expect(step('extract').output.values).toMatchObject({ invoice_number: expected.invoice_number, total_amount: expected.total_amount });
+    expect(step('summary').output).toEqual({
+      extractionId: step('extract').output.extractionId,
+      invoiceNumber: expected.invoice_number,
+      total: expected.total_amount,
+      currency: expected.currency,
+      title: `Invoice ${expected.invoice_number} from ${expected.seller_name}`,
+    });
+    expect(step('settle').status).toBe('COMPLETED');
+    // 279.84 is not over 1000: no approval asked, for a reason the step says.
+    expect(step('approve')).toMatchObject({ status: 'SKIPPED', message: 'Skipped: its condition (steps.summary.output.total > 1000) was false.' });
   });
 });
