@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCliFor } from '../support/admin-cli-process.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -74,8 +77,7 @@ describe('web_function in a run', () => {
       { id: 'decide', type: 'transform', needs: ['check'], with: { approved: '{{ steps.check.output.body.approved and body.amount <= steps.check.output.body.limit }}' } },
     ]);
 
-    // The definition demands https for a literal URL; the local setting lets the evaluated one be the
-    // loopback server.
+    // The local setting lets the evaluated URL be the loopback server.
     const run = await client.run(workflowId, { customer: 'C-7', amount: 120, endpoint: `${server.url}/credit-check` });
 
     expect(run.status).toBe('COMPLETED');
@@ -106,6 +108,26 @@ describe('web_function in a run', () => {
     expect(run.steps[1].status).not.toBe('COMPLETED');
     expect(event.eventType).toBe('workflow.run.failed');
     expect(event.data).toMatchObject({ runId: run.id, workflowId, status: 'FAILED', error: { code: 'WORKFLOW_STEP_FAILED' } });
+  });
+});
+
+describe('a literal URL under the local setting', () => {
+  const admin = adminCliFor(() => stack.dataDir);
+
+  it('is published by paperflow-admin as the stack\'s runs allow it, and called: http on loopback', async () => {
+    received = [];
+    answer = (_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+    const folder = await mkdtemp(join(tmpdir(), 'paperflow-literal-url-'));
+    const file = join(folder, 'literal.json');
+    await writeFile(file, JSON.stringify({ id: 'wf_literal-loopback', name: 'Literal loopback', steps: [{ id: 'ping', type: 'web_function', with: { url: `${server.url}/literal` } }] }));
+
+    const published = await admin('workflows', 'publish', file, '--workspace', workspaceId).finally(() => rm(folder, { recursive: true, force: true }));
+    const run = await client.run('wf_literal-loopback', {});
+
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(JSON.parse(published.stdout)).toEqual({ workflowId: 'wf_literal-loopback', version: 1 });
+    expect(run.status).toBe('COMPLETED');
+    expect(received.map((request) => request.path)).toEqual(['/literal']);
   });
 });
 
