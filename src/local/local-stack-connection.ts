@@ -46,6 +46,8 @@ export const localStackEnvironmentNames = [
   'AWS_ENDPOINT_URL_SFN',
   'AWS_REQUEST_CHECKSUM_CALCULATION',
   'PAPERFLOW_S3_FORCE_PATH_STYLE',
+  // Publishing a workflow (paperflow-admin) checks literal URLs with the stack's own outbound rules.
+  'PAPERFLOW_ALLOW_PRIVATE_URLS',
   ...Object.values(resourceEnvironment),
   localKeyFileEnvironment,
 ];

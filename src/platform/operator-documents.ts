@@ -71,3 +71,42 @@ export function problemsFromZodIssues(
   }
   return problems;
 }
+
+const typeNames: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  record: 'an object',
+};
+
+/**
+ * Operators read the problems, not the validator's source: plain wording for zod's issues
+ * ("is required", "must be one of GET, POST", "must be at least 1") instead of "Invalid input:
+ * expected string, received undefined" or "Too small: expected number to be >=1". Pass it to
+ * `safeParse(input, { error: plainIssueMessage })`; a message a schema sets itself still wins.
+ */
+export const plainIssueMessage: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${typeNames[issue.expected] ?? issue.expected}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'too_small':
+      return `must ${boundWording(issue.origin, 'least', issue.minimum, issue.inclusive)}`;
+    case 'too_big':
+      return `must ${boundWording(issue.origin, 'most', issue.maximum, issue.inclusive)}`;
+    default:
+      return undefined;
+  }
+};
+
+function boundWording(origin: string, side: 'least' | 'most', bound: number | bigint, inclusive = true): string {
+  if (origin === 'array') return `have at ${side} ${bound} item${bound === 1 ? '' : 's'}`;
+  if (origin === 'string') return side === 'least' && bound === 1 ? 'not be empty' : `be at ${side} ${bound} characters long`;
+  if (inclusive) return `be at ${side} ${bound}`;
+  return side === 'least' ? `be more than ${bound}` : `be less than ${bound}`;
+}

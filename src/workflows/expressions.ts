@@ -40,6 +40,11 @@ export const expressionLimits = { timeout: 1_000, stack: 200, sequence: 100_000 
  * Evaluates a step's `with` (or any part of it): a string that is exactly `{{ e }}` becomes e's value
  * with its type, `{{ }}` inside text is written into the text, everything else is kept as written.
  * `path` names the value in the definition for error messages.
+ *
+ * An expression that gives nothing (a path the run's data does not have) fails: a run must not
+ * complete with data it lost, such as a misspelt field name turning a title into "Invoice ". Only a
+ * conditional the author wrote (`{{ body.vip ? "VIP" }}`) may give nothing on purpose: its key is then
+ * left out and its text is empty. A default is written with `? :` or `$exists`.
  */
 export async function evaluateTemplate(value: unknown, context: ExpressionContext, path = 'with'): Promise<unknown> {
   if (typeof value === 'string') return evaluateTemplateString(value, context, path);
@@ -58,10 +63,41 @@ export async function evaluateTemplate(value: unknown, context: ExpressionContex
   return value;
 }
 
-/** A step's `if`: a bare expression; the step runs when it is truthy in JSONata's sense. */
+/**
+ * A step's `if`: a bare expression; the step runs when it is truthy in JSONata's sense. False skips
+ * the step, and so does a filter that matches nothing (`body.orders[amount > 100]`: there is no such
+ * order). Any other nothing (`body.vip`, or `steps.a.output.total > 1000` when there is no total) is
+ * missing data and fails like a `{{ }}`; `body.vip = true` or `$exists(body.vip) and body.vip` read an
+ * absent flag as false.
+ */
 export async function evaluateCondition(expression: string, context: ExpressionContext, path = 'if'): Promise<boolean> {
   const result = await evaluateExpression(expression, context, path);
+  if (result === undefined && !givesNothingOnPurpose(expression) && !filtersForMatches(expression)) throw missingValue(path, expression);
   return jsonataBoolean(result);
+}
+
+/** An expression that gave nothing where a value was needed: the step fails, naming it. */
+function missingValue(path: string, expression: string): ExpressionEvaluationError {
+  return new ExpressionEvaluationError(path, `"${expression}" gives nothing on this run's data; write a default (\`? :\` or $exists) if it may be missing`);
+}
+
+/** The author's own conditional (`a ? b`, `a ? b : c`) decides that nothing is an answer. */
+function givesNothingOnPurpose(expression: string): boolean {
+  return astOf(expression)?.type === 'condition';
+}
+
+/** A path with a filter (`orders[amount > 100]`) asks whether anything matches: nothing is "no". */
+function filtersForMatches(expression: string): boolean {
+  const ast = astOf(expression) as { type?: string; steps?: { stages?: { type: string }[] }[] } | undefined;
+  return ast?.type === 'path' && (ast.steps ?? []).some((step) => (step.stages ?? []).some((stage) => stage.type === 'filter'));
+}
+
+function astOf(expression: string): jsonata.ExprNode | undefined {
+  try {
+    return jsonata(expression).ast();
+  } catch {
+    return undefined;
+  }
 }
 
 async function evaluateTemplateString(value: string, context: ExpressionContext, path: string): Promise<unknown> {
@@ -70,15 +106,21 @@ async function evaluateTemplateString(value: string, context: ExpressionContext,
     case 'literal':
       return value;
     case 'expression':
-      return evaluateExpression(template.expression, context, path);
+      return evaluateRequired(template.expression, context, path);
     case 'interpolation': {
       let text = '';
       for (const part of template.parts) {
-        text += 'text' in part ? part.text : asText(await evaluateExpression(part.expression, context, path));
+        text += 'text' in part ? part.text : asText(await evaluateRequired(part.expression, context, path));
       }
       return text;
     }
   }
+}
+
+async function evaluateRequired(expression: string, context: ExpressionContext, path: string): Promise<unknown> {
+  const result = await evaluateExpression(expression, context, path);
+  if (result === undefined && !givesNothingOnPurpose(expression)) throw missingValue(path, expression);
+  return result;
 }
 
 export async function evaluateExpression(expression: string, context: ExpressionContext, path: string): Promise<unknown> {

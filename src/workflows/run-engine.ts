@@ -254,11 +254,18 @@ export class RunEngine {
 
   // Lifecycle shared with the service (close, sweep).
 
-  /** Writes the terminal state once; a run that already ended keeps its own. */
+  /**
+   * Writes the terminal state once; a run that already ended keeps its own. Steps still QUEUED will
+   * never run: they end SKIPPED first, saying why, so that a reader of the ended run sees no step
+   * waiting. They are not progress: `stepsCompleted` counts what the run got through before it ended.
+   */
   async settle(run: RunRecord, steps: readonly StepRecord[], terminal: { status: Exclude<RunStatus, 'PROCESSING'>; error?: RunError }): Promise<boolean> {
+    const stepsCompleted = stepsCompletedOf(steps);
+    const message = neverRanMessage(steps, terminal.status);
+    for (const step of steps) if (step.status === 'QUEUED') await this.store.settleStep(run.workspaceId, step, { status: 'SKIPPED', message });
     return this.store.settleRun(run.workspaceId, run, {
       ...terminal,
-      stepsCompleted: stepsCompletedOf(steps),
+      stepsCompleted,
       computedDurationMs: computedDurationMsOf(steps),
     });
   }
@@ -394,6 +401,14 @@ function indexOf(run: StoredRun, stepId: string): number {
 function definitionOf(run: StoredRun): WorkflowDefinition {
   if (!run.definition) throw new Error(`The definition stored with run ${run.id} cannot be read.`);
   return run.definition;
+}
+
+/** Why a step still QUEUED when its run ends never ran. */
+function neverRanMessage(steps: readonly StepRecord[], status: Exclude<RunStatus, 'PROCESSING'>): string {
+  if (status === 'CLOSED') return 'Skipped: the run was closed before this step ran.';
+  const failed = [...steps].sort((left, right) => left.index - right.index).find((step) => step.status === 'FAILED');
+  if (failed) return `Skipped: step "${failed.stepId}" failed, so the run ended before this step ran.`;
+  return `Skipped: the run ended ${status} before this step ran.`;
 }
 
 /** A step failure thrown in this process: an expression on the run's data, or the step's own failure. */

@@ -4,7 +4,9 @@
 import jsonata from 'jsonata';
 import { z } from 'zod';
 import { stepTypes } from './step-types.ts';
-import { formatDocumentPath, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../platform/operator-documents.ts';
+import { checkOutboundUrl } from '../outbound/outbound-url.ts';
+import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { formatDocumentPath, plainIssueMessage, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../platform/operator-documents.ts';
 
 export const maximumDelaySeconds = 86_400;
 export const maximumForEachItems = 1_000;
@@ -46,9 +48,12 @@ export function readTemplate(value: string): TemplateValue {
   return { kind: 'interpolation', parts };
 }
 
+const wholeExpression = /^\{\{[\s\S]*\}\}$/;
+
 const expressionString = z
   .string()
-  .regex(/^\{\{[\s\S]*\}\}$/, 'must be a literal value or a "{{ expression }}"')
+  // Aborting: a string failing both a literal and this leaves the union to say which was meant.
+  .regex(wholeExpression, { message: 'must be a literal value or a "{{ expression }}"', abort: true })
   .meta({ description: 'A JSONata expression written as "{{ expression }}"; its value keeps its type.' });
 
 /** A literal of the given shape, or an expression evaluated at run time (checked then). */
@@ -69,10 +74,9 @@ const documentInsightsInputs = z
   })
   .meta({ description: 'Exactly what to extract: one of file, fileId or url; optional labels.' });
 
-const httpsUrl = z.string().refine((url) => readTemplate(url).kind !== 'literal' || /^https:\/\//i.test(url), 'must be an https:// URL');
-
+// A literal URL is checked by the rules below (urlProblems), the run time's own outbound rules.
 const webFunctionInputs = z.strictObject({
-  url: httpsUrl.meta({ description: 'HTTPS URL; outbound URL safety rules apply.' }),
+  url: z.string().meta({ description: 'HTTPS URL; outbound URL safety rules apply.' }),
   method: literalOrExpression(z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'])).default(webFunctionDefaults.method),
   headers: literalOrExpression(z.record(z.string(), templatedString)).optional(),
   body: jsonValue.optional(),
@@ -156,26 +160,41 @@ export type DefinitionProblem = DocumentProblem;
 export type DefinitionParseResult = { ok: true; definition: WorkflowDefinition } | { ok: false; problems: DefinitionProblem[] };
 
 /** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
-export function parseWorkflowDefinition(text: string, format: 'yaml' | 'json' = 'yaml'): DefinitionParseResult {
+export function parseWorkflowDefinition(text: string, format: 'yaml' | 'json' = 'yaml', options: DefinitionRules = {}): DefinitionParseResult {
   const read = readOperatorDocument(text, format);
   if (!read.ok) return read;
-  return validateWorkflowDefinition(read.value);
+  return validateWorkflowDefinition(read.value, options);
 }
 
-export function validateWorkflowDefinition(input: unknown): DefinitionParseResult {
+export interface DefinitionRules {
+  /**
+   * The outbound rules a literal URL must pass, as at run time (the publisher passes the stack's,
+   * which PAPERFLOW_ALLOW_PRIVATE_URLS relaxes locally); strict when not given.
+   */
+  urlPolicy?: OutboundUrlPolicy;
+}
+
+const strictUrlPolicy: OutboundUrlPolicy = { allowHttp: false, allowLoopback: false };
+
+export function validateWorkflowDefinition(input: unknown, options: DefinitionRules = {}): DefinitionParseResult {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, problems: [{ path: '', message: 'must be an object with a name and a steps list' }] };
   }
-  const result = workflowDefinitionSchema.safeParse(input);
+  const result = workflowDefinitionSchema.safeParse(input, { error: plainIssueMessage });
   // The graph and expression rules run on whatever steps are readable, so one pass lists them all.
-  const ruleProblems = stepRuleProblems(input);
+  const ruleProblems = stepRuleProblems(input, options.urlPolicy ?? strictUrlPolicy);
   // A rule's message is the clearer one where both speak of the same place (a missing input).
   const rulePaths = new Set(ruleProblems.map((problem) => problem.path));
   const shapeProblems = result.success ? [] : problemsFromIssues(result.error.issues, input).filter((problem) => !rulePaths.has(problem.path));
   const problems = [...shapeProblems, ...ruleProblems];
   if (problems.length === 0 && result.success) return { ok: true, definition: result.data };
+  return { ok: false, problems: inDocumentOrder(problems) };
+}
+
+/** Without repeats, the document's own problems first, then step by step. */
+export function inDocumentOrder(problems: readonly DefinitionProblem[]): DefinitionProblem[] {
   const unique = new Map(problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem]));
-  return { ok: false, problems: [...unique.values()].sort((left, right) => stepIndexOf(left) - stepIndexOf(right)) };
+  return [...unique.values()].sort((left, right) => stepIndexOf(left) - stepIndexOf(right));
 }
 
 /** Problems of the document first, then step by step (a stable sort keeps each step's own order). */
@@ -184,11 +203,18 @@ function stepIndexOf(problem: DefinitionProblem): number {
   return match ? Number(match[1]) : -1;
 }
 
-/** Workflow ids named by `for_each` steps: the publisher checks them against the workspace. */
-export function nestedWorkflowReferences(definition: WorkflowDefinition): DefinitionReference[] {
-  return definition.steps.flatMap((step, index) =>
-    step.type === 'for_each' ? [{ path: `steps[${index}].with.workflowId`, workflowId: step.with.workflowId }] : [],
-  );
+/**
+ * Workflow ids named by `for_each` steps: the publisher checks them against the workspace. Read from
+ * the document as written, also when it has other problems, so that every problem is told at once.
+ */
+export function nestedWorkflowReferences(input: unknown): DefinitionReference[] {
+  if (input === null || typeof input !== 'object') return [];
+  return looseSteps(input).flatMap((step) => {
+    const workflowId = (step.with as { workflowId?: unknown } | undefined)?.workflowId;
+    return step.type === 'for_each' && typeof workflowId === 'string' && isWorkflowId(workflowId)
+      ? [{ path: `steps[${step.index}].with.workflowId`, workflowId }]
+      : [];
+  });
 }
 
 export interface DefinitionReference {
@@ -211,9 +237,14 @@ function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown,
             : { path: formatDocumentPath(typePath), message: `unknown type ${JSON.stringify(type)}: one of ${stepTypes.join(', ')}` },
         ];
       }
-      // A literal or an expression: report against the branch the author meant (the expression is last).
-      const branch = typeof value === 'string' ? issue.errors[issue.errors.length - 1]! : issue.errors[0]!;
-      return problemsFromIssues(branch, value, path);
+      // A literal or an expression (the last branch): report against the branch the author meant, a
+      // "{{ }}" the expression and anything else the literal; other text is told that an expression
+      // would do too.
+      if (typeof value === 'string' && wholeExpression.test(value)) return problemsFromIssues(issue.errors[issue.errors.length - 1]!, value, path);
+      const unionPath = formatDocumentPath(path);
+      return problemsFromIssues(issue.errors[0]!, value, path).map((problem) =>
+        typeof value === 'string' && problem.path === unionPath ? { ...problem, message: `${problem.message}, or a "{{ expression }}"` } : problem,
+      );
     },
     basePath,
   );
@@ -248,7 +279,7 @@ function looseSteps(input: object): LooseStep[] {
 }
 
 // Rules across steps, and the ones zod cannot see: ids, needs, cycles, required inputs, expressions.
-function stepRuleProblems(input: object): DefinitionProblem[] {
+function stepRuleProblems(input: object, urlPolicy: OutboundUrlPolicy): DefinitionProblem[] {
   const steps = looseSteps(input);
   const problems: DefinitionProblem[] = [];
   const firstIndexById = new Map<string, number>();
@@ -266,6 +297,7 @@ function stepRuleProblems(input: object): DefinitionProblem[] {
       if (need === step.id) problems.push({ path: `steps[${step.index}].needs[${needIndex}]`, message: 'a step cannot need itself' });
     });
     problems.push(...requiredInputProblems(step));
+    problems.push(...urlProblems(step, urlPolicy));
     if (typeof step.if === 'string') problems.push(...expressionProblems(step.if, `steps[${step.index}].if`));
     problems.push(...templateProblems(step.with, `steps[${step.index}].with`));
   }
@@ -291,6 +323,22 @@ function requiredInputProblems(step: LooseStep): DefinitionProblem[] {
     default:
       return [];
   }
+}
+
+/**
+ * A literal URL meets the outbound rules the step applies when it runs (src/outbound: scheme, user
+ * info, private and loopback literals, with the same local relaxation), so that publishing refuses
+ * exactly what every run would fail on. Host names are resolved only at run time; a URL holding
+ * `{{ }}` is checked once evaluated.
+ */
+function urlProblems(step: LooseStep, urlPolicy: OutboundUrlPolicy): DefinitionProblem[] {
+  const url = (step.with as { url?: unknown } | undefined)?.url;
+  if (typeof url !== 'string' || readTemplate(url).kind !== 'literal') return [];
+  // web_function sends to the URL as written; a document URL follows the extraction API's rules.
+  const rules = step.type === 'web_function' ? { refuseFragment: false } : step.type === 'document_insights' ? { refuseFragment: true } : undefined;
+  if (!rules) return [];
+  const checked = checkOutboundUrl(url, rules, urlPolicy);
+  return checked.ok ? [] : [{ path: `steps[${step.index}].with.url`, message: checked.issue }];
 }
 
 /** Every `{{ }}` inside `with`, at any depth, must compile; so must each `if`. */

@@ -1,5 +1,7 @@
 import { newIdentifier } from '../infrastructure/identifiers.ts';
-import { nestedWorkflowReferences, parseWorkflowDefinition, type DefinitionProblem } from './workflow-definition.ts';
+import { outboundUrlPolicyFromEnvironment, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { readOperatorDocument } from '../platform/operator-documents.ts';
+import { inDocumentOrder, isWorkflowId, nestedWorkflowReferences, validateWorkflowDefinition, type DefinitionProblem } from './workflow-definition.ts';
 import type { WorkflowStore } from './workflow-store.ts';
 
 export type PublishResult = { ok: true; workflowId: string; version: number } | { ok: false; problems: DefinitionProblem[] };
@@ -7,27 +9,40 @@ export type PublishResult = { ok: true; workflowId: string; version: number } | 
 /** Well under DynamoDB's 400 KB item, which holds the text and the parsed definition. */
 export const maximumDefinitionCharacters = 150_000;
 
+export interface PublishOptions {
+  /** The outbound rules literal URLs must pass: by default the stack's own, as its runs apply them. */
+  urlPolicy?: OutboundUrlPolicy;
+}
+
 /**
  * Validates a definition and publishes it as the next version of its `id` (or as a new workflow).
- * Nothing is written when there is any problem, including a `for_each` naming a workflow the
- * workspace does not have.
+ * Nothing is written when there is any problem; every problem is told at once, a `for_each` naming a
+ * workflow the workspace does not have among the others.
  */
-export async function publishWorkflow(store: WorkflowStore, workspaceId: string, source: string, format: 'yaml' | 'json'): Promise<PublishResult> {
+export async function publishWorkflow(
+  store: WorkflowStore,
+  workspaceId: string,
+  source: string,
+  format: 'yaml' | 'json',
+  options: PublishOptions = {},
+): Promise<PublishResult> {
   if (source.length > maximumDefinitionCharacters) {
     return { ok: false, problems: [{ path: '', message: `is longer than ${maximumDefinitionCharacters} characters` }] };
   }
-  const parsed = parseWorkflowDefinition(source, format);
-  if (!parsed.ok) return parsed;
-  const workflowId = parsed.definition.id ?? newIdentifier('wf');
-  const problems: DefinitionProblem[] = [];
-  for (const reference of nestedWorkflowReferences(parsed.definition)) {
+  const read = readOperatorDocument(source, format);
+  if (!read.ok) return read;
+  const validated = validateWorkflowDefinition(read.value, { urlPolicy: options.urlPolicy ?? outboundUrlPolicyFromEnvironment() });
+  const ownId = (read.value as { id?: unknown } | null)?.id;
+  const problems: DefinitionProblem[] = validated.ok ? [] : [...validated.problems];
+  for (const reference of nestedWorkflowReferences(read.value)) {
     // A workflow may run itself per item: its own id exists once this version is stored.
-    if (reference.workflowId === workflowId) continue;
+    if (typeof ownId === 'string' && isWorkflowId(ownId) && reference.workflowId === ownId) continue;
     if (!(await store.get(workspaceId, reference.workflowId))) {
       problems.push({ path: reference.path, message: `workflow "${reference.workflowId}" is not published in workspace ${workspaceId}` });
     }
   }
-  if (problems.length > 0) return { ok: false, problems };
-  const stored = await store.publish(workspaceId, workflowId, parsed.definition, source);
+  if (!validated.ok || problems.length > 0) return { ok: false, problems: inDocumentOrder(problems) };
+  const workflowId = validated.definition.id ?? newIdentifier('wf');
+  const stored = await store.publish(workspaceId, workflowId, validated.definition, source);
   return { ok: true, workflowId, version: stored.version };
 }

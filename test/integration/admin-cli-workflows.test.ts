@@ -99,6 +99,51 @@ describe('workflows publish', () => {
 
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('steps[0].with.workflowId: workflow "wf_nowhere" is not published') });
   });
+
+  it('tells every problem at once in plain words: allowed values, "required", bounds, and an unknown for_each workflow', async () => {
+    const broken = {
+      id: 'wf_unclear',
+      steps: [
+        { id: 'call', type: 'web_function', with: { url: 'https://api.example.com/hook', method: 'FETCH' } },
+        { id: 'each', type: 'for_each', with: { items: '{{ body.items }}', workflowId: 'wf_nowhere', maxConcurrency: 0 } },
+      ],
+    };
+
+    const refused = await failureOf(admin('workflows', 'publish', await definitionFile(broken), '--workspace', workspaceId));
+
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      'name: is required',
+      'steps[0].with.method: must be one of GET, HEAD, POST, PUT, PATCH, DELETE, or a "{{ expression }}"',
+      'steps[1].with.maxConcurrency: must be at least 1',
+      `steps[1].with.workflowId: workflow "wf_nowhere" is not published in workspace ${workspaceId}`,
+      'paperflow-admin: The definition has 4 problem(s); nothing was published.',
+    ]);
+  });
+
+  it('refuses a literal http or loopback URL by the stack\'s outbound rules (no local setting), as its runs would', async () => {
+    const calls = {
+      id: 'wf_private_calls',
+      name: 'Private calls',
+      steps: [
+        { id: 'plain', type: 'web_function', with: { url: 'http://api.example.com/hook' } },
+        { id: 'loopback', type: 'web_function', with: { url: 'https://127.0.0.1:8443/hook' } },
+        { id: 'metadata', type: 'web_function', with: { url: 'https://169.254.169.254/latest/meta-data' } },
+        { id: 'document', type: 'document_insights', with: { url: 'https://localhost/invoice.pdf' } },
+        { id: 'evaluated', type: 'web_function', with: { url: '{{ body.callback }}' } },
+      ],
+    };
+
+    const refused = await failureOf(admin('workflows', 'publish', await definitionFile(calls), '--workspace', workspaceId));
+
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      'steps[0].with.url: must use https',
+      'steps[1].with.url: must not point to a private, loopback or reserved address',
+      'steps[2].with.url: must not point to a private, loopback or reserved address',
+      'steps[3].with.url: must not point to a private, loopback or reserved address',
+      'paperflow-admin: The definition has 4 problem(s); nothing was published.',
+    ]);
+  });
 });
 
 describe('workflows list, show, disable and enable', () => {

@@ -174,6 +174,26 @@ describe('the README example', () => {
     expect(stepStatuses(run)).toEqual({ greet: 'COMPLETED', count: 'COMPLETED', vip: 'SKIPPED', card: 'COMPLETED' });
     expect(run.steps[3].output).toEqual({ card: 'Hello Ada (3 letters)' });
   });
+
+  it('fails, naming the step, the key and the expression, when the input lacks what an expression reads', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Running a workflow'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const readmeClient = new WorkflowRunClient(stack, await workspaceKey('ws_runs_readme_typo'));
+    await publishWorkflow(workflowStore(), 'ws_runs_readme_typo', yaml, 'yaml');
+
+    const run = await readmeClient.run('wf_greeting', { nmae: 'Ada' });
+
+    expect(run.status).toBe('FAILED');
+    expect(run.error).toEqual({
+      code: 'WORKFLOW_INPUT_INVALID',
+      message: 'Step "greet" (transform) failed: steps[0].with.text: "body.name" gives nothing on this run\'s data; write a default (`? :` or $exists) if it may be missing',
+    });
+    expect(stepStatuses(run)).toEqual({ greet: 'FAILED', count: 'FAILED', vip: 'SKIPPED', card: 'SKIPPED' });
+    expect(run.steps[1].message).toContain('"$length(body.name)" gives nothing');
+    expect(run.steps[3].message).toBe('Skipped: step "greet" failed, so the run ended before this step ran.');
+    expect(run.steps.some((step: any) => step.output !== undefined)).toBe(false);
+  });
 });
 
 describe('for_each', () => {
@@ -250,7 +270,9 @@ describe('failures', () => {
     expect(run.error.code).toBe('WORKFLOW_INPUT_INVALID');
     expect(run.error.message).toContain('"total"');
     expect(run.error.message).toContain('body.amount is required');
-    expect(stepStatuses(run)).toEqual({ total: 'FAILED', next: 'QUEUED' });
+    expect(stepStatuses(run)).toEqual({ total: 'FAILED', next: 'SKIPPED' });
+    expect(run.steps[1].message).toBe('Skipped: step "total" failed, so the run ended before this step ran.');
+    // A step skipped because the run ended is not progress.
     expect(run.progress).toEqual({ stepsCompleted: 0, stepsTotal: 2 });
   });
 
@@ -276,7 +298,8 @@ describe('failures', () => {
     expect(run.status).toBe('FAILED');
     expect(run.error.code).toBe('WORKFLOW_RUN_FAILED');
     expect(run.error.message).toContain('cannot be read');
-    expect(stepStatuses(run)).toEqual({ pause: 'COMPLETED', after: 'QUEUED' });
+    expect(stepStatuses(run)).toEqual({ pause: 'COMPLETED', after: 'SKIPPED' });
+    expect(run.steps[1].message).toBe('Skipped: the run ended FAILED before this step ran.');
   });
 
   it('settles a run whose execution died as FAILED (the sweeper)', async () => {
@@ -354,6 +377,7 @@ describe('events and close', () => {
     expect(run.status).toBe('CLOSED');
     expect(run).not.toHaveProperty('error');
     expect(run.completedAt).toBeDefined();
+    expect(run.steps[1]).toMatchObject({ id: 'after', status: 'SKIPPED', message: 'Skipped: the run was closed before this step ran.' });
     expect(event.eventType).toBe('workflow.run.failed');
     expect(event.data).toMatchObject({ runId: started.id, workflowId, status: 'CLOSED' });
     expect(event.data).not.toHaveProperty('error');

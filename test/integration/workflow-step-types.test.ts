@@ -1,10 +1,16 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCliFor } from '../support/admin-cli-process.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
+import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
+import { workflowStore } from '../../src/workflows/wiring.ts';
 
 // The step types that leave the run engine, end to end over HTTP: web_function against a real server on
 // loopback (allowed by the explicit local setting), document_insights on a file sent as a multipart
@@ -16,6 +22,8 @@ const variables = {
   PAPERFLOW_LOCAL_RETRY_INTERVAL_MS: '10',
   PAPERFLOW_EVENT_OUTBOX_DRAIN_INTERVAL_SECONDS: '1',
   PAPERFLOW_EVENT_OUTBOX_GRACE_SECONDS: '1',
+  // The shipped example's 60 s delay takes 0.6 s.
+  PAPERFLOW_LOCAL_WAIT_TIME_SCALE: '0.01',
 };
 
 const workspaceId = 'ws_step_types';
@@ -69,8 +77,7 @@ describe('web_function in a run', () => {
       { id: 'decide', type: 'transform', needs: ['check'], with: { approved: '{{ steps.check.output.body.approved and body.amount <= steps.check.output.body.limit }}' } },
     ]);
 
-    // The definition demands https for a literal URL; the local setting lets the evaluated one be the
-    // loopback server.
+    // The local setting lets the evaluated URL be the loopback server.
     const run = await client.run(workflowId, { customer: 'C-7', amount: 120, endpoint: `${server.url}/credit-check` });
 
     expect(run.status).toBe('COMPLETED');
@@ -101,6 +108,26 @@ describe('web_function in a run', () => {
     expect(run.steps[1].status).not.toBe('COMPLETED');
     expect(event.eventType).toBe('workflow.run.failed');
     expect(event.data).toMatchObject({ runId: run.id, workflowId, status: 'FAILED', error: { code: 'WORKFLOW_STEP_FAILED' } });
+  });
+});
+
+describe('a literal URL under the local setting', () => {
+  const admin = adminCliFor(() => stack.dataDir);
+
+  it('is published by paperflow-admin as the stack\'s runs allow it, and called: http on loopback', async () => {
+    received = [];
+    answer = (_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+    const folder = await mkdtemp(join(tmpdir(), 'paperflow-literal-url-'));
+    const file = join(folder, 'literal.json');
+    await writeFile(file, JSON.stringify({ id: 'wf_literal-loopback', name: 'Literal loopback', steps: [{ id: 'ping', type: 'web_function', with: { url: `${server.url}/literal` } }] }));
+
+    const published = await admin('workflows', 'publish', file, '--workspace', workspaceId).finally(() => rm(folder, { recursive: true, force: true }));
+    const run = await client.run('wf_literal-loopback', {});
+
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(JSON.parse(published.stdout)).toEqual({ workflowId: 'wf_literal-loopback', version: 1 });
+    expect(run.status).toBe('COMPLETED');
+    expect(received.map((request) => request.path)).toEqual(['/literal']);
   });
 });
 
@@ -138,5 +165,36 @@ describe('document_insights in a run', () => {
     expect(run.error.code).toBe('WORKFLOW_STEP_FAILED');
     expect(run.steps[0].status).toBe('FAILED');
     expect(run.steps[0].message).toMatch(/file/i);
+  });
+});
+
+describe('the shipped example, docs/workflow-example.yaml', () => {
+  it('publishes and runs on a corpus invoice, its summary carrying the invoice\'s own values', async () => {
+    const exampleWorkspace = 'ws_step_types_example';
+    const exampleClient = new WorkflowRunClient(stack, await workspaceKey(exampleWorkspace));
+    const definition = await readFile(new URL('../../docs/workflow-example.yaml', import.meta.url), 'utf8');
+    const invoice = new URL('../../../shared/corpus/invoice2data/AzureInterior.pdf', import.meta.url);
+    const expected = JSON.parse(await readFile(new URL('../../../shared/corpus/invoice2data/AzureInterior.expected.json', import.meta.url), 'utf8')).fields;
+    const form = new FormData();
+    form.append('invoice', new Blob([await readFile(invoice)], { type: 'application/pdf' }), 'AzureInterior.pdf');
+
+    const published = await publishWorkflow(workflowStore(), exampleWorkspace, definition, 'yaml');
+    const started = await exampleClient.json('/workflows/wf_invoice-intake/runs', { method: 'POST', body: form });
+    const run = await exampleClient.waitForRunTerminal(started.body.id, 120_000);
+    const step = (id: string) => run.steps.find((each: any) => each.id === id);
+
+    expect(published).toEqual({ ok: true, workflowId: 'wf_invoice-intake', version: 1 });
+    expect(run.status).toBe('COMPLETED');
+    expect(step('extract').output.values).toMatchObject({ invoice_number: expected.invoice_number, total_amount: expected.total_amount });
+    expect(step('summary').output).toEqual({
+      extractionId: step('extract').output.extractionId,
+      invoiceNumber: expected.invoice_number,
+      total: expected.total_amount,
+      currency: expected.currency,
+      title: `Invoice ${expected.invoice_number} from ${expected.seller_name}`,
+    });
+    expect(step('settle').status).toBe('COMPLETED');
+    // 279.84 is not over 1000: no approval asked, for a reason the step says.
+    expect(step('approve')).toMatchObject({ status: 'SKIPPED', message: 'Skipped: its condition (steps.summary.output.total > 1000) was false.' });
   });
 });

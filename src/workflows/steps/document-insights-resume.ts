@@ -2,7 +2,7 @@
 // token its execution waits on. Apart from the start (document-insights.ts) so that the delivery
 // queue's consumer, which runs the listener, does not bundle the extraction service.
 import type { RecordedEventListener, RecordedEventNotice } from '../../events/event-listeners.ts';
-import type { ExtractionOutput, ExtractionStatus, RunError } from '../../extractions/extraction.ts';
+import type { ExtractedField, ExtractionOutput, ExtractionStatus, RunError } from '../../extractions/extraction.ts';
 import { isTerminal } from '../../extractions/extraction.ts';
 import { logger } from '../../infrastructure/logger.ts';
 import type { TaskCallbacks } from '../task-callbacks.ts';
@@ -37,7 +37,8 @@ export async function resumeWaitingStep(dependencies: StepResumeDependencies, wo
   const { extractionId, status } = extraction;
   let outcome: string;
   if (status === 'COMPLETED') {
-    const output = { extractionId, status, fields: extraction.output?.fields ?? [] };
+    const fields = extraction.output?.fields ?? [];
+    const output = { extractionId, status, fields, values: valuesByName(fields) };
     const bytes = Buffer.byteLength(JSON.stringify(output));
     outcome =
       bytes <= maximumCallbackOutputBytes
@@ -50,6 +51,18 @@ export async function resumeWaitingStep(dependencies: StepResumeDependencies, wo
   await dependencies.waits.forget(workspaceId, extractionId);
   logger.info('document_insights step resumed', { runId: wait.runId, stepId: wait.stepId, extractionId, status, outcome });
   return 'resumed';
+}
+
+/**
+ * The fields by name (`values.total_amount`), beside the list: what a definition reads. Each name maps
+ * to its field's `value` whatever its type (a table's list of rows included); the first field of a
+ * name wins, as the list is in reading order.
+ */
+export function valuesByName(fields: readonly Pick<ExtractedField, 'name' | 'value'>[]): Record<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const field of fields) if (!values.has(field.name)) values.set(field.name, field.value);
+  // fromEntries defines each name as an own property, `__proto__` included.
+  return Object.fromEntries(values);
 }
 
 function failStep(dependencies: Pick<StepResumeDependencies, 'callbacks'>, taskToken: string, message: string, extraction: TerminalExtraction) {

@@ -45,7 +45,7 @@ const evaluatedWithSchema = z
 
 /**
  * Starts a real extraction for the step and remembers the task token. When the extraction reaches a
- * terminal state, the execution is resumed with SendTaskSuccess `{extractionId, status, fields}`, or
+ * terminal state, the execution is resumed with SendTaskSuccess `{extractionId, status, fields, values}`, or
  * SendTaskFailure (error `StepFailedError`, cause JSON `{message, output: {extractionId, status}}`).
  * A step whose extraction cannot start (invalid `with`, unknown file, refused URL) throws
  * StepFailedError at once and leaves no token waiting.

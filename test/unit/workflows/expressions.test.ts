@@ -20,16 +20,50 @@ describe('evaluateTemplate', () => {
     expect(evaluated).toEqual({ total: 20, ok: true, tags: ['a', 'b'], runId: 'run_01' });
   });
 
-  it('interpolates expressions inside text, writing objects as JSON and nothing as empty', async () => {
-    const evaluated = await evaluateTemplate('Hello {{ body.customer.name }}, tags {{ body.tags }}, missing [{{ body.nope }}]', contextWith());
+  it('interpolates expressions inside text, writing objects as JSON and a conditional that gives nothing as empty', async () => {
+    const evaluated = await evaluateTemplate('Hello {{ body.customer.name }}, tags {{ body.tags }}, vip [{{ body.vip ? "VIP" }}]', contextWith());
 
-    expect(evaluated).toBe('Hello Ada, tags ["a","b"], missing []');
+    expect(evaluated).toBe('Hello Ada, tags ["a","b"], vip []');
   });
 
-  it('keeps literals, walks arrays and nested objects, and leaves out keys whose expression matches nothing', async () => {
-    const evaluated = await evaluateTemplate({ list: [1, '{{ index }}', { deep: '{{ item.sku }}' }], absent: '{{ body.nope }}', flag: false, nothing: null }, contextWith({ item: { sku: 'X1' }, index: 2 }));
+  it('keeps literals, walks arrays and nested objects, and leaves out keys whose conditional gives nothing', async () => {
+    const evaluated = await evaluateTemplate(
+      { list: [1, '{{ index }}', { deep: '{{ item.sku }}' }], absent: '{{ body.nope ? body.nope }}', flag: false, nothing: null },
+      contextWith({ item: { sku: 'X1' }, index: 2 }),
+    );
 
     expect(evaluated).toEqual({ list: [1, 2, { deep: 'X1' }], flag: false, nothing: null });
+  });
+
+  it.each([
+    ['a whole value', { title: '{{ body.customer.nmae }}' }, 'steps[1].with.title', 'body.customer.nmae'],
+    ['text', { title: 'Hello {{ body.customer.nmae }} ({{ $length(body.customer.name) }} letters)' }, 'steps[1].with.title', 'body.customer.nmae'],
+    ['a function of nothing', { letters: '{{ $length(body.name) }}' }, 'steps[1].with.letters', '$length(body.name)'],
+    ['a nested value', { invoice: { total: '{{ steps.fetch.output.body.total }}' } }, 'steps[1].with.invoice.total', 'steps.fetch.output.body.total'],
+  ])('fails when an expression in %s gives nothing, naming the key and the expression', async (_case, inputs, path, expression) => {
+    const failure = await evaluateTemplate(inputs, contextWith(), 'steps[1].with').catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(ExpressionEvaluationError);
+    expect((failure as ExpressionEvaluationError).path).toBe(path);
+    expect((failure as Error).message).toBe(`${path}: "${expression}" gives nothing on this run's data; write a default (\`? :\` or $exists) if it may be missing`);
+  });
+
+  it('takes the default the author wrote for a value that may be missing', async () => {
+    const evaluated = await evaluateTemplate(
+      { name: '{{ body.nickname ? body.nickname : body.customer.name }}', vip: '{{ $exists(body.vip) ? body.vip : false }}', note: 'for {{ body.note ? body.note : "nobody" }}' },
+      contextWith(),
+    );
+
+    expect(evaluated).toEqual({ name: 'Ada', vip: false, note: 'for nobody' });
+  });
+
+  it('keeps null, false, 0, "" and [] as values: they are data, not missing', async () => {
+    const evaluated = await evaluateTemplate(
+      { none: '{{ body.none }}', no: '{{ body.no }}', zero: '{{ body.zero }}', empty: '{{ body.empty }}', list: '{{ body.list }}', text: '[{{ body.none }}]' },
+      contextWith({ body: { none: null, no: false, zero: 0, empty: '', list: [] } }),
+    );
+
+    expect(evaluated).toEqual({ none: null, no: false, zero: 0, empty: '', list: [], text: '[]' });
   });
 
   it('returns plain arrays, not jsonata sequences', async () => {
@@ -66,7 +100,17 @@ describe('evaluateCondition', () => {
     ['[]', false],
     ['{}', false],
     ['"yes"', true],
+    ['body.vip = true', false],
+    ['$exists(body.vip) and body.vip', false],
+    ['body.vip ? true', false],
   ])('reads %s as %s', async (expression, expected) => {
     expect(await evaluateCondition(expression, contextWith())).toBe(expected);
+  });
+
+  it.each(['body.vip', 'steps.fetch.output.body.total > 1000', 'steps.skipped.output.ok'])('fails, rather than skipping, when %s gives nothing', async (expression) => {
+    const failure = await evaluateCondition(expression, contextWith(), 'steps[2].if').catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(ExpressionEvaluationError);
+    expect((failure as Error).message).toBe(`steps[2].if: "${expression}" gives nothing on this run's data; write a default (\`? :\` or $exists) if it may be missing`);
   });
 });

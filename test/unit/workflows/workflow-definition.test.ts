@@ -141,9 +141,31 @@ describe('problems', () => {
         ),
       ),
     ).toEqual([
-      'steps[0].with.seconds: Too big: expected number to be <=86400',
-      'steps[1].with.url: must be an https:// URL',
-      'steps[2].with.maxConcurrency: Too small: expected number to be >=1',
+      'steps[0].with.seconds: must be at most 86400',
+      'steps[1].with.url: must use https',
+      'steps[2].with.maxConcurrency: must be at least 1',
+    ]);
+  });
+
+  it('names the allowed values and the expected kind in plain words, never the validator\'s', () => {
+    expect(
+      problemsOf({
+        steps: [
+          step('call', 'web_function', { url: 'https://api.example.com/hook', method: 'FETCH', timeoutSeconds: 'ten', retries: 1.5, headers: { 'X-Count': 3 } }),
+          step('fan', 'for_each', { items: 'everything', workflowId: 'wf_child', maxConcurrency: '{{ body.( }}' }),
+          { id: '', type: 'transform', needs: 'a' },
+        ],
+      }),
+    ).toEqual([
+      'name: is required',
+      'steps[0].with.method: must be one of GET, HEAD, POST, PUT, PATCH, DELETE, or a "{{ expression }}"',
+      'steps[0].with.headers.X-Count: must be text',
+      'steps[0].with.timeoutSeconds: must be a number, or a "{{ expression }}"',
+      'steps[0].with.retries: must be a whole number',
+      'steps[1].with.items: must be a list, or a "{{ expression }}"',
+      expect.stringMatching(/^steps\[1\]\.with\.maxConcurrency: expression does not compile/),
+      'steps[2].id: must not be empty',
+      'steps[2].needs: must be a list',
     ]);
   });
 
@@ -154,9 +176,9 @@ describe('problems', () => {
     });
     expect(problems).toEqual([
       'id: must be wf_ and then lowercase letters, digits, _ or -',
-      'name: Invalid input: expected string, received undefined',
+      'name: is required',
       'steps[0].needs[0]: unknown step "missing"',
-      'steps[1].with.seconds: Too small: expected number to be >=0',
+      'steps[1].with.seconds: must be at least 0',
       'steps[1].id: duplicate step id "a" (also steps[0])',
       'steps[2].extra: is not a known setting',
     ]);
@@ -166,6 +188,47 @@ describe('problems', () => {
     expect(parseWorkflowDefinition('{ "name": ', 'json')).toMatchObject({ ok: false, problems: [{ path: '', message: expect.stringMatching(/^is not valid JSON/) }] });
     expect(parseWorkflowDefinition('name: [unclosed', 'yaml')).toMatchObject({ ok: false, problems: [{ path: '', message: expect.stringMatching(/^is not valid YAML/) }] });
     expect(parseWorkflowDefinition('- a list')).toMatchObject({ ok: false, problems: [{ path: '', message: 'must be an object with a name and a steps list' }] });
+  });
+});
+
+describe('literal URLs, by the run time\'s outbound rules', () => {
+  const strict = { allowHttp: false, allowLoopback: false };
+  const local = { allowHttp: true, allowLoopback: true };
+  const urlProblemsOf = (url: string, urlPolicy: typeof strict, type = 'web_function') => {
+    const result = validateWorkflowDefinition(definitionWith(step('call', type, { url })), { urlPolicy });
+    return result.ok ? [] : result.problems.map((problem) => `${problem.path}: ${problem.message}`);
+  };
+
+  it.each([
+    ['http://127.0.0.1:8080/hook', strict, ['steps[0].with.url: must use https']],
+    ['http://127.0.0.1:8080/hook', local, []],
+    ['https://127.0.0.1:8443/hook', strict, ['steps[0].with.url: must not point to a private, loopback or reserved address']],
+    ['https://[::1]/hook', strict, ['steps[0].with.url: must not point to a private, loopback or reserved address']],
+    ['https://localhost/hook', strict, ['steps[0].with.url: must not point to a private, loopback or reserved address']],
+    ['https://127.0.0.1:8443/hook', local, []],
+    ['https://10.0.0.7/hook', local, ['steps[0].with.url: must not point to a private, loopback or reserved address']],
+    ['https://169.254.169.254/latest/meta-data', local, ['steps[0].with.url: must not point to a private, loopback or reserved address']],
+    ['https://user:secret@api.example.com/hook', strict, ['steps[0].with.url: must not contain user credentials']],
+    ['ftp://files.example.com/hook', local, ['steps[0].with.url: must use https']],
+    ['not a url', strict, ['steps[0].with.url: must be an absolute URL']],
+    ['https://api.example.com/hook#part', strict, []],
+    ['{{ body.callback }}', strict, []],
+  ])('a web_function url %s (%o): %o', (url, urlPolicy, expected) => {
+    expect(urlProblemsOf(url, urlPolicy)).toEqual(expected);
+  });
+
+  it('checks a document_insights url by the extraction API\'s rules, a fragment refused', () => {
+    expect(urlProblemsOf('https://docs.example.com/invoice.pdf#page=2', strict, 'document_insights')).toEqual(['steps[0].with.url: must not contain a fragment']);
+    expect(urlProblemsOf('http://127.0.0.1:9000/invoice.pdf', local, 'document_insights')).toEqual([]);
+  });
+});
+
+describe('nested workflow references', () => {
+  it('are read from the document as written, also when it has other problems', () => {
+    const input = { steps: [step('fan', 'for_each', { items: 'not a list', workflowId: 'wf_child' }), step('bad', 'for_each', { workflowId: 'Not An Id' })] };
+
+    expect(validateWorkflowDefinition(input).ok).toBe(false);
+    expect(nestedWorkflowReferences(input)).toEqual([{ path: 'steps[0].with.workflowId', workflowId: 'wf_child' }]);
   });
 });
 

@@ -126,7 +126,7 @@ describe('startDocumentInsightsStep', () => {
     await start({ fileId: 'file_known' });
 
     expect(callbacks.answers).toEqual([
-      { taskToken: 'token-1', success: { extractionId: 'ext_1', status: 'COMPLETED', fields: [expect.objectContaining({ name: 'total', value: 12 })] } },
+      { taskToken: 'token-1', success: { extractionId: 'ext_1', status: 'COMPLETED', fields: [expect.objectContaining({ name: 'total', value: 12 })], values: { total: 12 } } },
     ]);
     expect(waits.size).toBe(0);
   });
@@ -161,7 +161,27 @@ describe('the resumer on extraction terminal events', () => {
     await resumer().onEventRecorded(completed);
     await resumer().onEventRecorded(completed);
 
-    expect(callbacks.answers).toEqual([{ taskToken: 'token-1', success: { extractionId: 'ext_1', status: 'COMPLETED', fields: [] } }]);
+    expect(callbacks.answers).toEqual([{ taskToken: 'token-1', success: { extractionId: 'ext_1', status: 'COMPLETED', fields: [], values: {} } }]);
+  });
+
+  it('carries each field\'s value by name beside the list, whatever its type, a table\'s rows included', async () => {
+    await start({ fileId: 'file_known' });
+    const rows = [{ description: 'Desk', amount: 200 }, { description: 'Chair', amount: 62.9 }];
+    const fields = [
+      { id: 'fld_1', name: 'invoice_number', type: 'string', value: 'INV/2023/03/0008', metadata: { extracted: true } },
+      { id: 'fld_2', name: 'total_amount', type: 'amount', value: 279.84, metadata: { extracted: true } },
+      { id: 'fld_3', name: 'due_date', type: 'date', value: null, metadata: { extracted: false } },
+      { id: 'fld_4', name: 'line_items', type: 'table', value: rows, metadata: { extracted: true } },
+      { id: 'fld_5', name: '__proto__', type: 'string', value: 'kept as a name', metadata: { extracted: true } },
+    ];
+
+    await resumer().onEventRecorded(eventOf({ extractionId: 'ext_1', status: 'COMPLETED', output: { fieldCount: fields.length, fields } }));
+
+    const values = (callbacks.answers[0] as { success: { values: Record<string, unknown> } }).success.values;
+    expect(JSON.stringify(values)).toBe(
+      `{"invoice_number":"INV/2023/03/0008","total_amount":279.84,"due_date":null,"line_items":${JSON.stringify(rows)},"__proto__":"kept as a name"}`,
+    );
+    expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
   });
 
   it('fails the step rather than sending an output Step Functions would refuse', async () => {
