@@ -91,6 +91,8 @@ module.exports = {
           '^src/events/event-envelope\\.ts$',
           '^src/webhooks/(webhook-signature|delivery-headers|event-payloads|subscription-secrets)\\.ts$',
           'node_modules/commander/',
+          // Its own version (--version) from the package's manifest: data, not the service's code.
+          '^package\\.json$',
         ],
         // Node's own modules (fetch, fs, crypto) are what a client is made of.
         dependencyTypesNot: ['core'],
