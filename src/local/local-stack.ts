@@ -115,7 +115,12 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
       stateMachines,
       triggers: servedTriggers,
       queueUrls: { webhookDelivery: resources.webhookDeliveryQueueUrl },
+      // In the data folder, beside the data the executions work on: a restart resumes what was running.
+      executionJournalDirectory: join(options.dataDir, 'step-functions'),
     });
+    // Once the endpoint, the schedules and the consumers their tasks use are up, as a deployed stack's
+    // executions carry on running across a deploy.
+    await orchestration.stepFunctions.resumeRecordedExecutions();
 
     if (options.bootstrapApiKey) {
       await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
