@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
@@ -8,6 +7,7 @@ import type { StateMachineTaskTrigger } from '../platform/trigger-table.ts';
 import { logger, withLogContext } from '../infrastructure/logger.ts';
 import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
 import { ExecutionJournal } from './execution-journal.ts';
+import { listenPreferring } from './kept-ports.ts';
 
 /** A state machine to serve: its ASL file and its task rows, one per `${Placeholder}` Resource. */
 export interface LocalStateMachineDefinition {
@@ -32,6 +32,8 @@ export interface LocalStepFunctionsOptions {
    * that `resumeRecordedExecutions` of a later endpoint runs them again; without it they live in memory only.
    */
   executionJournalDirectory?: string;
+  /** The port the last start used (src/local/kept-ports.ts); a free one when undefined or taken. */
+  preferredPort?: number;
 }
 
 export interface RunningLocalStepFunctions {
@@ -393,10 +395,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as never) : ({} as never);
     reply(response, 200, await operation(body));
   };
-  await new Promise<void>((resolvePromise, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolvePromise());
-  });
+  const port = await listenPreferring(server, options.preferredPort);
 
   const idle = async () => {
     for (;;) {
@@ -407,7 +406,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
   };
 
   return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     stateMachineArns,
     idle,
     resumeRecordedExecutions,

@@ -20,6 +20,8 @@ export interface LocalTriggersOptions {
   queueUrls: Record<QueueName, string>;
   /** Where the local Step Functions records started executions, so that a restart resumes them. */
   executionJournalDirectory?: string;
+  /** The port the local Step Functions endpoint listened on at the last start. */
+  stepFunctionsPort?: number;
 }
 
 export interface RunningLocalTriggers {
@@ -59,6 +61,7 @@ async function startLocalStateMachines(options: LocalTriggersOptions, region: st
     waitTimeScale: Number(process.env.PAPERFLOW_LOCAL_WAIT_TIME_SCALE || 1),
     region,
     ...(options.executionJournalDirectory ? { executionJournalDirectory: options.executionJournalDirectory } : {}),
+    ...(options.stepFunctionsPort ? { preferredPort: options.stepFunctionsPort } : {}),
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
   for (const machine of options.stateMachines) process.env[stateMachineArnEnvironment[machine.name]] = stepFunctions.stateMachineArns[machine.name]!;
