@@ -12,10 +12,11 @@ import { stackStartUpAllowanceMs, startLocalStackProcess, type LocalStackProcess
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 
 // A restart of `npm start` does not abandon work (README, What the local stack is): the stack process
-// is stopped (SIGTERM) or killed (SIGKILL) while an extraction and a workflow run are PROCESSING, each
-// held on a request to a loopback server that answers nothing the first time; started again on the
-// same data folder, the stack runs their executions again, and both end COMPLETED with one event and
-// one webhook delivery each.
+// is stopped (SIGTERM) or killed (SIGKILL) while an extraction, a workflow run (web_function) and a
+// run of a document_insights step are PROCESSING, each held on a request to a loopback server that
+// answers nothing the first time; started again on the same data folder, the stack runs their
+// executions again, and each ends COMPLETED with one event and one webhook delivery (the
+// document_insights step with one extraction).
 
 const run = promisify(execFile);
 const completedTypes = ['document-insights.extraction.completed', 'workflow.run.completed'];
@@ -31,6 +32,7 @@ let invoice: Buffer;
 const requests: ReceivedWebhook[] = [];
 const held: ServerResponse[] = [];
 let workflowId: string;
+let documentWorkflowId: string;
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'paperflow-restart-'));
@@ -49,13 +51,8 @@ beforeAll(async () => {
   stack = await startStack();
   const subscription = await api('/event-subscriptions', { method: 'POST', body: { name: 'restart', endpointUrl: `${server.url}/webhooks`, eventTypes: completedTypes } });
   expect(subscription.status).toBe(201);
-  const definitionFile = join(folder, 'workflow.json');
-  await writeFile(definitionFile, JSON.stringify({ id: 'wf_restart', name: 'Restart', steps: [{ id: 'call', type: 'web_function', with: { url: '{{ body.url }}', method: 'GET' } }] }));
-  // Published as an operator does, by the admin CLI reaching the running stack through its data folder.
-  const published = await run('node_modules/.bin/node', ['bin/paperflow-admin.mjs', 'workflows', 'publish', definitionFile, '--workspace', 'ws_default'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAPERFLOW_DATA_DIR: dataDir },
-  });
-  workflowId = JSON.parse(published.stdout).workflowId;
+  workflowId = await publish({ id: 'wf_restart', name: 'Restart', steps: [{ id: 'call', type: 'web_function', with: { url: '{{ body.url }}', method: 'GET' } }] });
+  documentWorkflowId = await publish({ id: 'wf_restart_document', name: 'Restart document', steps: [{ id: 'read', type: 'document_insights', with: { url: '{{ body.url }}' } }] });
 }, stackStartUpAllowanceMs + 60_000);
 
 afterAll(async () => {
@@ -63,6 +60,16 @@ afterAll(async () => {
   await server?.close();
   await rm(folder, { recursive: true, force: true });
 });
+
+/** Published as an operator does, by the admin CLI reaching the running stack through its data folder. */
+async function publish(definition: { id: string; name: string; steps: unknown[] }): Promise<string> {
+  const definitionFile = join(folder, `${definition.id}.json`);
+  await writeFile(definitionFile, JSON.stringify(definition));
+  const published = await run('node_modules/.bin/node', ['bin/paperflow-admin.mjs', 'workflows', 'publish', definitionFile, '--workspace', 'ws_default'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PAPERFLOW_DATA_DIR: dataDir },
+  });
+  return JSON.parse(published.stdout).workflowId;
+}
 
 function startStack(): Promise<LocalStackProcess> {
   return startLocalStackProcess({
@@ -107,17 +114,21 @@ function deliveriesNaming(id: string) {
 }
 
 describe('a restart of the local stack', { timeout: 2 * stackStartUpAllowanceMs + 3 * endsWithinMs }, () => {
-  it.each(['SIGTERM', 'SIGKILL'] as const)('%s while an extraction and a workflow run are processing: both end after the restart, with one event each', async (signal) => {
+  it.each(['SIGTERM', 'SIGKILL'] as const)('%s while an extraction and workflow runs are processing: each ends after the restart, with one event', async (signal) => {
     const documentPath = `/held/${signal}/invoice.pdf`;
     const stepPath = `/held/${signal}/step`;
+    const stepDocumentPath = `/held/${signal}/step-document.pdf`;
     const extraction = await api('/document-insights/extractions', { method: 'POST', body: { document: { url: `${server.url}${documentPath}` } } });
     expect(extraction.status).toBe(202);
     const started = await api(`/workflows/${workflowId}/runs`, { method: 'POST', body: { url: `${server.url}${stepPath}` } });
     expect(started.status).toBe(202);
-    const [extractionId, runId] = [extraction.body.id as string, started.body.id as string];
-    await expect.poll(() => requests.map((request) => request.path), { timeout: 30_000, interval: 50 }).toEqual(expect.arrayContaining([documentPath, stepPath]));
+    const documentRun = await api(`/workflows/${documentWorkflowId}/runs`, { method: 'POST', body: { url: `${server.url}${stepDocumentPath}` } });
+    expect(documentRun.status).toBe(202);
+    const [extractionId, runId, documentRunId] = [extraction.body.id as string, started.body.id as string, documentRun.body.id as string];
+    await expect.poll(() => requests.map((request) => request.path), { timeout: 30_000, interval: 50 }).toEqual(expect.arrayContaining([documentPath, stepPath, stepDocumentPath]));
     expect(await statusOf(`/document-insights/extractions/${extractionId}`)).toBe('PROCESSING');
     expect(await statusOf(`/workflow-runs/${runId}`)).toBe('PROCESSING');
+    expect(await statusOf(`/workflow-runs/${documentRunId}`)).toBe('PROCESSING');
 
     await stack!.kill(signal);
     stack = await startStack();
@@ -132,5 +143,15 @@ describe('a restart of the local stack', { timeout: 2 * stackStartUpAllowanceMs 
     // Each held request was made again by the restarted stack, once.
     expect(requests.filter((request) => request.path === documentPath)).toHaveLength(2);
     expect(requests.filter((request) => request.path === stepPath)).toHaveLength(2);
+
+    // The document_insights step ran again and waited on the extraction it had started: one extraction.
+    await expect.poll(() => statusOf(`/workflow-runs/${documentRunId}`), { timeout: endsWithinMs, interval: 250 }).toBe('COMPLETED');
+    const stepExtractions = await api(`/document-insights/extractions?labels[workflowRunId]=${documentRunId}`);
+    expect(stepExtractions.body.data.map((item: { status: string }) => item.status)).toEqual(['COMPLETED']);
+    const stepExtractionId = stepExtractions.body.data[0].id as string;
+    await expect.poll(() => deliveriesNaming(stepExtractionId).length + deliveriesNaming(documentRunId).length, { timeout: endsWithinMs, interval: 250 }).toBe(2);
+    const documentEvents = [...(await eventsNaming(stepExtractionId)), ...(await eventsNaming(documentRunId))];
+    expect(documentEvents.map((event) => event.eventType).sort()).toEqual(completedTypes);
+    expect(requests.filter((request) => request.path === stepDocumentPath)).toHaveLength(2);
   });
 });
