@@ -11,6 +11,7 @@ import { startFauxqs } from 'fauxqs';
 import { makeS3rverWritesAtomic } from './s3rver-atomic-writes.ts';
 import { makeDynaliteWritesAtomic } from './dynalite-atomic-writes.ts';
 import { startS3PostPolicyFront } from './s3-post-policy-front.ts';
+import { availablePort, listenPreferring, type KeptPorts } from './kept-ports.ts';
 
 export interface EmulatorEndpoints {
   dynamodb: string;
@@ -47,17 +48,14 @@ export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RV
  * beside its place and renamed into it before the PUT is answered (s3rver-atomic-writes.ts). Nothing
  * is synced to disk on every write: a power loss may lose the last writes, as for any local database.
  */
-export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {}): Promise<RunningEmulators> {
+export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {}, preferredPorts: KeptPorts = {}): Promise<RunningEmulators> {
   await mkdir(join(dataDir, 's3'), { recursive: true });
   await mkdir(join(dataDir, 'sqs'), { recursive: true });
 
   makeDynaliteWritesAtomic();
   makeS3rverWritesAtomic();
   const dynamo: Server = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    dynamo.once('error', reject);
-    dynamo.listen(0, '127.0.0.1', () => resolve());
-  });
+  const dynamoPort = await listenPreferring(dynamo, preferredPorts.dynamodb);
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dataDir, 's3') });
   const s3Address = (await s3.run()) as AddressInfo;
   // S3rver is a Koa application, hence an EventEmitter; its typings leave that out.
@@ -65,14 +63,17 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {})
     if (event.Records.every((record) => record.eventName.startsWith('ObjectCreated:'))) hooks.onObjectCreated?.(event);
   });
   // The S3 endpoint is a front that enforces upload forms' policies, as S3 does and s3rver does not.
-  const s3Front = await startS3PostPolicyFront(s3Address.port, (accessKeyId) =>
-    accessKeyId === s3rverCredentials.accessKeyId ? s3rverCredentials.secretAccessKey : undefined,
+  const s3Front = await startS3PostPolicyFront(
+    s3Address.port,
+    (accessKeyId) => (accessKeyId === s3rverCredentials.accessKeyId ? s3rverCredentials.secretAccessKey : undefined),
+    preferredPorts.s3,
   );
-  const sqs = await listeningOnLoopbackOnly(() => startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs') }));
+  const sqsPort = await availablePort(preferredPorts.sqs);
+  const sqs = await listeningOnLoopbackOnly(() => startFauxqs({ port: sqsPort, logger: false, dataDir: join(dataDir, 'sqs') }));
 
   return {
     endpoints: {
-      dynamodb: `http://127.0.0.1:${(dynamo.address() as AddressInfo).port}`,
+      dynamodb: `http://127.0.0.1:${dynamoPort}`,
       s3: s3Front.url,
       sqs: `http://127.0.0.1:${sqs.port}`,
     },
@@ -116,9 +117,9 @@ async function listeningOnLoopbackOnly<T>(start: () => Promise<T>): Promise<T> {
  * The same emulators on a worker thread of their own, so the gateway and the handlers keep the main
  * thread to themselves; ObjectCreated notifications come back as messages.
  */
-export async function startEmulatorsOnOwnThread(dataDir: string, hooks: EmulatorHooks = {}): Promise<RunningEmulators> {
+export async function startEmulatorsOnOwnThread(dataDir: string, hooks: EmulatorHooks = {}, preferredPorts: KeptPorts = {}): Promise<RunningEmulators> {
   // Node 22 strips TypeScript types itself, so the thread runs the .ts module without a loader.
-  const worker = new Worker(new URL('./emulator-thread.ts', import.meta.url), { workerData: { dataDir }, execArgv: [] });
+  const worker = new Worker(new URL('./emulator-thread.ts', import.meta.url), { workerData: { dataDir, preferredPorts }, execArgv: [] });
   const endpoints = await new Promise<EmulatorEndpoints>((resolve, reject) => {
     worker.once('error', reject);
     worker.on('message', (message: EmulatorThreadMessage) => {

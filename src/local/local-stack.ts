@@ -19,6 +19,8 @@ import { lockDataDirectory, type DataDirectoryLock } from './data-directory-lock
 import { LocalStackStartError } from './local-stack-errors.ts';
 import { consoleSite } from './console-site.ts';
 import { localBucketNotifications, startLocalTriggers, type RunningLocalTriggers } from './local-triggers.ts';
+import { keptEndpointNames, portOf, readKeptPorts, writeKeptPorts, type KeptPorts } from './kept-ports.ts';
+import { logger } from '../infrastructure/logger.ts';
 
 export interface LocalStackOptions {
   /** Where the emulators keep their data; a restart with the same folder keeps it. */
@@ -82,6 +84,8 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
   const invoker = createLocalInvoker(projectRoot);
   if (options.resolveHost) overrideHostResolver(options.resolveHost);
   const objectCreated = localBucketNotifications(servedTriggers, invoker);
+  // The emulators listen where they did at the last start, so what names their ports stays valid.
+  const keptPorts = await readKeptPorts(options.dataDir);
   if (options.externalEndpoint) {
     process.env.AWS_ENDPOINT_URL = options.externalEndpoint;
     process.env.AWS_ACCESS_KEY_ID ??= 'test';
@@ -91,7 +95,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     process.env.AWS_SECRET_ACCESS_KEY = s3rverCredentials.secretAccessKey;
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
-    emulators = await startEmulatorsOnOwnThread(options.dataDir, { onObjectCreated: (event) => objectCreated.deliver(event) });
+    emulators = await startEmulatorsOnOwnThread(options.dataDir, { onObjectCreated: (event) => objectCreated.deliver(event) }, keptPorts);
     process.env.AWS_ENDPOINT_URL_DYNAMODB = emulators.endpoints.dynamodb;
     process.env.AWS_ENDPOINT_URL_S3 = emulators.endpoints.s3;
     process.env.AWS_ENDPOINT_URL_SQS = emulators.endpoints.sqs;
@@ -115,7 +119,17 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
       stateMachines,
       triggers: servedTriggers,
       queueUrls: { webhookDelivery: resources.webhookDeliveryQueueUrl },
+      // In the data folder, beside the data the executions work on: a restart resumes what was running.
+      executionJournalDirectory: join(options.dataDir, 'step-functions'),
+      ...(keptPorts.sfn ? { stepFunctionsPort: keptPorts.sfn } : {}),
     });
+    await keepPorts(options.dataDir, keptPorts, {
+      ...(emulators ? { dynamodb: portOf(emulators.endpoints.dynamodb), s3: portOf(emulators.endpoints.s3), sqs: portOf(emulators.endpoints.sqs) } : {}),
+      sfn: portOf(orchestration.stepFunctions.endpoint),
+    });
+    // Once the endpoint, the schedules and the consumers their tasks use are up, as a deployed stack's
+    // executions carry on running across a deploy.
+    await orchestration.stepFunctions.resumeRecordedExecutions();
 
     if (options.bootstrapApiKey) {
       await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
@@ -170,6 +184,24 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     if (options.resolveHost) overrideHostResolver(undefined);
     throw error;
   }
+}
+
+/**
+ * Writes the ports listened on for the next start, and says which kept port was taken by something
+ * else: what was minted for it (a pre-signed `contentUrl`, an upload form) no longer reaches the stack.
+ */
+async function keepPorts(dataDir: string, kept: KeptPorts, listening: KeptPorts): Promise<void> {
+  for (const name of keptEndpointNames) {
+    const was = kept[name];
+    const now = listening[name];
+    if (was === undefined || now === undefined || was === now) continue;
+    logger.warn(`the ${name} endpoint's port ${was}, kept from the last start, is in use by another program; it listens on ${now} now, and URLs minted for ${was} (contentUrl, upload forms) no longer work`, {
+      endpoint: name,
+      keptPort: was,
+      port: now,
+    });
+  }
+  await writeKeptPorts(dataDir, { ...kept, ...listening });
 }
 
 /**

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { StateMachineTaskTrigger } from '../platform/trigger-table.ts';
 import { logger, withLogContext } from '../infrastructure/logger.ts';
 import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
+import { ExecutionJournal } from './execution-journal.ts';
+import { listenPreferring } from './kept-ports.ts';
 
 /** A state machine to serve: its ASL file and its task rows, one per `${Placeholder}` Resource. */
 export interface LocalStateMachineDefinition {
@@ -26,6 +27,13 @@ export interface LocalStepFunctionsOptions {
    */
   waitTimeScale?: number;
   region?: string;
+  /**
+   * Where started executions are recorded until they end (docs/local-step-functions.md, Restarts), so
+   * that `resumeRecordedExecutions` of a later endpoint runs them again; without it they live in memory only.
+   */
+  executionJournalDirectory?: string;
+  /** The port the last start used (src/local/kept-ports.ts); a free one when undefined or taken. */
+  preferredPort?: number;
 }
 
 export interface RunningLocalStepFunctions {
@@ -34,6 +42,12 @@ export interface RunningLocalStepFunctions {
   stateMachineArns: Record<string, string>;
   /** Resolves once no execution is running (tests and shutdown). */
   idle(): Promise<void>;
+  /**
+   * Runs again, from their input and under their own names, the executions an earlier endpoint on the
+   * same journal started and did not end (it was stopped or killed). Call it once the rest of the
+   * stack is up: the tasks start at once. Returns how many were resumed.
+   */
+  resumeRecordedExecutions(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -52,6 +66,10 @@ interface LocalExecution {
   cause?: string;
   finished: Promise<void>;
   stop: () => void;
+  /** Settles once the execution is recorded in the journal (at once without one). */
+  recorded: Promise<void>;
+  /** Stopped by the endpoint's close, not by StopExecution: it stays recorded, for the next start. */
+  interrupted?: boolean;
 }
 
 /** What a Task's local handler needs of the execution it runs in. */
@@ -168,8 +186,9 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     stateMachineArns[definition.name] = served.arn;
   }
   const executions = new Map<string, LocalExecution>();
+  const journal = options.executionJournalDirectory ? new ExecutionJournal(options.executionJournalDirectory) : undefined;
 
-  const startExecution = (request: { stateMachineArn?: string; name?: string; input?: string }) => {
+  const startExecution = async (request: { stateMachineArn?: string; name?: string; input?: string }) => {
     const served = machines.get(request.stateMachineArn ?? '');
     if (!served) throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${request.stateMachineArn}'`);
     const name = request.name ?? crypto.randomUUID();
@@ -185,9 +204,23 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     const existing = executions.get(executionArn);
     if (existing) {
       // As AWS: the same name with the same input while running answers the same execution.
-      if (existing.status === 'RUNNING' && existing.input === input) return { executionArn, startDate: epochSeconds(existing.startDate) };
+      if (existing.status === 'RUNNING' && existing.input === input) {
+        await existing.recorded;
+        return { executionArn, startDate: epochSeconds(existing.startDate) };
+      }
       throw new ServiceError('ExecutionAlreadyExists', `Execution Already Exists: '${executionArn}'`);
     }
+    const execution = runExecution(served, { executionArn, name, input, parsedInput, startDate: new Date() });
+    // Answered only once recorded: a started execution the caller was told about survives a kill.
+    execution.recorded = journal?.record({ executionArn, stateMachineArn: served.arn, name, input, startDate: execution.startDate.toISOString() }) ?? Promise.resolve();
+    await execution.recorded;
+    return { executionArn, startDate: epochSeconds(execution.startDate) };
+  };
+
+  const runExecution = (
+    served: ServedStateMachine,
+    { executionArn, name, input, parsedInput, startDate }: { executionArn: string; name: string; input: string; parsedInput: unknown; startDate: Date },
+  ): LocalExecution => {
     const stopping = new AbortController();
     // The tasks' lines carry the execution, as a deployed task's do from its input (src/platform/state-machine-task.ts).
     const run = withLogContext({ executionArn }, () => served.machine.run(parsedInput as never, {
@@ -195,7 +228,7 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
         taskResourceLocalHandlers: served.taskHandlersFor({ executionArn, stopped: stopping.signal }) as never,
         retryIntervalOverrides: served.retryOverrides,
       },
-      context: { Execution: { Id: executionArn, Name: name, Input: parsedInput, StartTime: new Date().toISOString() }, Task: { Token: taskTokenPlaceholder } } as never,
+      context: { Execution: { Id: executionArn, Name: name, Input: parsedInput, StartTime: startDate.toISOString() }, Task: { Token: taskTokenPlaceholder } } as never,
     }));
     const execution: LocalExecution = {
       executionArn,
@@ -203,7 +236,8 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
       name,
       input,
       status: 'RUNNING',
-      startDate: new Date(),
+      startDate,
+      recorded: Promise.resolve(),
       stop: () => {
         stopping.abort();
         run.abort();
@@ -224,13 +258,43 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
         execution.status = error.name === 'ExecutionAbortedError' ? 'ABORTED' : error.name === 'ExecutionTimeoutError' ? 'TIMED_OUT' : 'FAILED';
         execution.error = cause?.name ?? error.name;
         execution.cause = cause?.message ?? error.message;
-        logger.error('execution did not succeed', { executionArn, status: execution.status, error: execution.error, cause: execution.cause });
+        if (!execution.interrupted) logger.error('execution did not succeed', { executionArn, status: execution.status, error: execution.error, cause: execution.cause });
       },
-    ).finally(() => {
+    ).finally(async () => {
       execution.stopDate ??= new Date();
+      if (!journal || execution.interrupted) return;
+      // After its record is written, so that a quick execution cannot be forgotten before it is recorded.
+      await execution.recorded.catch(() => undefined);
+      await journal.forget(executionArn).catch((error: unknown) => logger.warn('local Step Functions: an ended execution could not be unrecorded', { executionArn, error }));
     });
     executions.set(executionArn, execution);
-    return { executionArn, startDate: epochSeconds(execution.startDate) };
+    return execution;
+  };
+
+  const resumeRecordedExecutions = async () => {
+    if (!journal) return 0;
+    let resumed = 0;
+    for (const recorded of await journal.unfinished()) {
+      const served = machines.get(recorded.stateMachineArn);
+      if (executions.has(recorded.executionArn)) continue;
+      let parsedInput: unknown;
+      try {
+        parsedInput = JSON.parse(recorded.input);
+      } catch {
+        parsedInput = undefined;
+      }
+      if (!served || parsedInput === undefined) {
+        // A state machine this version no longer serves: the sweepers end what it left in flight.
+        logger.warn('local Step Functions: a recorded execution cannot be resumed; dropped', { executionArn: recorded.executionArn });
+        await journal.drop(recorded);
+        continue;
+      }
+      const { executionArn, name, input } = recorded;
+      runExecution(served, { executionArn, name, input, parsedInput, startDate: new Date(recorded.startDate) });
+      logger.info('local Step Functions: execution resumed after a restart', { executionArn: recorded.executionArn, startDate: recorded.startDate });
+      resumed += 1;
+    }
+    return resumed;
   };
 
   const findExecution = (executionArn: string | undefined) => {
@@ -329,12 +393,9 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
     for await (const chunk of request) chunks.push(chunk as Buffer);
     if (!target.startsWith('AWSStepFunctions.') || !operation) throw new ServiceError('UnknownOperationException', `Operation ${target} is not served locally.`);
     const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as never) : ({} as never);
-    reply(response, 200, operation(body));
+    reply(response, 200, await operation(body));
   };
-  await new Promise<void>((resolvePromise, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolvePromise());
-  });
+  const port = await listenPreferring(server, options.preferredPort);
 
   const idle = async () => {
     for (;;) {
@@ -345,13 +406,19 @@ export async function startLocalStepFunctions(options: LocalStepFunctionsOptions
   };
 
   return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     stateMachineArns,
     idle,
+    resumeRecordedExecutions,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
-      for (const execution of executions.values()) if (execution.status === 'RUNNING') execution.stop();
+      // Stopped without waiting for their tasks, and left recorded: the next start runs them again.
+      for (const execution of executions.values()) {
+        if (execution.status !== 'RUNNING') continue;
+        execution.interrupted = true;
+        execution.stop();
+      }
       await Promise.allSettled([...executions.values()].map((execution) => execution.finished));
     },
   };

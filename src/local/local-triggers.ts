@@ -18,6 +18,10 @@ export interface LocalTriggersOptions {
   triggers: readonly TriggerDefinition[];
   /** The provisioned queues' URLs, by the names rows use. */
   queueUrls: Record<QueueName, string>;
+  /** Where the local Step Functions records started executions, so that a restart resumes them. */
+  executionJournalDirectory?: string;
+  /** The port the local Step Functions endpoint listened on at the last start. */
+  stepFunctionsPort?: number;
 }
 
 export interface RunningLocalTriggers {
@@ -56,6 +60,8 @@ async function startLocalStateMachines(options: LocalTriggersOptions, region: st
     ...(Number.isFinite(retryInterval) && retryInterval >= 0 && process.env.PAPERFLOW_LOCAL_RETRY_INTERVAL_MS !== '' ? { retryIntervalMs: retryInterval } : {}),
     waitTimeScale: Number(process.env.PAPERFLOW_LOCAL_WAIT_TIME_SCALE || 1),
     region,
+    ...(options.executionJournalDirectory ? { executionJournalDirectory: options.executionJournalDirectory } : {}),
+    ...(options.stepFunctionsPort ? { preferredPort: options.stepFunctionsPort } : {}),
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
   for (const machine of options.stateMachines) process.env[stateMachineArnEnvironment[machine.name]] = stepFunctions.stateMachineArns[machine.name]!;

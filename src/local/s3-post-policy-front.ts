@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request as forwardRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
+import { listenPreferring } from './kept-ports.ts';
 import { checkFileSize, checkPostPolicy, isRefusal, type AcceptedPostPolicy, type S3Refusal } from './s3-post-policy.ts';
 
 // The local S3 endpoint: a pass-through to s3rver, except for browser-based uploads (a POST of a
@@ -19,6 +19,8 @@ export interface RunningS3Front {
 export async function startS3PostPolicyFront(
   s3rverPort: number,
   secretAccessKeyOf: (accessKeyId: string) => string | undefined,
+  /** The port the last start used (src/local/kept-ports.ts); a free one when undefined or taken. */
+  preferredPort?: number,
 ): Promise<RunningS3Front> {
   const agent = new Agent({ keepAlive: true });
   const forward = (request: IncomingMessage, response: ServerResponse, body?: Buffer) => {
@@ -45,12 +47,9 @@ export async function startS3PostPolicyFront(
     if (bucket === undefined) forward(request, response);
     else checkPostedForm(request, bucket, secretAccessKeyOf).then((verdict) => ('body' in verdict ? forward(request, response, verdict.body) : refuse(response, verdict)));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
+  const port = await listenPreferring(server, preferredPort);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createServer, type Server } from 'node:net';
 import { apiKeyService } from '../../src/auth/wiring.ts';
-import { startStackUnderTest } from '../support/local-stack-harness.ts';
+import { ExtractionClient } from '../support/extraction-client.ts';
+import { captureLogLines } from '../support/log-lines.ts';
+import { bootstrapApiKey, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { sampleCsv } from '../support/sample-files.ts';
 
 describe('the embedded local stack', () => {
   const folders: string[] = [];
@@ -24,6 +28,56 @@ describe('the embedded local stack', () => {
 
     expect(keys.map((key) => key.keyId)).toContain(record.keyId);
     expect(document.status).toBe(200);
+  });
+
+  it.skipIf(!!process.env.PAPERFLOW_TEST_EXTERNAL_ENDPOINT)('keeps its endpoints across a restart: a contentUrl minted before it still downloads the file after it', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-ports-'));
+    folders.push(dataDir);
+    const first = await startStackUnderTest({ dataDir });
+    const fileId = await new ExtractionClient(first, bootstrapApiKey).uploadFile(Buffer.from(sampleCsv), 'kept.csv');
+    const { contentUrl } = (await (await first.api(`/files/${fileId}`)).json()) as { contentUrl: string };
+    const endpointsBefore = await endpointsOf(first);
+    await first.stop();
+
+    const second = await startStackUnderTest({ dataDir });
+    try {
+      const download = await fetch(contentUrl);
+
+      expect(download.status).toBe(200);
+      expect(await download.text()).toBe(sampleCsv);
+      expect(await endpointsOf(second)).toEqual(endpointsBefore);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it.skipIf(!!process.env.PAPERFLOW_TEST_EXTERNAL_ENDPOINT)('starts on a free port when a kept one was taken meanwhile, and says so', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-ports-'));
+    folders.push(dataDir);
+    const first = await startStackUnderTest({ dataDir });
+    const keptS3 = await endpointsOf(first).then((endpoints) => endpoints.s3!);
+    await first.stop();
+    const squatter: Server = createServer();
+    await new Promise<void>((resolve) => squatter.listen(Number(new URL(keptS3).port), '127.0.0.1', resolve));
+    const log = captureLogLines();
+    let second: StackUnderTest | undefined;
+    try {
+      second = await startStackUnderTest({ dataDir });
+      const movedS3 = (await endpointsOf(second)).s3!;
+      const fileId = await new ExtractionClient(second, bootstrapApiKey).uploadFile(Buffer.from(sampleCsv), 'moved.csv');
+      const { contentUrl } = (await (await second.api(`/files/${fileId}`)).json()) as { contentUrl: string };
+
+      expect(movedS3).not.toBe(keptS3);
+      expect(new URL(contentUrl).origin).toBe(movedS3);
+      expect((await fetch(contentUrl)).status).toBe(200);
+      expect(log.lines).toContainEqual(expect.objectContaining({ level: 'warn', endpoint: 's3', keptPort: Number(new URL(keptS3).port), port: Number(new URL(movedS3).port) }));
+      // The new port is the one kept for the next start.
+      expect(JSON.parse(await readFile(join(dataDir, 'local-ports.json'), 'utf8')).s3).toBe(Number(new URL(movedS3).port));
+    } finally {
+      log.restore();
+      await second?.stop();
+      await new Promise((resolve) => squatter.close(resolve));
+    }
   });
 
   it('reports the CPU its emulators\' thread has used, growing as the emulators work (undefined with an external endpoint)', async () => {
@@ -114,4 +168,9 @@ function addressOf(hex: string): string {
   if (/^0{24}0100007F$/i.test(hex)) return '127.0.0.1'; // IPv4-mapped in tcp6
   if (/^0{24}01000000$/i.test(hex)) return '::1';
   return `[${hex}]`;
+}
+
+/** The emulators' endpoints the running stack wrote to its connection file for other processes. */
+async function endpointsOf(stack: StackUnderTest): Promise<Record<string, string>> {
+  return JSON.parse(await readFile(join(stack.dataDir, 'local-stack.json'), 'utf8')).endpoints;
 }

@@ -4,7 +4,10 @@ import { callDownstream } from '../../platform/downstream-calls.ts';
 // Which workflow step waits for which extraction: one item per extraction, in the workspace's
 // partition beside the workflows (pk `WS#<ws>`, sk `DOCWAIT#<ext_id>`), holding the task token its
 // execution waits on. Written after the extraction was accepted and removed once the token was
-// answered, so a refused extraction never leaves a token waiting.
+// answered, so a refused extraction never leaves a token waiting. Beside it, which extraction each step
+// started (sk `DOCSTEP#<run_id>#<step_id>`): a start that runs again for the same step (a retried Task,
+// an execution run again after a restart of the local stack) waits on that extraction instead of
+// starting a second one.
 
 export interface DocumentInsightsWait {
   workspaceId: string;
@@ -22,6 +25,10 @@ export interface DocumentInsightsWait {
 const waitLifetimeSeconds = 2 * 86_400;
 
 const waitKey = (workspaceId: string, extractionId: string) => ({ pk: `WS#${workspaceId}`, sk: `DOCWAIT#${extractionId}` });
+const stepKey = (workspaceId: string, runId: string, stepId: string) => ({ pk: `WS#${workspaceId}`, sk: `DOCSTEP#${runId}#${stepId}` });
+
+/** Which extraction a step started. */
+export type StepExtraction = Pick<DocumentInsightsWait, 'workspaceId' | 'runId' | 'stepId' | 'extractionId' | 'createdAt'>;
 
 export class DocumentInsightsWaits {
   constructor(
@@ -43,6 +50,23 @@ export class DocumentInsightsWaits {
     if (!Item) return undefined;
     const { workspaceId: owner, extractionId: id, runId, stepId, taskToken, createdAt } = Item as DocumentInsightsWait;
     return { workspaceId: owner, extractionId: id, runId, stepId, taskToken, createdAt };
+  }
+
+  /** Kept as long as a wait could be (the same TTL): a run's step starts within its run's lifetime. */
+  async rememberStepExtraction(started: StepExtraction): Promise<void> {
+    const expiresAt = Math.floor(Date.parse(started.createdAt) / 1000) + waitLifetimeSeconds;
+    const { workspaceId, runId, stepId, extractionId, createdAt } = started;
+    await callDownstream('DynamoDB PutItem (document_insights step)', () =>
+      this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...stepKey(workspaceId, runId, stepId), runId, stepId, extractionId, createdAt, expiresAt } })),
+    );
+  }
+
+  /** The extraction this step started before, if it did. */
+  async extractionOfStep(workspaceId: string, runId: string, stepId: string): Promise<string | undefined> {
+    const { Item } = await callDownstream('DynamoDB GetItem (document_insights step)', () =>
+      this.client.send(new GetCommand({ TableName: this.tableName, Key: stepKey(workspaceId, runId, stepId), ConsistentRead: true })),
+    );
+    return typeof Item?.extractionId === 'string' ? Item.extractionId : undefined;
   }
 
   async forget(workspaceId: string, extractionId: string): Promise<void> {

@@ -25,7 +25,7 @@ export interface DocumentInsightsStepStart {
 
 export interface DocumentInsightsDependencies extends StepResumeDependencies {
   extractions: Pick<ExtractionService, 'createExtraction' | 'getExtraction'>;
-  waits: Pick<DocumentInsightsWaits, 'remember' | 'get' | 'forget'>;
+  waits: Pick<DocumentInsightsWaits, 'remember' | 'get' | 'forget' | 'rememberStepExtraction' | 'extractionOfStep'>;
   now?: () => Date;
 }
 
@@ -55,23 +55,30 @@ export async function startDocumentInsightsStep(
   dependencies: DocumentInsightsDependencies,
 ): Promise<{ extractionId: string }> {
   const request = extractionRequestOf(start.evaluatedWith, start.runId);
-  let extractionId: string;
-  try {
-    extractionId = (await dependencies.extractions.createExtraction(start.workspaceId, request)).id;
-  } catch (error) {
-    if (error instanceof ValidationError) {
-      const reasons = error.details.map((detail) => `${detail.field}: ${detail.issue.replace(/\.+$/, '')}`).join('; ');
-      throw new StepFailedError(`document_insights could not start an extraction: ${reasons}.`);
+  const createdAt = (dependencies.now ?? (() => new Date()))().toISOString();
+  // A start run again for the same step (a retried Task, an execution run again from its input)
+  // waits on the extraction the step already started: one extraction, one event.
+  let extractionId = await dependencies.waits.extractionOfStep(start.workspaceId, start.runId, start.stepId);
+  if (extractionId === undefined) {
+    try {
+      extractionId = (await dependencies.extractions.createExtraction(start.workspaceId, request)).id;
+    } catch (error) {
+      if (error instanceof ValidationError) {
+        const reasons = error.details.map((detail) => `${detail.field}: ${detail.issue.replace(/\.+$/, '')}`).join('; ');
+        throw new StepFailedError(`document_insights could not start an extraction: ${reasons}.`);
+      }
+      throw error; // a downstream failure: the engine's Retry tries the step again
     }
-    throw error; // a downstream failure: the engine's Retry tries the step again
+    await dependencies.waits.rememberStepExtraction({ workspaceId: start.workspaceId, runId: start.runId, stepId: start.stepId, extractionId, createdAt });
   }
+  // This attempt's token is the one waited on from now on; an earlier attempt's is closed.
   await dependencies.waits.remember({
     workspaceId: start.workspaceId,
     extractionId,
     runId: start.runId,
     stepId: start.stepId,
     taskToken: start.taskToken,
-    createdAt: (dependencies.now ?? (() => new Date()))().toISOString(),
+    createdAt,
   });
   // The extraction may have ended before the wait was written (its event then found nothing to
   // resume): look once more now that it is written. Both may answer; the second gets TaskTimedOut.

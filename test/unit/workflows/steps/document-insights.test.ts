@@ -58,12 +58,14 @@ class FakeExtractions {
 
 let extractions: FakeExtractions;
 let waits: Map<string, DocumentInsightsWait>;
+let stepExtractions: Map<string, string>;
 let callbacks: RecordingCallbacks;
 let dependencies: DocumentInsightsDependencies;
 
 beforeEach(() => {
   extractions = new FakeExtractions();
   waits = new Map();
+  stepExtractions = new Map();
   callbacks = new RecordingCallbacks();
   dependencies = {
     extractions,
@@ -72,11 +74,14 @@ beforeEach(() => {
       remember: async (wait) => void waits.set(`${wait.workspaceId}/${wait.extractionId}`, wait),
       get: async (workspaceId, extractionId) => waits.get(`${workspaceId}/${extractionId}`),
       forget: async (workspaceId, extractionId) => void waits.delete(`${workspaceId}/${extractionId}`),
+      rememberStepExtraction: async (started) => void stepExtractions.set(`${started.workspaceId}/${started.runId}/${started.stepId}`, started.extractionId),
+      extractionOfStep: async (workspaceId, runId, stepId) => stepExtractions.get(`${workspaceId}/${runId}/${stepId}`),
     },
   };
 });
 
-const start = (evaluatedWith: unknown) => startDocumentInsightsStep({ workspaceId: 'ws_1', runId: 'run_1', stepId: 'read', evaluatedWith, taskToken: 'token-1' }, dependencies);
+const start = (evaluatedWith: unknown, attempt: { stepId?: string; taskToken?: string } = {}) =>
+  startDocumentInsightsStep({ workspaceId: 'ws_1', runId: 'run_1', stepId: attempt.stepId ?? 'read', evaluatedWith, taskToken: attempt.taskToken ?? 'token-1' }, dependencies);
 
 const stepFailureOf = (promise: Promise<unknown>) => rejectionOf(promise, StepFailedError);
 
@@ -91,12 +96,32 @@ describe('startDocumentInsightsStep', () => {
   });
 
   it('takes a file node, a fileId or a url, and keeps a user label of the same name', async () => {
-    await start({ file: { fileId: 'file_known' } });
-    await start({ fileId: 'file_known', labels: { workflowRunId: 'mine' } });
-    await start({ url: 'https://docs.example.com/a.pdf' });
+    await start({ file: { fileId: 'file_known' } }, { stepId: 'by-node' });
+    await start({ fileId: 'file_known', labels: { workflowRunId: 'mine' } }, { stepId: 'by-id' });
+    await start({ url: 'https://docs.example.com/a.pdf' }, { stepId: 'by-url' });
 
     expect(extractions.created.map((request) => request.document)).toEqual([{ fileId: 'file_known' }, { fileId: 'file_known' }, { url: 'https://docs.example.com/a.pdf' }]);
     expect(extractions.created[1]!.labels).toEqual({ workflowRunId: 'mine' });
+  });
+
+  it('waits on the extraction the step started when its start runs again (a retried Task, an execution run again after a restart), with the new token', async () => {
+    await start({ fileId: 'file_known' }, { taskToken: 'token-1' });
+
+    const again = await start({ fileId: 'file_known' }, { taskToken: 'token-2' });
+
+    expect(again).toEqual({ extractionId: 'ext_1' });
+    expect(extractions.created).toHaveLength(1);
+    expect(waits.get('ws_1/ext_1')).toMatchObject({ stepId: 'read', taskToken: 'token-2' });
+  });
+
+  it('resumes the new token at once when the step\'s extraction ended before its start ran again', async () => {
+    await start({ fileId: 'file_known' }, { taskToken: 'token-1' });
+    extractions.statusAfterCreate = 'COMPLETED';
+
+    await start({ fileId: 'file_known' }, { taskToken: 'token-2' });
+
+    expect(extractions.created).toHaveLength(1);
+    expect(callbacks.answers).toEqual([{ taskToken: 'token-2', success: expect.objectContaining({ extractionId: 'ext_1', status: 'COMPLETED' }) }]);
   });
 
   it('fails at once, leaving no token waiting, when the extraction is refused (unknown or foreign file)', async () => {
