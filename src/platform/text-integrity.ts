@@ -60,6 +60,6 @@ export function textDefectsIn(value: unknown): TextDefect[] {
 
 function pathOf(pending: PendingValue): (string | number)[] {
   const path: (string | number)[] = [];
-  for (let at: PendingValue | undefined = pending; at?.step; at = at.step.parent) path.unshift(at.step.key);
-  return path;
+  for (let at: PendingValue | undefined = pending; at?.step; at = at.step.parent) path.push(at.step.key);
+  return path.reverse();
 }
