@@ -325,6 +325,13 @@ describe('strings that are not well-formed Unicode', () => {
     expect(listed.body.pageInfo.totalItems).toBe(0);
   });
 
+  it('answers 422, as the OpenAPI document says, for a lone surrogate deep in a workflow run\'s free-form JSON input', async () => {
+    const { status, body } = await client.json('/workflows/wf_00000000000000000000000000/runs', json(`{"order":{"lines":[{"note":"${loneSurrogate}"}]}}`));
+
+    expect(status).toBe(422);
+    expect(body.error.details).toEqual([{ field: 'order.lines[0].note', issue: expect.stringContaining('well-formed Unicode') }]);
+  });
+
   it('answers 422 for body bytes that are not UTF-8, naming the field that holds them', async () => {
     const body = Buffer.concat([Buffer.from('{"message":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
 
