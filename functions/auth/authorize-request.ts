@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { lowerCaseHeaders } from '../../src/http/headers.ts';
+import { headerValuesOf } from '../../src/http/headers.ts';
 import { principalToAuthorizerContext } from '../../src/auth/principal.ts';
 import { policyForAuthenticatedKey } from '../../src/auth/route-policy.ts';
 import { apiKeyService } from '../../src/auth/wiring.ts';
@@ -8,7 +8,9 @@ import { UnauthorizedError } from '../../src/platform/errors.ts';
 /** REQUEST authorizer: API Gateway turns the thrown "Unauthorized" into its 401 gateway response. */
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   try {
-    const { principal, rateLimit, usageIdentifierKey } = await apiKeyService().authenticate(lowerCaseHeaders(event.headers)['authorization']);
+    // Two Authorization headers are refused rather than picked from: which one the client meant is not ours to guess.
+    const authorization = headerValuesOf(event, 'authorization');
+    const { principal, rateLimit, usageIdentifierKey } = await apiKeyService().authenticate(authorization.length === 1 ? authorization[0] : undefined);
     return {
       principalId: principal.keyId,
       policyDocument: policyForAuthenticatedKey(event.methodArn),

@@ -1,5 +1,5 @@
-/// <reference lib="es2024.string" />
 import type { ValidationIssue } from '../platform/errors.ts';
+import { textDefectOf } from '../platform/text-integrity.ts';
 import { isIdentifier } from '../infrastructure/identifiers.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
@@ -25,7 +25,9 @@ const forbiddenLabelKeys = new Set(['__proto__']);
 
 /**
  * At most 50 labels (docType counts as one), keys 1-64 and values 1-512 characters, none blank, all
- * well-formed Unicode: a lone surrogate cannot be encoded in the label's index key (nor in UTF-8).
+ * intact text (src/platform/text-integrity.ts): a lone surrogate cannot be encoded in the label's index
+ * key (nor in UTF-8). JSON bodies are held to that rule before they get here; a multipart labels part
+ * is not a JSON body, so the rule is applied here too.
  */
 export function labelIssues(labels: Record<string, string> | undefined): ValidationIssue[] {
   if (!labels) return [];
@@ -37,10 +39,10 @@ export function labelIssues(labels: Record<string, string> | undefined): Validat
   for (const [key, value] of entries) {
     const field = `labels.${key}`;
     if (forbiddenLabelKeys.has(key)) issues.push({ field, issue: 'is not allowed as a label key' });
-    else if (!key.isWellFormed()) issues.push({ field, issue: 'The label key must be well-formed Unicode (it holds a lone surrogate).' });
+    else if (textDefectOf(key)) issues.push({ field, issue: `The label key ${textDefectOf(key)}.` });
     else if ([...key].length > maximumLabelKeyLength) issues.push({ field, issue: `The label key must be 1-${maximumLabelKeyLength} characters.` });
     else if (key.trim() === '') issues.push({ field, issue: 'The label key must not be empty or blank.' });
-    if (!value.isWellFormed()) issues.push({ field, issue: 'The label value must be well-formed Unicode (it holds a lone surrogate).' });
+    if (textDefectOf(value)) issues.push({ field, issue: `The label value ${textDefectOf(value)}.` });
     else if ([...value].length > maximumLabelValueLength) issues.push({ field, issue: `The label value must be 1-${maximumLabelValueLength} characters.` });
     else if (value.trim() === '') issues.push({ field, issue: 'The label value must not be empty or blank.' });
   }

@@ -25,7 +25,7 @@ const labelsSchema = z
   .register(z.globalRegistry, {
     description:
       `Up to ${maximumLabels} labels (docType counts as one); keys 1-${maximumLabelKeyLength} and values 1-${maximumLabelValueLength} characters, not blank, ` +
-      'well-formed Unicode (no lone surrogates); the key __proto__ is refused (422). ' +
+      'well-formed Unicode (no lone surrogate, no U+FFFD); the key __proto__ is refused (422). ' +
       'Returned unchanged; the reserved key docType selects the document type instead of default routing.',
   });
 

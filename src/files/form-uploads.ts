@@ -217,6 +217,8 @@ function readParts(upload: MultipartBody, options: FormReceiveOptions, pending: 
       if (!body.readableEnded) interrupted();
     });
     body.pipe(parser);
+    // The client may have left before these listeners were attached: no 'close' comes any more then.
+    if (body.destroyed && !body.readableEnded) interrupted();
   });
 }
 

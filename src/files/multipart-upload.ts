@@ -160,6 +160,8 @@ function readForm(
       if (!body.readableEnded) interrupted();
     });
     body.pipe(parser);
+    // The client may have left before these listeners were attached: no 'close' comes any more then.
+    if (body.destroyed && !body.readableEnded) interrupted();
   });
 }
 

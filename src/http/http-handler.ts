@@ -15,11 +15,12 @@ import {
 import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from './error-responses.ts';
 import { lowerCaseHeaders } from './headers.ts';
 import { generatedRequestId, requestIdOf } from './request-id.ts';
-import { hasStreamedBody, requestBodyBuffer } from './request-body.ts';
+import { clientAbandonedBody, hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteBody, RouteDefinition, RouteQuery } from '../platform/route-table.ts';
 import { principalFromAuthorizerContext, type Principal } from '../auth/principal.ts';
 import { scopeAllows } from '../auth/scopes.ts';
 import { invocationFields, logger, withLogContext } from '../infrastructure/logger.ts';
+import { textDefectOf, textDefectsIn } from '../platform/text-integrity.ts';
 
 // Classic zod installs its English messages when imported; zod/mini (what route schemas use, for small
 // bundles) installs none, and every issue would read "Invalid input". The details a client sees must
@@ -108,8 +109,11 @@ function responseRendering(state: WeakMap<APIGatewayProxyEvent, RequestState>): 
       const requestId = state.get(request.event)?.requestId ?? generatedRequestId();
       const domainError = toDomainError(request.error);
       if (!(request.error instanceof DomainError)) {
-        // The client sees a generic 500; the cause goes to the log with the request id to find it.
-        logger.error('request failed', { requestId, error: request.error });
+        // The client sees a generic 500; the cause goes to the log with the request id to find it. A
+        // failure that follows the client's leaving mid-body (a read or an upload cut short) is its
+        // consequence, not a fault of the service: nobody is left to answer, and it is noted at info.
+        if (clientAbandonedBody(request.event)) logger.info('request failed after its client left mid-body', { requestId, error: request.error });
+        else logger.error('request failed', { requestId, error: request.error });
       }
       return renderError(domainError, requestId);
     },
@@ -181,11 +185,16 @@ function parseBody(route: RouteContract, event: APIGatewayProxyEvent, contentTyp
   if (contentType !== 'application/json') return undefined; // multipart bodies are streamed by the handler
   let json: unknown;
   try {
+    // Bytes that are not UTF-8 become U+FFFD here, as API Gateway decodes them deployed; the text rule
+    // below refuses the strings holding it.
     json = JSON.parse(requestBodyBuffer(event).toString('utf8'));
   } catch {
     throw new InvalidRequestError('The request body is not readable JSON.');
   }
-  return validateWith(accepted['application/json']!, json, (issues) => new ValidationError(issues));
+  const textIssues = textDefectsIn(json).map(({ path, defect }) => ({ field: jsonPathOf(path), issue: defect }));
+  const body = validateWith(accepted['application/json']!, json, (issues) => new ValidationError([...textIssues, ...issues]));
+  if (textIssues.length > 0) throw new ValidationError(textIssues);
+  return body;
 }
 
 function parseQuery(route: RouteContract, event: APIGatewayProxyEvent): unknown {
@@ -214,13 +223,15 @@ const reservedNames = new Set(['__proto__', 'constructor', 'prototype']);
 /**
  * Single values as strings; deep-object parameters (`labels[key]=v`) nest one level, where any key
  * but `__proto__` is an ordinary key. A parameter sent twice is 400: keeping one of the values would
- * silently drop the other.
+ * silently drop the other. Names and values follow the text rule of bodies (src/platform/text-integrity.ts).
  */
 export function queryObject(event: Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'>): Record<string, unknown> {
   const result: Record<string, unknown> = Object.create(null);
   for (const [name, values] of queryParameterValues(event)) {
     if (values.length > 1) throw new InvalidRequestError(`Query parameter "${name}" is sent ${values.length} times; send it once.`);
     const value = values[0] ?? '';
+    const defect = textDefectOf(name) ?? textDefectOf(value);
+    if (defect !== undefined) throw new InvalidRequestError(`Query parameter "${name}": ${textDefectOf(name) ? 'its name' : 'its value'} ${defect}.`);
     const deep = /^(\w+)\[([^\]]*)\]$/.exec(name);
     const groupName = deep ? deep[1]! : name;
     if (reservedNames.has(groupName)) throw new InvalidRequestError(`Query parameter "${name}" is not accepted.`);

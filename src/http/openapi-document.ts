@@ -65,6 +65,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
         'Workflows themselves are published by operators (paperflow-admin workflows publish), not through this API.',
         'Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable ASCII characters, sent once) is echoed in the header and in error bodies.',
         'Query parameters: an operation answers 400 to a parameter it does not list, and to one sent more than once.',
+        'Strings must be well-formed Unicode: a lone surrogate, or U+FFFD (what the decoding leaves of bytes that are not UTF-8), is refused with 422 naming the field in a JSON body and with 400 naming the parameter in the query.',
       ].join(' '),
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -94,7 +95,12 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
       ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } } : {}),
     };
   }
-  const errorStatuses = new Set([...(route.scope === 'public' ? publicErrorStatuses : authenticatedErrorStatuses), ...(route.errorStatuses ?? [])]);
+  const errorStatuses = new Set([
+    ...(route.scope === 'public' ? publicErrorStatuses : authenticatedErrorStatuses),
+    // Any JSON body is held to the text rule (src/platform/text-integrity.ts), whatever its schema.
+    ...(route.requestBody?.['application/json'] ? [422] : []),
+    ...(route.errorStatuses ?? []),
+  ]);
   for (const status of [...errorStatuses].sort()) {
     const envelope = { schema: { $ref: '#/components/schemas/ErrorEnvelope' } };
     responses[String(status)] = {

@@ -14,6 +14,15 @@ export function hasStreamedBody(event: APIGatewayProxyEvent): boolean {
   return streamedBodies.has(event);
 }
 
+/**
+ * The client closed the connection before its streamed body ended. Only the local gateway streams
+ * bodies; deployed, API Gateway invokes a handler with a whole body or not at all.
+ */
+export function clientAbandonedBody(event: APIGatewayProxyEvent): boolean {
+  const streamed = streamedBodies.get(event);
+  return streamed !== undefined && streamed.destroyed && !streamed.readableEnded;
+}
+
 /** A request body read as a stream, with its length when known. */
 export interface StreamedRequestBody {
   stream: Readable;

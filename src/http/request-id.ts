@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { headerValuesOf } from './headers.ts';
 
 // A client may correlate its own logs by sending X-Request-Id; anything outside 1-128 printable ASCII
 // characters is replaced rather than echoed, so headers and logs stay safe.
@@ -29,12 +30,5 @@ export function resolveRequestId(clientValue: string | undefined): string {
  * Only an event without one (a direct invocation) gets an id generated here.
  */
 export function requestIdOf(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders' | 'requestContext'>): string {
-  return clientRequestId(headerValues(event, 'x-request-id')) ?? (event.requestContext?.requestId || generatedRequestId());
-}
-
-function headerValues(event: Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'>, lowerCaseName: string): string[] {
-  const named = <T>(headers: Record<string, T | undefined> | null | undefined) =>
-    Object.entries(headers ?? {}).filter(([name, value]) => name.toLowerCase() === lowerCaseName && value !== undefined).map(([, value]) => value as T);
-  const multiValues = named(event.multiValueHeaders).flat();
-  return multiValues.length > 0 ? multiValues : named(event.headers);
+  return clientRequestId(headerValuesOf(event, 'x-request-id')) ?? (event.requestContext?.requestId || generatedRequestId());
 }

@@ -38,6 +38,9 @@ export class RouteMatcher {
    * HEAD is answered by a path's GET operation.
    */
   match(method: string, path: string): RouteMatch {
+    // Routes name resources by their segments; "." and ".." (also percent-encoded) name none. Resolving
+    // them would make `/extractions/.` the list and `/files/../extractions` another path altogether.
+    if (path.split('/').some(isDotSegment)) throw new NotFoundError(`No operation exists at ${path}: "." and ".." are not path segments here.`);
     const candidates = this.compiled
       .map((compiled) => ({ compiled, result: compiled.pattern.exec(path) }))
       .filter((candidate) => candidate.result !== null);
@@ -74,6 +77,10 @@ function byLiteralSegmentsFirst(a: string, b: string): number {
     if (difference !== 0) return difference;
   }
   return 0;
+}
+
+function isDotSegment(segment: string): boolean {
+  return /^(?:\.|%2e){1,2}$/i.test(segment);
 }
 
 function escapeRegExp(text: string): string {

@@ -70,8 +70,8 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   const authorizations = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
   const invoker = createLocalInvoker(options.projectRoot);
 
-  const authorize = async (authorization: string | undefined, event: APIGatewayRequestAuthorizerEvent) => {
-    const cacheKey = authorization ?? '';
+  /** `cacheKey` stands for every Authorization value sent, as API Gateway caches by the identity source. */
+  const authorize = async (cacheKey: string, event: APIGatewayRequestAuthorizerEvent) => {
     const cached = authorizations.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) return cached.result;
     let result: APIGatewayAuthorizerResult;
@@ -95,21 +95,25 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
       options.consoleSite.serve(method, url.pathname, response);
       return;
     }
-    if (!url.pathname.startsWith(`${apiBasePath}/`)) throw new DomainError('NOT_FOUND', `No operation exists at ${url.pathname}.`);
-    const { route, pathParameters } = matcher.match(method, url.pathname.slice(apiBasePath.length));
+    // The path as sent: URL parsing would resolve "." and ".." segments (`/extractions/.` into the
+    // list), which the route table answers with 404 instead.
+    const path = requestPathOf(request.url ?? '/');
+    if (!path.startsWith(`${apiBasePath}/`)) throw new DomainError('NOT_FOUND', `No operation exists at ${path}.`);
+    const { route, pathParameters } = matcher.match(method, path.slice(apiBasePath.length));
     const headers = singleValueHeaders(request);
-    const methodArn = `${localArnPrefix}/${method}${url.pathname}`;
+    const multiValueHeaders = multiValueHeadersOf(request);
+    const methodArn = `${localArnPrefix}/${method}${path}`;
 
     let authorizerContext: Record<string, unknown> | undefined;
     if (route.scope !== 'public') {
-      const authorization = await authorize(headers['authorization'] ?? headers['Authorization'], {
+      const authorization = await authorize(JSON.stringify(request.headersDistinct['authorization'] ?? []), {
         type: 'REQUEST',
         methodArn,
         resource: `${apiBasePath}${route.path}`,
-        path: url.pathname,
+        path,
         httpMethod: method,
         headers,
-        multiValueHeaders: {},
+        multiValueHeaders,
         pathParameters,
         queryStringParameters: Object.fromEntries(url.searchParams),
         multiValueQueryStringParameters: {},
@@ -128,10 +132,12 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
       }
     }
 
-    const event = proxyEvent(request, url, route, pathParameters, headers, requestId, authorizerContext);
+    const event = proxyEvent(request, url, path, route, pathParameters, { headers, multiValueHeaders }, requestId, authorizerContext);
     const streamed = route.requestBody?.['multipart/form-data'] !== undefined && isMultipart(headers);
     if (streamed) attachStreamedBody(event, request);
     else event.body = await bufferedBody(request, options.maximumBufferedBodyBytes ?? 10 * 1024 * 1024);
+    // As API Gateway, which invokes nothing for a client gone before its request ended.
+    if (clientWentAway(request)) return logClientGone(requestId);
 
     const result = await invoker.invoke<APIGatewayProxyResult>(route.handler, event, lambdaContext(requestId));
     if (clientWentAway(request)) return logClientGone(requestId);
@@ -178,6 +184,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
     answerClientError(error, socket, matcher, requestReadTimeoutMs),
   );
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => answerConnect(request, socket, matcher));
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
@@ -218,6 +225,21 @@ function answerClientError(
   } else {
     apiError = new InvalidRequestError('The request is not well-formed HTTP.');
   }
+  writeErrorAndClose(socket, apiError, requestId);
+}
+
+/**
+ * CONNECT asks for a tunnel; Node hands it to a 'connect' listener, or closes the socket without a word
+ * when there is none. It is a method no route serves: 405 with the path's Allow, or 404, as for `FOO`.
+ */
+function answerConnect(request: IncomingMessage, socket: Duplex, matcher: RouteMatcher): void {
+  const requestId = clientRequestId(request.headersDistinct['x-request-id'] ?? []) ?? generatedRequestId();
+  socket.on('error', () => socket.destroy());
+  writeErrorAndClose(socket, unmatchedMethodError(matcher, 'CONNECT', request.url ?? ''), requestId);
+}
+
+/** An error answer written straight to the socket (no ServerResponse exists), then the connection closed. */
+function writeErrorAndClose(socket: Duplex, apiError: DomainError, requestId: string): void {
   const body = JSON.stringify(errorEnvelope(apiError, requestId));
   const headerLines = Object.entries({
     'Content-Type': 'application/json; charset=utf-8',
@@ -231,7 +253,7 @@ function answerClientError(
 
 /** 404 for a path no route serves, else 405 with the path's Allow, as for any other unsupported method. */
 function unmatchedMethodError(matcher: RouteMatcher, method: string, target: string): DomainError {
-  const path = new URL(target, 'http://localhost').pathname;
+  const path = requestPathOf(target);
   if (!path.startsWith(`${apiBasePath}/`)) return new DomainError('NOT_FOUND', `No operation exists at ${path}.`);
   try {
     matcher.match(method, path.slice(apiBasePath.length));
@@ -281,9 +303,10 @@ function rateLimitOf(context: APIGatewayAuthorizerResult['context']): RateLimit 
 function proxyEvent(
   request: IncomingMessage,
   url: URL,
+  path: string,
   route: RouteDefinition,
   pathParameters: Record<string, string>,
-  headers: Record<string, string>,
+  { headers, multiValueHeaders }: { headers: Record<string, string>; multiValueHeaders: Record<string, string[]> },
   requestId: string,
   authorizer: Record<string, unknown> | undefined,
 ): APIGatewayProxyEvent {
@@ -293,10 +316,10 @@ function proxyEvent(
   const hasQuery = Object.keys(multiValueQuery).length > 0;
   return {
     resource: `${apiBasePath}${route.path}`,
-    path: url.pathname,
+    path,
     httpMethod: request.method ?? 'GET',
     headers,
-    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    multiValueHeaders,
     queryStringParameters: hasQuery ? Object.fromEntries(Object.entries(multiValueQuery).map(([name, values]) => [name, values.at(-1)!])) : null,
     multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
     pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : null,
@@ -307,7 +330,7 @@ function proxyEvent(
       requestId,
       authorizer: authorizer ?? null,
       httpMethod: request.method ?? 'GET',
-      path: url.pathname,
+      path,
       resourcePath: `${apiBasePath}${route.path}`,
       stage: 'v1',
       requestTimeEpoch: Date.now(),
@@ -329,6 +352,21 @@ async function bufferedBody(request: IncomingMessage, limitBytes: number): Promi
 
 function isMultipart(headers: Record<string, string>): boolean {
   return /^multipart\/form-data/i.test(headers['content-type'] ?? '');
+}
+
+/** Every value of every header, kept apart as API Gateway's multiValueHeaders keeps them (Node drops a repeated Authorization from `headers`). */
+function multiValueHeadersOf(request: IncomingMessage): Record<string, string[]> {
+  const headers: Record<string, string[]> = Object.create(null);
+  for (const [name, values] of Object.entries(request.headersDistinct)) if (values !== undefined) headers[name] = values;
+  return headers;
+}
+
+/**
+ * The path of a request target as sent, without its query: origin form (`/a/b?x`) as it is, absolute
+ * form (`http://host/a/b`) without scheme and authority, anything else (a CONNECT's `host:port`) whole.
+ */
+function requestPathOf(target: string): string {
+  return target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0]!;
 }
 
 function singleValueHeaders(request: IncomingMessage): Record<string, string> {

@@ -1,4 +1,6 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -46,9 +48,10 @@ async function rawRequest(method: string, path: string, headers: OutgoingHttpHea
 }
 
 function sendRawRequest(method: string, path: string, headers: OutgoingHttpHeaders): Promise<RawResponse> {
-  const url = new URL(`${stack.baseUrl}${path}`);
+  // Not through URL, which would resolve "." and ".." segments before they are sent.
+  const base = new URL(stack.baseUrl);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers }, (response) => {
+    const outgoing = httpRequest({ host: base.hostname, port: base.port, path: `${base.pathname}${path}`, method, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -256,5 +259,187 @@ describe('logs', () => {
     }
     // No line took another request's id (lines of work still running from earlier tests carry none).
     expect(log.lines.filter((line) => line.requestId !== undefined && !requestIds.includes(line.requestId as string))).toEqual([]);
+  });
+});
+
+/** Writes `head` (a request as raw text) on a new connection; resolves with what came back before the server closed it. */
+function rawExchange(head: string): Promise<RawResponse> {
+  const url = new URL(stack.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: url.hostname, port: Number(url.port) }, () => socket.write(head));
+    let raw = '';
+    socket.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const headEnd = raw.indexOf('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = raw.slice(0, headEnd === -1 ? raw.length : headEnd).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, text: headEnd === -1 ? '' : raw.slice(headEnd + 4) });
+    });
+  });
+}
+
+describe('CONNECT', () => {
+  it('answers CONNECT on a known path with 405, the envelope, Allow and the request id', async () => {
+    const response = await rawExchange(`CONNECT ${new URL(stack.baseUrl).pathname}/files HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: trace-connect\r\n\r\n`);
+
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('POST');
+    expect(response.headers['x-request-id']).toBe('trace-connect');
+    expect(JSON.parse(response.text).error).toMatchObject({ code: 'METHOD_NOT_ALLOWED', requestId: 'trace-connect', retryable: false });
+  });
+
+  it('answers CONNECT to a host (authority form) with 404 and the envelope', async () => {
+    const response = await rawExchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    const body = JSON.parse(response.text);
+
+    expect(response.status).toBe(404);
+    expect(body.error.code).toBe('NOT_FOUND');
+    expect(response.headers['x-request-id']).toBe(body.error.requestId);
+  });
+});
+
+describe('strings that are not well-formed Unicode', () => {
+  // As written in JSON text: the parsed string holds the lone surrogate U+D800.
+  const loneSurrogate = '\\ud800';
+  const json = (body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  it('answers 422 naming the field for a lone surrogate in a feedback message', async () => {
+    const { status, body } = await client.json(`${missingExtraction}/feedback`, json(`{"message":"bad ${loneSurrogate} text"}`));
+
+    expect(status).toBe(422);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_FAILED', retryable: false });
+    expect(body.error.details).toEqual([{ field: 'message', issue: expect.stringContaining('well-formed Unicode') }]);
+  });
+
+  it('answers 422 naming the field for a lone surrogate in a subscription name, and creates nothing', async () => {
+    const subscription = (name: string) =>
+      `{"name":"${name}","endpointUrl":"https://hooks.example.com/paperflow","eventTypes":["document-insights.extraction.completed"]}`;
+
+    const refused = await client.json('/event-subscriptions', json(subscription(`Orders ${loneSurrogate}`)));
+    const listed = await client.json('/event-subscriptions');
+
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details).toEqual([{ field: 'name', issue: expect.stringContaining('well-formed Unicode') }]);
+    expect(listed.body.pageInfo.totalItems).toBe(0);
+  });
+
+  it('answers 422, as the OpenAPI document says, for a lone surrogate deep in a workflow run\'s free-form JSON input', async () => {
+    const { status, body } = await client.json('/workflows/wf_00000000000000000000000000/runs', json(`{"order":{"lines":[{"note":"${loneSurrogate}"}]}}`));
+
+    expect(status).toBe(422);
+    expect(body.error.details).toEqual([{ field: 'order.lines[0].note', issue: expect.stringContaining('well-formed Unicode') }]);
+  });
+
+  it('answers 422 for body bytes that are not UTF-8, naming the field that holds them', async () => {
+    const body = Buffer.concat([Buffer.from('{"message":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+
+    const { status, body: answer } = await client.json(`${missingExtraction}/feedback`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+    expect(status).toBe(422);
+    expect(answer.error.details).toEqual([{ field: 'message', issue: expect.stringContaining('not UTF-8') }]);
+  });
+
+  it.each([
+    ['a label filter value holding an encoded lone surrogate', '/document-insights/extractions?labels[customer]=%ED%A0%80', 'labels[customer]'],
+    ['a label filter key holding an encoded lone surrogate', '/document-insights/extractions?labels[%ED%A0%80]=x', 'labels['],
+    ['a subscription name filter holding an encoded lone surrogate', '/event-subscriptions?name=%ED%A0%80', 'name'],
+    ['a subscription name filter holding a byte that is not UTF-8', '/event-subscriptions?name=%FF', 'name'],
+  ])('answers 400 naming the parameter for %s', async (_case, path, name) => {
+    const response = await rawRequest('GET', path, withKey());
+    const body = JSON.parse(response.text);
+
+    expect(response.status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'INVALID_REQUEST', retryable: false });
+    expect(body.error.message).toContain(`"${name}`);
+    expect(response.headers['x-request-id']).toBe(body.error.requestId);
+  });
+
+  it('still takes well-formed text outside ASCII in the body and the query', async () => {
+    const filtered = await rawRequest('GET', `/event-subscriptions?name=${encodeURIComponent('Bestellungen 🧾 ü')}`, withKey());
+
+    expect(filtered.status).toBe(200);
+  });
+});
+
+describe('Authorization', () => {
+  it.each([
+    ['a valid key, then another value', () => [`api-key ${client.apiKey}`, 'api-key pf_live_notakeyatallnotakey00']],
+    ['another value, then a valid key', () => ['api-key pf_live_notakeyatallnotakey00', `api-key ${client.apiKey}`]],
+    ['the same valid key twice', () => [`api-key ${client.apiKey}`, `api-key ${client.apiKey}`]],
+  ])('answers 401 in the envelope to two Authorization headers: %s', async (_case, values) => {
+    // Node's types allow one Authorization value; given a list, it writes one header line per value.
+    const response = await rawRequest('GET', extractions, { 'x-request-id': 'trace-two-keys', ['Authorization' as string]: values() });
+    const body = JSON.parse(response.text);
+
+    expect(response.status).toBe(401);
+    expect(body.error).toMatchObject({ code: 'UNAUTHORIZED', requestId: 'trace-two-keys' });
+    expect(response.headers['x-request-id']).toBe('trace-two-keys');
+  });
+
+  it('answers one Authorization header with the key as usual', async () => {
+    const response = await rawRequest('GET', extractions, withKey());
+
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('dot segments', () => {
+  it.each([
+    `${extractions}/.`,
+    `${extractions}/./`,
+    `${extractions}/..`,
+    `${extractions}/../extractions`,
+    `/files/../document-insights/extractions`,
+    `/./document-insights/extractions`,
+  ])('answers GET %s with 404 in the envelope, not with the list', async (path) => {
+    // Sent without the check against the OpenAPI document: its validator resolves the dot segments
+    // too, and would hold the answer to the operation they resolve to.
+    const response = await sendRawRequest('GET', path, withKey());
+    const body = JSON.parse(response.text);
+
+    expect(response.status).toBe(404);
+    expect(body.error).toMatchObject({ code: 'NOT_FOUND', retryable: false });
+    expect(response.headers['x-request-id']).toBe(body.error.requestId);
+  });
+
+  it('answers a dot segment sent percent-encoded with 404 too', async () => {
+    const response = await sendRawRequest('GET', `${extractions}/%2e`, withKey());
+
+    expect(response.status).toBe(404);
+    expect(JSON.parse(response.text).error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('a client that aborts its request', () => {
+  it.each([
+    ['a multipart upload', '/files', 'multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 '],
+    ['a JSON body', extractions, 'application/json', '{"document":'],
+  ])('is logged at info, never as an error: %s', async (_case, path, contentType, partialBody) => {
+    const requestId = `trace-abort-${randomUUID()}`;
+    // Debug lets the authorizer's table read through: a line that shows the gateway has the request.
+    vi.stubEnv('PAPERFLOW_LOG_LEVEL', 'debug');
+    const log = captureLogLines();
+    try {
+      const socket = createConnection({ host: '127.0.0.1', port: stack.port }, () =>
+        socket.write(
+          `POST ${new URL(stack.baseUrl).pathname}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: api-key ${client.apiKey}\r\n` +
+            `X-Request-Id: ${requestId}\r\nContent-Type: ${contentType}\r\nContent-Length: 1000000\r\n\r\n${partialBody}`,
+        ),
+      );
+      socket.on('error', () => {});
+      // Abort once the gateway has the request in hand (its handler is reading the body).
+      await vi.waitFor(() => expect(log.lines.some((line) => line.requestId === requestId)).toBe(true), { timeout: 10_000, interval: 20 });
+      socket.destroy();
+      await vi.waitFor(() => expect(log.lines.filter((line) => line.requestId === requestId && /went away/.test(line.message))).toHaveLength(1), { timeout: 10_000, interval: 20 });
+    } finally {
+      log.restore();
+      vi.unstubAllEnvs();
+    }
+
+    const lines = log.lines.filter((line) => line.requestId === requestId);
+    expect(lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([]);
+    expect(lines.find((line) => /went away/.test(line.message))?.level).toBe('info');
   });
 });

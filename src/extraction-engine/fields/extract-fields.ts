@@ -7,7 +7,6 @@ import { distance } from 'fastest-levenshtein';
 import { findAmounts } from '../values/amount.ts';
 import { inferNumericDateOrder, yearsIn, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
-import { findLabelledIban } from '../values/iban.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { selectAmounts } from './amount-consistency.ts';
 import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
@@ -666,7 +665,5 @@ export function applyValidations(specification: DocumentTypeSpecification, chose
 
 /** Normalizes an embedded e-invoice value for a field's type; undefined when it does not fit. */
 export function embeddedValueFor(field: FieldSpecification, raw: string | number): FieldValue | undefined {
-  // The tag says it is the payee's IBAN: taken as declared, even when its check digits fail.
-  if (field.type === 'iban' && typeof raw === 'string') return findLabelledIban(raw.trim())?.iban;
   return parseValueOfType(field.type, raw, { ...(field.allowedValues ? { allowedValues: field.allowedValues } : {}) });
 }

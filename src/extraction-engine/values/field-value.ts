@@ -7,7 +7,7 @@ import { findCurrencyMentions, parseCurrency } from './currency.ts';
 import { findDates, findRepairedDates, parseDate, parseDateTime, type NumericDateOrder } from './date.ts';
 import { findEmail, parseEmail } from './email.ts';
 import { parseEnum } from './enum.ts';
-import { findIbans, findLabelledIban, parseIban } from './iban.ts';
+import { findIbans, parseIban } from './iban.ts';
 import { findIdentifierAtStart } from './identifier.ts';
 import { parseInteger, parseNumber } from './number.ts';
 import { cleanPartyName } from './party-name.ts';
@@ -136,9 +136,9 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
       return mention ? [{ value: mention.code, index: mention.index, length: mention.length, quality: mention.unambiguous ? 1 : 0.8 }] : [];
     }
     case 'iban': {
-      // Right after the label, an IBAN-shaped number counts even when its check digits fail, rated lower.
-      const iban = findLabelledIban(text);
-      return iban ? [{ value: iban.iban, index: iban.index, length: iban.length, quality: iban.valid ? 1 : 0.6 }] : [];
+      // Even right after the label, only a valid IBAN: an IBAN-shaped number that fails mod 97 is not one.
+      const iban = findIbans(text)[0];
+      return iban ? [{ value: iban.iban, index: iban.index, length: iban.length, quality: 1 }] : [];
     }
     case 'email': {
       const email = findEmail(text);

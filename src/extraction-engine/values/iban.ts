@@ -1,5 +1,7 @@
 // IBANs (ISO 13616): printed in groups of four ("DE08 7009 0100 1234 5678 90"), stored without spaces,
-// accepted only when the country length and the mod-97 check digits agree.
+// accepted only when the country length and the mod-97 check digits agree, also right after an IBAN
+// label or in an e-invoice's IBAN tag: a number that fails them (a sample's "US1234567890", a typo) is
+// not an IBAN, whatever its label says, and reporting it as one would hand a payer a wrong account.
 
 import { matchesOf } from './pattern-matches.ts';
 
@@ -38,29 +40,6 @@ export function isValidIban(iban: string): boolean {
     iban.length === expectedLength &&
     hasValidIbanChecksum(iban)
   );
-}
-
-/**
- * An account number that a label ("IBAN: …") or an e-invoice tag says is an IBAN, as printed: a valid
- * IBAN, or one in IBAN shape (country letters, two check digits, 6 to 30 letters and digits) whose
- * length or check digits do not agree, as in sample invoices and typos. Callers rate the second kind
- * lower; text without such a label only yields valid IBANs (findIbans).
- */
-export function findLabelledIban(text: string): (FoundIban & { valid: boolean }) | undefined {
-  const valid = findIbans(text)[0];
-  if (valid) return { ...valid, valid: true };
-  const index = /^[\s:.#=-]*(?:IBAN|Iban|iban)?[\s:.#=-]*/.exec(text)![0].length;
-  // Printed whole, or in groups of up to four; a group of letters only is a bank code right after the
-  // check digits ("GB82 WEST …"), anywhere else it is the next word ("… 00 BIC").
-  const groups = /^[A-Z0-9]+(?:[ \u00a0][A-Z0-9]{1,4}(?![A-Za-z0-9]))*/.exec(text.slice(index))?.[0].split(/[ \u00a0]/) ?? [];
-  let printed = groups[0] ?? '';
-  for (const [position, group] of groups.slice(1).entries()) {
-    if (position > 0 && !/\d/.test(group)) break;
-    printed += ` ${group}`;
-  }
-  const iban = printed.replace(/ /g, '');
-  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{6,30}$/.test(iban)) return undefined;
-  return { iban, index, length: printed.length, valid: isValidIban(iban) };
 }
 
 /** A whole value that is one IBAN, normalized, or undefined when it fails length or checksum. */

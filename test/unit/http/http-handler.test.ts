@@ -1,7 +1,9 @@
+import { PassThrough } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { httpHandler, acceptsJson, queryObject } from '../../../src/http/http-handler.ts';
+import { attachStreamedBody, requestBodyStream } from '../../../src/http/request-body.ts';
 import { ConflictError, InvalidRequestError } from '../../../src/platform/errors.ts';
 import { aPrincipal, anApiGatewayEvent } from '../../support/api-gateway-events.ts';
 import { captureLogLines } from '../../support/log-lines.ts';
@@ -136,6 +138,70 @@ describe('request ids', () => {
 
     expect(response.headers?.['X-Request-Id']).toMatch(/^req_[0-9a-f-]{36}$/);
     expect(JSON.parse(response.body).error.requestId).toBe(response.headers?.['X-Request-Id']);
+  });
+});
+
+describe('strings that are not intact text', () => {
+  it('answers 422 naming each string of the body that holds a lone surrogate or U+FFFD, with the schema\'s issues', async () => {
+    const body = '{"document":{"url":"https://a.example/\\ud800.pdf"},"count":1.5,"notes":["fine","caf\ufffd"]}';
+
+    const response = await createThing(event({ headers: { 'content-type': 'application/json' }, body }), context);
+
+    const { error } = JSON.parse(response.body);
+    expect(response.statusCode).toBe(422);
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'document.url', issue: expect.stringContaining('lone surrogate') },
+        { field: 'notes[1]', issue: expect.stringContaining('not UTF-8') },
+        expect.objectContaining({ field: 'count' }),
+      ]),
+    );
+  });
+
+  it('answers 422 when the schema would take the body but a string in it is not intact', async () => {
+    const body = '{"document":{"url":"https://a.example/x.pdf\\udfff"}}';
+
+    const response = await createThing(event({ headers: { 'content-type': 'application/json' }, body }), context);
+
+    expect(response.statusCode).toBe(422);
+    expect(JSON.parse(response.body).error.details).toEqual([{ field: 'document.url', issue: expect.stringContaining('well-formed Unicode') }]);
+  });
+
+  it.each([
+    ['a value holding U+FFFD', { verbose: ['tr\uFFFDe'] }, '"verbose"'],
+    ['a value holding a lone surrogate', { verbose: ['\uD800'] }, '"verbose"'],
+    ['a name holding U+FFFD', { 'labels[\uFFFD]': ['x'] }, '"labels['],
+  ])('answers 400 naming the parameter for %s', (_case, parameters, named) => {
+    const parse = () => queryObject({ queryStringParameters: null, multiValueQueryStringParameters: parameters });
+
+    expect(parse).toThrow(InvalidRequestError);
+    expect(parse).toThrow(named);
+  });
+});
+
+describe('a client that left mid-body', () => {
+  it('logs the failure that follows at info, not as an error, and still at error when the client stayed', async () => {
+    const reading = httpHandler({ scope: 'files:write', requestBody: { 'multipart/form-data': z.unknown() } }, async ({ event: received }) => {
+      for await (const chunk of requestBodyStream(received).stream) void chunk;
+      throw new Error('aborted');
+    });
+    const abandoned = event({ headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const body = new PassThrough();
+    attachStreamedBody(abandoned, body);
+    body.write('--x\r\n');
+    body.destroy();
+    const stayed = event({ headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    attachStreamedBody(stayed, PassThrough.from(['--x--\r\n']));
+    const log = captureLogLines();
+
+    const answers = [await reading(abandoned, context), await reading(stayed, context)];
+    log.restore();
+
+    expect(answers.map((answer) => answer.statusCode)).toEqual([500, 500]);
+    expect(log.lines.map((line) => [line.level, line.message])).toEqual([
+      ['info', 'request failed after its client left mid-body'],
+      ['error', 'request failed'],
+    ]);
   });
 });
 

@@ -24,6 +24,18 @@ describe('route matching', () => {
     expect(match.pathParameters).toEqual({ thingId: 'a b' });
   });
 
+  it.each(['/things/.', '/things/./', '/things/..', '/things/../things', '/./things', '/things/%2e', '/things/%2E%2e'])(
+    'answers 404 to the dot segments of %s instead of resolving them',
+    (path) => {
+      expect(() => matcher.match('GET', path)).toThrow(NotFoundError);
+    },
+  );
+
+  it('takes dots inside a segment as part of it', () => {
+    expect(matcher.match('GET', '/things/a.b').pathParameters).toEqual({ thingId: 'a.b' });
+    expect(matcher.match('GET', '/things/...').pathParameters).toEqual({ thingId: '...' });
+  });
+
   it('prefers a literal segment over a parameter', () => {
     expect(matcher.match('POST', '/things/upload').route.operationId).toBe('POST /things/upload');
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { embeddedValueFor } from '../../../../src/extraction-engine/fields/extract-fields.ts';
 import type { FieldSpecification } from '../../../../src/extraction-engine/fields/field-specification.ts';
 import { findValuesAfterLabel } from '../../../../src/extraction-engine/values/field-value.ts';
-import { findIbans, findLabelledIban, hasValidIbanChecksum, parseIban } from '../../../../src/extraction-engine/values/iban.ts';
+import { findIbans, hasValidIbanChecksum, isValidIban, parseIban } from '../../../../src/extraction-engine/values/iban.ts';
 import { findIdentifierAtStart } from '../../../../src/extraction-engine/values/identifier.ts';
 import { findVatIds, parseVatId } from '../../../../src/extraction-engine/values/vat-id.ts';
 
@@ -21,21 +21,50 @@ describe('IBAN', () => {
     expect(hasValidIbanChecksum('GB82WEST12345698765433')).toBe(false);
   });
 
-  it('takes an IBAN-shaped number right after an IBAN label as printed, rated lower when its check digits fail', () => {
-    expect(findValuesAfterLabel('iban', ': DE08 7009 0100 1234 5678 90')).toEqual([expect.objectContaining({ value: 'DE08700901001234567890', quality: 1 })]);
-    expect(findValuesAfterLabel('iban', ': DE12 1234 4321 9876 00 BIC: ABCDEFGH')).toEqual([expect.objectContaining({ value: 'DE1212344321987600', quality: 0.6 })]);
-    expect(findValuesAfterLabel('iban', ' US1234567890')).toEqual([expect.objectContaining({ value: 'US1234567890', quality: 0.6 })]);
-    // Not IBAN-shaped, or not right after the label: nothing, as before.
-    expect(findValuesAfterLabel('iban', ': 1234 5678 90')).toEqual([]);
-    expect(findValuesAfterLabel('iban', ' Sparkasse Köln, DE12 1234 4321 9876 00')).toEqual([]);
-    expect(findLabelledIban('Konto 0012345678 BLZ 37050198')).toBeUndefined();
+  it.each([
+    ['Germany', 'DE89 3704 0044 0532 0130 00'],
+    ['United Kingdom', 'GB29 NWBK 6016 1331 9268 19'],
+    ['France', 'FR14 2004 1010 0505 0001 3M02 606'],
+    ['Netherlands', 'NL91 ABNA 0417 1643 00'],
+    ['Belgium', 'BE68 5390 0754 7034'],
+    ['Norway', 'NO93 8601 1117 947'],
+    ['Malta', 'MT84 MALT 0110 0001 2345 MTLC AST0 01S'],
+    ['Saudi Arabia', 'SA03 8000 0000 6080 1016 7519'],
+    ['Brazil', 'BR97 0036 0305 0000 1000 9795 493P 1'],
+  ])('accepts a valid IBAN of %s', (_country, printed) => {
+    const iban = printed.replace(/ /g, '');
+
+    expect(isValidIban(iban)).toBe(true);
+    expect(parseIban(printed)).toBe(iban);
+    expect(findValuesAfterLabel('iban', `: ${printed}`)).toEqual([expect.objectContaining({ value: iban, quality: 1 })]);
   });
 
-  it('keeps an e-invoice\'s declared IBAN even when its check digits fail, and finds none in unlabelled text', () => {
+  it.each([
+    ['a sample number of a country without IBANs', 'US1234567890'],
+    ['wrong check digits', 'DE88 3704 0044 0532 0130 00'],
+    ['two digits swapped', 'GB29 NWBK 6016 1331 9268 91'],
+    ['a sample with placeholder digits', 'DE12 1234 5678 9012 3456 78'],
+    ['a German one too short for its country', 'DE12 1234 4321 9876 00'],
+    ['a valid one with a character too many', 'NL91 ABNA 0417 1643 001'],
+    ['an unknown country code', 'XX82 WEST 1234 5698 7654 32'],
+  ])('reports nothing for %s, even right after an IBAN label', (_case, printed) => {
+    expect(parseIban(printed)).toBeUndefined();
+    expect(findValuesAfterLabel('iban', `: ${printed}`)).toEqual([]);
+    expect(findValuesAfterLabel('iban', `: ${printed} BIC: ABCDEFGH`)).toEqual([]);
+    expect(findIbans(`IBAN ${printed}`)).toEqual([]);
+  });
+
+  it('finds nothing after the label when the number is not there or not an IBAN', () => {
+    expect(findValuesAfterLabel('iban', ': 1234 5678 90')).toEqual([]);
+    expect(findValuesAfterLabel('iban', ' Konto 0012345678 BLZ 37050198')).toEqual([]);
+  });
+
+  it('takes an e-invoice\'s declared IBAN only when it is a valid one', () => {
     const iban = { name: 'iban', type: 'iban' } as FieldSpecification;
-    expect(embeddedValueFor(iban, 'DE12 1234 4321 9876 00')).toBe('DE1212344321987600');
+    expect(embeddedValueFor(iban, 'DE89 3704 0044 0532 0130 00')).toBe('DE89370400440532013000');
+    expect(embeddedValueFor(iban, 'DE12 1234 4321 9876 00')).toBeUndefined();
+    expect(embeddedValueFor(iban, 'DE12123456789012345678')).toBeUndefined();
     expect(embeddedValueFor(iban, 'not an account')).toBeUndefined();
-    expect(findIbans('Bank: Sparkasse, DE12 1234 4321 9876 00')).toEqual([]);
   });
 
   it('finds IBANs inside running text and stops at the country length', () => {
