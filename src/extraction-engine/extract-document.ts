@@ -8,6 +8,7 @@ import { documentTypeSpecifications } from './document-types.ts';
 import { buildDocumentLayout, boxOfRange, type DocumentLayout } from './fields/document-layout.ts';
 import { embeddedValueFor, extractFields, type FieldResult, type TotalCheck } from './fields/extract-fields.ts';
 import type { DocumentTypeSpecification, FieldSpecification } from './fields/field-specification.ts';
+import type { ExtractedTable } from './fields/table-specification.ts';
 import { normalizedSegmentText } from './fields/label-anchors.ts';
 import { routeDocument } from './route-document.ts';
 import { findAmounts, rememberingAmounts } from './values/amount.ts';
@@ -22,16 +23,29 @@ export interface ExtractedField {
   id: string;
   name: string;
   type: FieldType;
-  /** Normalized per type; null when the field was not found. */
-  value: FieldValue | null;
+  /** Normalized per type; a `table` field's value is its rows; null when the field was not found. */
+  value: FieldValue | TableRowValues[] | null;
   metadata: {
     extracted: boolean;
     /** In [0, 1]: how often a value with this confidence is right (see README, Extraction). */
     confidence?: number;
     /** 1-based. */
     page?: number;
+    /** For a table, its region on its first page. */
     placement?: Placement;
+    /** Tables only: per row (same order as the value) where it is and how sure, and per cell. */
+    rows?: ExtractedRowMetadata[];
   };
+}
+
+/** One row of a table field: column name to value; columns the document does not print are omitted. */
+export type TableRowValues = Record<string, string | number>;
+
+export interface ExtractedRowMetadata {
+  confidence: number;
+  page: number;
+  placement?: Placement;
+  cells: Record<string, { confidence: number; placement?: Placement }>;
 }
 
 /** Something the caller should know about a completed extraction, without failing it. */
@@ -182,7 +196,10 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
         ]
       : [];
 
-  const missing = specification.fields.filter((field) => field.required && results.find((result) => result.name === field.name)?.value === undefined);
+  const missing = specification.fields.filter((field) => {
+    const result = results.find((candidate) => candidate.name === field.name);
+    return field.required && result?.value === undefined && result?.table === undefined;
+  });
   if (missing.length > 0) {
     const names = missing.map((field) => field.name).join(', ');
     return {
@@ -201,6 +218,7 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
   const createFieldId = options.createFieldId ?? (() => `fld_${ulid(undefined, pooledRandom)}`);
   const fields = specification.fields.map((field): ExtractedField => {
     const result = results.find((candidate) => candidate.name === field.name);
+    if (result?.table) return tableField(createFieldId(), field, result.table);
     const extracted = result?.value !== undefined;
     return {
       id: createFieldId(),
@@ -216,6 +234,27 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
     };
   });
   return { status: 'COMPLETED', docType: specification.docType, fields, pageCount: document.pageCount, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+function tableField(id: string, field: FieldSpecification, table: ExtractedTable): ExtractedField {
+  return {
+    id,
+    name: field.name,
+    type: field.type,
+    value: table.rows.map((row) => row.values),
+    metadata: {
+      extracted: true,
+      confidence: table.confidence,
+      page: table.pageNumber,
+      ...(table.placement ? { placement: table.placement } : {}),
+      rows: table.rows.map((row) => ({
+        confidence: row.confidence,
+        page: row.pageNumber,
+        ...(row.placement ? { placement: row.placement } : {}),
+        cells: row.cells,
+      })),
+    },
+  };
 }
 
 /**

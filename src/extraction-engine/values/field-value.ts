@@ -15,7 +15,7 @@ import { parsePhone } from './phone.ts';
 import { findVatIds, parseVatId } from './vat-id.ts';
 
 export const FIELD_TYPES = [
-  'string', 'number', 'amount', 'integer', 'date', 'datetime', 'currency', 'boolean', 'email', 'phone', 'iban', 'enum',
+  'string', 'number', 'amount', 'integer', 'date', 'datetime', 'currency', 'boolean', 'email', 'phone', 'iban', 'enum', 'table',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -159,6 +159,9 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
     }
     case 'string':
       return findStringAfterLabel(text, context.shape ?? 'text', context);
+    case 'table':
+      // Tables are read from their header and rows (fields/table-rows.ts), never after a label.
+      return [];
   }
 }
 
@@ -225,5 +228,7 @@ export function parseValueOfType(type: FieldType, raw: FieldValue, context: Valu
       return parseIban(text);
     case 'enum':
       return parseEnum(text, context.allowedValues ?? []);
+    case 'table':
+      return undefined;
   }
 }
