@@ -1,8 +1,12 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractionConfigurationStore } from '../../src/extraction-configurations/wiring.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { laidOutPdf, type PlacedPdfText } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { paperflowCliFor, type CliConnection } from '../support/paperflow-cli-process.ts';
 
 // Line items as a client sees them: the `line_items` table field with its rows, cell boxes and
 // line_item_count, over HTTP on the embedded stack.
@@ -10,11 +14,15 @@ import { startStackUnderTest, type StackUnderTest } from '../support/local-stack
 let stack: StackUnderTest;
 let client: ExtractionClient;
 let configuredClient: ExtractionClient;
+let connection: CliConnection;
+let scratch: string;
 const configuredWorkspaceId = 'ws_line_items_configured';
 
 beforeAll(async () => {
   stack = await startStackUnderTest();
-  client = new ExtractionClient(stack, await workspaceKey('ws_line_items'));
+  scratch = await mkdtemp(join(tmpdir(), 'paperflow-line-items-'));
+  connection = { apiUrl: stack.baseUrl, apiKey: await workspaceKey('ws_line_items') };
+  client = new ExtractionClient(stack, connection.apiKey);
   configuredClient = new ExtractionClient(stack, await workspaceKey(configuredWorkspaceId));
   const applied = await extractionConfigurationStore().apply(
     configuredWorkspaceId,
@@ -39,7 +47,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
+
+const paperflow = paperflowCliFor(() => connection);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Field = { name: string; type: string; value: any; metadata: any };
@@ -140,4 +151,37 @@ describe('line items over the API', () => {
     ]);
     expect(items.metadata.rows[1].cells.delivered.placement.x).toBeCloseTo(400 / 595, 2);
   });
+});
+
+describe('line items in the CLI', () => {
+  it('prints the table under the fields, gives the rows in --json, and takes feedback on the table field', async () => {
+    const path = join(scratch, 'cli-table.pdf');
+    await writeFile(
+      path,
+      await laidOutPdf([
+        [
+          'Harbour Tools Ltd',
+          'INVOICE',
+          'Invoice number: LI-CLI-1',
+          header,
+          row('Claw hammer', '2', '12.50', '25.00'),
+          row('Tape measure', '4', '5.00', '20.00'),
+          [{ text: 'Total', x: column.price }, { text: '45.00', x: column.amount }],
+        ],
+      ]),
+    );
+    const printed = await paperflow('extract', path, '--wait');
+    expect(printed.stdout).toMatch(/line_items +2 rows \(below\) +table/);
+    expect(printed.stdout).toMatch(/line_items \(2 rows\)\nDESCRIPTION +QUANTITY +UNIT_PRICE +AMOUNT +CONFIDENCE +PAGE\nClaw hammer +2 +12\.5 +25 +0\.\d\d +1\nTape measure +4 +5 +20 +0\.\d\d +1/);
+
+    const { stdout } = await paperflow('extract', path, '--wait', '--json');
+    const extraction = JSON.parse(stdout);
+    const lineItems = extraction.output.fields.find((field: Field & { id: string }) => field.name === 'line_items');
+    expect(lineItems.value).toEqual([
+      { description: 'Claw hammer', quantity: 2, unit_price: 12.5, amount: 25 },
+      { description: 'Tape measure', quantity: 4, unit_price: 5, amount: 20 },
+    ]);
+    const feedback = await paperflow('extractions', 'feedback', extraction.id, '--message', 'second row is a tape', '--type', 'INFO', '--field', lineItems.id);
+    expect(feedback.stdout).toContain(`field ${lineItems.id}`);
+  }, 120_000);
 });
