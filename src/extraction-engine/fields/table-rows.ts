@@ -56,6 +56,23 @@ const CONTINUATION_GAP = 0.85;
 const TABLE_END_GAP = 4.5;
 const MAX_CONTINUATION_LINES = 3;
 
+/** Header phrases by their first word, longest first: one map lookup per word of a row. */
+type PhraseIndex = Map<string, HeaderPhrase[]>;
+
+const phraseIndexes = new WeakMap<TableColumnSpecification[], PhraseIndex>();
+
+function phraseIndexOf(columns: TableColumnSpecification[]): PhraseIndex {
+  let index = phraseIndexes.get(columns);
+  if (!index) {
+    index = new Map();
+    for (const phrase of headerPhrases(columns)) {
+      for (const first of new Set([phrase.tokens[0]!, phrase.tokens[0]!.replace(/[.:]$/, '')])) index.set(first, [...(index.get(first) ?? []), phrase]);
+    }
+    phraseIndexes.set(columns, index);
+  }
+  return index;
+}
+
 function headerPhrases(columns: TableColumnSpecification[]): HeaderPhrase[] {
   const phrases: HeaderPhrase[] = [];
   columns.forEach((column, index) => {
@@ -70,10 +87,6 @@ function headerPhrases(columns: TableColumnSpecification[]): HeaderPhrase[] {
   return phrases.sort((left, right) => right.tokens.length - left.tokens.length);
 }
 
-function wordKey(text: string): string {
-  return normalizeForMatching(text).replace(/:$/, '');
-}
-
 interface HeaderMatch {
   columns: Column[];
   matchedWords: number;
@@ -81,13 +94,15 @@ interface HeaderMatch {
 }
 
 /** The columns a row names, each with the span of its header words; words that name nothing are skipped. */
-function matchHeader(row: LayoutRow, phrases: HeaderPhrase[], specifications: TableColumnSpecification[]): HeaderMatch {
+function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: TableColumnSpecification[]): HeaderMatch {
   const words = row.segments.flatMap((segment) => segment.words);
-  const keys = words.map((word) => wordKey(word.text));
+  // The row's normalized text, split, gives each word's key at once (words hold no spaces).
+  const split = normalizedRowText(row).split(' ');
+  const keys = (split.length === words.length ? split : words.map((word) => normalizeForMatching(word.text))).map((key) => key.replace(/:$/, ''));
   const columns: Column[] = [];
   let matchedWords = 0;
   for (let at = 0; at < words.length; ) {
-    const phrase = phrases.find((candidate) => candidate.tokens.every((token, offset) => keys[at + offset] === token || keys[at + offset] === token.replace(/[.:]$/, '')));
+    const phrase = phrases.get(keys[at]!)?.find((candidate) => candidate.tokens.every((token, offset) => keys[at + offset] === token || keys[at + offset] === token.replace(/[.:]$/, '')));
     if (!phrase) {
       at += 1;
       continue;
@@ -108,7 +123,7 @@ function printsMoney(row: LayoutRow): boolean {
 }
 
 /** A row that reads as a table header: several column names, mostly nothing else, no amounts. */
-function headerOf(row: LayoutRow, phrases: HeaderPhrase[], specifications: TableColumnSpecification[]): Column[] | undefined {
+function headerOf(row: LayoutRow, phrases: PhraseIndex, specifications: TableColumnSpecification[]): Column[] | undefined {
   if (printsMoney(row)) return undefined;
   const match = matchHeader(row, phrases, specifications);
   const roles = new Set(match.columns.map((column) => column.specification.role));
@@ -119,7 +134,7 @@ function headerOf(row: LayoutRow, phrases: HeaderPhrase[], specifications: Table
 }
 
 /** Header lines printed just above or below the header ("Positions-" / "betrag") add the columns they name. */
-function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns: Column[], phrases: HeaderPhrase[], specifications: TableColumnSpecification[]): { columns: Column[]; lastHeaderIndex: number } {
+function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns: Column[], phrases: PhraseIndex, specifications: TableColumnSpecification[]): { columns: Column[]; lastHeaderIndex: number } {
   const merged = [...columns];
   const header = page.rows[headerIndex]!;
   let lastHeaderIndex = headerIndex;
@@ -284,12 +299,23 @@ function rowKey(row: LayoutRow): string {
   return `${row.pageNumber}:${row.index}`;
 }
 
+const normalizedRowTexts = new WeakMap<LayoutRow, string>();
+
+function normalizedRowText(row: LayoutRow): string {
+  let text = normalizedRowTexts.get(row);
+  if (text === undefined) {
+    text = normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim();
+    normalizedRowTexts.set(row, text);
+  }
+  return text;
+}
+
 function startsWith(row: LayoutRow, pattern: RegExp): boolean {
-  return pattern.test(normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim());
+  return pattern.test(normalizedRowText(row));
 }
 
 /** Reads the rows under the header (or from the top of a continuation page) until the table ends. */
-function readPage(page: LayoutPage, startIndex: number, state: TableState, phrases: HeaderPhrase[], specifications: TableColumnSpecification[], options: TableReadingOptions, hasGeometry: boolean, underHeader: boolean): void {
+function readPage(page: LayoutPage, startIndex: number, state: TableState, phrases: PhraseIndex, specifications: TableColumnSpecification[], options: TableReadingOptions, hasGeometry: boolean, underHeader: boolean): void {
   const lineTotalColumn = state.columns.findIndex((column) => column.specification.role === state.marker);
   const rowsBefore = state.drafts.length;
   let lastTableRow: LayoutRow | undefined;
@@ -377,7 +403,7 @@ function itemsFollow(page: LayoutPage, totalsIndex: number, columns: Column[], l
   return false;
 }
 
-function findHeader(page: LayoutPage, from: number, phrases: HeaderPhrase[], specifications: TableColumnSpecification[]): { index: number; columns: Column[] } | undefined {
+function findHeader(page: LayoutPage, from: number, phrases: PhraseIndex, specifications: TableColumnSpecification[]): { index: number; columns: Column[] } | undefined {
   for (let index = from; index < page.rows.length; index += 1) {
     const columns = headerOf(page.rows[index]!, phrases, specifications);
     if (columns) return { index, columns };
@@ -393,7 +419,7 @@ export function readTable(layout: DocumentLayout, specifications: TableColumnSpe
   // The column whose value starts a row: the line total, or (a delivery note's items) the quantity.
   const marker = specifications.some((column) => column.role === 'line-total') ? 'line-total' : specifications.some((column) => column.role === 'quantity') ? 'quantity' : undefined;
   if (!marker) return undefined;
-  const phrases = headerPhrases(specifications);
+  const phrases = phraseIndexOf(specifications);
   let state: TableState | undefined;
   for (const page of layout.pages) {
     const header = findHeader(page, 0, phrases, specifications);
