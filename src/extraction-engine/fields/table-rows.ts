@@ -215,8 +215,19 @@ function lineTotalOf(words: PlacedWord[], lineTotalColumn: number, columns: Colu
   const last = amounts[amounts.length - 1];
   if (!last) return undefined;
   if (last.value >= 0) return last.value;
-  const priced = words.some((word) => NUMERIC_WORD.test(word.text) && ['quantity', 'unit-price'].includes(columns[word.column]?.specification.role ?? ''));
+  const priced = words.some((word) => NUMERIC_WORD.test(word.text) && !word.text.endsWith('%') && ['quantity', 'unit-price'].includes(columns[word.column]?.specification.role ?? ''));
   return priced ? last.value : undefined;
+}
+
+/** A word that gives its column a value: text in a text column, a number in a number column. */
+function reportsValue(word: PlacedWord, column: Column): boolean {
+  if (column.specification.hidden) return false;
+  return isNumericColumn(column) ? NUMERIC_WORD.test(word.text) : true;
+}
+
+/** The row's first segment is a label ("w tym:", "Razem:"): a totals or summary line, not an item. */
+function opensWithLabel(row: LayoutRow): boolean {
+  return /:$/.test(row.segments[0]?.text.trim() ?? '');
 }
 
 /** A row whose only numbers are percentages: a tax rate inside an item, not a totals line. */
@@ -351,7 +362,9 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
     }
     const words = placeWords(row, state.columns);
     const lineTotal = lineTotalOf(words, lineTotalColumn, state.columns);
-    const otherCells = words.some((word) => word.column !== lineTotalColumn);
+    // Something besides the line total that a row reports (a description, a quantity), and no label
+    // ("w tym:", "Razem:") opening the line.
+    const otherCells = words.some((word) => word.column !== lineTotalColumn && reportsValue(word, state.columns[word.column]!)) && !opensWithLabel(row);
     if (lineTotal !== undefined && otherCells && startsWith(row, ALLOWANCE_OR_CHARGE)) {
       current = undefined;
       lastTableRow = row;
@@ -398,7 +411,7 @@ function itemsFollow(page: LayoutPage, totalsIndex: number, columns: Column[], l
     const row = page.rows[next]!;
     if (options.totalsRows.has(rowKey(row)) || startsWith(row, SUBTOTAL_START)) return false;
     const words = placeWords(row, columns);
-    if (lineTotalOf(words, lineTotalColumn, columns) !== undefined && new Set(words.map((word) => word.column)).size >= 3) return true;
+    if (!opensWithLabel(row) && lineTotalOf(words, lineTotalColumn, columns) !== undefined && new Set(words.map((word) => word.column)).size >= 3) return true;
   }
   return false;
 }

@@ -122,6 +122,22 @@ describe('rows', () => {
     expect(tableOf([page])?.rows[0]?.values).toEqual({ description: 'Artificial turf green, 3 metres wide', quantity: 3, unit_price: 4, amount: 12 });
   });
 
+  it('takes no row from a line opened by a label ("of which:") or printing nothing but a sum word and a total', () => {
+    const page: Row[] = [
+      'Invoice 1',
+      header,
+      item('Cable', '2', '4.00', '8.00'),
+      [{ text: 'Items total', x: X.quantity - 0.02 }, { text: '8.00', x: X.amount }],
+      [{ text: 'of which:', x: X.description }, { text: '2', x: X.quantity }, { text: '4.00', x: X.price }, { text: '8.00', x: X.amount }],
+    ];
+    expect(tableOf([page])?.rows.map((row) => row.values.description)).toEqual(['Cable']);
+  });
+
+  it('does not take a discount rate in the price column for a price (a negative line stays an allowance)', () => {
+    const page: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), [{ text: 'less', x: X.description }, { text: '10%', x: X.price }, { text: '-0.80', x: X.amount }]];
+    expect(countOf([page])).toBe(1);
+  });
+
   it('does not end at a tax rate printed inside an item ("Tax: 0.2%")', () => {
     const page: Row[] = ['Invoice 1', header, item('Repair', '1', '10.00', '10.00'), { text: 'Tax: 0.2%', x: X.description }, item('Cleaning', '1', '5.00', '5.00'), [{ text: 'Total:', x: X.price }, { text: '15.00', x: X.amount }]];
     expect(countOf([page])).toBe(2);
