@@ -304,6 +304,8 @@ interface TableState {
   region: Placement[];
   regionPage: number;
   finished: boolean;
+  /** The amount printed on the totals line that ended the table. */
+  closingSum?: number;
 }
 
 function rowKey(row: LayoutRow): string {
@@ -352,6 +354,10 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
         lastTableRow = row;
         continue;
       }
+      // The line that closes the table ("Positionssumme", "Subtotal") prints what its rows add up to.
+      const closing = row.segments.flatMap((segment) => findAmounts(segment.text)).filter((amount) => !amount.isPercentage && amount.decimals === 2);
+      const closingSum = closing[closing.length - 1];
+      if (closingSum) state.closingSum = closingSum.value;
       state.finished = true;
       return;
     }
@@ -481,7 +487,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
       taxRate: numberOfRole(values, state.columns, 'tax-rate'),
       lineTotal: numberOfRole(values, state.columns, 'line-total'),
     })),
-    options.sums,
+    state.closingSum === undefined ? options.sums : [...options.sums, state.closingSum],
   );
   const hidden = new Set(state.columns.filter((column) => column.specification.hidden).map((column) => column.specification.name));
   const rows: TableRow[] = parsed.map(({ draft, values, cellWords }, index) => {

@@ -198,6 +198,26 @@ describe('arithmetic as evidence', () => {
   });
 });
 
+describe('the line that closes the table', () => {
+  it('counts as a sum the rows must add up to (a subtotal before a discount)', () => {
+    const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
+    const page: Row[] = [
+      'Invoice 1',
+      header,
+      [{ text: 'Cable', x: X.description }, { text: '2', x: X.quantity }, { text: '4.00', x: X.price }, { text: '8.00', x: X.amount }],
+      [{ text: 'Plug', x: X.description }, { text: '1', x: X.quantity }, { text: '1.00', x: X.price }, { text: '1.00', x: X.amount }],
+      [{ text: 'Subtotal', x: X.price }, { text: '9.00', x: X.amount }],
+      [{ text: 'Discount', x: X.price }, { text: '-1.00', x: X.amount }],
+      [{ text: 'Net amount', x: X.price }, { text: '8.00', x: X.amount }],
+      [{ text: 'VAT 20%', x: X.price }, { text: '1.60', x: X.amount }],
+      [{ text: 'Total', x: X.price }, { text: '9.60', x: X.amount }],
+    ];
+    const table = tableOf([page]);
+    expect(table?.rows).toHaveLength(2);
+    expect(table?.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
 describe('output shape', () => {
   it('returns the rows as the value of a table field with metadata.rows, and the count beside it', () => {
     const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
