@@ -20,7 +20,13 @@ interface ExtractedField {
   name: string;
   type: string;
   value: unknown;
-  metadata?: { confidence?: number; page?: number };
+  metadata?: { confidence?: number; page?: number; rows?: { confidence?: number; page?: number }[] };
+}
+
+type TableRowValues = Record<string, unknown>;
+
+function isTableField(field: ExtractedField): field is ExtractedField & { value: TableRowValues[] } {
+  return field.type === 'table' && Array.isArray(field.value);
 }
 
 export interface Extraction {
@@ -36,7 +42,8 @@ export interface Extraction {
 
 export const fieldColumns: TableColumn<ExtractedField>[] = [
   { header: 'FIELD', value: (field) => field.name },
-  { header: 'VALUE', value: (field) => field.value },
+  // A table's rows are printed under the fields, one table each.
+  { header: 'VALUE', value: (field) => (isTableField(field) ? `${field.value.length} row${field.value.length === 1 ? '' : 's'} (below)` : field.value) },
   { header: 'TYPE', value: (field) => field.type },
   { header: 'CONFIDENCE', value: (field) => field.metadata?.confidence?.toFixed(2), alignRight: true },
   { header: 'PAGE', value: (field) => field.metadata?.page, alignRight: true },
@@ -69,7 +76,23 @@ export function printExtraction(context: CommandContext, extraction: Extraction)
   if (extraction.output) {
     if (extraction.output.fields.length === 0) context.out('No fields.');
     else context.table(fieldColumns, extraction.output.fields);
+    for (const field of extraction.output.fields.filter(isTableField)) printTableField(context, field);
   }
+}
+
+/** A table field's rows as a table of their own: the columns any row has, then each row's confidence and page. */
+function printTableField(context: CommandContext, field: ExtractedField & { value: TableRowValues[] }): void {
+  context.out('');
+  context.out(context.paint('bold', `${field.name} (${field.value.length} row${field.value.length === 1 ? '' : 's'})`));
+  if (field.value.length === 0) return;
+  const names = [...new Set(field.value.flatMap((row) => Object.keys(row)))];
+  const rows = field.value.map((values, index) => ({ values, metadata: field.metadata?.rows?.[index] }));
+  const columns: TableColumn<(typeof rows)[number]>[] = [
+    ...names.map((name) => ({ header: name.toUpperCase(), value: (row: (typeof rows)[number]) => row.values[name], alignRight: field.value.some((values) => typeof values[name] === 'number') })),
+    { header: 'CONFIDENCE', value: (row) => row.metadata?.confidence?.toFixed(2), alignRight: true },
+    { header: 'PAGE', value: (row) => row.metadata?.page, alignRight: true },
+  ];
+  context.table(columns, rows);
 }
 
 async function readExtraction(context: CommandContext, extractionId: string): Promise<Extraction> {

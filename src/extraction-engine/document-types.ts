@@ -24,6 +24,7 @@ function customSpecification(configuration: CustomDocumentTypeConfiguration): Do
         patterns: field.patterns.map((pattern) => new RegExp(pattern, 'u')),
         ...(field.values ? { allowedValues: field.values } : {}),
         ...(field.type === 'string' ? { shape: 'text' as const } : {}),
+        ...(field.columns ? { columns: field.columns.map((column) => ({ name: column.name, type: column.type, headerLabels: column.headerLabels, ...(column.role ? { role: column.role } : {}) })) } : {}),
       }),
     ),
   };

@@ -52,11 +52,19 @@ export interface EmbeddedInvoice {
   /** Field name (the corpus/prebuilt names: invoice_number, issue_date, total_amount, ...) to normalized value. */
   values: Record<string, string | number>;
   /**
+   * The invoice lines (CII IncludedSupplyChainTradeLineItem, UBL InvoiceLine) as rows of the prebuilt
+   * line_items table: description, product_code, quantity, unit (the UN/ECE Rec 20 unit code as
+   * given), unit_price, tax_rate, amount. Omitted when the XML has no lines.
+   */
+  lineItems?: EmbeddedLineItem[];
+  /**
    * Fields (invoice_number, total_amount) whose embedded value is not printed on the visible pages: the
    * XML may describe another document. Omitted when the pages have no text to check against.
    */
   notOnPage?: string[];
 }
+
+export type EmbeddedLineItem = Record<string, string | number>;
 
 export interface ReadDocument {
   /** Sniffed media type the reader used. */

@@ -8,6 +8,7 @@ import { documentTypeSpecifications } from './document-types.ts';
 import { buildDocumentLayout, boxOfRange, type DocumentLayout } from './fields/document-layout.ts';
 import { embeddedValueFor, extractFields, type FieldResult, type TotalCheck } from './fields/extract-fields.ts';
 import type { DocumentTypeSpecification, FieldSpecification } from './fields/field-specification.ts';
+import type { ExtractedTable, TableRow } from './fields/table-specification.ts';
 import { normalizedSegmentText } from './fields/label-anchors.ts';
 import { routeDocument } from './route-document.ts';
 import { findAmounts, rememberingAmounts } from './values/amount.ts';
@@ -22,16 +23,29 @@ export interface ExtractedField {
   id: string;
   name: string;
   type: FieldType;
-  /** Normalized per type; null when the field was not found. */
-  value: FieldValue | null;
+  /** Normalized per type; a `table` field's value is its rows; null when the field was not found. */
+  value: FieldValue | TableRowValues[] | null;
   metadata: {
     extracted: boolean;
     /** In [0, 1]: how often a value with this confidence is right (see README, Extraction). */
     confidence?: number;
     /** 1-based. */
     page?: number;
+    /** For a table, its region on its first page. */
     placement?: Placement;
+    /** Tables only: per row (same order as the value) where it is and how sure, and per cell. */
+    rows?: ExtractedRowMetadata[];
   };
+}
+
+/** One row of a table field: column name to value; columns the document does not print are omitted. */
+export type TableRowValues = Record<string, string | number>;
+
+export interface ExtractedRowMetadata {
+  confidence: number;
+  page: number;
+  placement?: Placement;
+  cells: Record<string, { confidence: number; placement?: Placement }>;
 }
 
 /** Something the caller should know about a completed extraction, without failing it. */
@@ -145,6 +159,42 @@ function withEmbeddedValues(fields: FieldResult[], specification: DocumentTypeSp
   });
 }
 
+/** XML rows take at most this confidence when the page's table does not show them. */
+const EMBEDDED_ROW_NOT_ON_PAGE = 0.8;
+
+/**
+ * The XML's invoice lines are the item table, exactly; each row takes its page, box and cell boxes
+ * from the page's row with the same line total. Rows the page's table does not show are counted, so
+ * the caller can flag the disagreement.
+ */
+function withEmbeddedLineItems(fields: FieldResult[], specification: DocumentTypeSpecification, document: ReadDocument, layout: DocumentLayout): { results: FieldResult[]; rowsNotOnPage: number } {
+  const lineItems = document.embeddedInvoice?.lineItems;
+  const field = specification.fields.find((candidate) => candidate.role === 'line-items');
+  if (!lineItems || !field) return { results: fields, rowsNotOnPage: 0 };
+  const pageTable = fields.find((result) => result.name === field.name)?.table;
+  const unused = [...(pageTable?.rows ?? [])];
+  let rowsNotOnPage = 0;
+  const rows: TableRow[] = lineItems.map((values) => {
+    const amount = values.amount;
+    const matchIndex = unused.findIndex((row) => typeof amount === 'number' && typeof row.values.amount === 'number' && Math.abs(row.values.amount - amount) < 0.005);
+    const match = matchIndex >= 0 ? unused.splice(matchIndex, 1)[0] : undefined;
+    if (!match) rowsNotOnPage += 1;
+    const located = !match && typeof amount === 'number' ? locatePrintedValue(layout, 'amount', amount) : undefined;
+    const confidence = match ? 1 : EMBEDDED_ROW_NOT_ON_PAGE;
+    const cells = Object.fromEntries(Object.keys(values).map((name) => [name, { confidence, ...(match?.cells[name]?.placement ? { placement: match.cells[name].placement } : {}) }]));
+    const placement = match?.placement ?? (located && layout.hasGeometry ? located.box : undefined);
+    return { values, confidence, pageNumber: match?.pageNumber ?? located?.pageNumber ?? 1, ...(placement ? { placement } : {}), cells };
+  });
+  const table: ExtractedTable = {
+    rows,
+    confidence: rowsNotOnPage === 0 ? 1 : EMBEDDED_ROW_NOT_ON_PAGE,
+    pageNumber: pageTable?.pageNumber ?? rows[0]?.pageNumber ?? 1,
+    ...(pageTable?.placement ? { placement: pageTable.placement } : {}),
+  };
+  const result: FieldResult = { name: field.name, value: undefined, confidence: table.confidence, pageNumber: table.pageNumber, ...(table.placement ? { placement: table.placement } : {}), evidence: 'embedded e-invoice', table };
+  return { results: [...fields.filter((candidate) => candidate.name !== field.name), result], rowsNotOnPage: pageTable ? rowsNotOnPage : 0 };
+}
+
 export function extractDocument(document: ReadDocument, options: ExtractDocumentOptions): ExtractionOutcome {
   return rememberingAmounts(() => extractReadDocument(document, options));
 }
@@ -171,7 +221,8 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
   // values win, and the output says why the XML was set aside.
   const conflicting = document.embeddedInvoice?.notOnPage ?? [];
   const useEmbedded = (options.useEmbeddedInvoice ?? true) && conflicting.length === 0;
-  const results = useEmbedded && document.embeddedInvoice ? withEmbeddedValues(extraction.fields, specification, document, layout) : extraction.fields;
+  const embeddedRows = useEmbedded && document.embeddedInvoice ? withEmbeddedLineItems(withEmbeddedValues(extraction.fields, specification, document, layout), specification, document, layout) : undefined;
+  const results = embeddedRows?.results ?? extraction.fields;
   const warnings: ExtractionWarning[] =
     (options.useEmbeddedInvoice ?? true) && conflicting.length > 0
       ? [
@@ -181,8 +232,17 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
           },
         ]
       : [];
+  if (embeddedRows?.rowsNotOnPage) {
+    warnings.push({
+      code: 'EMBEDDED_INVOICE_CONFLICT',
+      message: `The line items of the embedded e-invoice XML disagree with the visible page (${embeddedRows.rowsNotOnPage} of ${document.embeddedInvoice?.lineItems?.length ?? 0} rows not found in the page's table); the XML's rows are returned.`,
+    });
+  }
 
-  const missing = specification.fields.filter((field) => field.required && results.find((result) => result.name === field.name)?.value === undefined);
+  const missing = specification.fields.filter((field) => {
+    const result = results.find((candidate) => candidate.name === field.name);
+    return field.required && result?.value === undefined && result?.table === undefined;
+  });
   if (missing.length > 0) {
     const names = missing.map((field) => field.name).join(', ');
     return {
@@ -201,6 +261,7 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
   const createFieldId = options.createFieldId ?? (() => `fld_${ulid(undefined, pooledRandom)}`);
   const fields = specification.fields.map((field): ExtractedField => {
     const result = results.find((candidate) => candidate.name === field.name);
+    if (result?.table) return tableField(createFieldId(), field, result.table);
     const extracted = result?.value !== undefined;
     return {
       id: createFieldId(),
@@ -216,6 +277,27 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
     };
   });
   return { status: 'COMPLETED', docType: specification.docType, fields, pageCount: document.pageCount, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+function tableField(id: string, field: FieldSpecification, table: ExtractedTable): ExtractedField {
+  return {
+    id,
+    name: field.name,
+    type: field.type,
+    value: table.rows.map((row) => row.values),
+    metadata: {
+      extracted: true,
+      confidence: table.confidence,
+      page: table.pageNumber,
+      ...(table.placement ? { placement: table.placement } : {}),
+      rows: table.rows.map((row) => ({
+        confidence: row.confidence,
+        page: row.pageNumber,
+        ...(row.placement ? { placement: row.placement } : {}),
+        cells: row.cells,
+      })),
+    },
+  };
 }
 
 /**

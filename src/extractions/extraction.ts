@@ -36,6 +36,13 @@ export interface ExtractedField {
     confidence?: number;
     page?: number;
     placement?: { x: number; y: number; width: number; height: number };
+    /** Table fields only: per row of the value, its confidence, page and box, and per cell. */
+    rows?: {
+      confidence: number;
+      page: number;
+      placement?: { x: number; y: number; width: number; height: number };
+      cells: Record<string, { confidence: number; placement?: { x: number; y: number; width: number; height: number } }>;
+    }[];
   };
 }
 

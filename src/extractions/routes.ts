@@ -57,13 +57,32 @@ const outputSchema = z.object({
     z.object({
       id: z.string().register(z.globalRegistry, { description: 'Use as fieldId in feedback.' }),
       name: z.string(),
-      type: z.string(),
-      value: z.unknown(),
+      type: z.string().register(z.globalRegistry, {
+        description: 'string, number, amount, integer, date, datetime, currency, boolean, email, phone, iban, enum or table.',
+      }),
+      value: z.unknown().register(z.globalRegistry, {
+        description:
+          'Normalized per type; null when not found. A table field (line_items) holds its rows: one object per row with the columns the document prints, e.g. {"description": "Office Chair", "product_code": "FURN_7777", "quantity": 1, "unit": "Units", "unit_price": 70, "tax_rate": 15, "amount": 70}.',
+      }),
       metadata: z.object({
         extracted: z.boolean(),
         confidence: z.optional(z.number()).register(z.globalRegistry, { description: 'In [0, 1].' }),
-        page: z.optional(integer()).register(z.globalRegistry, { description: '1-based.' }),
+        page: z.optional(integer()).register(z.globalRegistry, { description: '1-based; for a table, its first page.' }),
         placement: z.optional(placementSchema),
+        rows: z
+          .optional(
+            z.array(
+              z.object({
+                confidence: z.number(),
+                page: integer(),
+                placement: z.optional(placementSchema),
+                cells: z.record(z.string(), z.object({ confidence: z.number(), placement: z.optional(placementSchema) })).register(z.globalRegistry, {
+                  description: 'Per column of the row (same keys as the row in value): its confidence and box.',
+                }),
+              }),
+            ),
+          )
+          .register(z.globalRegistry, { description: 'Table fields only: one entry per row of value, in the same order.' }),
       }),
     }),
   ),

@@ -32,3 +32,27 @@ export function invoicePdf(overrides: { invoiceNumber?: string; note?: string; u
     ...(overrides.note ? [overrides.note] : []),
   ], overrides.useObjectStreams === undefined ? {} : { useObjectStreams: overrides.useObjectStreams });
 }
+
+/** One piece of text on a line of a laid-out page: `x` in points from the left edge. */
+export interface PlacedPdfText {
+  text: string;
+  x: number;
+}
+
+/**
+ * A PDF with a text layer whose lines hold text at given positions across the page (table columns):
+ * one entry per page, one entry per line, 16 points apart, top to bottom.
+ */
+export async function laidOutPdf(pages: (string | PlacedPdfText[])[][]): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  document.setCreationDate(new Date('2024-01-01T00:00:00Z'));
+  document.setModificationDate(new Date('2024-01-01T00:00:00Z'));
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  for (const lines of pages) {
+    const page = document.addPage([595, 842]);
+    lines.forEach((line, index) => {
+      for (const placed of typeof line === 'string' ? [{ text: line, x: 50 }] : line) page.drawText(placed.text, { x: placed.x, y: 790 - index * 16, size: 10, font });
+    });
+  }
+  return Buffer.from(await document.save());
+}

@@ -2,6 +2,7 @@
 // the shipped JSON Schema (schemas/extraction-configuration.schema.json) are both derived.
 
 import { z } from 'zod';
+import { TABLE_COLUMN_TYPES } from '../fields/table-specification.ts';
 import { FIELD_TYPES } from '../values/field-value.ts';
 
 export const PREBUILT_DOCUMENT_TYPES = ['invoice', 'receipt'] as const;
@@ -43,6 +44,20 @@ export function fieldDefinitionProblems(field: unknown): RuleProblem[] {
   const problems: RuleProblem[] = [];
   if (field.type === 'enum' && field.values === undefined) problems.push({ path: ['values'], message: 'is required for an enum field' });
   if (field.type !== 'enum' && field.values !== undefined) problems.push({ path: ['values'], message: 'is only allowed for an enum field' });
+  if (field.type === 'table') {
+    // A table is found by its header and rows, not after a label.
+    if (field.columns === undefined) problems.push({ path: ['columns'], message: 'is required for a table field' });
+    if (Array.isArray(field.columns)) {
+      const names = new Set<unknown>();
+      field.columns.forEach((column: unknown, index) => {
+        if (!isRecord(column)) return;
+        if (names.has(column.name)) problems.push({ path: ['columns', index, 'name'], message: `duplicates column "${String(column.name)}"` });
+        names.add(column.name);
+      });
+    }
+    return problems;
+  }
+  if (field.columns !== undefined) problems.push({ path: ['columns'], message: 'is only allowed for a table field' });
   const hasLabels = isRecord(field.labels) && Object.keys(field.labels).length > 0;
   const hasPatterns = Array.isArray(field.patterns) && field.patterns.length > 0;
   if (!hasLabels && !hasPatterns) problems.push({ path: ['labels'], message: 'a field needs labels or patterns to be found' });
@@ -89,6 +104,18 @@ export function documentTypeReferenceProblems(documentType: unknown): RuleProble
   return problems;
 }
 
+const tableColumnSchema = z
+  .object({
+    name: identifierName.describe('Key of the column in each row of the value.'),
+    type: z.enum(TABLE_COLUMN_TYPES).describe('string, number, amount, integer, percent (the number before %) or date (ISO).'),
+    headerLabels: wordsPerLanguage.describe('Words of the column header per language; a header row is the row that names most columns.'),
+    role: z
+      .enum(['description', 'line-total', 'quantity', 'unit', 'unit-price'])
+      .optional()
+      .describe('line-total (else quantity) marks a row: each line that prints it starts one; description takes wrapped lines; quantity × unit-price is checked against line-total.'),
+  })
+  .strict();
+
 export const fieldDefinitionSchema = z
   .object({
     name: identifierName.describe('Field name in the extraction result.'),
@@ -100,6 +127,7 @@ export const fieldDefinitionSchema = z
       .default([])
       .describe('Regular expressions (JavaScript, unicode mode) the value must match; capture group 1 is the value when present. Without labels they are searched in the whole document.'),
     values: z.array(z.string().min(1)).min(1).optional().describe('Allowed values of an enum field.'),
+    columns: z.array(tableColumnSchema).min(1).optional().describe('The columns of a table field (required for type table): the value is a list of rows, one object per row.'),
     description: z.string().optional(),
   })
   .strict()
@@ -183,6 +211,7 @@ export type DocumentTypeConfiguration = z.output<typeof documentTypeSchema>;
 export type CustomDocumentTypeConfiguration = z.output<typeof customDocumentTypeSchema>;
 export type PrebuiltDocumentTypeConfiguration = z.output<typeof prebuiltDocumentTypeSchema>;
 export type FieldDefinition = z.output<typeof fieldDefinitionSchema>;
+export type TableColumnDefinition = z.output<typeof tableColumnSchema>;
 export type FieldValidation = z.output<typeof validationSchema>;
 export type DuplicatePolicy = z.output<typeof duplicatePolicySchema>;
 

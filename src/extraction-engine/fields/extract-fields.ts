@@ -32,11 +32,12 @@ import {
   type Party,
 } from './document-evidence.ts';
 import type { FieldCandidate } from './field-candidate.ts';
+import type { ExtractedTable } from './table-specification.ts';
 import type { DocumentTypeSpecification, FieldRole, FieldSpecification } from './field-specification.ts';
 import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evidence.ts';
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
-import { lineItemCandidate } from './line-items.ts';
+import { tableFieldResults } from './line-items.ts';
 import { nameSpeltAsOnPage } from './name-spelling.ts';
 import { boxOfRateLines, rateLinesTotal } from './rate-totals.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
@@ -50,6 +51,8 @@ export interface FieldResult {
   /** Only when the document has real geometry. */
   placement?: Placement;
   evidence?: string;
+  /** The rows of a `table` field (value stays undefined). */
+  table?: ExtractedTable;
 }
 
 export interface ValidationProblem {
@@ -251,15 +254,6 @@ function addRoleEvidence(context: ExtractionContext, pool: CandidatePool): void 
       case 'buyer-name':
         pool.add(companyNameCandidates(layout, field.name, 'buyer', parties));
         break;
-      case 'line-item-count': {
-        const isTotalsLabel = (label: LabelMatch): boolean => {
-          const role = roleOfLabel(context, label);
-          return role !== undefined && TOTALS_ROLES.has(role) && label.atSegmentStart;
-        };
-        const candidate = lineItemCandidate(layout, field.name, context.labelMatches, isTotalsLabel);
-        if (candidate) pool.add([candidate]);
-        break;
-      }
       default:
         break;
     }
@@ -582,12 +576,35 @@ export function extractFields(document: ReadDocument, specification: DocumentTyp
   const arithmetic: { totalCheck?: TotalCheck } = {};
   const chosen = selectValues(context, pool, arithmetic);
   chooseBuyerFromAddressBlock(context, chosen);
+  addTables(context, chosen);
   const validationProblems = applyValidations(specification, chosen);
   return {
     fields: specification.fields.map((field) => chosen.get(field.name) ?? { name: field.name, value: undefined }),
     validationProblems,
     ...(arithmetic.totalCheck ? { totalCheck: arithmetic.totalCheck } : {}),
   };
+}
+
+/**
+ * The document's tables, read once the totals are chosen (the rows' sum is checked against them), and
+ * the line item count as the number of rows of the item table.
+ */
+function addTables(context: ExtractionContext, chosen: Map<string, FieldResult>): void {
+  const tableFields = context.specification.fields.filter((field) => field.type === 'table' && field.columns);
+  if (tableFields.length === 0) return;
+  const totalsRows = new Set(
+    context.labelMatches
+      .filter((label) => {
+        const role = roleOfLabel(context, label);
+        return role !== undefined && TOTALS_ROLES.has(role) && label.atSegmentStart;
+      })
+      .map((label) => `${label.segment.pageNumber}:${label.segment.rowIndex}`),
+  );
+  const sums = [fieldOfRole(context, 'net-amount'), fieldOfRole(context, 'total-amount')].flatMap((field) => {
+    const value = field ? chosen.get(field.name)?.value : undefined;
+    return typeof value === 'number' ? [value] : [];
+  });
+  for (const result of tableFieldResults(context.layout, tableFields, { totalsRows, sums }, fieldOfRole(context, 'line-item-count')?.name)) chosen.set(result.name, result);
 }
 
 function patternCandidates(layout: DocumentLayout, field: FieldSpecification, valueContext: ValueContext): FieldCandidate[] {

@@ -3,6 +3,7 @@
 
 import type { DuplicatePolicy, FieldValidation } from '../configuration/extraction-configuration-schema.ts';
 import type { DateInRange, FieldType, StringShape } from '../values/field-value.ts';
+import type { TableColumnSpecification } from './table-specification.ts';
 
 /**
  * Prebuilt fields whose values are also looked for with document-wide evidence beyond their labels
@@ -21,7 +22,9 @@ export type FieldRole =
   | 'currency'
   | 'iban'
   | 'document-number'
-  | 'line-item-count';
+  | 'line-item-count'
+  /** The item table whose rows line-item-count counts. */
+  | 'line-items';
 
 export interface FieldSpecification {
   name: string;
@@ -37,6 +40,8 @@ export interface FieldSpecification {
   role?: FieldRole;
   /** Which date of a printed range ("01.09.13 - 30.09.13") a date field takes; the first by default. */
   dateInRange?: DateInRange;
+  /** The columns of a `table` field. */
+  columns?: TableColumnSpecification[];
 }
 
 export interface DocumentTypeSpecification {

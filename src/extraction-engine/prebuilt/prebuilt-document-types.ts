@@ -4,6 +4,7 @@
 import type { PrebuiltDocumentType, PrebuiltDocumentTypeConfiguration } from '../configuration/extraction-configuration-schema.ts';
 import type { DocumentTypeSpecification, FieldSpecification } from '../fields/field-specification.ts';
 import * as labels from './invoice-labels.ts';
+import { lineItemColumns } from './line-item-columns.ts';
 
 /** Languages the prebuilt labels cover; documents in others are rejected unless configured. */
 export const PREBUILT_LANGUAGES = ['en', 'de', 'fr', 'nl', 'pl', 'es', 'it'] as const;
@@ -63,6 +64,7 @@ export const invoiceSpecification: DocumentTypeSpecification = {
     field({ name: 'order_reference', type: 'string', shape: 'identifier', labels: labels.orderReferenceLabels }),
     field({ name: 'customer_number', type: 'string', shape: 'identifier', labels: labels.customerNumberLabels }),
     field({ name: 'iban', type: 'iban', role: 'iban', labels: labels.ibanLabels }),
+    field({ name: 'line_items', type: 'table', role: 'line-items', labels: {}, columns: lineItemColumns }),
     field({ name: 'line_item_count', type: 'integer', role: 'line-item-count', labels: {} }),
   ],
 };
@@ -114,6 +116,7 @@ export const receiptSpecification: DocumentTypeSpecification = {
     ...receiptAmountFields,
     ...partyAndPaymentFields,
     field({ name: 'order_reference', type: 'string', shape: 'identifier', labels: labels.orderReferenceLabels }),
+    field({ name: 'line_items', type: 'table', role: 'line-items', labels: {}, columns: lineItemColumns }),
     field({ name: 'line_item_count', type: 'integer', role: 'line-item-count', labels: {} }),
   ],
 };

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { EmbeddedInvoice } from '../document.ts';
+import type { EmbeddedInvoice, EmbeddedLineItem } from '../document.ts';
 
 // Reads the structured data of an e-invoice: UN/CEFACT Cross Industry Invoice (ZUGFeRD 1 "CrossIndustryDocument",
 // ZUGFeRD 2 / Factur-X / XRechnung "CrossIndustryInvoice") and OASIS UBL 2 (Invoice, CreditNote). Namespace
@@ -97,14 +97,19 @@ export function readEInvoiceXml(bytes: Uint8Array): EInvoiceReading {
     return { kind: 'malformed', reason: error instanceof Error ? error.message : String(error) };
   }
   const ciiV2 = first(document, 'CrossIndustryInvoice');
-  if (ciiV2) return { kind: 'invoice', invoice: { syntax: 'CII', values: valuesOfCrossIndustryInvoice(ciiV2) } };
+  if (ciiV2) return invoiceReading('CII', valuesOfCrossIndustryInvoice(ciiV2));
   const ciiV1 = first(document, 'CrossIndustryDocument');
-  if (ciiV1) return { kind: 'invoice', invoice: { syntax: 'CII', values: valuesOfCrossIndustryDocument(ciiV1) } };
+  if (ciiV1) return invoiceReading('CII', valuesOfCrossIndustryDocument(ciiV1));
   const ublInvoice = first(document, 'Invoice');
-  if (ublInvoice) return { kind: 'invoice', invoice: { syntax: 'UBL', values: valuesOfUbl(ublInvoice, 'Invoice') } };
+  if (ublInvoice) return invoiceReading('UBL', valuesOfUbl(ublInvoice, 'Invoice'));
   const ublCreditNote = first(document, 'CreditNote');
-  if (ublCreditNote) return { kind: 'invoice', invoice: { syntax: 'UBL', values: valuesOfUbl(ublCreditNote, 'CreditNote') } };
+  if (ublCreditNote) return invoiceReading('UBL', valuesOfUbl(ublCreditNote, 'CreditNote'));
   return { kind: 'not-an-invoice' };
+}
+
+function invoiceReading(syntax: EmbeddedInvoice['syntax'], read: EInvoiceValues): EInvoiceReading {
+  // Profiles without lines (MINIMUM, BASIC WL) carry no line_items: the page's table is used then.
+  return { kind: 'invoice', invoice: { syntax, values: read.values, ...(read.lineItems.length > 0 ? { lineItems: read.lineItems } : {}) } };
 }
 
 /**
@@ -216,6 +221,15 @@ function documentType(code: string | undefined, fallback: string): string {
   return (code && documentTypeByCode[code]) || fallback;
 }
 
+interface EInvoiceValues {
+  values: Record<string, string | number>;
+  lineItems: EmbeddedLineItem[];
+}
+
+function withLineItems(values: Record<string, string | number | undefined>, lineItems: EmbeddedLineItem[]): EInvoiceValues {
+  return { values: withoutEmpty(values), lineItems };
+}
+
 function withoutEmpty(values: Record<string, string | number | undefined>): Record<string, string | number> {
   return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== ''));
 }
@@ -223,7 +237,7 @@ function withoutEmpty(values: Record<string, string | number | undefined>): Reco
 // ---- The three syntaxes ----
 
 /** ZUGFeRD 2.x / Factur-X / XRechnung CII (EN 16931). */
-function valuesOfCrossIndustryInvoice(root: XmlNode): Record<string, string | number> {
+function valuesOfCrossIndustryInvoice(root: XmlNode): EInvoiceValues {
   const header = first(root, 'ExchangedDocument');
   const transaction = first(root, 'SupplyChainTradeTransaction');
   const agreement = first(transaction, 'ApplicableHeaderTradeAgreement');
@@ -237,12 +251,20 @@ function valuesOfCrossIndustryInvoice(root: XmlNode): Record<string, string | nu
     settlement,
     totals,
     orderReference: text(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID'),
-    lineItemCount: all(transaction, 'IncludedSupplyChainTradeLineItem').length,
+    lineItems: all(transaction, 'IncludedSupplyChainTradeLineItem').map((line) =>
+      ciiLineItem(line, {
+        agreement: 'SpecifiedLineTradeAgreement',
+        delivery: 'SpecifiedLineTradeDelivery',
+        settlement: 'SpecifiedLineTradeSettlement',
+        totals: 'SpecifiedTradeSettlementLineMonetarySummation',
+        rate: 'RateApplicablePercent',
+      }),
+    ),
   });
 }
 
 /** ZUGFeRD 1.0. Same vocabulary, older element names. */
-function valuesOfCrossIndustryDocument(root: XmlNode): Record<string, string | number> {
+function valuesOfCrossIndustryDocument(root: XmlNode): EInvoiceValues {
   const transaction = first(root, 'SpecifiedSupplyChainTradeTransaction');
   const agreement = first(transaction, 'ApplicableSupplyChainTradeAgreement');
   const settlement = first(transaction, 'ApplicableSupplyChainTradeSettlement');
@@ -254,7 +276,15 @@ function valuesOfCrossIndustryDocument(root: XmlNode): Record<string, string | n
     settlement,
     totals: first(settlement, 'SpecifiedTradeSettlementMonetarySummation'),
     orderReference: text(agreement, 'BuyerOrderReferencedDocument', 'ID'),
-    lineItemCount: all(transaction, 'IncludedSupplyChainTradeLineItem').length,
+    lineItems: all(transaction, 'IncludedSupplyChainTradeLineItem').map((line) =>
+      ciiLineItem(line, {
+        agreement: 'SpecifiedSupplyChainTradeAgreement',
+        delivery: 'SpecifiedSupplyChainTradeDelivery',
+        settlement: 'SpecifiedSupplyChainTradeSettlement',
+        totals: 'SpecifiedTradeSettlementMonetarySummation',
+        rate: 'ApplicablePercent',
+      }),
+    ),
   });
 }
 
@@ -266,16 +296,60 @@ interface CiiParts {
   settlement: XmlNode | undefined;
   totals: XmlNode | undefined;
   orderReference: string | undefined;
-  lineItemCount: number;
+  lineItems: EmbeddedLineItem[];
 }
 
-function valuesOfCii(parts: CiiParts): Record<string, string | number> {
+/** Element names of a CII line's parts: ZUGFeRD 1 and CII D16B name them differently. */
+interface CiiLineNames {
+  agreement: string;
+  delivery: string;
+  settlement: string;
+  totals: string;
+  rate: string;
+}
+
+/** One IncludedSupplyChainTradeLineItem as a row of the prebuilt line_items table. */
+function ciiLineItem(line: unknown, names: CiiLineNames): EmbeddedLineItem {
+  const product = first(line, 'SpecifiedTradeProduct');
+  const quantity = first(line, names.delivery, 'BilledQuantity');
+  const settlement = first(line, names.settlement);
+  return withoutEmptyRow({
+    description: text(product, 'Name'),
+    product_code: text(product, 'SellerAssignedID') ?? text(product, 'BuyerAssignedID') ?? text(product, 'GlobalID'),
+    quantity: amount(textOf(quantity)?.trim()),
+    unit: attributeOf(quantity, 'unitCode'),
+    unit_price: amount(text(line, names.agreement, 'NetPriceProductTradePrice', 'ChargeAmount')),
+    tax_rate: amount(text(settlement, 'ApplicableTradeTax', names.rate)),
+    amount: amount(text(settlement, names.totals, 'LineTotalAmount')),
+  });
+}
+
+/** One UBL InvoiceLine or CreditNoteLine as a row of the prebuilt line_items table. */
+function ublLineItem(line: unknown, quantityName: 'InvoicedQuantity' | 'CreditedQuantity'): EmbeddedLineItem {
+  const item = first(line, 'Item');
+  const quantity = first(line, quantityName);
+  return withoutEmptyRow({
+    description: text(item, 'Name') ?? text(item, 'Description'),
+    product_code: text(item, 'SellersItemIdentification', 'ID') ?? text(item, 'StandardItemIdentification', 'ID'),
+    quantity: amount(textOf(quantity)?.trim()),
+    unit: attributeOf(quantity, 'unitCode'),
+    unit_price: amount(text(line, 'Price', 'PriceAmount')),
+    tax_rate: amount(text(item, 'ClassifiedTaxCategory', 'Percent')),
+    amount: amount(text(line, 'LineExtensionAmount')),
+  });
+}
+
+function withoutEmptyRow(values: Record<string, string | number | undefined>): EmbeddedLineItem {
+  return withoutEmpty(values);
+}
+
+function valuesOfCii(parts: CiiParts): EInvoiceValues {
   const { header, agreement, delivery, settlement, totals } = parts;
   const seller = first(agreement, 'SellerTradeParty');
   const buyer = first(agreement, 'BuyerTradeParty');
   const currency = text(settlement, 'InvoiceCurrencyCode');
   const typeCode = text(header, 'TypeCode');
-  return withoutEmpty({
+  return withLineItems({
     profile: parts.profile,
     doc_type_code: typeCode,
     doc_type: documentType(typeCode, 'invoice'),
@@ -298,8 +372,8 @@ function valuesOfCii(parts: CiiParts): Record<string, string | number> {
     customer_number: text(buyer, 'ID'),
     payment_reference: text(settlement, 'PaymentReference'),
     iban: iban(text(settlement, 'SpecifiedTradeSettlementPaymentMeans', 'PayeePartyCreditorFinancialAccount', 'IBANID')),
-    line_item_count: parts.lineItemCount,
-  });
+    line_item_count: parts.lineItems.length,
+  }, parts.lineItems);
 }
 
 function ublPartyName(party: unknown): string | undefined {
@@ -313,7 +387,7 @@ function ublVatId(party: unknown): string | undefined {
 }
 
 /** UBL 2.x Invoice and CreditNote (PEPPOL BIS, XRechnung UBL). */
-function valuesOfUbl(root: XmlNode, rootName: 'Invoice' | 'CreditNote'): Record<string, string | number> {
+function valuesOfUbl(root: XmlNode, rootName: 'Invoice' | 'CreditNote'): EInvoiceValues {
   const seller = first(root, 'AccountingSupplierParty', 'Party');
   const customerParty = first(root, 'AccountingCustomerParty');
   const buyer = first(customerParty, 'Party');
@@ -321,7 +395,8 @@ function valuesOfUbl(root: XmlNode, rootName: 'Invoice' | 'CreditNote'): Record<
   const currency = text(root, 'DocumentCurrencyCode');
   const typeCode = text(root, rootName === 'Invoice' ? 'InvoiceTypeCode' : 'CreditNoteTypeCode');
   const taxAmounts = all(root, 'TaxTotal', 'TaxAmount');
-  return withoutEmpty({
+  const lineItems = all(root, rootName === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine').map((line) => ublLineItem(line, rootName === 'Invoice' ? 'InvoicedQuantity' : 'CreditedQuantity'));
+  return withLineItems({
     profile: text(root, 'CustomizationID'),
     doc_type_code: typeCode,
     doc_type: documentType(typeCode, rootName === 'Invoice' ? 'invoice' : 'credit_note'),
@@ -343,6 +418,6 @@ function valuesOfUbl(root: XmlNode, rootName: 'Invoice' | 'CreditNote'): Record<
     customer_number: text(customerParty, 'CustomerAssignedAccountID') ?? text(buyer, 'PartyIdentification', 'ID'),
     payment_reference: text(root, 'PaymentMeans', 'PaymentID'),
     iban: iban(text(root, 'PaymentMeans', 'PayeeFinancialAccount', 'ID')),
-    line_item_count: all(root, rootName === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine').length,
-  });
+    line_item_count: lineItems.length,
+  }, lineItems);
 }

@@ -16,7 +16,7 @@ import { findVatIds, parseVatId } from './vat-id.ts';
 import { matchesOf } from './pattern-matches.ts';
 
 export const FIELD_TYPES = [
-  'string', 'number', 'amount', 'integer', 'date', 'datetime', 'currency', 'boolean', 'email', 'phone', 'iban', 'enum',
+  'string', 'number', 'amount', 'integer', 'date', 'datetime', 'currency', 'boolean', 'email', 'phone', 'iban', 'enum', 'table',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -160,6 +160,9 @@ export function findValuesAfterLabel(type: FieldType, text: string, context: Val
     }
     case 'string':
       return findStringAfterLabel(text, context.shape ?? 'text', context);
+    case 'table':
+      // Tables are read from their header and rows (fields/table-rows.ts), never after a label.
+      return [];
   }
 }
 
@@ -226,5 +229,7 @@ export function parseValueOfType(type: FieldType, raw: FieldValue, context: Valu
       return parseIban(text);
     case 'enum':
       return parseEnum(text, context.allowedValues ?? []);
+    case 'table':
+      return undefined;
   }
 }

@@ -64,6 +64,8 @@ describe('readEInvoiceXml', () => {
       kind: 'invoice',
       invoice: {
         syntax: 'UBL',
+        // The fixture's two InvoiceLine elements print nothing but their existence.
+        lineItems: [{}, {}],
         values: {
           doc_type_code: '380',
           doc_type: 'invoice',

@@ -1,0 +1,558 @@
+// Reads a table from the page layout: a header row names the columns and gives their bands across
+// the page; below it, each line that prints a line total in its band is a row, lines tight under a
+// row continue its description, and subtotals, carried-forward lines, section titles and notes are
+// left out. A table that does not end on its page goes on at the top of the next one, under a
+// repeated header or in the bands of the last one. Everything is computed once per page row.
+
+import type { Placement } from '../document.ts';
+import { findAmounts } from '../values/amount.ts';
+import { findDates } from '../values/date.ts';
+import { normalizeForMatching } from '../values/text-normalization.ts';
+import { roundConfidence } from './candidate-selection.ts';
+import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
+import { tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
+import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
+
+export interface TableReadingOptions {
+  /** Rows (page:rowIndex) that print a totals label at their start: the table ends at the first one. */
+  totalsRows: Set<string>;
+  /** Amounts the rows' line totals may add up to (net, total), when the page prints them. */
+  sums: number[];
+}
+
+interface HeaderPhrase {
+  column: number;
+  tokens: string[];
+}
+
+interface Column {
+  index: number;
+  specification: TableColumnSpecification;
+  left: number;
+  right: number;
+}
+
+interface PlacedWord extends LayoutWord {
+  column: number;
+}
+
+interface RowDraft {
+  pageNumber: number;
+  words: PlacedWord[];
+  /** Lines added to the row below its own (wrapped descriptions). */
+  continuationLines: number;
+}
+
+/** Start of a line that closes a section of the table or carries its sum to the next page. */
+const SUBTOTAL_START = /^(?:sub-?\s?total|zwischensumme|sous-?\s?total|subtotaal|subtotale|podsuma|summe|total|gesamt|totaal|suma|razem|somme)\b/;
+/** Allowances and charges printed among the rows ("Zuschlag Versandkosten", "Rabatt 10 %"): not items. */
+const ALLOWANCE_OR_CHARGE = /^(?:zuschlag|abschlag|rabatt|nachlass|abzgl|discount|surcharge|allowance|remise|korting|rabat|skonto|sconto|descuento)\b/;
+const CARRIED_FORWARD = /^(?:ubertrag|uebertrag|carried forward|carry forward|brought forward|b\/f|c\/f|a reporter|report|transport|van transport|przeniesienie|z przeniesienia|riporto|suma z przeniesienia)\b/;
+/** Header words repeated under the header ("EUR", "netto", "%") are not rows. */
+const NUMERIC_WORD = /^[-+−(]?[$€£¥₹]?\d[\d.,'’]*\)?%?-?$/;
+/** A line tight under a row belongs to it when the gap is below this many line heights. */
+const CONTINUATION_GAP = 0.85;
+/** A gap of more than this many line heights after the last row ends the table. */
+const TABLE_END_GAP = 4.5;
+const MAX_CONTINUATION_LINES = 3;
+
+/** Header phrases by their first word, longest first: one map lookup per word of a row. */
+type PhraseIndex = Map<string, HeaderPhrase[]>;
+
+const phraseIndexes = new WeakMap<TableColumnSpecification[], PhraseIndex>();
+
+function phraseIndexOf(columns: TableColumnSpecification[]): PhraseIndex {
+  let index = phraseIndexes.get(columns);
+  if (!index) {
+    index = new Map();
+    for (const phrase of headerPhrases(columns)) {
+      for (const first of new Set([phrase.tokens[0]!, phrase.tokens[0]!.replace(/[.:]$/, '')])) index.set(first, [...(index.get(first) ?? []), phrase]);
+    }
+    phraseIndexes.set(columns, index);
+  }
+  return index;
+}
+
+function headerPhrases(columns: TableColumnSpecification[]): HeaderPhrase[] {
+  const phrases: HeaderPhrase[] = [];
+  columns.forEach((column, index) => {
+    for (const labels of Object.values(column.headerLabels)) {
+      for (const label of labels) {
+        const tokens = normalizeForMatching(label).split(' ').filter(Boolean);
+        if (tokens.length > 0) phrases.push({ column: index, tokens });
+      }
+    }
+  });
+  // Longest first, so "unit price" wins over "unit".
+  return phrases.sort((left, right) => right.tokens.length - left.tokens.length);
+}
+
+interface HeaderMatch {
+  columns: Column[];
+  matchedWords: number;
+  words: number;
+}
+
+/** The columns a row names, each with the span of its header words; words that name nothing are skipped. */
+function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: TableColumnSpecification[]): HeaderMatch {
+  const words = row.segments.flatMap((segment) => segment.words);
+  // The row's normalized text, split, gives each word's key at once (words hold no spaces).
+  const split = normalizedRowText(row).split(' ');
+  const keys = (split.length === words.length ? split : words.map((word) => normalizeForMatching(word.text))).map((key) => key.replace(/:$/, ''));
+  const columns: Column[] = [];
+  let matchedWords = 0;
+  for (let at = 0; at < words.length; ) {
+    const phrase = phrases.get(keys[at]!)?.find((candidate) => candidate.tokens.every((token, offset) => keys[at + offset] === token || keys[at + offset] === token.replace(/[.:]$/, '')));
+    if (!phrase) {
+      at += 1;
+      continue;
+    }
+    const spanned = words.slice(at, at + phrase.tokens.length);
+    const box = unitePlacements(spanned.map((word) => word.box));
+    if (!columns.some((column) => column.index === phrase.column)) {
+      columns.push({ index: phrase.column, specification: specifications[phrase.column]!, left: box.x, right: box.x + box.width });
+    }
+    matchedWords += spanned.length;
+    at += phrase.tokens.length;
+  }
+  return { columns, matchedWords, words: words.length };
+}
+
+function printsMoney(row: LayoutRow): boolean {
+  return row.segments.some((segment) => /\d[.,]\d{2}(?!\d)/.test(segment.text));
+}
+
+/** A row that reads as a table header: several column names, mostly nothing else, no amounts. */
+function headerOf(row: LayoutRow, phrases: PhraseIndex, specifications: TableColumnSpecification[]): Column[] | undefined {
+  if (printsMoney(row)) return undefined;
+  const match = matchHeader(row, phrases, specifications);
+  const roles = new Set(match.columns.map((column) => column.specification.role));
+  const numeric = roles.has('line-total') || roles.has('unit-price') || roles.has('quantity');
+  const enough = match.columns.length >= 3 || (match.columns.length === 2 && (roles.has('line-total') || roles.has('quantity')) && roles.has('description'));
+  if (!numeric || !enough || match.matchedWords < match.words * 0.5) return undefined;
+  return match.columns;
+}
+
+/** Header lines printed just above or below the header ("Positions-" / "betrag") add the columns they name. */
+function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns: Column[], phrases: PhraseIndex, specifications: TableColumnSpecification[]): { columns: Column[]; lastHeaderIndex: number } {
+  const merged = [...columns];
+  const header = page.rows[headerIndex]!;
+  let lastHeaderIndex = headerIndex;
+  for (const step of [-1, 1, 2, 3]) {
+    const row = page.rows[headerIndex + step];
+    if (!row || printsMoney(row)) {
+      if (step > 0) break;
+      continue;
+    }
+    const distance = step < 0 ? header.top - row.bottom : row.top - page.rows[headerIndex + step - 1]!.bottom;
+    if (distance > page.typicalLineHeight * 1.2) {
+      if (step > 0) break;
+      continue;
+    }
+    // A line with digits in it is already the first row, not a header line.
+    if (row.segments.some((segment) => /\d/.test(segment.text.replace(/%/g, '')))) {
+      if (step > 0) break;
+      continue;
+    }
+    const match = matchHeader(row, phrases, specifications);
+    for (const column of match.columns) {
+      const overlaps = merged.some((existing) => existing.index === column.index || (column.left < existing.right && existing.left < column.right));
+      if (!overlaps) merged.push(column);
+    }
+    if (step > 0) lastHeaderIndex = headerIndex + step;
+  }
+  return { columns: merged.sort((left, right) => left.left - right.left), lastHeaderIndex };
+}
+
+const NUMERIC_ROLES = new Set(['line-total', 'quantity', 'unit-price', 'discount', 'tax-rate', 'position']);
+
+function isNumericColumn(column: Column): boolean {
+  return column.specification.role !== undefined ? NUMERIC_ROLES.has(column.specification.role) : column.specification.type !== 'string' && column.specification.type !== 'date';
+}
+
+/**
+ * The column band a word falls in: bands meet halfway between neighbouring header spans. A text word
+ * in a number column's band continues the column of the word before it in its segment ("breit" in a
+ * description that runs under the quantity header, "kg" after "1.00").
+ */
+function placeWords(row: LayoutRow, columns: Column[]): PlacedWord[] {
+  const placed: PlacedWord[] = [];
+  const bandOf = (word: LayoutWord): number => {
+    const centre = word.box.x + word.box.width / 2;
+    for (let index = 0; index < columns.length - 1; index += 1) {
+      const boundary = (columns[index]!.right + columns[index + 1]!.left) / 2;
+      if (centre < boundary) return index;
+    }
+    return columns.length - 1;
+  };
+  for (const segment of row.segments) {
+    let previous: number | undefined;
+    for (const word of segment.words) {
+      let band = bandOf(word);
+      const numeric = NUMERIC_WORD.test(word.text);
+      if (!numeric && previous !== undefined && isNumericColumn(columns[band]!) && band !== previous) band = previous;
+      placed.push({ ...word, column: band });
+      previous = band;
+    }
+  }
+  return placed;
+}
+
+function cellText(words: PlacedWord[], column: number): string {
+  return words.filter((word) => word.column === column).map((word) => word.text).join(' ').trim();
+}
+
+/**
+ * A money amount in the line-total band: the row marker. A negative one is an item (a return) only
+ * where the row prints a quantity or unit price; otherwise it is an allowance.
+ */
+function lineTotalOf(words: PlacedWord[], lineTotalColumn: number, columns: Column[]): number | undefined {
+  if (columns[lineTotalColumn]?.specification.role === 'quantity') {
+    const quantity = words.find((word) => word.column === lineTotalColumn && NUMERIC_WORD.test(word.text));
+    return quantity ? parseLocaleNumber(quantity.text, /,\d{1,3}$/.test(quantity.text) && !/\.\d/.test(quantity.text)) : undefined;
+  }
+  const amounts = findAmounts(cellText(words, lineTotalColumn)).filter((amount) => !amount.isPercentage && (amount.decimals === 2 || amount.currency !== undefined));
+  const last = amounts[amounts.length - 1];
+  if (!last) return undefined;
+  if (last.value >= 0) return last.value;
+  const priced = words.some((word) => NUMERIC_WORD.test(word.text) && !word.text.endsWith('%') && ['quantity', 'unit-price'].includes(columns[word.column]?.specification.role ?? ''));
+  return priced ? last.value : undefined;
+}
+
+/** A word that gives its column a value: text in a text column, a number in a number column. */
+function reportsValue(word: PlacedWord, column: Column): boolean {
+  if (column.specification.hidden) return false;
+  return isNumericColumn(column) ? NUMERIC_WORD.test(word.text) : true;
+}
+
+/** The row's first segment is a label ("w tym:", "Razem:"): a totals or summary line, not an item. */
+function opensWithLabel(row: LayoutRow): boolean {
+  return /:$/.test(row.segments[0]?.text.trim() ?? '');
+}
+
+/** A row whose only numbers are percentages: a tax rate inside an item, not a totals line. */
+function onlyRates(row: LayoutRow): boolean {
+  const numbers = row.segments.flatMap((segment) => findAmounts(segment.text));
+  return numbers.length > 0 && numbers.every((amount) => amount.isPercentage);
+}
+
+/** Numbers as the table prints them: with a decimal comma when its line totals use one. */
+function parseLocaleNumber(text: string, decimalComma: boolean): number | undefined {
+  const token = /[-−]?\d[\d.,'’ ]*/.exec(text)?.[0]?.trim();
+  if (!token) return undefined;
+  const negative = /^[-−]/.test(token);
+  const digits = token.replace(/^[-−]/, '').replace(/['’ ]/g, '');
+  const normalized = decimalComma ? digits.replace(/\./g, '').replace(',', '.') : digits.replace(/,/g, '');
+  if (!/^\d+(?:\.\d+)?$/.test(normalized)) return undefined;
+  const value = Number(normalized);
+  return negative ? -value : value;
+}
+
+function cellValue(specification: TableColumnSpecification, text: string, decimalComma: boolean): TableCellValue | undefined {
+  if (text.length === 0) return undefined;
+  switch (specification.type) {
+    case 'string':
+      return text.replace(/\s+/g, ' ');
+    case 'amount': {
+      const amounts = findAmounts(text).filter((amount) => !amount.isPercentage);
+      const chosen = specification.role === 'line-total' ? amounts[amounts.length - 1] : amounts[0];
+      if (!chosen) return undefined;
+      return parseLocaleNumber(chosen.text.replace(/[^\d.,'’ -−]/g, ''), decimalComma) ?? chosen.value;
+    }
+    case 'number':
+      return parseLocaleNumber(text, decimalComma);
+    case 'integer': {
+      const value = parseLocaleNumber(text, decimalComma);
+      return value !== undefined && Number.isInteger(value) ? value : undefined;
+    }
+    case 'percent': {
+      const rate = /(\d[\d.,]*)\s*%/.exec(text)?.[1] ?? (NUMERIC_WORD.test(text) ? text : undefined);
+      return rate === undefined ? undefined : parseLocaleNumber(rate, decimalComma);
+    }
+    case 'date':
+      return findDates(text)[0]?.iso;
+  }
+}
+
+function decimalCommaOf(drafts: RowDraft[], lineTotalColumn: number): boolean {
+  let comma = 0;
+  let point = 0;
+  for (const draft of drafts) {
+    const text = cellText(draft.words, lineTotalColumn);
+    if (/\d,\d{2}(?!\d)/.test(text)) comma += 1;
+    if (/\d\.\d{2}(?!\d)/.test(text)) point += 1;
+  }
+  return comma > point;
+}
+
+function meanConfidence(words: LayoutWord[]): number {
+  const confidences = words.map((word) => word.confidence).filter((confidence): confidence is number => confidence !== undefined);
+  return confidences.length === 0 ? 1 : confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length;
+}
+
+function clamp(box: Placement): Placement {
+  const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10000) / 10000;
+  const x = round(box.x);
+  const y = round(box.y);
+  return { x, y, width: round(Math.min(1 - x, box.width)), height: round(Math.min(1 - y, box.height)) };
+}
+
+interface TableState {
+  marker: 'line-total' | 'quantity';
+  columns: Column[];
+  drafts: RowDraft[];
+  region: Placement[];
+  regionPage: number;
+  finished: boolean;
+  /** The amount printed on the totals line that ended the table. */
+  closingSum?: number;
+}
+
+function rowKey(row: LayoutRow): string {
+  return `${row.pageNumber}:${row.index}`;
+}
+
+const normalizedRowTexts = new WeakMap<LayoutRow, string>();
+
+function normalizedRowText(row: LayoutRow): string {
+  let text = normalizedRowTexts.get(row);
+  if (text === undefined) {
+    text = normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim();
+    normalizedRowTexts.set(row, text);
+  }
+  return text;
+}
+
+function startsWith(row: LayoutRow, pattern: RegExp): boolean {
+  return pattern.test(normalizedRowText(row));
+}
+
+/** Reads the rows under the header (or from the top of a continuation page) until the table ends. */
+function readPage(page: LayoutPage, startIndex: number, state: TableState, phrases: PhraseIndex, specifications: TableColumnSpecification[], options: TableReadingOptions, hasGeometry: boolean, underHeader: boolean): void {
+  const lineTotalColumn = state.columns.findIndex((column) => column.specification.role === state.marker);
+  const rowsBefore = state.drafts.length;
+  let lastTableRow: LayoutRow | undefined;
+  let current: RowDraft | undefined;
+  let currentBottom = 0;
+  for (let index = startIndex; index < page.rows.length; index += 1) {
+    const row = page.rows[index]!;
+    const itemsOnPage = state.drafts.length > rowsBefore;
+    if (itemsOnPage && lastTableRow && hasGeometry && row.top - lastTableRow.bottom > page.typicalLineHeight * TABLE_END_GAP) {
+      state.finished = true;
+      return;
+    }
+    if (startsWith(row, CARRIED_FORWARD)) {
+      current = undefined;
+      continue;
+    }
+    // "Tax: 0.2%" inside an item prints a rate, not a total.
+    const totals = (options.totalsRows.has(rowKey(row)) || startsWith(row, SUBTOTAL_START)) && !onlyRates(row);
+    if (totals && (itemsOnPage || state.drafts.length > 0)) {
+      // A section's subtotal when more items follow before the next totals line; else the table ends.
+      if (startsWith(row, SUBTOTAL_START) && itemsFollow(page, index, state.columns, lineTotalColumn, options)) {
+        current = undefined;
+        lastTableRow = row;
+        continue;
+      }
+      // The line that closes the table ("Positionssumme", "Subtotal") prints what its rows add up to.
+      const closing = row.segments.flatMap((segment) => findAmounts(segment.text)).filter((amount) => !amount.isPercentage && amount.decimals === 2);
+      const closingSum = closing[closing.length - 1];
+      if (closingSum) state.closingSum = closingSum.value;
+      state.finished = true;
+      return;
+    }
+    if (itemsOnPage && row.segments.length >= 3 && (headerOf(row, phrases, specifications)?.length ?? 0) >= 3) {
+      // Another table (a tax summary) begins.
+      state.finished = true;
+      return;
+    }
+    const words = placeWords(row, state.columns);
+    const lineTotal = lineTotalOf(words, lineTotalColumn, state.columns);
+    // Something besides the line total that a row reports (a description, a quantity), and no label
+    // ("w tym:", "Razem:") opening the line.
+    const otherCells = words.some((word) => word.column !== lineTotalColumn && reportsValue(word, state.columns[word.column]!)) && !opensWithLabel(row);
+    if (lineTotal !== undefined && otherCells && startsWith(row, ALLOWANCE_OR_CHARGE)) {
+      current = undefined;
+      lastTableRow = row;
+      continue;
+    }
+    if (lineTotal !== undefined && otherCells && (underHeader || pricedLikeTheHeader(words, state.columns, lineTotalColumn))) {
+      current = { pageNumber: page.pageNumber, words, continuationLines: 0 };
+      currentBottom = row.bottom;
+      state.drafts.push(current);
+      if (page.pageNumber === state.regionPage) state.region.push(unitePlacements(words.map((word) => word.box)));
+      lastTableRow = row;
+      continue;
+    }
+    if (current && row.top - currentBottom <= page.typicalLineHeight * CONTINUATION_GAP && current.continuationLines < MAX_CONTINUATION_LINES && continues(words, state.columns)) {
+      current.words.push(...words.filter((word) => ['description', undefined].includes(state.columns[word.column]!.specification.role) && state.columns[word.column]!.specification.type === 'string'));
+      current.continuationLines += 1;
+      currentBottom = row.bottom;
+      lastTableRow = row;
+      continue;
+    }
+    current = undefined;
+    if (itemsOnPage) lastTableRow = row;
+  }
+}
+
+/**
+ * On a page that continues the table without repeating its header, a row must fill the quantity and
+ * unit price columns the header named: the page may go on with other lists (allowances, a tax summary).
+ */
+function pricedLikeTheHeader(words: PlacedWord[], columns: Column[], markerColumn: number): boolean {
+  return columns.every((column, index) => index === markerColumn || !['quantity', 'unit-price'].includes(column.specification.role ?? '') || words.some((word) => word.column === index && NUMERIC_WORD.test(word.text)));
+}
+
+/** A wrapped line of the row above: text only, no label ("Bruttopreis :"), no amount. */
+function continues(words: PlacedWord[], columns: Column[]): boolean {
+  if (words.length === 0) return false;
+  const text = words.map((word) => word.text).join(' ');
+  if (/:/.test(text) || /\d[.,]\d{2}(?!\d)/.test(text)) return false;
+  return words.some((word) => columns[word.column]!.specification.role === 'description');
+}
+
+function itemsFollow(page: LayoutPage, totalsIndex: number, columns: Column[], lineTotalColumn: number, options: TableReadingOptions): boolean {
+  for (let next = totalsIndex + 1; next < page.rows.length; next += 1) {
+    const row = page.rows[next]!;
+    if (options.totalsRows.has(rowKey(row)) || startsWith(row, SUBTOTAL_START)) return false;
+    const words = placeWords(row, columns);
+    if (!opensWithLabel(row) && lineTotalOf(words, lineTotalColumn, columns) !== undefined && new Set(words.map((word) => word.column)).size >= 3) return true;
+  }
+  return false;
+}
+
+function findHeader(page: LayoutPage, from: number, phrases: PhraseIndex, specifications: TableColumnSpecification[]): { index: number; columns: Column[] } | undefined {
+  for (let index = from; index < page.rows.length; index += 1) {
+    const columns = headerOf(page.rows[index]!, phrases, specifications);
+    if (columns) return { index, columns };
+  }
+  return undefined;
+}
+
+/**
+ * The table of a layout, or undefined when no header names its columns and no row prints a line total.
+ * Row and table confidence come from the page's arithmetic (table-arithmetic.ts).
+ */
+export function readTable(layout: DocumentLayout, specifications: TableColumnSpecification[], options: TableReadingOptions): ExtractedTable | undefined {
+  // The column whose value starts a row: the line total, or (a delivery note's items) the quantity.
+  const marker = specifications.some((column) => column.role === 'line-total') ? 'line-total' : specifications.some((column) => column.role === 'quantity') ? 'quantity' : undefined;
+  if (!marker) return undefined;
+  const phrases = phraseIndexOf(specifications);
+  let state: TableState | undefined;
+  for (const page of layout.pages) {
+    const header = findHeader(page, 0, phrases, specifications);
+    if (!state) {
+      if (!header) continue;
+      const { columns, lastHeaderIndex } = withAdjacentHeaderLines(page, header.index, header.columns, phrases, specifications);
+      if (!columns.some((column) => column.specification.role === marker)) continue;
+      const headerRow = page.rows[header.index]!;
+      state = { marker, columns, drafts: [], region: [unitePlacements(headerRow.segments.map((segment) => segment.box))], regionPage: page.pageNumber, finished: false };
+      readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, true);
+    } else if (header) {
+      const { columns, lastHeaderIndex } = withAdjacentHeaderLines(page, header.index, header.columns, phrases, specifications);
+      if (columns.some((column) => column.specification.role === marker)) state.columns = columns;
+      readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, true);
+    } else {
+      readPage(page, 0, state, phrases, specifications, options, layout.hasGeometry, false);
+    }
+    if (state.finished) break;
+  }
+  if (!state || state.drafts.length === 0) return undefined;
+  return finishTable(state, specifications, options, layout.hasGeometry);
+}
+
+function finishTable(state: TableState, specifications: TableColumnSpecification[], options: TableReadingOptions, hasGeometry: boolean): ExtractedTable {
+  const lineTotalColumn = state.columns.findIndex((column) => column.specification.role === state.marker);
+  const decimalComma = decimalCommaOf(state.drafts, lineTotalColumn);
+  const parsed = state.drafts.map((draft) => {
+    const values: Record<string, TableCellValue> = {};
+    const cellWords: Record<string, LayoutWord[]> = {};
+    state.columns.forEach((column, index) => {
+      const words = draft.words.filter((word) => word.column === index);
+      const value = cellValue(column.specification, cellText(draft.words, index), decimalComma);
+      if (value === undefined) return;
+      values[column.specification.name] = value;
+      cellWords[column.specification.name] = words;
+    });
+    splitQuantityAndUnit(values, cellWords, state.columns, specifications, decimalComma);
+    codeFromDescription(values, cellWords);
+    return { draft, values, cellWords };
+  });
+  const arithmetic = tableArithmetic(
+    parsed.map(({ values }): RowArithmetic => ({
+      quantity: numberOfRole(values, state.columns, 'quantity'),
+      unitPrice: numberOfRole(values, state.columns, 'unit-price'),
+      discount: numberOfRole(values, state.columns, 'discount'),
+      taxRate: numberOfRole(values, state.columns, 'tax-rate'),
+      lineTotal: numberOfRole(values, state.columns, 'line-total'),
+    })),
+    state.closingSum === undefined ? options.sums : [...options.sums, state.closingSum],
+  );
+  const hidden = new Set(state.columns.filter((column) => column.specification.hidden).map((column) => column.specification.name));
+  const rows: TableRow[] = parsed.map(({ draft, values, cellWords }, index) => {
+    const reading = meanConfidence(draft.words);
+    const confidence = roundConfidence((arithmetic.rows[index] ?? 0.7) * reading);
+    const cells: Record<string, TableCell> = {};
+    const reported: Record<string, TableCellValue> = {};
+    for (const [name, value] of Object.entries(values)) {
+      if (hidden.has(name)) continue;
+      reported[name] = value;
+      const words = cellWords[name] ?? [];
+      cells[name] = {
+        confidence: roundConfidence(Math.min(confidence, confidence * meanConfidence(words) / Math.max(reading, 0.01))),
+        ...(hasGeometry && words.length > 0 ? { placement: clamp(unitePlacements(words.map((word) => word.box))) } : {}),
+      };
+    }
+    return {
+      values: reported,
+      confidence,
+      pageNumber: draft.pageNumber,
+      ...(hasGeometry ? { placement: clamp(unitePlacements(draft.words.map((word) => word.box))) } : {}),
+      cells,
+    };
+  });
+  return {
+    rows,
+    confidence: roundConfidence(arithmetic.table * Math.min(...rows.map((row) => meanConfidence(state.drafts[rows.indexOf(row)]!.words)))),
+    pageNumber: state.regionPage,
+    ...(hasGeometry ? { placement: clamp(unitePlacements(state.region)) } : {}),
+  };
+}
+
+function numberOfRole(values: Record<string, TableCellValue>, columns: Column[], role: string): number | undefined {
+  const column = columns.find((candidate) => candidate.specification.role === role);
+  const value = column ? values[column.specification.name] : undefined;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** "20 Stk", "1.00 kg" in the quantity band: the number is the quantity, the word the unit. */
+function splitQuantityAndUnit(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], specifications: TableColumnSpecification[], decimalComma: boolean): void {
+  const quantityColumn = columns.find((column) => column.specification.role === 'quantity');
+  const unit = specifications.find((column) => column.role === 'unit');
+  if (!quantityColumn) return;
+  const words = cellWords[quantityColumn.specification.name] ?? [];
+  const match = /^([-−]?\d[\d.,'’]*)\s*([\p{L}²³.]+)$/u.exec(words.map((word) => word.text).join(' '));
+  if (!match) return;
+  const quantity = parseLocaleNumber(match[1]!, decimalComma);
+  if (quantity === undefined) return;
+  values[quantityColumn.specification.name] = quantity;
+  if (unit && values[unit.name] === undefined) {
+    values[unit.name] = match[2]!;
+    cellWords[unit.name] = words.slice(-1);
+    cellWords[quantityColumn.specification.name] = words.length > 1 ? words.slice(0, -1) : words;
+  }
+}
+
+/** "[FURN_7777] Office Chair": a code in brackets before the description is the product code. */
+function codeFromDescription(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>): void {
+  const description = values.description;
+  if (typeof description !== 'string' || values.product_code !== undefined) return;
+  const match = /^\[([^\]\s]{2,})\]\s+(.+)$/.exec(description);
+  if (!match) return;
+  values.product_code = match[1]!;
+  values.description = match[2]!;
+  const words = cellWords.description ?? [];
+  cellWords.product_code = words.slice(0, 1);
+  cellWords.description = words.slice(1);
+}

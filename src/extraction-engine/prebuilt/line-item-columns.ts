@@ -1,0 +1,116 @@
+// The columns of the prebuilt `line_items` table and the header words that name them in the
+// languages the prebuilt labels cover. Phrases are matched on whole words, longest first, so "unit
+// price" is one column and "unit" another.
+
+import type { TableColumnSpecification } from '../fields/table-specification.ts';
+
+export const lineItemColumns: TableColumnSpecification[] = [
+  {
+    name: 'position',
+    type: 'integer',
+    role: 'position',
+    hidden: true,
+    headerLabels: { en: ['pos', 'no', 'no.', '#', 'line', 'item no'], de: ['pos', 'pos.', 'nr', 'nr.', 'position'], fr: ['n°', 'ligne'], nl: ['nr', 'regel'], pl: ['lp', 'lp.'], es: ['n°'], it: ['n°', 'riga'] },
+  },
+  {
+    name: 'product_code',
+    type: 'string',
+    headerLabels: {
+      en: ['sku', 'code', 'item code', 'product code', 'part no', 'part number', 'article no', 'ref', 'reference'],
+      de: ['art.nr.', 'art.-nr.', 'art-nr', 'artikelnummer', 'artikel-nr.', 'artikelnr.', 'art-nr-lief.', 'art-nr-kunde', 'artnr', 'sachnummer'],
+      fr: ['réf', 'réf.', 'référence', 'code', 'code article'],
+      nl: ['artikelnummer', 'artikelnr', 'art.nr.', 'code'],
+      pl: ['kod', 'indeks', 'symbol'],
+      es: ['código', 'referencia', 'ref.'],
+      it: ['codice', 'cod.', 'riferimento'],
+    },
+  },
+  {
+    name: 'description',
+    type: 'string',
+    role: 'description',
+    headerLabels: {
+      en: ['description', 'item', 'items', 'product', 'products', 'service', 'services', 'details', 'particulars', 'article', 'item description', 'product name', 'name'],
+      de: ['beschreibung', 'bezeichnung', 'artikel', 'artikelbeschreibung', 'artikelbezeichnung', 'leistung', 'leistungen', 'produkt', 'text', 'leistungsbeschreibung'],
+      fr: ['description', 'désignation', 'designation', 'libellé', 'libelle', 'article', 'produit', 'prestation'],
+      nl: ['omschrijving', 'beschrijving', 'artikel', 'product', 'dienst'],
+      pl: ['nazwa', 'opis', 'towar', 'nazwa towaru', 'nazwa towaru lub usługi', 'usługa'],
+      es: ['descripción', 'descripcion', 'concepto', 'artículo'],
+      it: ['descrizione', 'articolo', 'prodotto'],
+    },
+  },
+  {
+    name: 'date',
+    type: 'date',
+    headerLabels: { en: ['date', 'service date'], de: ['datum', 'leistungsdatum'], fr: ['date'], nl: ['datum'], pl: ['data'], es: ['fecha'], it: ['data'] },
+  },
+  {
+    name: 'quantity',
+    type: 'number',
+    role: 'quantity',
+    headerLabels: {
+      en: ['qty', 'qty.', 'quantity', 'hours', 'hrs', 'pcs', 'count'],
+      de: ['menge', 'anzahl', 'stück', 'stunden', 'std.', 'anz.'],
+      fr: ['quantité', 'quantite', 'qté', 'qte', 'nombre', 'qté.'],
+      nl: ['aantal', 'hoeveelheid', 'aant.'],
+      pl: ['ilość', 'ilosc', 'il.'],
+      es: ['cantidad', 'cant.'],
+      it: ['quantità', 'quantita', 'q.tà', 'qtà'],
+    },
+  },
+  {
+    name: 'unit',
+    type: 'string',
+    role: 'unit',
+    headerLabels: { en: ['unit', 'uom', 'units'], de: ['einheit', 'me', 'mengeneinheit'], fr: ['unité', 'unite', 'u.'], nl: ['eenheid'], pl: ['j.m.', 'jm', 'jedn.', 'jednostka'], es: ['unidad', 'ud.'], it: ['unità', 'u.m.'] },
+  },
+  {
+    name: 'unit_price',
+    type: 'amount',
+    role: 'unit-price',
+    headerLabels: {
+      en: ['unit price', 'price', 'rate', 'unit cost', 'price/unit', 'each', 'net price', 'unit price net'],
+      de: ['einzelpreis', 'preis', 'e-preis', 'ep', 'stückpreis', 'nettopreis', 'preis/', 'einzelpreis netto', 'preis/einheit'],
+      fr: ['prix unitaire', 'prix', 'p.u.', 'pu', 'prix u.', 'prix unitaire ht', 'pu ht'],
+      nl: ['prijs', 'stukprijs', 'eenheidsprijs', 'prijs per stuk'],
+      pl: ['cena', 'cena jedn.', 'cena jednostkowa', 'cena netto', 'cena jedn. netto'],
+      es: ['precio', 'precio unitario'],
+      it: ['prezzo', 'prezzo unitario'],
+    },
+  },
+  {
+    name: 'discount',
+    type: 'percent',
+    role: 'discount',
+    hidden: true,
+    headerLabels: { en: ['disc.%', 'disc.', 'disc', 'discount', 'disc %'], de: ['rabatt', 'rabatt %', 'nachlass'], fr: ['remise', 'rem.'], nl: ['korting'], pl: ['rabat', 'upust'], es: ['descuento', 'dto.'], it: ['sconto'] },
+  },
+  {
+    name: 'tax_rate',
+    type: 'percent',
+    role: 'tax-rate',
+    headerLabels: {
+      en: ['tax', 'taxes', 'vat', 'vat %', 'tax %', 'vat rate', 'tax rate', 'gst', 'gst %'],
+      de: ['mwst', 'mwst.', 'mwst.%', 'mwst. %', 'ust', 'ust.', 'ust.%', 'ust. %', 'steuer', 'steuersatz', 'mwst.-satz'],
+      fr: ['tva', 'tva %', 'taux tva', 'taux'],
+      nl: ['btw', 'btw %', 'btw-tarief'],
+      pl: ['vat', 'stawka', 'stawka vat', 'vat %'],
+      es: ['iva', 'iva %'],
+      it: ['iva', 'iva %', 'aliquota'],
+    },
+  },
+  {
+    name: 'amount',
+    type: 'amount',
+    role: 'line-total',
+    headerLabels: {
+      en: ['amount', 'total', 'line total', 'price incl. vat', 'incl. vat', 'amount incl. vat', 'gross', 'net amount', 'amount net', 'total price', 'value', 'sum', 'price total', 'ext. price', 'extended'],
+      de: ['betrag', 'gesamt', 'gesamtpreis', 'summe', 'gesamtbetrag', 'zeilenbetrag', 'positionsbetrag', 'positions- betrag', 'entgelt', 'netto', 'wert', 'nettobetrag', 'brutto', 'bruttobetrag', 'preis inkl. mwst.'],
+      fr: ['montant', 'total', 'montant ht', 'total ht', 'prix total', 'montant ttc', 'total ttc'],
+      nl: ['bedrag', 'totaal', 'totaalprijs', 'subtotaal', 'prijs incl. btw', 'incl. btw'],
+      pl: ['wartość', 'wartosc', 'wartość netto', 'kwota', 'wartość brutto'],
+      es: ['importe', 'total'],
+      it: ['importo', 'totale'],
+    },
+  },
+];

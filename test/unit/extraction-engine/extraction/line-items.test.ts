@@ -1,0 +1,255 @@
+// The item table on synthetic layouts (none of them in the corpus): each rule of the row builder and
+// of the arithmetic fails here without it.
+
+import { describe, expect, it } from 'vitest';
+import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { extractDocument, type ExtractedField } from '../../../../src/extraction-engine/extract-document.ts';
+import { extractFields } from '../../../../src/extraction-engine/fields/extract-fields.ts';
+import { rowAddsUp, tableArithmetic, TABLE_DOES_NOT_ADD_UP } from '../../../../src/extraction-engine/fields/table-arithmetic.ts';
+import type { ExtractedTable } from '../../../../src/extraction-engine/fields/table-specification.ts';
+import { invoiceSpecification } from '../../../../src/extraction-engine/prebuilt/prebuilt-document-types.ts';
+import { placedDocument, type Row } from './read-document-builder.ts';
+
+const X = { code: 0.08, description: 0.2, quantity: 0.5, price: 0.62, tax: 0.74, amount: 0.86 };
+
+function tableOf(pages: Row[][], language = 'en'): ExtractedTable | undefined {
+  return extractFields(placedDocument(pages, { language }), invoiceSpecification).fields.find((result) => result.name === 'line_items')?.table;
+}
+
+function countOf(pages: Row[][], language = 'en'): unknown {
+  return extractFields(placedDocument(pages, { language }), invoiceSpecification).fields.find((result) => result.name === 'line_item_count')?.value;
+}
+
+const item = (description: string, quantity: string, price: string, amount: string): Row => [
+  { text: description, x: X.description },
+  { text: quantity, x: X.quantity },
+  { text: price, x: X.price },
+  { text: amount, x: X.amount },
+];
+
+describe('header bands in the five languages', () => {
+  const headers: Record<string, Row> = {
+    en: [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Unit price', x: X.price }, { text: 'Amount', x: X.amount }],
+    de: [{ text: 'Bezeichnung', x: X.description }, { text: 'Menge', x: X.quantity }, { text: 'Einzelpreis', x: X.price }, { text: 'Betrag', x: X.amount }],
+    fr: [{ text: 'Désignation', x: X.description }, { text: 'Qté', x: X.quantity }, { text: 'Prix unitaire', x: X.price }, { text: 'Montant', x: X.amount }],
+    nl: [{ text: 'Omschrijving', x: X.description }, { text: 'Aantal', x: X.quantity }, { text: 'Prijs', x: X.price }, { text: 'Bedrag', x: X.amount }],
+    pl: [{ text: 'Nazwa', x: X.description }, { text: 'Ilość', x: X.quantity }, { text: 'Cena', x: X.price }, { text: 'Wartość', x: X.amount }],
+  };
+  for (const [language, header] of Object.entries(headers)) {
+    it(`reads the rows under a ${language} header, each value in its column`, () => {
+      const comma = language !== 'en';
+      const money = (value: string): string => (comma ? value.replace('.', ',') : value);
+      const table = tableOf([['Invoice 1', header, item('Widget blue', '3', money('2.50'), money('7.50')), item('Gadget', '1', money('10.00'), money('10.00'))]], language);
+      expect(table?.rows.map((row) => row.values)).toEqual([
+        { description: 'Widget blue', quantity: 3, unit_price: 2.5, amount: 7.5 },
+        { description: 'Gadget', quantity: 1, unit_price: 10, amount: 10 },
+      ]);
+    });
+  }
+
+  it('gives every row and cell a box on its page, and the table its region', () => {
+    const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Amount', x: X.amount }];
+    const table = tableOf([['Invoice 1', header, [{ text: 'Widget', x: X.description }, { text: '2', x: X.quantity }, { text: '5.00', x: X.amount }]]]);
+    const row = table?.rows[0];
+    expect(row?.pageNumber).toBe(1);
+    expect(row?.cells.amount?.placement?.x).toBeCloseTo(X.amount, 3);
+    expect(row?.cells.quantity?.placement?.x).toBeCloseTo(X.quantity, 3);
+    expect(row?.placement?.x).toBeCloseTo(X.description, 3);
+    expect(table?.placement?.y).toBeLessThan(row!.placement!.y);
+  });
+});
+
+describe('rows', () => {
+  const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
+
+  it('joins a second description line tight under its row to that row', () => {
+    const table = tableOf([['Invoice 1', header, item('Cable 3 m', '2', '4.00', '8.00'), { text: 'shielded, black', x: X.description }, item('Plug', '1', '1.00', '1.00')]]);
+    expect(table?.rows.map((row) => row.values.description)).toEqual(['Cable 3 m shielded, black', 'Plug']);
+  });
+
+  it('leaves out section titles, subtotals and carried-forward lines, and ends at the totals', () => {
+    const page: Row[] = [
+      'Invoice 1',
+      header,
+      '',
+      { text: 'Hardware', x: X.description },
+      item('Cable', '2', '4.00', '8.00'),
+      [{ text: 'Subtotal', x: X.price }, { text: '8.00', x: X.amount }],
+      '',
+      { text: 'Services', x: X.description },
+      item('Setup', '1', '20.00', '20.00'),
+      [{ text: 'Carried forward', x: X.description }, { text: '28.00', x: X.amount }],
+      item('Support', '2', '5.00', '10.00'),
+      [{ text: 'Total', x: X.price }, { text: '38.00', x: X.amount }],
+      [{ text: 'Bank fee', x: X.description }, { text: '1.00', x: X.amount }],
+    ];
+    expect(tableOf([page])?.rows.map((row) => row.values.description)).toEqual(['Cable', 'Setup', 'Support']);
+  });
+
+  it('continues on the next page under a repeated header and without one', () => {
+    const first: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00')];
+    const repeated: Row[] = ['Invoice 1, page 2', header, item('Plug', '1', '1.00', '1.00'), [{ text: 'Total', x: X.price }, { text: '9.00', x: X.amount }]];
+    const bare: Row[] = ['Invoice 1, page 2', item('Plug', '1', '1.00', '1.00'), [{ text: 'Total', x: X.price }, { text: '9.00', x: X.amount }]];
+    for (const second of [repeated, bare]) {
+      const table = tableOf([first, second]);
+      expect(table?.rows.map((row) => [row.values.description, row.pageNumber])).toEqual([
+        ['Cable', 1],
+        ['Plug', 2],
+      ]);
+    }
+  });
+
+  it('does not take a continuation page\'s other list (no quantity or price) for items', () => {
+    const first: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00')];
+    const second: Row[] = ['Allowances', [{ text: 'Early payment', x: X.description }, { text: '0.50', x: X.amount }], [{ text: 'Total', x: X.price }, { text: '7.50', x: X.amount }]];
+    expect(countOf([first, second])).toBe(1);
+  });
+
+  it('keeps a returned item (negative, with a quantity) and leaves out allowance and charge lines', () => {
+    const page: Row[] = [
+      'Invoice 1',
+      header,
+      item('Cable', '-2', '4.00', '-8.00'),
+      [{ text: 'Discount 10 %', x: X.description }, { text: '-0.80', x: X.amount }],
+      item('Plug', '1', '1.00', '1.00'),
+      item('Surcharge express delivery', '1', '5.00', '5.00'),
+    ];
+    expect(tableOf([page])?.rows.map((row) => row.values.amount)).toEqual([-8, 1]);
+  });
+
+  it('keeps the words of a long description that runs under the quantity header in the description', () => {
+    const page: Row[] = ['Invoice 1', header, item('Artificial turf green, 3 metres wide', '3', '4.00', '12.00')];
+    expect(tableOf([page])?.rows[0]?.values).toEqual({ description: 'Artificial turf green, 3 metres wide', quantity: 3, unit_price: 4, amount: 12 });
+  });
+
+  it('takes no row from a line opened by a label ("of which:") or printing nothing but a sum word and a total', () => {
+    const page: Row[] = [
+      'Invoice 1',
+      header,
+      item('Cable', '2', '4.00', '8.00'),
+      [{ text: 'Items total', x: X.quantity - 0.02 }, { text: '8.00', x: X.amount }],
+      [{ text: 'of which:', x: X.description }, { text: '2', x: X.quantity }, { text: '4.00', x: X.price }, { text: '8.00', x: X.amount }],
+    ];
+    expect(tableOf([page])?.rows.map((row) => row.values.description)).toEqual(['Cable']);
+  });
+
+  it('does not take a discount rate in the price column for a price (a negative line stays an allowance)', () => {
+    const page: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), [{ text: 'less', x: X.description }, { text: '10%', x: X.price }, { text: '-0.80', x: X.amount }]];
+    expect(countOf([page])).toBe(1);
+  });
+
+  it('does not end at a tax rate printed inside an item ("Tax: 0.2%")', () => {
+    const page: Row[] = ['Invoice 1', header, item('Repair', '1', '10.00', '10.00'), { text: 'Tax: 0.2%', x: X.description }, item('Cleaning', '1', '5.00', '5.00'), [{ text: 'Total:', x: X.price }, { text: '15.00', x: X.amount }]];
+    expect(countOf([page])).toBe(2);
+  });
+
+  it('splits "2 pcs" into quantity and unit, and a bracketed code off the description', () => {
+    const page: Row[] = ['Invoice 1', header, item('[AB-12] Hinge', '2 pcs', '3.00', '6.00')];
+    expect(tableOf([page])?.rows[0]?.values).toEqual({ product_code: 'AB-12', description: 'Hinge', quantity: 2, unit: 'pcs', unit_price: 3, amount: 6 });
+  });
+
+  it('reads a header split over two lines ("Positions-" / "betrag") and a unit column', () => {
+    const top: Row = [{ text: 'Beschreibung', x: X.description }, { text: 'Menge', x: X.quantity }, { text: 'ME', x: X.quantity + 0.06 }, { text: 'Preis', x: X.price + 0.02 }, { text: 'Positions-', x: X.amount }];
+    const bottom: Row = { text: 'betrag', x: X.amount + 0.02 };
+    const row: Row = [{ text: 'Schrauben', x: X.description }, { text: '100', x: X.quantity }, { text: 'Stk', x: X.quantity + 0.06 }, { text: '0,10', x: X.price + 0.02 }, { text: '10,00', x: X.amount }];
+    expect(tableOf([['Rechnung 1', top, bottom, row]], 'de')?.rows[0]?.values).toEqual({ description: 'Schrauben', quantity: 100, unit: 'Stk', unit_price: 0.1, amount: 10 });
+  });
+
+  it('counts the line items as the rows of the table', () => {
+    const page: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), item('Plug', '1', '1.00', '1.00')];
+    expect(countOf([page])).toBe(2);
+    expect(countOf([['Invoice 1', 'No table here', 'Total 9.00']])).toBeUndefined();
+  });
+});
+
+describe('arithmetic as evidence', () => {
+  const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Disc.%', x: X.tax }, { text: 'Amount', x: X.amount }];
+
+  it('checks quantity × unit price less the printed discount against the amount', () => {
+    expect(rowAddsUp({ quantity: 3, unitPrice: 2.5, lineTotal: 7.5 })).toBe(true);
+    expect(rowAddsUp({ quantity: 1, unitPrice: 1, discount: 10, lineTotal: 0.9 })).toBe(true);
+    expect(rowAddsUp({ quantity: 3, unitPrice: 2.5, lineTotal: 8.5 })).toBe(false);
+    expect(rowAddsUp({ quantity: 3, lineTotal: 8.5 })).toBeUndefined();
+  });
+
+  it('raises rows that add up and whose sum is the net, lowers a row that does not', () => {
+    const page: Row[] = [
+      'Invoice 1',
+      header,
+      [{ text: 'Oil', x: X.description }, { text: '1', x: X.quantity }, { text: '1.00', x: X.price }, { text: '10.00', x: X.tax }, { text: '0.90', x: X.amount }],
+      item('Cable', '2', '4.00', '9.00'),
+      [{ text: 'Net amount', x: X.price }, { text: '9.90', x: X.amount }],
+    ];
+    const table = tableOf([page]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Oil', quantity: 1, unit_price: 1, amount: 0.9 },
+      { description: 'Cable', quantity: 2, unit_price: 4, amount: 9 },
+    ]);
+    expect(table?.rows[0]?.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(table?.rows[1]?.confidence).toBeLessThan(0.5);
+  });
+
+  it('reports a table whose rows do not add up to the printed total at low confidence', () => {
+    expect(tableArithmetic([{ lineTotal: 5 }, { lineTotal: 6 }], [12]).table).toBe(TABLE_DOES_NOT_ADD_UP);
+    const adding: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), [{ text: 'Total', x: X.price }, { text: '8.00', x: X.amount }]];
+    const missingRow: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), [{ text: 'Total', x: X.price }, { text: '9.00', x: X.amount }]];
+    expect(tableOf([adding])?.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(tableOf([missingRow])?.confidence).toBeLessThan(0.5);
+  });
+});
+
+describe('the line that closes the table', () => {
+  it('counts as a sum the rows must add up to (a subtotal before a discount)', () => {
+    const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
+    const page: Row[] = [
+      'Invoice 1',
+      header,
+      [{ text: 'Cable', x: X.description }, { text: '2', x: X.quantity }, { text: '4.00', x: X.price }, { text: '8.00', x: X.amount }],
+      [{ text: 'Plug', x: X.description }, { text: '1', x: X.quantity }, { text: '1.00', x: X.price }, { text: '1.00', x: X.amount }],
+      [{ text: 'Subtotal', x: X.price }, { text: '9.00', x: X.amount }],
+      [{ text: 'Discount', x: X.price }, { text: '-1.00', x: X.amount }],
+      [{ text: 'Net amount', x: X.price }, { text: '8.00', x: X.amount }],
+      [{ text: 'VAT 20%', x: X.price }, { text: '1.60', x: X.amount }],
+      [{ text: 'Total', x: X.price }, { text: '9.60', x: X.amount }],
+    ];
+    const table = tableOf([page]);
+    expect(table?.rows).toHaveLength(2);
+    expect(table?.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe('output shape', () => {
+  it('returns the rows as the value of a table field with metadata.rows, and the count beside it', () => {
+    const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
+    const document = placedDocument([['INVOICE', 'Invoice number: 7', header, item('Cable', '2', '4.00', '8.00'), [{ text: 'Total', x: X.price }, { text: '8.00', x: X.amount }]]], { language: 'en' });
+    const outcome = extractDocument(document, { configuration: defaultExtractionConfiguration, createFieldId: () => 'fld_test' });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    const field = outcome.fields.find((candidate) => candidate.name === 'line_items') as ExtractedField;
+    expect(field.type).toBe('table');
+    expect(field.value).toEqual([{ description: 'Cable', quantity: 2, unit_price: 4, amount: 8 }]);
+    expect(field.metadata.rows?.[0]).toMatchObject({ page: 1, confidence: expect.any(Number), cells: { amount: { confidence: expect.any(Number), placement: expect.any(Object) } } });
+    expect(outcome.fields.find((candidate) => candidate.name === 'line_item_count')?.value).toBe(1);
+  });
+
+  it('takes the rows of an embedded e-invoice exactly, with the boxes of the page rows, and flags rows the page does not show', () => {
+    const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
+    const rows: Row[] = ['INVOICE', 'Invoice number: 7', header, item('Cable', '2', '4.00', '8.00'), [{ text: 'Total', x: X.price }, { text: '8.00', x: X.amount }]];
+    const embedded = (amount: number) => ({
+      syntax: 'CII' as const,
+      values: { invoice_number: '7', total_amount: 8, line_item_count: 1 },
+      lineItems: [{ description: 'Cable, shielded', quantity: 2, unit: 'C62', unit_price: 4, amount }],
+    });
+    const agreeing = extractDocument(placedDocument([rows], { language: 'en', embeddedInvoice: embedded(8) }), { configuration: defaultExtractionConfiguration });
+    if (agreeing.status !== 'COMPLETED') throw new Error(agreeing.message);
+    const field = agreeing.fields.find((candidate) => candidate.name === 'line_items');
+    expect(field?.value).toEqual([{ description: 'Cable, shielded', quantity: 2, unit: 'C62', unit_price: 4, amount: 8 }]);
+    expect(field?.metadata.rows?.[0]?.confidence).toBe(1);
+    expect(field?.metadata.rows?.[0]?.cells.amount?.placement?.x).toBeCloseTo(X.amount, 3);
+    expect(agreeing.warnings).toBeUndefined();
+
+    const disagreeing = extractDocument(placedDocument([rows], { language: 'en', embeddedInvoice: embedded(7) }), { configuration: defaultExtractionConfiguration });
+    if (disagreeing.status !== 'COMPLETED') throw new Error(disagreeing.message);
+    expect(disagreeing.warnings?.map((warning) => warning.code)).toEqual(['EMBEDDED_INVOICE_CONFLICT']);
+    expect(disagreeing.fields.find((candidate) => candidate.name === 'line_items')?.metadata.rows?.[0]?.confidence).toBeLessThan(1);
+  });
+});
