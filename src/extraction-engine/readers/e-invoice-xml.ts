@@ -251,14 +251,14 @@ function valuesOfCrossIndustryInvoice(root: XmlNode): EInvoiceValues {
     settlement,
     totals,
     orderReference: text(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID'),
-    lineItems: all(transaction, 'IncludedSupplyChainTradeLineItem').map((line) =>
-      ciiLineItem(line, {
+    lineItems: all(transaction, 'IncludedSupplyChainTradeLineItem').flatMap((line) =>
+      billedItems(ciiLineItem(line, {
         agreement: 'SpecifiedLineTradeAgreement',
         delivery: 'SpecifiedLineTradeDelivery',
         settlement: 'SpecifiedLineTradeSettlement',
         totals: 'SpecifiedTradeSettlementLineMonetarySummation',
         rate: 'RateApplicablePercent',
-      }),
+      })),
     ),
   });
 }
@@ -276,14 +276,14 @@ function valuesOfCrossIndustryDocument(root: XmlNode): EInvoiceValues {
     settlement,
     totals: first(settlement, 'SpecifiedTradeSettlementMonetarySummation'),
     orderReference: text(agreement, 'BuyerOrderReferencedDocument', 'ID'),
-    lineItems: all(transaction, 'IncludedSupplyChainTradeLineItem').map((line) =>
-      ciiLineItem(line, {
+    lineItems: all(transaction, 'IncludedSupplyChainTradeLineItem').flatMap((line) =>
+      billedItems(ciiLineItem(line, {
         agreement: 'SpecifiedSupplyChainTradeAgreement',
         delivery: 'SpecifiedSupplyChainTradeDelivery',
         settlement: 'SpecifiedSupplyChainTradeSettlement',
         totals: 'SpecifiedTradeSettlementMonetarySummation',
         rate: 'ApplicablePercent',
-      }),
+      })),
     ),
   });
 }
@@ -337,6 +337,16 @@ function ublLineItem(line: unknown, quantityName: 'InvoicedQuantity' | 'Credited
     tax_rate: amount(text(item, 'ClassifiedTaxCategory', 'Percent')),
     amount: amount(text(line, 'LineExtensionAmount')),
   });
+}
+
+/**
+ * The line as an item, or nothing when it has no quantity and nothing to pay: a section heading or a
+ * note that an invoicing program wrote as a line (Odoo's "--- Food Products ---"), where the page
+ * shows no item either. A free item keeps its quantity, so it stays.
+ */
+function billedItems(row: EmbeddedLineItem): EmbeddedLineItem[] {
+  const billsNothing = (row.amount === undefined || row.amount === 0) && (row.quantity === undefined || row.quantity === 0);
+  return billsNothing ? [] : [row];
 }
 
 function withoutEmptyRow(values: Record<string, string | number | undefined>): EmbeddedLineItem {
@@ -395,7 +405,7 @@ function valuesOfUbl(root: XmlNode, rootName: 'Invoice' | 'CreditNote'): EInvoic
   const currency = text(root, 'DocumentCurrencyCode');
   const typeCode = text(root, rootName === 'Invoice' ? 'InvoiceTypeCode' : 'CreditNoteTypeCode');
   const taxAmounts = all(root, 'TaxTotal', 'TaxAmount');
-  const lineItems = all(root, rootName === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine').map((line) => ublLineItem(line, rootName === 'Invoice' ? 'InvoicedQuantity' : 'CreditedQuantity'));
+  const lineItems = all(root, rootName === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine').flatMap((line) => billedItems(ublLineItem(line, rootName === 'Invoice' ? 'InvoicedQuantity' : 'CreditedQuantity')));
   return withLineItems({
     profile: text(root, 'CustomizationID'),
     doc_type_code: typeCode,

@@ -5,8 +5,9 @@ import { corpusFile } from './document-builders.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-function ublInvoice(overrides: { root?: 'Invoice' | 'CreditNote'; typeCode?: string } = {}): string {
+function ublInvoice(overrides: { root?: 'Invoice' | 'CreditNote'; typeCode?: string; extraLines?: string } = {}): string {
   const root = overrides.root ?? 'Invoice';
+  const quantityElement = root === 'Invoice' ? 'InvoicedQuantity' : 'CreditedQuantity';
   const typeElement = root === 'Invoice' ? 'InvoiceTypeCode' : 'CreditNoteTypeCode';
   const lineElement = root === 'Invoice' ? 'InvoiceLine' : 'CreditNoteLine';
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -38,10 +39,21 @@ function ublInvoice(overrides: { root?: 'Invoice' | 'CreditNote'; typeCode?: str
     <cbc:TaxInclusiveAmount currencyID="EUR">119.00</cbc:TaxInclusiveAmount>
     <cbc:PayableAmount currencyID="EUR">119.00</cbc:PayableAmount>
   </cac:LegalMonetaryTotal>
-  <cac:${lineElement}><cbc:ID>1</cbc:ID></cac:${lineElement}>
-  <cac:${lineElement}><cbc:ID>2</cbc:ID></cac:${lineElement}>
+  <cac:${lineElement}><cbc:ID>1</cbc:ID><cbc:${quantityElement} unitCode="C62">2</cbc:${quantityElement}><cbc:LineExtensionAmount currencyID="EUR">60.00</cbc:LineExtensionAmount></cac:${lineElement}>
+  <cac:${lineElement}><cbc:ID>2</cbc:ID><cbc:${quantityElement} unitCode="C62">1</cbc:${quantityElement}><cbc:LineExtensionAmount currencyID="EUR">40.00</cbc:LineExtensionAmount></cac:${lineElement}>${overrides.extraLines ?? ''}
 </${root}>`;
 }
+
+/**
+ * The corpus counts every IncludedSupplyChainTradeLineItem; in these files one of them carries only a
+ * note ("Wir erlauben uns Ihnen folgende Positionen ... in Rechnung zu stellen:"), no quantity and no
+ * amount: a sentence on the page, not an item.
+ */
+const noteOnlyLinesOf: Record<string, number> = {
+  'zf1_COMFORT_Rabatte.embedded.xml': 1,
+  'zf1_EXTENDED_Kostenrechnung.embedded.xml': 1,
+  'zf1_EXTENDED_Warenrechnung.embedded.xml': 1,
+};
 
 describe('readEInvoiceXml', () => {
   const corpusXmlFiles = readdirSync(corpusFile('zugferd')).filter((name) => name.endsWith('.embedded.xml'));
@@ -54,7 +66,8 @@ describe('readEInvoiceXml', () => {
     expect(reading.kind).toBe('invoice');
     if (reading.kind !== 'invoice') return;
     expect(reading.invoice.syntax).toBe('CII');
-    expect(reading.invoice.values).toMatchObject(expected.fields);
+    const noteOnlyLines = noteOnlyLinesOf[fileName] ?? 0;
+    expect(reading.invoice.values).toMatchObject({ ...expected.fields, ...(noteOnlyLines > 0 ? { line_item_count: Number(expected.fields.line_item_count) - noteOnlyLines } : {}) });
   });
 
   it('reads a UBL invoice, preferring the legal name and normalising the IBAN', () => {
@@ -64,8 +77,10 @@ describe('readEInvoiceXml', () => {
       kind: 'invoice',
       invoice: {
         syntax: 'UBL',
-        // The fixture's two InvoiceLine elements print nothing but their existence.
-        lineItems: [{}, {}],
+        lineItems: [
+          { quantity: 2, unit: 'C62', amount: 60 },
+          { quantity: 1, unit: 'C62', amount: 40 },
+        ],
         values: {
           doc_type_code: '380',
           doc_type: 'invoice',
@@ -90,6 +105,16 @@ describe('readEInvoiceXml', () => {
         },
       },
     });
+  });
+
+  it('leaves out lines that bill nothing and count nothing (section headings, notes), and keeps a free item', () => {
+    const heading = '<cac:InvoiceLine><cbc:ID>3</cbc:ID><cbc:LineExtensionAmount currencyID="EUR">0.00</cbc:LineExtensionAmount><cac:Item><cbc:Name>--- Food Products ---</cbc:Name></cac:Item></cac:InvoiceLine>';
+    const freeItem = '<cac:InvoiceLine><cbc:ID>4</cbc:ID><cbc:InvoicedQuantity unitCode="C62">1</cbc:InvoicedQuantity><cbc:LineExtensionAmount currencyID="EUR">0.00</cbc:LineExtensionAmount><cac:Item><cbc:Name>Sample</cbc:Name></cac:Item></cac:InvoiceLine>';
+
+    const reading = readEInvoiceXml(encode(ublInvoice({ extraLines: heading + freeItem })));
+
+    expect(reading.kind === 'invoice' && reading.invoice.lineItems?.map((row) => row.description ?? row.amount)).toEqual([60, 40, 'Sample']);
+    expect(reading.kind === 'invoice' && reading.invoice.values.line_item_count).toBe(3);
   });
 
   it('reads a UBL credit note as a credit note', () => {
