@@ -168,6 +168,28 @@ describe('document_insights in a run', () => {
   });
 });
 
+describe('for_each over an extraction\'s line items', () => {
+  it('starts one nested run per row of values.line_items, each with that row\'s cells', async () => {
+    const childId = await publishDefinition(workspaceId, [{ id: 'book', type: 'transform', with: { description: '{{ item.description }}', amount: '{{ item.amount }}', position: '{{ index }}' } }]);
+    const parentId = await publishDefinition(workspaceId, [
+      { id: 'read', type: 'document_insights', with: { file: '{{ body.invoice }}' } },
+      { id: 'each', type: 'for_each', needs: ['read'], with: { items: '{{ steps.read.output.values.line_items }}', workflowId: childId } },
+    ]);
+    const form = new FormData();
+    form.append('invoice', new Blob([await readFile(new URL('../../../shared/corpus/invoice2data/AzureInterior.pdf', import.meta.url))], { type: 'application/pdf' }), 'AzureInterior.pdf');
+
+    const started = await client.json(`/workflows/${parentId}/runs`, { method: 'POST', body: form });
+    const run = await client.waitForRunTerminal(started.body.id, 120_000);
+    const rows = run.steps[0].output.values.line_items as { description: string; amount: number }[];
+    const nested = await Promise.all(run.steps[1].output.runIds.map(async (id: string) => (await client.get(id)).body));
+
+    expect(run.status).toBe('COMPLETED');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(run.steps[1].output).toMatchObject({ count: rows.length, completed: rows.length, failed: 0 });
+    expect(nested.map((child) => child.steps[0].output)).toEqual(rows.map((row, position) => ({ description: row.description, amount: row.amount, position })));
+  });
+});
+
 describe('the shipped example, docs/workflow-example.yaml', () => {
   it('publishes and runs on a corpus invoice, its summary carrying the invoice\'s own values', async () => {
     const exampleWorkspace = 'ws_step_types_example';
