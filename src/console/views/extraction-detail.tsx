@@ -33,6 +33,7 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
     });
   };
   const fields = loaded?.output?.fields ?? [];
+  const tableFields = fields.filter((field) => field.type === 'table' && Array.isArray(field.value) && field.value.length > 0);
 
   return (
     <section aria-labelledby="extraction-heading">
@@ -48,7 +49,7 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
             <span>created {formatTime(loaded.createdAt)}</span> <code>{loaded.id}</code>
           </p>
           <RecordedErrorNotice error={loaded.error} />
-          <div class="review">
+          <div class={tableFields.length > 0 ? 'review review-with-tables' : 'review'}>
             <div class="review-document">
               {contentUrl ? (
                 <DocumentPages
@@ -64,11 +65,9 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
             </div>
             <div class="review-fields">
               <FieldsTable extraction={loaded} selectedKey={selectedKey} onSelect={(fieldId) => select({ fieldId }, 'table')} />
-              {fields
-                .filter((field) => field.type === 'table' && Array.isArray(field.value) && field.value.length > 0)
-                .map((field) => (
-                  <TableField key={field.id} field={field} selectedKey={selectedKey} onSelect={(selected) => select(selected, 'table')} />
-                ))}
+              {tableFields.map((field) => (
+                <TableField key={field.id} field={field} selectedKey={selectedKey} onSelect={(selected) => select(selected, 'table')} />
+              ))}
               <FeedbackForm api={api} extraction={loaded} fieldId={selection?.fieldId} onSent={extraction.reload} />
             </div>
           </div>
