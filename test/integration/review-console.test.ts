@@ -184,6 +184,9 @@ describe.skipIf(!browserPath)('review console', () => {
     expect(response.status()).toBe(201);
     expect(await response.json()).toMatchObject({ type: 'INFO', fieldId: lineItems.id, message: 'Row 1 is missing its tax rate' });
     await page.getByRole('status').filter({ hasText: 'INFO feedback recorded on line_items' }).waitFor();
+    // On a phone the table scrolls in place: the page itself does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => horizontalOverflow(page)).toBe(0);
     expect(problems).toEqual([]);
   }, 120_000);
 
