@@ -39,6 +39,16 @@ try {
   await page.locator('tr[data-field-id]').filter({ hasText: 'total_amount' }).click();
   await shoot('extraction-detail');
 
+  // The second invoice has line items: its table under the fields, one cell selected and boxed on the page.
+  await page.goto(`${consoleUrl}#/extractions/${demo.extractionIds[1]}`);
+  await page.locator('.page canvas').first().waitFor();
+  // Wide enough for the fields column to show all seven of its columns.
+  await page.setViewportSize({ width: 1440, height: 1500 });
+  await page.locator('.table-field tbody tr').nth(2).locator('td[data-column="description"]').click();
+  await page.locator('.table-field').evaluate((table) => table.scrollIntoView({ block: 'end' }));
+  await shoot('line-items');
+  await page.setViewportSize({ width: 1280, height: 860 });
+
   await page.goto(`${consoleUrl}#/runs/${demo.runId}`);
   await page.locator('.step-node').first().waitFor();
   await page.locator('.step-node[data-step-id="decide"]').click();

@@ -16,7 +16,16 @@ export interface ExtractedField {
   name: string;
   type: string;
   value: unknown;
-  metadata?: { extracted?: boolean; confidence?: number; page?: number; placement?: Placement };
+  /** `rows` on a `table` field only: one per row of its value, in the same order. */
+  metadata?: { extracted?: boolean; confidence?: number; page?: number; placement?: Placement; rows?: TableRowMetadata[] };
+}
+
+export interface TableRowMetadata {
+  confidence?: number;
+  page?: number;
+  placement?: Placement;
+  /** By column name; a cell the row leaves empty has none. */
+  cells?: Record<string, { confidence?: number; placement?: Placement }>;
 }
 
 export interface Extraction {

@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confidenceBandOf, confidenceText } from '../../src/console/confidence.ts';
 import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../../scripts/console-browser.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
+import { laidOutPdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { WorkflowRunClient, publishDefinition } from '../support/workflow-runs.ts';
@@ -64,19 +66,9 @@ describe.skipIf(!browserPath)('review console', () => {
 
     const box = page.locator(`.field-box[data-field-id="${total.id}"]`);
     await expect.poll(() => box.getAttribute('class')).toContain('selected');
-    const pageBounds = (await page.locator('.page[data-page="1"] canvas').boundingBox())!;
     const { x, y, width, height } = total.metadata.placement;
-    const placed = { left: pageBounds.x + x * pageBounds.width, top: pageBounds.y + y * pageBounds.height, right: pageBounds.x + (x + width) * pageBounds.width, bottom: pageBounds.y + (y + height) * pageBounds.height };
-    const inside = await insideOf(box);
-    const outside = (await box.boundingBox())!;
     expect(total.metadata.page).toBe(1);
-    // The box is where the placement says, with a little room between its border and the value on every side.
-    for (const room of [placed.left - inside.left, inside.right - placed.right, placed.top - inside.top, inside.bottom - placed.bottom]) {
-      expect(room).toBeGreaterThanOrEqual(1.5);
-      expect(room).toBeLessThanOrEqual(6);
-    }
-    expect(outside.x).toBeGreaterThan(placed.left - 10);
-    expect(outside.x + outside.width).toBeLessThan(placed.right + 10);
+    await expectBoxAround(page, box, 1, total.metadata.placement);
     // Selected, it hides nothing of its value: no fill, and its border no thicker than an unselected box's.
     const otherBox = page.locator('.field-box:not(.selected)').first();
     expect(await box.evaluate((element) => browserWindow().getComputedStyle(element).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
@@ -103,6 +95,98 @@ describe.skipIf(!browserPath)('review console', () => {
     await page.getByLabel('Review').selectOption('required');
     await expect.poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-extraction-id')))).toEqual([extractionId]);
     expect(page.url()).not.toContain(apiKey);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('shows an invoice\'s line items as a table under its fields, draws a selected row\'s and cell\'s box where their placements say, and takes feedback on the table', async () => {
+    // A text invoice whose table continues on page 2.
+    const column = { description: 50, quantity: 300, price: 380, amount: 480 };
+    const row = (description: string, quantity: string, price: string, amount: string) => [
+      { text: description, x: column.description },
+      { text: quantity, x: column.quantity },
+      { text: price, x: column.price },
+      { text: amount, x: column.amount },
+    ];
+    const header = row('Description', 'Qty', 'Unit price', 'Amount');
+    const invoice = await laidOutPdf([
+      ['Harbour Tools Ltd', 'INVOICE', 'Invoice number: LI-2024-9', 'Invoice date: 15/03/2024', '', header, row('Claw hammer', '2', '12.50', '25.00'), row('Chisel set', '1', '40.00', '40.00')],
+      ['Invoice LI-2024-9, page 2', '', header, row('Tape measure', '4', '5.00', '20.00'), [{ text: 'Total', x: column.price }, { text: '85.00', x: column.amount }]],
+    ]);
+    const created = await uploadCorpusInvoice('line-items.pdf', invoice);
+    const completed = await extractions.waitForTerminal(created.id, 60_000);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const lineItems = completed.output.fields.find((field: { name: string }) => field.name === 'line_items') as { id: string; value: Record<string, unknown>[]; metadata: any };
+    expect(lineItems.metadata.rows.map((entry: { page: number }) => entry.page)).toEqual([1, 1, 2]);
+    const page = await signedInPage();
+    const problems = browserProblems(page);
+    await page.goto(`${consoleUrl}#/extractions/${created.id}`);
+    await page.locator('.page canvas').first().waitFor();
+
+    const table = page.locator(`.table-field[data-field-id="${lineItems.id}"]`);
+    const rows = table.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    // A column for each column the rows have, each row's values as the API returns them, numbers as the fields table writes them.
+    const headers = await table.locator('thead th').allTextContents();
+    const columns = headers.slice(1, -1);
+    expect([headers[0], headers.at(-1)]).toEqual(['Row', 'Confidence']);
+    expect([...columns].sort()).toEqual([...new Set(lineItems.value.flatMap((row) => Object.keys(row)))].sort());
+    expect(columns.indexOf('description')).toBeLessThan(columns.indexOf('amount'));
+    const shown = await rows.evaluateAll((elements) =>
+      elements.map((row) => Object.fromEntries([...row.querySelectorAll('td[data-column]')].map((cell) => [cell.getAttribute('data-column'), cell.textContent]))),
+    );
+    expect(shown).toEqual(lineItems.value.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, String(value)]))));
+    expect(shown).toEqual([
+      { description: 'Claw hammer', quantity: '2', unit_price: '12.5', amount: '25' },
+      { description: 'Chisel set', quantity: '1', unit_price: '40', amount: '40' },
+      { description: 'Tape measure', quantity: '4', unit_price: '5', amount: '20' },
+    ]);
+    expect(columns).toEqual(['description', 'quantity', 'unit_price', 'amount']);
+    // Each row's confidence in text, and in its band's colour as the boxes are.
+    for (const [index, rowMetadata] of (lineItems.metadata.rows as { confidence: number }[]).entries()) {
+      expect(await rows.nth(index).locator('.row-confidence').textContent()).toContain(confidenceText(rowMetadata.confidence));
+      expect(await rows.nth(index).locator('.confidence-swatch').getAttribute('class')).toContain(`confidence-${confidenceBandOf(rowMetadata.confidence)}`);
+    }
+    // The fields table says how many rows instead of printing the rows' JSON.
+    expect(await page.locator(`table.fields tr[data-field-id="${lineItems.id}"] td`).first().textContent()).toBe('3 rows');
+
+    // A row, selected by its number: its box on the page, where its placement says.
+    const secondRow = lineItems.metadata.rows[1];
+    await rows.nth(1).locator('th').click();
+    const rowBox = page.locator(`.field-box[data-field-id="${lineItems.id}"][data-row="1"]:not([data-column])`);
+    await expect.poll(() => rowBox.getAttribute('class')).toContain('selected');
+    await expectBoxAround(page, rowBox, secondRow.page, secondRow.placement);
+
+    // A cell, on the second page: its own box there, and the row's is gone.
+    const thirdRow = lineItems.metadata.rows[2];
+    await rows.nth(2).locator('td[data-column="amount"]').click();
+    const cellBox = page.locator(`.page[data-page="2"] .field-box[data-field-id="${lineItems.id}"][data-row="2"][data-column="amount"]`);
+    await expect.poll(() => cellBox.getAttribute('class')).toContain('selected');
+    await expectBoxAround(page, cellBox, 2, thirdRow.cells.amount.placement);
+    expect(await rowBox.count()).toBe(0);
+    expect(await cellBox.getAttribute('aria-label')).toBe('line_items row 3, amount: 20');
+
+    // From the keyboard: Tab from a row reaches its first cell, Enter selects it.
+    await rows.nth(0).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => browserWindow().document.activeElement?.getAttribute('data-selection'))).toBe(`${lineItems.id}/0/description`);
+    await page.keyboard.press('Enter');
+    const keyboardBox = page.locator(`.field-box[data-row="0"][data-column="description"]`);
+    await expect.poll(() => keyboardBox.getAttribute('class')).toContain('selected');
+    await expectBoxAround(page, keyboardBox, 1, lineItems.metadata.rows[0].cells.description.placement);
+
+    // Feedback on a row names the table field.
+    await page.getByLabel('Note').check();
+    expect(await page.getByText('The selected field').textContent()).toContain('(line_items)');
+    await page.getByLabel('Message').fill('Row 1 is missing its tax rate');
+    const posted = page.waitForResponse((response) => response.url().endsWith('/feedback') && response.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Send feedback' }).click();
+    const response = await posted;
+    expect(response.status()).toBe(201);
+    expect(await response.json()).toMatchObject({ type: 'INFO', fieldId: lineItems.id, message: 'Row 1 is missing its tax rate' });
+    await page.getByRole('status').filter({ hasText: 'INFO feedback recorded on line_items' }).waitFor();
+    // On a phone the table scrolls in place: the page itself does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => horizontalOverflow(page)).toBe(0);
     expect(problems).toEqual([]);
   }, 120_000);
 
@@ -223,8 +307,8 @@ describe.skipIf(!browserPath)('review console', () => {
   }, 90_000);
 });
 
-async function uploadCorpusInvoice(fileName: string): Promise<{ id: string }> {
-  const { status, body } = await extractions.upload(await readFile(corpusInvoice), fileName);
+async function uploadCorpusInvoice(fileName: string, content?: Buffer): Promise<{ id: string }> {
+  const { status, body } = await extractions.upload(content ?? (await readFile(corpusInvoice)), fileName);
   if (status !== 202) throw new Error(`upload of ${fileName} answered ${status}: ${JSON.stringify(body)}`);
   return body;
 }
@@ -280,6 +364,26 @@ function inkUnder(page: Page, placement: { x: number; y: number; width: number; 
     for (let index = 0; index < pixels.length; index += 4) if (pixels[index]! + pixels[index + 1]! + pixels[index + 2]! < 200) return true;
     return false;
   }, placement);
+}
+
+/**
+ * Asserts that a drawn box is where its placement (fractions of the page) says, with a little room
+ * between its border and the value on every side.
+ */
+async function expectBoxAround(page: Page, box: Locator, pageNumber: number, placement: { x: number; y: number; width: number; height: number }): Promise<void> {
+  const pageBounds = (await page.locator(`.page[data-page="${pageNumber}"] canvas`).boundingBox())!;
+  const { x, y, width, height } = placement;
+  const placed = { left: pageBounds.x + x * pageBounds.width, top: pageBounds.y + y * pageBounds.height, right: pageBounds.x + (x + width) * pageBounds.width, bottom: pageBounds.y + (y + height) * pageBounds.height };
+  const inside = await insideOf(box);
+  const outside = (await box.boundingBox())!;
+  for (const room of [placed.left - inside.left, inside.right - placed.right, placed.top - inside.top, inside.bottom - placed.bottom]) {
+    expect(room).toBeGreaterThanOrEqual(1.5);
+    expect(room).toBeLessThanOrEqual(6);
+  }
+  expect(outside.x).toBeGreaterThan(placed.left - 10);
+  expect(outside.x + outside.width).toBeLessThan(placed.right + 10);
+  expect(outside.y).toBeGreaterThan(placed.top - 10);
+  expect(outside.y + outside.height).toBeLessThan(placed.bottom + 10);
 }
 
 /** The box inside an element's border, in page pixels. */

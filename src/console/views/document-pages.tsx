@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { GlobalWorkerOptions, getDocument } from 'pdfjs-dist';
-import type { ExtractedField } from '../api-types.ts';
 import { confidenceBandOf } from '../confidence.ts';
+import type { FieldSelection, PageBox } from './field-selection.ts';
 
 // pdf.js parses in its worker, bundled beside the console: same origin, no CDN.
 GlobalWorkerOptions.workerSrc = new URL('pdf.worker.min.js', document.baseURI).href;
@@ -21,16 +21,16 @@ const fieldBoxBorder = 2;
 interface DocumentPagesProps {
   contentUrl: string;
   mimeType: string | undefined;
-  fields: readonly ExtractedField[];
-  selectedFieldId: string | undefined;
-  onSelect(fieldId: string): void;
+  boxes: readonly PageBox[];
+  selectedKey: string | undefined;
+  onSelect(selection: FieldSelection): void;
 }
 
 /**
- * The document's pages (PDF pages drawn by pdf.js, an image as it is) with each placed field as a box
- * over it, at its placement's page fractions (origin top-left).
+ * The document's pages (PDF pages drawn by pdf.js, an image as it is) with each box (a placed field,
+ * a table's selected row or cell) over it, at its placement's page fractions (origin top-left).
  */
-export function DocumentPages({ contentUrl, mimeType, fields, selectedFieldId, onSelect }: DocumentPagesProps) {
+export function DocumentPages({ contentUrl, mimeType, boxes, selectedKey, onSelect }: DocumentPagesProps) {
   const [pages, setPages] = useState<PageImage[] | undefined>(undefined);
   const [problem, setProblem] = useState<string | undefined>(undefined);
 
@@ -54,18 +54,21 @@ export function DocumentPages({ contentUrl, mimeType, fields, selectedFieldId, o
       {pages.map((page, index) => (
         <figure class="page" key={index} data-page={index + 1} aria-label={`Page ${index + 1}`}>
           <PageImageView page={page} />
-          {fields
-            .filter((field) => field.metadata?.placement && (field.metadata.page ?? 1) === index + 1)
-            .map((field) => {
-              const placement = field.metadata!.placement!;
-              const selected = field.id === selectedFieldId;
+          {boxes
+            .filter((box) => box.page === index + 1)
+            .map((box) => {
+              const { placement, selection } = box;
+              const selected = box.key === selectedKey;
               return (
                 <button
                   type="button"
-                  key={field.id}
-                  class={`field-box confidence-${confidenceBandOf(field.metadata?.confidence)}${selected ? ' selected' : ''}`}
-                  data-field-id={field.id}
-                  aria-label={`${field.name}: ${String(field.value)}`}
+                  key={box.key}
+                  class={`field-box confidence-${confidenceBandOf(box.confidence)}${selected ? ' selected' : ''}`}
+                  data-selection={box.key}
+                  data-field-id={selection.fieldId}
+                  data-row={selection.row}
+                  data-column={selection.column}
+                  aria-label={box.label}
                   aria-pressed={selected}
                   style={{
                     left: `calc(${placement.x * 100}% - ${fieldBoxRoom + fieldBoxBorder}px)`,
@@ -73,7 +76,7 @@ export function DocumentPages({ contentUrl, mimeType, fields, selectedFieldId, o
                     width: `calc(${placement.width * 100}% + ${2 * (fieldBoxRoom + fieldBoxBorder)}px)`,
                     height: `calc(${placement.height * 100}% + ${2 * (fieldBoxRoom + fieldBoxBorder)}px)`,
                   }}
-                  onClick={() => onSelect(field.id)}
+                  onClick={() => onSelect(selection)}
                 />
               );
             })}

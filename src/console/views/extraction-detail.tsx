@@ -2,16 +2,20 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient, ApiError } from '../api-client.ts';
 import { terminalExtractionStatuses, type Extraction, type Feedback } from '../api-types.ts';
 import { confidenceText } from '../confidence.ts';
+import { fieldValueText } from '../field-value-text.ts';
 import { ErrorNotice, RecordedErrorNotice, StatusBadge, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
 import { DocumentPages } from './document-pages.tsx';
+import { pageBoxesOf, selectionKeyOf, type FieldSelection } from './field-selection.ts';
+import { TableField } from './table-field.tsx';
 
 export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
   const extraction = useResource(() => api.get<Extraction>(`/document-insights/extractions/${encodeURIComponent(id)}`), [id], {
     refreshMs: 1000,
     keepRefreshing: (loaded) => !terminalExtractionStatuses.has(loaded.status),
   });
-  const [selectedFieldId, setSelectedFieldId] = useState<string | undefined>(undefined);
+  const [selection, setSelection] = useState<FieldSelection | undefined>(undefined);
+  const selectedKey = selection && selectionKeyOf(selection);
   // The pre-signed URL changes on every GET; the pages are drawn once per extraction, from the first.
   const [contentUrl, setContentUrl] = useState<string | undefined>(undefined);
   const loaded = extraction.value;
@@ -19,11 +23,17 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
     if (loaded?.document?.contentUrl && !contentUrl) setContentUrl(loaded.document.contentUrl);
   }, [loaded, contentUrl]);
 
-  const select = (fieldId: string, from: 'table' | 'page') => {
-    setSelectedFieldId(fieldId);
-    const other = from === 'table' ? `.field-box[data-field-id="${CSS.escape(fieldId)}"]` : `tr[data-field-id="${CSS.escape(fieldId)}"]`;
-    document.querySelector(other)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  const select = (selected: FieldSelection, from: 'table' | 'page') => {
+    setSelection(selected);
+    const key = CSS.escape(selectionKeyOf(selected));
+    // A table's row or cell has its box only once selected: look for it after this render.
+    requestAnimationFrame(() => {
+      const other = from === 'table' ? `.field-box[data-selection="${key}"]` : `.review-fields [data-selection="${key}"]`;
+      document.querySelector(other)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    });
   };
+  const fields = loaded?.output?.fields ?? [];
+  const tableFields = fields.filter((field) => field.type === 'table' && Array.isArray(field.value) && field.value.length > 0);
 
   return (
     <section aria-labelledby="extraction-heading">
@@ -39,23 +49,26 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
             <span>created {formatTime(loaded.createdAt)}</span> <code>{loaded.id}</code>
           </p>
           <RecordedErrorNotice error={loaded.error} />
-          <div class="review">
+          <div class={tableFields.length > 0 ? 'review review-with-tables' : 'review'}>
             <div class="review-document">
               {contentUrl ? (
                 <DocumentPages
                   contentUrl={contentUrl}
                   mimeType={loaded.document?.mimeType}
-                  fields={loaded.output?.fields ?? []}
-                  selectedFieldId={selectedFieldId}
-                  onSelect={(fieldId) => select(fieldId, 'page')}
+                  boxes={pageBoxesOf(fields, selection)}
+                  selectedKey={selectedKey}
+                  onSelect={(selected) => select(selected, 'page')}
                 />
               ) : (
                 <p>No document to show.</p>
               )}
             </div>
             <div class="review-fields">
-              <FieldsTable extraction={loaded} selectedFieldId={selectedFieldId} onSelect={(fieldId) => select(fieldId, 'table')} />
-              <FeedbackForm api={api} extraction={loaded} fieldId={selectedFieldId} onSent={extraction.reload} />
+              <FieldsTable extraction={loaded} selectedKey={selectedKey} onSelect={(fieldId) => select({ fieldId }, 'table')} />
+              {tableFields.map((field) => (
+                <TableField key={field.id} field={field} selectedKey={selectedKey} onSelect={(selected) => select(selected, 'table')} />
+              ))}
+              <FeedbackForm api={api} extraction={loaded} fieldId={selection?.fieldId} onSent={extraction.reload} />
             </div>
           </div>
         </>
@@ -64,7 +77,7 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
   );
 }
 
-function FieldsTable({ extraction, selectedFieldId, onSelect }: { extraction: Extraction; selectedFieldId: string | undefined; onSelect(fieldId: string): void }) {
+function FieldsTable({ extraction, selectedKey, onSelect }: { extraction: Extraction; selectedKey: string | undefined; onSelect(fieldId: string): void }) {
   if (!extraction.output) return <p aria-live="polite">{terminalExtractionStatuses.has(extraction.status) ? 'No fields.' : 'Extracting…'}</p>;
   return (
     <div class="table-scroll">
@@ -84,9 +97,10 @@ function FieldsTable({ extraction, selectedFieldId, onSelect }: { extraction: Ex
             <tr
               key={field.id}
               data-field-id={field.id}
+              data-selection={field.id}
               tabIndex={0}
-              class={field.id === selectedFieldId ? 'selected' : ''}
-              aria-selected={field.id === selectedFieldId}
+              class={field.id === selectedKey ? 'selected' : ''}
+              aria-selected={field.id === selectedKey}
               onClick={() => onSelect(field.id)}
               onKeyDown={(event) => {
                 if (event.key === 'Enter' || event.key === ' ') {
@@ -96,7 +110,7 @@ function FieldsTable({ extraction, selectedFieldId, onSelect }: { extraction: Ex
               }}
             >
               <th scope="row">{field.name}</th>
-              <td>{valueText(field.value)}</td>
+              <td>{fieldValueText(field)}</td>
               <td>{confidenceText(field.metadata?.confidence)}</td>
             </tr>
           ))}
@@ -104,11 +118,6 @@ function FieldsTable({ extraction, selectedFieldId, onSelect }: { extraction: Ex
       </table>
     </div>
   );
-}
-
-function valueText(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** ERROR (marks the extraction for review) or INFO feedback, on the selected field or the whole document. */
