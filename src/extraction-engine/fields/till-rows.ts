@@ -1,0 +1,269 @@
+// Item lines printed without a header row (till receipts, short headerless tables): the block of lines
+// just above the first totals line whose last column prints a money amount. A line gives its quantity
+// and unit price where it prints them ("2 x 3.50  7.00", "1 Saba shioyaki  26.00"), and a line of
+// quantity and price under a description line ("CHOPPING BOARD" / "8970669  1 X 19.00  19.00") takes its
+// description from the text lines above it. Nothing but the page's arithmetic vouches for such rows, so
+// their confidence comes from it alone (table-arithmetic.ts): a row that does not add up stays low.
+
+import type { Placement } from '../document.ts';
+import { normalizeForMatching } from '../values/text-normalization.ts';
+import { roundConfidence } from './candidate-selection.ts';
+import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
+import { rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
+import type { TableReadingOptions } from './table-rows.ts';
+import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
+
+/** A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR"). */
+const MONEY = /^(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
+/** A tax code or mark after the amount ("SR", "S", "(Z)", "*"). */
+const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#]$/;
+/** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02" before the amount. */
+const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
+/** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
+const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
+/** Lines that close the item block on a till receipt without being a totals label. */
+const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
+/** Lines that are not items although they print an amount. */
+const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|svc|deposit|change|cash|tips?|tender)\b/;
+/** Item lines above the totals are read back up to this many non-item lines in a row. */
+const MAX_LINES_BETWEEN_ITEMS = 3;
+/** A gap of more than this many line heights above an item ends the block. */
+const BLOCK_GAP = 4.5;
+
+interface ColumnNames {
+  description?: string;
+  quantity?: string;
+  unitPrice?: string;
+  lineTotal: string;
+  productCode?: string;
+}
+
+function columnNamesOf(specifications: TableColumnSpecification[]): ColumnNames | undefined {
+  const byRole = (role: string): string | undefined => specifications.find((column) => column.role === role && !column.hidden)?.name;
+  const lineTotal = byRole('line-total');
+  if (!lineTotal) return undefined;
+  const names: ColumnNames = { lineTotal };
+  const description = byRole('description');
+  const quantity = byRole('quantity');
+  const unitPrice = byRole('unit-price');
+  const productCode = specifications.find((column) => column.name === 'product_code' && !column.hidden)?.name;
+  if (description) names.description = description;
+  if (quantity) names.quantity = quantity;
+  if (unitPrice) names.unitPrice = unitPrice;
+  if (productCode) names.productCode = productCode;
+  return names;
+}
+
+function parseMoney(text: string): number {
+  return Number(text.replace(',', '.'));
+}
+
+/** One item line as printed: its parts, each with the words it was read from. */
+interface ItemLine {
+  row: LayoutRow;
+  amount: { value: number; words: LayoutWord[] };
+  quantity?: { value: number; words: LayoutWord[] };
+  unitPrice?: { value: number; words: LayoutWord[] };
+  productCode?: { value: string; words: LayoutWord[] };
+  description?: { value: string; words: LayoutWord[] };
+}
+
+function wordsOf(row: LayoutRow): { word: LayoutWord; segmentStart: boolean }[] {
+  return row.segments.flatMap((segment) => segment.words.map((word, index) => ({ word, segmentStart: index === 0 })));
+}
+
+/** The item a line prints, or undefined when it is not an item line. */
+function itemLineOf(row: LayoutRow): ItemLine | undefined {
+  const words = wordsOf(row);
+  let last = words.length - 1;
+  while (last >= 0 && TAX_CODE.test(words[last]!.word.text)) last -= 1;
+  if (last < 1 || words.length - 1 - last > 2) return undefined;
+  const money = MONEY.exec(words[last]!.word.text);
+  if (!money) return undefined;
+  const before = words.slice(0, last);
+  // The amount stands in a column of its own, or follows the line's quantity and price.
+  if (!words[last]!.segmentStart && !/\d$/.test(before[before.length - 1]!.word.text)) return undefined;
+  const amount = { value: parseMoney(money[1]!), words: [words[last]!.word] };
+  if (amount.value <= 0) return undefined;
+  const line: ItemLine = { row, amount };
+  let rest = before.map((entry) => entry.word);
+  const text = rest.map((word) => word.text).join(' ');
+  const times = QUANTITY_TIMES_PRICE.exec(text);
+  const plain = times ? undefined : QUANTITY_AND_PRICE.exec(text);
+  const pair = times ?? plain;
+  if (pair) {
+    const quantity = parseMoney(pair[1]!);
+    const unitPrice = parseMoney(pair[2]!);
+    if (times || rowAddsUp({ quantity, unitPrice, lineTotal: amount.value })) {
+      const tokens = pair[0].trim().split(/\s+/).length;
+      const pairWords = rest.slice(rest.length - tokens);
+      line.quantity = { value: quantity, words: pairWords.slice(0, 1) };
+      line.unitPrice = { value: unitPrice, words: pairWords.slice(-1) };
+      rest = rest.slice(0, rest.length - tokens);
+    }
+  }
+  // A barcode or item code opening the line.
+  if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity)) {
+    line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
+    rest = rest.slice(1);
+  }
+  // "1 Unagi don  28.00": a count before the name.
+  if (!line.quantity && rest.length >= 2 && /^\d{1,2}$/.test(rest[0]!.text) && /\p{L}{2}/u.test(rest[1]!.text)) {
+    line.quantity = { value: Number(rest[0]!.text), words: [rest[0]!] };
+    rest = rest.slice(1);
+  }
+  const description = rest.map((word) => word.text).join(' ').trim();
+  if (/\p{L}{2}/u.test(description)) line.description = { value: description, words: rest };
+  else if (rest.length > 0 && !line.quantity) return undefined;
+  return line;
+}
+
+function normalizedText(row: LayoutRow): string {
+  return normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim();
+}
+
+/** A line that carries a label ("Date: ...", "Cashier : 12"): the receipt's head, above any item. */
+function isLabelled(row: LayoutRow): boolean {
+  return row.segments.some((segment) => /:/.test(segment.text));
+}
+
+function endsItems(row: LayoutRow, options: TableReadingOptions): boolean {
+  return options.totalsRows.has(`${row.pageNumber}:${row.index}`) || TILL_SUMMARY.test(normalizedText(row));
+}
+
+/** The item lines above a totals line, top to bottom, with the text lines printed above each. */
+function itemBlockAbove(page: LayoutPage, totalsIndex: number): { line: ItemLine; textAbove: LayoutRow[] }[] {
+  const block: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
+  let pendingText: LayoutRow[] = [];
+  let linesSinceItem = 0;
+  let below = page.rows[totalsIndex]!;
+  for (let index = totalsIndex - 1; index >= 0; index -= 1) {
+    const row = page.rows[index]!;
+    if (below.top - row.bottom > page.typicalLineHeight * BLOCK_GAP) break;
+    below = row;
+    if (isLabelled(row)) break;
+    const line = NOT_AN_ITEM.test(normalizedText(row)) ? undefined : itemLineOf(row);
+    if (line) {
+      if (block.length > 0) block[0]!.textAbove = pendingText;
+      block.unshift({ line, textAbove: [] });
+      pendingText = [];
+      linesSinceItem = 0;
+      continue;
+    }
+    linesSinceItem += 1;
+    if (linesSinceItem > MAX_LINES_BETWEEN_ITEMS) break;
+    pendingText.unshift(row);
+  }
+  // Text lines above the first item (at most two) may be its description.
+  if (block.length > 0) block[0]!.textAbove = pendingText.slice(-2);
+  return block;
+}
+
+/** The description of a line of only quantity and price: the wordiest text line above it. */
+function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: LayoutWord[] } | undefined {
+  let best: LayoutRow | undefined;
+  let bestLetters = 0;
+  for (const row of textAbove) {
+    const letters = row.segments.map((segment) => segment.text).join(' ').replace(/[^\p{L}]/gu, '').length;
+    if (letters > bestLetters) {
+      best = row;
+      bestLetters = letters;
+    }
+  }
+  if (!best || bestLetters < 3) return undefined;
+  // A tax code closing the description line ("AIR ADAPTOR  SR") is not part of it.
+  const words = best.segments.flatMap((segment) => segment.words);
+  while (words.length > 1 && TAX_CODE.test(words[words.length - 1]!.text)) words.pop();
+  return { value: words.map((word) => word.text).join(' '), words };
+}
+
+function meanConfidence(words: LayoutWord[]): number {
+  const confidences = words.map((word) => word.confidence).filter((confidence): confidence is number => confidence !== undefined);
+  return confidences.length === 0 ? 1 : confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length;
+}
+
+function clamp(box: Placement): Placement {
+  const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10000) / 10000;
+  const x = round(box.x);
+  const y = round(box.y);
+  return { x, y, width: round(Math.min(1 - x, box.width)), height: round(Math.min(1 - y, box.height)) };
+}
+
+function amountOnLine(row: LayoutRow): number | undefined {
+  const words = wordsOf(row).map((entry) => entry.word.text);
+  for (let index = words.length - 1; index >= 0; index -= 1) {
+    const money = MONEY.exec(words[index]!);
+    if (money) return parseMoney(money[1]!);
+  }
+  return undefined;
+}
+
+/**
+ * The item lines of a layout without a table header: on the first page where a block of item lines
+ * stands above a totals line. Undefined when there is none.
+ */
+export function readTillRows(layout: DocumentLayout, specifications: TableColumnSpecification[], options: TableReadingOptions): ExtractedTable | undefined {
+  const names = columnNamesOf(specifications);
+  if (!names) return undefined;
+  for (const page of layout.pages) {
+    for (let index = 1; index < page.rows.length; index += 1) {
+      if (!endsItems(page.rows[index]!, options)) continue;
+      const block = itemBlockAbove(page, index);
+      if (block.length > 0) return tableOf(block, names, options, layout.hasGeometry, amountOnLine(page.rows[index]!), page.pageNumber);
+      // A totals line with no items above it: the items are not printed here.
+      break;
+    }
+  }
+  return undefined;
+}
+
+function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {
+  const items = block.map(({ line, textAbove }) => {
+    const description = line.description ?? (line.quantity && line.unitPrice ? descriptionAbove(textAbove) : undefined);
+    return { ...line, ...(description ? { description } : {}) };
+  });
+  const arithmetic = tableArithmetic(
+    items.map((item) => ({
+      ...(item.quantity ? { quantity: item.quantity.value } : {}),
+      ...(item.unitPrice ? { unitPrice: item.unitPrice.value } : {}),
+      lineTotal: item.amount.value,
+    })),
+    closingSum === undefined ? options.sums : [...options.sums, closingSum],
+  );
+  const rows: TableRow[] = items.map((item, index) => {
+    const parts: [string | undefined, { value: TableCellValue; words: LayoutWord[] } | undefined][] = [
+      [names.productCode, item.productCode],
+      [names.description, item.description],
+      [names.quantity, item.quantity],
+      [names.unitPrice, item.unitPrice],
+      [names.lineTotal, item.amount],
+    ];
+    const allWords = parts.flatMap(([, part]) => part?.words ?? []);
+    const reading = meanConfidence(allWords);
+    const confidence = roundConfidence((arithmetic.rows[index] ?? 0.7) * reading);
+    const values: Record<string, TableCellValue> = {};
+    const cells: Record<string, TableCell> = {};
+    for (const [name, part] of parts) {
+      if (!name || !part) continue;
+      values[name] = part.value;
+      cells[name] = {
+        confidence: roundConfidence(Math.min(confidence, (confidence * meanConfidence(part.words)) / Math.max(reading, 0.01))),
+        ...(hasGeometry && part.words.length > 0 ? { placement: clamp(unitePlacements(part.words.map((word) => word.box))) } : {}),
+      };
+    }
+    return {
+      values,
+      confidence,
+      pageNumber,
+      ...(hasGeometry ? { placement: clamp(unitePlacements(allWords.map((word) => word.box))) } : {}),
+      cells,
+    };
+  });
+  const allWords = items.flatMap((item) => [item.amount.words, item.description?.words ?? []].flat());
+  return {
+    rows,
+    confidence: roundConfidence(arithmetic.table * meanConfidence(allWords)),
+    pageNumber,
+    ...(hasGeometry ? { placement: clamp(unitePlacements(rows.flatMap((row) => (row.placement ? [row.placement] : [])))) } : {}),
+  };
+}
