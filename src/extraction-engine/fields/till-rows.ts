@@ -14,17 +14,21 @@ import type { TableReadingOptions } from './table-rows.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
 /** A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR"). */
-const MONEY = /^(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
-/** A tax code or mark after the amount ("SR", "S", "(Z)", "*"). */
-const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#]$/;
+const MONEY = /^(?:RM|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
+/** A tax code or mark after the amount or a description ("SR", "S", "(Z)", "*S", and "*5" as a camera reads it). */
+const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#%][A-Za-z0-9]$|^[*#]$/;
 /** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02" before the amount. */
 const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
 /** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
+/** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
+const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
 /** Lines that close the item block on a till receipt without being a totals label. */
 const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
 /** Lines that are not items although they print an amount. */
 const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|svc|deposit|change|cash|tips?|tender)\b/;
+/** Words of the totals and payment block, anywhere on a line: it is not an item, and no item is above it within the block. */
+const TOTALS_WORD = /\b(?:total|sub ?total|subtotal|tendered|change|cash|credit|debit|disc|discount|rounding|round adj|payment|paid|balance|gst|vat|tax|service charge)\b/;
 /** Item lines above the totals are read back up to this many non-item lines in a row. */
 const MAX_LINES_BETWEEN_ITEMS = 3;
 /** A gap of more than this many line heights above an item ends the block. */
@@ -66,10 +70,18 @@ interface ItemLine {
   unitPrice?: { value: number; words: LayoutWord[] };
   productCode?: { value: string; words: LayoutWord[] };
   description?: { value: string; words: LayoutWord[] };
+  /** The line prints no words besides its numbers: its description is a line above. */
+  numbersOnly?: boolean;
 }
 
+/** Specks the camera read as marks ("|", "_", "—") are not words of the line. */
+const SPECK = /^[|\\/;:_\-–—~'"“”‘’.,!¢©«»]+$/;
+
 function wordsOf(row: LayoutRow): { word: LayoutWord; segmentStart: boolean }[] {
-  return row.segments.flatMap((segment) => segment.words.map((word, index) => ({ word, segmentStart: index === 0 })));
+  return row.segments.flatMap((segment) => {
+    const words = segment.words.filter((word) => !SPECK.test(word.text));
+    return words.map((word, index) => ({ word, segmentStart: index === 0 }));
+  });
 }
 
 /** The item a line prints, or undefined when it is not an item line. */
@@ -103,18 +115,20 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
     }
   }
   // A barcode or item code opening the line.
-  if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity)) {
+  if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity || rest.slice(1).every((word) => !/\p{L}/u.test(word.text)))) {
     line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
     rest = rest.slice(1);
   }
   // "1 Unagi don  28.00": a count before the name.
-  if (!line.quantity && rest.length >= 2 && /^\d{1,2}$/.test(rest[0]!.text) && /\p{L}{2}/u.test(rest[1]!.text)) {
+  if (!line.quantity && rest.length >= 2 && /^\d{1,2}$/.test(rest[0]!.text) && /\p{L}/u.test(rest[1]!.text)) {
     line.quantity = { value: Number(rest[0]!.text), words: [rest[0]!] };
     rest = rest.slice(1);
   }
+  while (rest.length > 1 && TAX_CODE.test(rest[rest.length - 1]!.text)) rest = rest.slice(0, -1);
   const description = rest.map((word) => word.text).join(' ').trim();
   if (/\p{L}{2}/u.test(description)) line.description = { value: description, words: rest };
-  else if (rest.length > 0 && !line.quantity) return undefined;
+  // Numbers only ("9045734 11% 7.50."): a line of code, quantity and price whose description is above it.
+  else line.numbersOnly = true;
   return line;
 }
 
@@ -127,29 +141,43 @@ function isLabelled(row: LayoutRow): boolean {
   return row.segments.some((segment) => /:/.test(segment.text));
 }
 
+/**
+ * A line that closes the item lines: a till's summary ("Item Count", "Total Qty", "Subtotal") or a
+ * totals label with its amount (a tax label in the receipt's head, "GST ID: ...", prints none).
+ */
 function endsItems(row: LayoutRow, options: TableReadingOptions): boolean {
-  return options.totalsRows.has(`${row.pageNumber}:${row.index}`) || TILL_SUMMARY.test(normalizedText(row));
+  if (TILL_SUMMARY.test(normalizedText(row))) return true;
+  return (options.totalsRows.has(`${row.pageNumber}:${row.index}`) || TOTALS_WORD.test(normalizedText(row))) && amountOnLine(row) !== undefined;
 }
 
 /** The item lines above a totals line, top to bottom, with the text lines printed above each. */
-function itemBlockAbove(page: LayoutPage, totalsIndex: number): { line: ItemLine; textAbove: LayoutRow[] }[] {
+function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions): { line: ItemLine; textAbove: LayoutRow[] }[] {
   const block: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
   let pendingText: LayoutRow[] = [];
   let linesSinceItem = 0;
+  let quantityBelow: { row: LayoutRow; match: RegExpExecArray } | undefined;
   let below = page.rows[totalsIndex]!;
   for (let index = totalsIndex - 1; index >= 0; index -= 1) {
     const row = page.rows[index]!;
     if (below.top - row.bottom > page.typicalLineHeight * BLOCK_GAP) break;
     below = row;
-    if (isLabelled(row)) break;
+    if (isLabelled(row) || endsItems(row, options) || TOTALS_WORD.test(normalizedText(row))) break;
     const line = NOT_AN_ITEM.test(normalizedText(row)) ? undefined : itemLineOf(row);
+    const quantityLine = line ? undefined : QUANTITY_LINE.exec(wordsOf(row).map((entry) => entry.word.text).join(' '));
+    if (quantityLine && linesSinceItem === 0) {
+      quantityBelow = { row, match: quantityLine };
+      continue;
+    }
     if (line) {
+      if (quantityBelow) priceFromLineBelow(line, quantityBelow.row, quantityBelow.match);
+      quantityBelow = undefined;
       if (block.length > 0) block[0]!.textAbove = pendingText;
       block.unshift({ line, textAbove: [] });
       pendingText = [];
       linesSinceItem = 0;
       continue;
     }
+    quantityBelow = undefined;
     linesSinceItem += 1;
     if (linesSinceItem > MAX_LINES_BETWEEN_ITEMS) break;
     pendingText.unshift(row);
@@ -157,6 +185,22 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number): { line: ItemLine
   // Text lines above the first item (at most two) may be its description.
   if (block.length > 0) block[0]!.textAbove = pendingText.slice(-2);
   return block;
+}
+
+/**
+ * The quantity and unit price printed under an item line, where they multiply to its amount. The "@"
+ * before the quantity ("@2 X RM 2.20") is often read as a digit ("82"): without it the quantity may
+ * add up where the reading does not.
+ */
+function priceFromLineBelow(line: ItemLine, row: LayoutRow, match: RegExpExecArray): void {
+  if (line.quantity || line.unitPrice) return;
+  const unitPrice = parseMoney(match[2]!);
+  const printed = match[1]!;
+  const quantity = [printed, printed.slice(1)].filter(Boolean).map(Number).find((candidate) => rowAddsUp({ quantity: candidate, unitPrice, lineTotal: line.amount.value }));
+  if (quantity === undefined) return;
+  const words = wordsOf(row).map((entry) => entry.word);
+  line.quantity = { value: quantity, words: words.slice(0, 1) };
+  line.unitPrice = { value: unitPrice, words: words.slice(-1) };
 }
 
 /** The description of a line of only quantity and price: the wordiest text line above it. */
@@ -208,10 +252,8 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
   for (const page of layout.pages) {
     for (let index = 1; index < page.rows.length; index += 1) {
       if (!endsItems(page.rows[index]!, options)) continue;
-      const block = itemBlockAbove(page, index);
+      const block = itemBlockAbove(page, index, options);
       if (block.length > 0) return tableOf(block, names, options, layout.hasGeometry, amountOnLine(page.rows[index]!), page.pageNumber);
-      // A totals line with no items above it: the items are not printed here.
-      break;
     }
   }
   return undefined;
@@ -219,7 +261,7 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
 
 function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {
   const items = block.map(({ line, textAbove }) => {
-    const description = line.description ?? (line.quantity && line.unitPrice ? descriptionAbove(textAbove) : undefined);
+    const description = line.description ?? (line.numbersOnly ? descriptionAbove(textAbove) : undefined);
     return { ...line, ...(description ? { description } : {}) };
   });
   const arithmetic = tableArithmetic(

@@ -99,3 +99,33 @@ describe('item lines without a header', () => {
     expect(table?.rows.map((row) => row.values)).toEqual([{ description: 'Widget', quantity: 2, amount: 5 }]);
   });
 });
+
+describe('what a till camera reads', () => {
+  it('takes "@2 X RM 2.20" under an item line as its quantity and unit price where they add up, the "@" read as a digit or not', () => {
+    const table = tableOf([
+      ...head,
+      line('4410 ORANGE JUICE 1L', 'RM4.40 s'),
+      { text: '@2 X RM 2.20', x: 0.1 },
+      line('5102 RICE CAKE', 'RM9.00 s'),
+      { text: '83 X RM 3.00', x: 0.1 },
+      line('7001 BREAD LOAF', 'RM3.10 s'),
+      { text: '@2 X RM 9.99', x: 0.1 },
+      line('Total Sales RM', '16.50'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [2, 2.2, 4.4],
+      [3, 3, 9],
+      [undefined, undefined, 3.1],
+    ]);
+  });
+
+  it('reads a line of only numbers as an item whose description is the wordiest line above it, the tax mark left out', () => {
+    const table = tableOf([...head, { text: 'DOOR STOP RUBBER *5', x: LEFT }, { text: 'TD33 - 5/200', x: LEFT }, line('9002107 11% 7.50.', '7.50'), line('Item(s) : 1', ''), line('TOTAL', '7.50')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([{ product_code: '9002107', description: 'DOOR STOP RUBBER', amount: 7.5 }]);
+  });
+
+  it('stops at a totals or payment word anywhere on the line, also where the totals label was misread', () => {
+    const table = tableOf([...head, line('1 Flat white', '9.50'), line('(incl GST) Total', '9.50'), line('Tendered', '20.00'), line('Change due', '10.50')]);
+    expect(table?.rows.map((row) => row.values.amount)).toEqual([9.5]);
+  });
+});
