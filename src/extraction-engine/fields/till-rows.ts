@@ -23,12 +23,17 @@ const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
 /** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
 const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
+/** A closing line whose amount is the items' sum. */
+const CLOSING_SUM = /\b(?:sub ?total|total|summe|gesamt|totaal|razem)\b/;
 /** Lines that close the item block on a till receipt without being a totals label. */
 const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
 /** Lines that are not items although they print an amount. */
 const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|svc|deposit|change|cash|tips?|tender)\b/;
-/** Words of the totals and payment block, anywhere on a line: it is not an item, and no item is above it within the block. */
-const TOTALS_WORD = /\b(?:total|sub ?total|subtotal|tendered|change|cash|credit|debit|disc|discount|rounding|round adj|payment|paid|balance|gst|vat|tax|service charge)\b/;
+/**
+ * Words of the totals and payment block, anywhere on a line: it is not an item, and no item is above
+ * it within the block. A summary of charges ("AWS Service Charges $4.11", "Credits $0.00") is not items.
+ */
+const TOTALS_WORD = /\b(?:total|sub ?total|subtotal|tendered|change|cash|credit|debit|disc|discount|rounding|round adj|payment|paid|balance|gst|vat|tax|charges?|credits?|gesamt|mwst|ust|totaal|razem|suma)\b|\p{L}*(?:summe|betrag)\b/u;
 /** Item lines above the totals are read back up to this many non-item lines in a row. */
 const MAX_LINES_BETWEEN_ITEMS = 3;
 /** A gap of more than this many line heights above an item ends the block. */
@@ -253,7 +258,11 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
     for (let index = 1; index < page.rows.length; index += 1) {
       if (!endsItems(page.rows[index]!, options)) continue;
       const block = itemBlockAbove(page, index, options);
-      if (block.length > 0) return tableOf(block, names, options, layout.hasGeometry, amountOnLine(page.rows[index]!), page.pageNumber);
+      // The amount on the closing line is what the items add up to where it is a (sub)total; a line
+      // "Charges $0.01" or "VAT $0.00" that ends them is not their sum.
+      const closing = page.rows[index]!;
+      const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
+      if (block.length > 0) return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber);
     }
   }
   return undefined;
@@ -264,13 +273,14 @@ function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: Col
     const description = line.description ?? (line.numbersOnly ? descriptionAbove(textAbove) : undefined);
     return { ...line, ...(description ? { description } : {}) };
   });
+  const sums = closingSum === undefined ? options.sums : [...options.sums, closingSum];
   const arithmetic = tableArithmetic(
     items.map((item) => ({
       ...(item.quantity ? { quantity: item.quantity.value } : {}),
       ...(item.unitPrice ? { unitPrice: item.unitPrice.value } : {}),
       lineTotal: item.amount.value,
     })),
-    closingSum === undefined ? options.sums : [...options.sums, closingSum],
+    sums,
   );
   const rows: TableRow[] = items.map((item, index) => {
     const parts: [string | undefined, { value: TableCellValue; words: LayoutWord[] } | undefined][] = [

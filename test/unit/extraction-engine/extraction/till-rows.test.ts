@@ -129,3 +129,24 @@ describe('what a till camera reads', () => {
     expect(table?.rows.map((row) => row.values.amount)).toEqual([9.5]);
   });
 });
+
+describe('lines with amounts that are not items', () => {
+  it('reads no items from a summary of charges and credits, and takes no sum from a "Charges" line', () => {
+    const page: Row[] = [
+      'Cloud Hosting Ltd',
+      line('Hosting Service Charges', '$9.20'),
+      line('Charges', '$9.20'),
+      line('Credits', '$0.00'),
+      line('Total for this invoice', '$9.20'),
+    ];
+    expect(tableOf(page, invoiceSpecification)).toBeUndefined();
+    const detail = tableOf(['Cloud Hosting Ltd', line('Object storage', '$0.01'), line('Charges', '$0.01'), line('Total for this invoice', '$3.00')], invoiceSpecification);
+    expect(detail?.rows.map((row) => row.values)).toEqual([{ description: 'Object storage', amount: 0.01 }]);
+    expect(detail?.confidence).toBeLessThan(0.9);
+  });
+
+  it('does not read a German sum line ("Positionssumme") as an item', () => {
+    const table = tableOf(['Lieferant GmbH', line('Positionssumme', '198,00'), line('Bruttosumme', '235,62')], invoiceSpecification);
+    expect(table).toBeUndefined();
+  });
+});
