@@ -33,7 +33,7 @@ const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|sv
  * Words of the totals and payment block, anywhere on a line: it is not an item, and no item is above
  * it within the block. A summary of charges ("AWS Service Charges $4.11", "Credits $0.00") is not items.
  */
-const TOTALS_WORD = /\b(?:total|sub ?total|subtotal|tendered|change|cash|credit|debit|disc|discount|rounding|round adj|payment|paid|balance|gst|vat|tax|charges?|credits?|gesamt|mwst|ust|totaal|razem|suma)\b|\p{L}*(?:summe|betrag)\b/u;
+const TOTALS_WORD = /\b(?:total|sub ?total|subtotal|tendered|change|cash|credit|debit|disc|discount|rounding|round adj|payment|paid|balance|gst|vat|tax|charges?|credits?|gesamt|mwst|ust|totaal|razem|suma)\b|\p{L}*(?:summe|betrag)\b|@\s?\d+(?:[.,]\d+)?\s?%/u;
 /** Item lines above the totals are read back up to this many non-item lines in a row. */
 const MAX_LINES_BETWEEN_ITEMS = 3;
 /** A gap of more than this many line heights above an item ends the block. */
@@ -127,6 +127,11 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   // "1 Unagi don  28.00": a count before the name.
   if (!line.quantity && rest.length >= 2 && /^\d{1,2}$/.test(rest[0]!.text) && /\p{L}/u.test(rest[1]!.text)) {
     line.quantity = { value: Number(rest[0]!.text), words: [rest[0]!] };
+    rest = rest.slice(1);
+  }
+  // A short item number before the name ("2174 COKE ZERO", "1 D28 MILO DINO"): the product code.
+  if (!line.productCode && rest.length >= 2 && (/^\d{3,4}$/.test(rest[0]!.text) || (line.quantity !== undefined && /^[A-Z]\d{2,3}$/.test(rest[0]!.text))) && /\p{L}{2}/u.test(rest[1]!.text)) {
+    line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
     rest = rest.slice(1);
   }
   while (rest.length > 1 && TAX_CODE.test(rest[rest.length - 1]!.text)) rest = rest.slice(0, -1);

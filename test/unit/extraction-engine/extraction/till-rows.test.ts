@@ -150,3 +150,19 @@ describe('lines with amounts that are not items', () => {
     expect(table).toBeUndefined();
   });
 });
+
+describe('item numbers and tax lines', () => {
+  it('takes a short item number before the name as the product code, also after the count', () => {
+    const table = tableOf([...head, line('2174 ORANGE SODA 1.5L', 'RM2.85 s'), line('1 D28 ICED MILO', '7.45 S'), line('TOTAL', '10.30')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { product_code: '2174', description: 'ORANGE SODA 1.5L', amount: 2.85 },
+      { product_code: 'D28', description: 'ICED MILO', quantity: 1, amount: 7.45 },
+    ]);
+  });
+
+  it('reads no item from a tax summary line ("SR @ 6%  92.80  5.57")', () => {
+    const table = tableOf([...head, line('1 Flat white', '9.50'), line('Item Count 1', ''), line('SR @ 6% 8.96', '0.54'), line('Rounding', '0.00')]);
+    expect(table?.rows.map((row) => row.values.amount)).toEqual([9.5]);
+    expect(tableOf([...head, line('SR @ 6% 92.80', '5.57'), line('Rounding', '0.00')])).toBeUndefined();
+  });
+});
