@@ -5,12 +5,11 @@
 // description from the text lines above it. Nothing but the page's arithmetic vouches for such rows, so
 // their confidence comes from it alone (table-arithmetic.ts): a row that does not add up stays low.
 
-import type { Placement } from '../document.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
 import { rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
-import type { TableReadingOptions } from './table-rows.ts';
+import { clamp, meanConfidence, type TableReadingOptions } from './table-rows.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
 /** A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR"). */
@@ -229,18 +228,6 @@ function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: Layou
   const words = best.segments.flatMap((segment) => segment.words);
   while (words.length > 1 && TAX_CODE.test(words[words.length - 1]!.text)) words.pop();
   return { value: words.map((word) => word.text).join(' '), words };
-}
-
-function meanConfidence(words: LayoutWord[]): number {
-  const confidences = words.map((word) => word.confidence).filter((confidence): confidence is number => confidence !== undefined);
-  return confidences.length === 0 ? 1 : confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length;
-}
-
-function clamp(box: Placement): Placement {
-  const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10000) / 10000;
-  const x = round(box.x);
-  const y = round(box.y);
-  return { x, y, width: round(Math.min(1 - x, box.width)), height: round(Math.min(1 - y, box.height)) };
 }
 
 function amountOnLine(row: LayoutRow): number | undefined {
