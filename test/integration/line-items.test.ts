@@ -139,6 +139,37 @@ describe('line items over the API', () => {
     expect(fields.find((field) => field.name === 'line_item_count')?.value).toBe(2);
   }, 120_000);
 
+  it('returns the item lines of a scanned till receipt without a header row, with cell boxes and the count', async () => {
+    // Count and name before the amount, and a line of quantity × price under its description line.
+    const scan = await derivedScanOf(
+      await laidOutPdf([
+        [
+          'COOL BEANS CAFE',
+          'RECEIPT',
+          'Date: 02/03/2024 10:14',
+          '',
+          [{ text: '1 Flat white', x: column.description }, { text: '9.50', x: column.amount }],
+          [{ text: '2 Butter croissant', x: column.description }, { text: '13.00', x: column.amount }],
+          [{ text: 'ORANGE JUICE 1L', x: column.description }],
+          [{ text: '2 X 2.20', x: column.quantity }, { text: '4.40', x: column.amount }],
+          [{ text: 'Total', x: column.description }, { text: '26.90', x: column.amount }],
+          [{ text: 'Cash', x: column.description }, { text: '30.00', x: column.amount }],
+        ],
+      ]),
+    );
+    const fields = await extractedFields(client, Buffer.from(scan), 'till.pdf');
+    const lineItems = fields.find((field) => field.name === 'line_items')!;
+    expect(lineItems.value).toEqual([
+      { description: 'Flat white', quantity: 1, amount: 9.5 },
+      { description: 'Butter croissant', quantity: 2, amount: 13 },
+      { description: 'ORANGE JUICE 1L', quantity: 2, unit_price: 2.2, amount: 4.4 },
+    ]);
+    const juice = lineItems.metadata.rows[2];
+    expect(juice.cells.amount.placement.x).toBeCloseTo(column.amount / 595, 1);
+    expect(juice.cells.description.placement.y).toBeLessThan(juice.cells.amount.placement.y);
+    expect(fields.find((field) => field.name === 'line_item_count')?.value).toBe(3);
+  }, 120_000);
+
   it('returns the lines of an e-invoice exactly', async () => {
     const ubl = [
       '<?xml version="1.0" encoding="UTF-8"?>',

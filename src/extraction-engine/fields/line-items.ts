@@ -1,16 +1,20 @@
-// Table fields as field results: the rows read by the row builder, and the line item count as the
-// number of rows of the item table (the field with role line-items, else the first table).
+// Table fields as field results: the rows read by the row builder (under a header, else the item
+// lines above the totals), and the line item count as the number of rows of the item table (the field
+// with role line-items, else the first table).
 
 import type { DocumentLayout } from './document-layout.ts';
 import type { FieldResult } from './extract-fields.ts';
 import type { FieldSpecification } from './field-specification.ts';
 import { readTable, type TableReadingOptions } from './table-rows.ts';
+import { readTillRows } from './till-rows.ts';
 
 export function tableFieldResults(layout: DocumentLayout, tableFields: FieldSpecification[], options: TableReadingOptions, countFieldName: string | undefined): FieldResult[] {
   const results: FieldResult[] = [];
   let counted: FieldResult | undefined;
   for (const field of tableFields) {
-    const table = field.columns ? readTable(layout, field.columns, options) : undefined;
+    // Without a header naming the columns: the item lines above the totals, as a till prints them.
+    const underHeader = field.columns ? readTable(layout, field.columns, options) : undefined;
+    const table = underHeader ?? (field.columns ? readTillRows(layout, field.columns, options) : undefined);
     if (!table) continue;
     const result: FieldResult = {
       name: field.name,
@@ -18,7 +22,7 @@ export function tableFieldResults(layout: DocumentLayout, tableFields: FieldSpec
       confidence: table.confidence,
       pageNumber: table.pageNumber,
       ...(table.placement ? { placement: table.placement } : {}),
-      evidence: 'rows of the table under its header',
+      evidence: underHeader ? 'rows of the table under its header' : 'item lines above the totals',
       table,
     };
     results.push(result);

@@ -285,12 +285,14 @@ function decimalCommaOf(drafts: RowDraft[], lineTotalColumn: number): boolean {
   return comma > point;
 }
 
-function meanConfidence(words: LayoutWord[]): number {
+/** Mean of the words' reading confidence; 1 for text layers. */
+export function meanConfidence(words: LayoutWord[]): number {
   const confidences = words.map((word) => word.confidence).filter((confidence): confidence is number => confidence !== undefined);
   return confidences.length === 0 ? 1 : confidences.reduce((sum, confidence) => sum + confidence, 0) / confidences.length;
 }
 
-function clamp(box: Placement): Placement {
+/** A box kept on its page, rounded to four decimals. */
+export function clamp(box: Placement): Placement {
   const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10000) / 10000;
   const x = round(box.x);
   const y = round(box.y);

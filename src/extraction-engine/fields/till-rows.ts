@@ -1,0 +1,313 @@
+// Item lines printed without a header row (till receipts, short headerless tables): the block of lines
+// just above the first totals line whose last column prints a money amount. A line gives its quantity
+// and unit price where it prints them ("2 x 3.50  7.00", "1 Saba shioyaki  26.00"), and a line of
+// quantity and price under a description line ("CHOPPING BOARD" / "8970669  1 X 19.00  19.00") takes its
+// description from the text lines above it. Nothing but the page's arithmetic vouches for such rows, so
+// their confidence comes from it alone (table-arithmetic.ts): a row that does not add up stays low.
+
+import { normalizeForMatching } from '../values/text-normalization.ts';
+import { roundConfidence } from './candidate-selection.ts';
+import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
+import { rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
+import { clamp, meanConfidence, type TableReadingOptions } from './table-rows.ts';
+import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
+
+/** A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR"). */
+const MONEY = /^(?:RM|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
+/** A tax code or mark after the amount or a description ("SR", "S", "(Z)", "*S", and "*5" as a camera reads it). */
+const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#%][A-Za-z0-9]$|^[*#]$/;
+/** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02" before the amount. */
+const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
+/** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
+const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
+/** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
+const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
+/** A closing line whose amount is the items' sum. */
+const CLOSING_SUM = /\b(?:sub ?total|total|summe|gesamt|totaal|razem)\b/;
+/** Lines that close the item block on a till receipt without being a totals label. */
+const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
+/** Lines that are not items although they print an amount. */
+const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|svc|deposit|change|cash|tips?|tender)\b/;
+/**
+ * Words of the totals and payment block, anywhere on a line: it is not an item, and no item is above
+ * it within the block. A summary of charges ("AWS Service Charges $4.11", "Credits $0.00") is not items.
+ */
+const TOTALS_WORD = /\b(?:total|sub ?total|subtotal|tendered|change|cash|credit|debit|disc|discount|rounding|round adj|payment|paid|balance|gst|vat|tax|charges?|credits?|gesamt|mwst|ust|totaal|razem|suma)\b|\p{L}*(?:summe|betrag)\b|@\s?\d+(?:[.,]\d+)?\s?%/u;
+/** Item lines above the totals are read back up to this many non-item lines in a row. */
+const MAX_LINES_BETWEEN_ITEMS = 3;
+/** A gap of more than this many line heights above an item ends the block. */
+const BLOCK_GAP = 4.5;
+
+interface ColumnNames {
+  description?: string;
+  quantity?: string;
+  unitPrice?: string;
+  lineTotal: string;
+  productCode?: string;
+}
+
+function columnNamesOf(specifications: TableColumnSpecification[]): ColumnNames | undefined {
+  const byRole = (role: string): string | undefined => specifications.find((column) => column.role === role && !column.hidden)?.name;
+  const lineTotal = byRole('line-total');
+  if (!lineTotal) return undefined;
+  const names: ColumnNames = { lineTotal };
+  const description = byRole('description');
+  const quantity = byRole('quantity');
+  const unitPrice = byRole('unit-price');
+  const productCode = specifications.find((column) => column.name === 'product_code' && !column.hidden)?.name;
+  if (description) names.description = description;
+  if (quantity) names.quantity = quantity;
+  if (unitPrice) names.unitPrice = unitPrice;
+  if (productCode) names.productCode = productCode;
+  return names;
+}
+
+function parseMoney(text: string): number {
+  return Number(text.replace(',', '.'));
+}
+
+/** One item line as printed: its parts, each with the words it was read from. */
+interface ItemLine {
+  row: LayoutRow;
+  amount: { value: number; words: LayoutWord[] };
+  quantity?: { value: number; words: LayoutWord[] };
+  unitPrice?: { value: number; words: LayoutWord[] };
+  productCode?: { value: string; words: LayoutWord[] };
+  description?: { value: string; words: LayoutWord[] };
+  /** The line prints no words besides its numbers: its description is a line above. */
+  numbersOnly?: boolean;
+}
+
+/** Specks the camera read as marks ("|", "_", "—") are not words of the line. */
+const SPECK = /^[|\\/;:_\-–—~'"“”‘’.,!¢©«»]+$/;
+
+function wordsOf(row: LayoutRow): { word: LayoutWord; segmentStart: boolean }[] {
+  return row.segments.flatMap((segment) => {
+    const words = segment.words.filter((word) => !SPECK.test(word.text));
+    return words.map((word, index) => ({ word, segmentStart: index === 0 }));
+  });
+}
+
+/** The item a line prints, or undefined when it is not an item line. */
+function itemLineOf(row: LayoutRow): ItemLine | undefined {
+  const words = wordsOf(row);
+  let last = words.length - 1;
+  while (last >= 0 && TAX_CODE.test(words[last]!.word.text)) last -= 1;
+  if (last < 1 || words.length - 1 - last > 2) return undefined;
+  const money = MONEY.exec(words[last]!.word.text);
+  if (!money) return undefined;
+  const before = words.slice(0, last);
+  // The amount stands in a column of its own, or follows the line's quantity and price.
+  if (!words[last]!.segmentStart && !/\d$/.test(before[before.length - 1]!.word.text)) return undefined;
+  const amount = { value: parseMoney(money[1]!), words: [words[last]!.word] };
+  if (amount.value <= 0) return undefined;
+  const line: ItemLine = { row, amount };
+  let rest = before.map((entry) => entry.word);
+  const text = rest.map((word) => word.text).join(' ');
+  const times = QUANTITY_TIMES_PRICE.exec(text);
+  const plain = times ? undefined : QUANTITY_AND_PRICE.exec(text);
+  const pair = times ?? plain;
+  if (pair) {
+    const quantity = parseMoney(pair[1]!);
+    const unitPrice = parseMoney(pair[2]!);
+    if (times || rowAddsUp({ quantity, unitPrice, lineTotal: amount.value })) {
+      const tokens = pair[0].trim().split(/\s+/).length;
+      const pairWords = rest.slice(rest.length - tokens);
+      line.quantity = { value: quantity, words: pairWords.slice(0, 1) };
+      line.unitPrice = { value: unitPrice, words: pairWords.slice(-1) };
+      rest = rest.slice(0, rest.length - tokens);
+    }
+  }
+  // A barcode or item code opening the line.
+  if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity || rest.slice(1).every((word) => !/\p{L}/u.test(word.text)))) {
+    line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
+    rest = rest.slice(1);
+  }
+  // "1 Unagi don  28.00": a count before the name.
+  if (!line.quantity && rest.length >= 2 && /^\d{1,2}$/.test(rest[0]!.text) && /\p{L}/u.test(rest[1]!.text)) {
+    line.quantity = { value: Number(rest[0]!.text), words: [rest[0]!] };
+    rest = rest.slice(1);
+  }
+  // A short item number before the name ("2174 COKE ZERO", "1 D28 MILO DINO"): the product code.
+  if (!line.productCode && rest.length >= 2 && (/^\d{3,4}$/.test(rest[0]!.text) || (line.quantity !== undefined && /^[A-Z]\d{2,3}$/.test(rest[0]!.text))) && /\p{L}{2}/u.test(rest[1]!.text)) {
+    line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
+    rest = rest.slice(1);
+  }
+  while (rest.length > 1 && TAX_CODE.test(rest[rest.length - 1]!.text)) rest = rest.slice(0, -1);
+  const description = rest.map((word) => word.text).join(' ').trim();
+  if (/\p{L}{2}/u.test(description)) line.description = { value: description, words: rest };
+  // Numbers only ("9045734 11% 7.50."): a line of code, quantity and price whose description is above it.
+  else line.numbersOnly = true;
+  return line;
+}
+
+function normalizedText(row: LayoutRow): string {
+  return normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim();
+}
+
+/** A line that carries a label ("Date: ...", "Cashier : 12"): the receipt's head, above any item. */
+function isLabelled(row: LayoutRow): boolean {
+  return row.segments.some((segment) => /:/.test(segment.text));
+}
+
+/**
+ * A line that closes the item lines: a till's summary ("Item Count", "Total Qty", "Subtotal") or a
+ * totals label with its amount (a tax label in the receipt's head, "GST ID: ...", prints none).
+ */
+function endsItems(row: LayoutRow, options: TableReadingOptions): boolean {
+  if (TILL_SUMMARY.test(normalizedText(row))) return true;
+  return (options.totalsRows.has(`${row.pageNumber}:${row.index}`) || TOTALS_WORD.test(normalizedText(row))) && amountOnLine(row) !== undefined;
+}
+
+/** The item lines above a totals line, top to bottom, with the text lines printed above each. */
+function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions): { line: ItemLine; textAbove: LayoutRow[] }[] {
+  const block: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
+  let pendingText: LayoutRow[] = [];
+  let linesSinceItem = 0;
+  let quantityBelow: { row: LayoutRow; match: RegExpExecArray } | undefined;
+  let below = page.rows[totalsIndex]!;
+  for (let index = totalsIndex - 1; index >= 0; index -= 1) {
+    const row = page.rows[index]!;
+    if (below.top - row.bottom > page.typicalLineHeight * BLOCK_GAP) break;
+    below = row;
+    if (isLabelled(row) || endsItems(row, options) || TOTALS_WORD.test(normalizedText(row))) break;
+    const line = NOT_AN_ITEM.test(normalizedText(row)) ? undefined : itemLineOf(row);
+    const quantityLine = line ? undefined : QUANTITY_LINE.exec(wordsOf(row).map((entry) => entry.word.text).join(' '));
+    if (quantityLine && linesSinceItem === 0) {
+      quantityBelow = { row, match: quantityLine };
+      continue;
+    }
+    if (line) {
+      if (quantityBelow) priceFromLineBelow(line, quantityBelow.row, quantityBelow.match);
+      quantityBelow = undefined;
+      if (block.length > 0) block[0]!.textAbove = pendingText;
+      block.unshift({ line, textAbove: [] });
+      pendingText = [];
+      linesSinceItem = 0;
+      continue;
+    }
+    quantityBelow = undefined;
+    linesSinceItem += 1;
+    if (linesSinceItem > MAX_LINES_BETWEEN_ITEMS) break;
+    pendingText.unshift(row);
+  }
+  // Text lines above the first item (at most two) may be its description.
+  if (block.length > 0) block[0]!.textAbove = pendingText.slice(-2);
+  return block;
+}
+
+/**
+ * The quantity and unit price printed under an item line, where they multiply to its amount. The "@"
+ * before the quantity ("@2 X RM 2.20") is often read as a digit ("82"): without it the quantity may
+ * add up where the reading does not.
+ */
+function priceFromLineBelow(line: ItemLine, row: LayoutRow, match: RegExpExecArray): void {
+  if (line.quantity || line.unitPrice) return;
+  const unitPrice = parseMoney(match[2]!);
+  const printed = match[1]!;
+  const quantity = [printed, printed.slice(1)].filter(Boolean).map(Number).find((candidate) => rowAddsUp({ quantity: candidate, unitPrice, lineTotal: line.amount.value }));
+  if (quantity === undefined) return;
+  const words = wordsOf(row).map((entry) => entry.word);
+  line.quantity = { value: quantity, words: words.slice(0, 1) };
+  line.unitPrice = { value: unitPrice, words: words.slice(-1) };
+}
+
+/** The description of a line of only quantity and price: the wordiest text line above it. */
+function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: LayoutWord[] } | undefined {
+  let best: LayoutRow | undefined;
+  let bestLetters = 0;
+  for (const row of textAbove) {
+    const letters = row.segments.map((segment) => segment.text).join(' ').replace(/[^\p{L}]/gu, '').length;
+    if (letters > bestLetters) {
+      best = row;
+      bestLetters = letters;
+    }
+  }
+  if (!best || bestLetters < 3) return undefined;
+  // A tax code closing the description line ("AIR ADAPTOR  SR") is not part of it.
+  const words = best.segments.flatMap((segment) => segment.words);
+  while (words.length > 1 && TAX_CODE.test(words[words.length - 1]!.text)) words.pop();
+  return { value: words.map((word) => word.text).join(' '), words };
+}
+
+function amountOnLine(row: LayoutRow): number | undefined {
+  const words = wordsOf(row).map((entry) => entry.word.text);
+  for (let index = words.length - 1; index >= 0; index -= 1) {
+    const money = MONEY.exec(words[index]!);
+    if (money) return parseMoney(money[1]!);
+  }
+  return undefined;
+}
+
+/**
+ * The item lines of a layout without a table header: on the first page where a block of item lines
+ * stands above a totals line. Undefined when there is none.
+ */
+export function readTillRows(layout: DocumentLayout, specifications: TableColumnSpecification[], options: TableReadingOptions): ExtractedTable | undefined {
+  const names = columnNamesOf(specifications);
+  if (!names) return undefined;
+  for (const page of layout.pages) {
+    for (let index = 1; index < page.rows.length; index += 1) {
+      if (!endsItems(page.rows[index]!, options)) continue;
+      const block = itemBlockAbove(page, index, options);
+      // The amount on the closing line is what the items add up to where it is a (sub)total; a line
+      // "Charges $0.01" or "VAT $0.00" that ends them is not their sum.
+      const closing = page.rows[index]!;
+      const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
+      if (block.length > 0) return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber);
+    }
+  }
+  return undefined;
+}
+
+function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {
+  const items = block.map(({ line, textAbove }) => {
+    const description = line.description ?? (line.numbersOnly ? descriptionAbove(textAbove) : undefined);
+    return { ...line, ...(description ? { description } : {}) };
+  });
+  const sums = closingSum === undefined ? options.sums : [...options.sums, closingSum];
+  const arithmetic = tableArithmetic(
+    items.map((item) => ({
+      ...(item.quantity ? { quantity: item.quantity.value } : {}),
+      ...(item.unitPrice ? { unitPrice: item.unitPrice.value } : {}),
+      lineTotal: item.amount.value,
+    })),
+    sums,
+  );
+  const rows: TableRow[] = items.map((item, index) => {
+    const parts: [string | undefined, { value: TableCellValue; words: LayoutWord[] } | undefined][] = [
+      [names.productCode, item.productCode],
+      [names.description, item.description],
+      [names.quantity, item.quantity],
+      [names.unitPrice, item.unitPrice],
+      [names.lineTotal, item.amount],
+    ];
+    const allWords = parts.flatMap(([, part]) => part?.words ?? []);
+    const reading = meanConfidence(allWords);
+    const confidence = roundConfidence((arithmetic.rows[index] ?? 0.7) * reading);
+    const values: Record<string, TableCellValue> = {};
+    const cells: Record<string, TableCell> = {};
+    for (const [name, part] of parts) {
+      if (!name || !part) continue;
+      values[name] = part.value;
+      cells[name] = {
+        confidence: roundConfidence(Math.min(confidence, (confidence * meanConfidence(part.words)) / Math.max(reading, 0.01))),
+        ...(hasGeometry && part.words.length > 0 ? { placement: clamp(unitePlacements(part.words.map((word) => word.box))) } : {}),
+      };
+    }
+    return {
+      values,
+      confidence,
+      pageNumber,
+      ...(hasGeometry ? { placement: clamp(unitePlacements(allWords.map((word) => word.box))) } : {}),
+      cells,
+    };
+  });
+  const allWords = items.flatMap((item) => [item.amount.words, item.description?.words ?? []].flat());
+  return {
+    rows,
+    confidence: roundConfidence(arithmetic.table * meanConfidence(allWords)),
+    pageNumber,
+    ...(hasGeometry ? { placement: clamp(unitePlacements(rows.flatMap((row) => (row.placement ? [row.placement] : [])))) } : {}),
+  };
+}
