@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { startFauxqs } from 'fauxqs';
+import { keepIdleConnectionsOpen } from './idle-connections.ts';
 import { makeS3rverWritesAtomic } from './s3rver-atomic-writes.ts';
 import { makeDynaliteWritesAtomic } from './dynalite-atomic-writes.ts';
 import { startS3PostPolicyFront } from './s3-post-policy-front.ts';
@@ -58,6 +59,8 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {},
   const dynamoPort = await listenPreferring(dynamo, preferredPorts.dynamodb);
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dataDir, 's3') });
   const s3Address = (await s3.run()) as AddressInfo;
+  keepIdleConnectionsOpen(dynamo);
+  keepIdleConnectionsOpen((s3 as unknown as { httpServer: Server }).httpServer);
   // S3rver is a Koa application, hence an EventEmitter; its typings leave that out.
   (s3 as unknown as EventEmitter).on('event', (event: S3Event) => {
     if (event.Records.every((record) => record.eventName.startsWith('ObjectCreated:'))) hooks.onObjectCreated?.(event);

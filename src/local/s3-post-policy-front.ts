@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request as forwardRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import busboy from 'busboy';
+import { keepIdleConnectionsOpen } from './idle-connections.ts';
 import { listenPreferring } from './kept-ports.ts';
 import { checkFileSize, checkPostPolicy, isRefusal, type AcceptedPostPolicy, type S3Refusal } from './s3-post-policy.ts';
 
@@ -47,6 +48,7 @@ export async function startS3PostPolicyFront(
     if (bucket === undefined) forward(request, response);
     else checkPostedForm(request, bucket, secretAccessKeyOf).then((verdict) => ('body' in verdict ? forward(request, response, verdict.body) : refuse(response, verdict)));
   });
+  keepIdleConnectionsOpen(server);
   const port = await listenPreferring(server, preferredPort);
   return {
     url: `http://127.0.0.1:${port}`,
