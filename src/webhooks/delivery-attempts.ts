@@ -1,4 +1,5 @@
 import { isIdentifier } from '../infrastructure/identifiers.ts';
+import { metrics } from '../infrastructure/metrics.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import {
   automaticDeliveryId,
@@ -326,6 +327,8 @@ export class DeliveryAttempts {
     });
     // Not settled: another receipt of this message got there first and queues the next attempt itself.
     if (!settled) return { action: 'duplicate' };
+    metrics.record('DeliveryAttempt', completed.durationMs ?? 0, completed.outcome);
+    if (ended) metrics.record('DeliveryAttemptsUsed', attempt, status);
     if (!ended) await this.queueAttempt(delivery, attempt + 1, nextDelaySeconds, now);
     return { action: 'sent', outcome: succeeded ? 'succeeded' : 'failed', deliveryStatus: status };
   }
