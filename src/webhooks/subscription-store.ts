@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { callDownstream } from '../platform/downstream-calls.ts';
 import type { EncryptedSigningSecret } from './subscription-secrets.ts';
@@ -119,32 +119,26 @@ export class SubscriptionStore {
     options: { previousExpiresAt?: string; updatedAt: string },
   ): Promise<SubscriptionRecord | undefined> {
     const keepPrevious = options.previousExpiresAt !== undefined;
-    return callDownstream('DynamoDB UpdateItem (subscription secret)', async () => {
-      try {
-        const { Attributes } = await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: subscriptionKey(subscriptionId),
-            UpdateExpression: keepPrevious
-              ? 'SET previousSecretCiphertext = secretCiphertext, previousSecretExpiresAt = :expiresAt, secretCiphertext = :secret, updatedAt = :updatedAt'
-              : 'SET secretCiphertext = :secret, updatedAt = :updatedAt REMOVE previousSecretCiphertext, previousSecretExpiresAt',
-            ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
-            ExpressionAttributeNames: { '#workspaceId': 'workspaceId' },
-            ExpressionAttributeValues: {
-              ':secret': secretCiphertext,
-              ':updatedAt': options.updatedAt,
-              ':workspaceId': workspaceId,
-              ...(keepPrevious ? { ':expiresAt': options.previousExpiresAt } : {}),
-            },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return Attributes ? toSubscriptionRecord(Attributes) : undefined;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return undefined;
-        throw error;
-      }
-    });
+    const written = await this.conditionally(
+      'DynamoDB UpdateItem (subscription secret)',
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: subscriptionKey(subscriptionId),
+        UpdateExpression: keepPrevious
+          ? 'SET previousSecretCiphertext = secretCiphertext, previousSecretExpiresAt = :expiresAt, secretCiphertext = :secret, updatedAt = :updatedAt'
+          : 'SET secretCiphertext = :secret, updatedAt = :updatedAt REMOVE previousSecretCiphertext, previousSecretExpiresAt',
+        ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
+        ExpressionAttributeNames: { '#workspaceId': 'workspaceId' },
+        ExpressionAttributeValues: {
+          ':secret': secretCiphertext,
+          ':updatedAt': options.updatedAt,
+          ':workspaceId': workspaceId,
+          ...(keepPrevious ? { ':expiresAt': options.previousExpiresAt } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return written?.Attributes ? toSubscriptionRecord(written.Attributes) : undefined;
   }
 
   /**
@@ -152,23 +146,17 @@ export class SubscriptionStore {
    * meanwhile (that one has its own expiry). False when there was nothing to remove.
    */
   async destroyPreviousSecret(subscriptionId: string, expiresAt: string): Promise<boolean> {
-    return callDownstream('DynamoDB UpdateItem (subscription secret)', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: subscriptionKey(subscriptionId),
-            UpdateExpression: 'REMOVE previousSecretCiphertext, previousSecretExpiresAt',
-            ConditionExpression: 'previousSecretExpiresAt = :expiresAt',
-            ExpressionAttributeValues: { ':expiresAt': expiresAt },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
-    });
+    const written = await this.conditionally(
+      'DynamoDB UpdateItem (subscription secret)',
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: subscriptionKey(subscriptionId),
+        UpdateExpression: 'REMOVE previousSecretCiphertext, previousSecretExpiresAt',
+        ConditionExpression: 'previousSecretExpiresAt = :expiresAt',
+        ExpressionAttributeValues: { ':expiresAt': expiresAt },
+      }),
+    );
+    return written !== undefined;
   }
 
   /** Every subscription of the workspace (at most the quota), in creation order. */
@@ -284,6 +272,18 @@ export class SubscriptionStore {
         return true;
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    });
+  }
+
+  /** Sends a conditional write; undefined when its condition did not hold. */
+  private async conditionally(operation: string, command: UpdateCommand): Promise<UpdateCommandOutput | undefined> {
+    return callDownstream(operation, async () => {
+      try {
+        return await this.client.send(command);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return undefined;
         throw error;
       }
     });
