@@ -67,6 +67,7 @@ export function buildOpenApiDocument(
       description: [
         'Paperflow: files, document extraction, workflow runs, event subscriptions with signed webhooks and event history.',
         'Listed below: files (upload, pre-signed upload, read), extractions (create, upload, list, read, feedback, delete), workflow runs (start with JSON or multipart input, list, read with steps and nested runs), event subscriptions (create, list, read, update, delete) and events with their deliveries (list, read, resend).',
+        'Operations marked x-paperflow-extension: true go beyond public API v1; their description says what they add.',
         'Workflows themselves are published by operators (paperflow-admin workflows publish), not through this API.',
         'Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable ASCII characters, sent once) is echoed in the header and in error bodies.',
         'Query parameters: an operation answers 400 to a parameter it does not list, and to one sent more than once.',
@@ -168,6 +169,7 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
   return {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.extension ? { description: `Extension beyond public API v1: ${route.extension}`, 'x-paperflow-extension': true } : {}),
     tags: [route.tag],
     ...(route.scope === 'public' ? { security: [] } : { 'x-paperflow-scope': route.scope }),
     parameters: [...pathParameters(route.path), ...queryParameters(route.query)],
