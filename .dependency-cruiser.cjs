@@ -3,6 +3,7 @@
 //
 // Layers, outermost first; a module imports its own layer or one further down, never one above:
 //
+//   client         src/client/ (the typed client API users and the CLI call the API with): HTTP only
 //   entry points   functions/ (Lambda handlers), lib/ and bin/ (the CDK app), scripts/, bench/,
 //                  src/admin/ (the operator CLI), src/cli/ (the API users' CLI) and src/local/ (the embedded local stack, which plays
 //                  API Gateway, S3 notifications and Step Functions); src/console/ (the review console) is browser code,
@@ -120,6 +121,18 @@ module.exports = {
           '^package\\.json$',
         ],
         // Node's own modules (fetch, fs, crypto) are what a client is made of.
+        dependencyTypesNot: ['core'],
+      },
+    },
+    {
+      name: 'client-only-public-api',
+      comment:
+        'src/client (the typed client for API users, generated from the OpenAPI document) speaks HTTP through openapi-fetch; ' +
+        'besides itself it may import only the pure signing module its webhook helper verifies with.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: {
+        pathNot: ['^src/client/', '^src/webhooks/webhook-signature\\.ts$', 'node_modules/openapi-fetch/'],
         dependencyTypesNot: ['core'],
       },
     },

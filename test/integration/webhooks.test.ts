@@ -2,7 +2,10 @@ import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createPaperflowClient } from '../../src/client/paperflow-client.ts';
+import { verifyPaperflowWebhook } from '../../src/client/webhook-events.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
+import { apiBasePath } from '../../src/platform/route-table.ts';
 import type { AttemptRecord, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
 import { deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
 import { subscriptionStore } from '../../src/webhooks/wiring.ts';
@@ -131,6 +134,31 @@ async function deliverTo(name: string, endpoint: string) {
 }
 
 describe('delivery of a recorded event', () => {
+  it('reaches a receiver written with the typed client: created through it, verified by its helper, the event typed', async () => {
+    const workspaceId = 'ws_hooks_typed_client';
+    const api = createPaperflowClient({ apiUrl: `${stack.baseUrl}${apiBasePath}`, apiKey: await workspaceKey(workspaceId) });
+    const created = await api.POST('/event-subscriptions', {
+      body: { name: 'typed', endpointUrl: `${receiverUrl}/typed-client`, eventTypes: [completedType] },
+    });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    const secret = created.data!.signingSecret;
+
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(new ExtractionClient(stack, await workspaceKey(workspaceId))));
+    await endedDelivery(eventId);
+    const [request] = requestsTo('/typed-client');
+    const event = verifyPaperflowWebhook(request!.body, request!.headers, secret);
+
+    expect(event.eventId).toBe(eventId);
+    // The event type narrows the payload: an extraction event carries extractionId, not runId.
+    if (event.eventType !== 'document-insights.extraction.completed') throw new Error(`unexpected ${event.eventType}`);
+    expect(event.data.extractionId).toMatch(/^ext_/);
+    expect(event.data.status).toBe('COMPLETED');
+    expect(() => verifyPaperflowWebhook(request!.body, request!.headers, `${secret.slice(0, -2)}xx`)).toThrow(/signature/i);
+    const listed = await api.GET('/event-subscriptions/{subscriptionId}', { params: { path: { subscriptionId: created.data!.id } } });
+    expect(listed.data).toMatchObject({ id: created.data!.id, name: 'typed' });
+    expect(listed.data).not.toHaveProperty('signingSecret');
+  });
+
   it('POSTs the event to the subscription at once, signed so that both stock verifiers accept it', async () => {
     const { subscription, eventId } = await deliverTo('success', '/success');
 
