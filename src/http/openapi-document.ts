@@ -1,6 +1,13 @@
 import * as z from 'zod/mini';
 import { toJSONSchema, type $ZodType as ZodType } from 'zod/v4/core';
 import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
+import {
+  idempotencyKeyDescription,
+  idempotencyKeyHeader,
+  idempotencyKeyPattern,
+  maximumIdempotencyKeyLength,
+} from '../platform/idempotency/idempotency-key.ts';
+import { idempotentReplayHeader } from './idempotent-answers.ts';
 
 // The OpenAPI 3.1 document is generated from the route table and its zod schemas, so it cannot drift
 // from what the handlers validate. OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.
@@ -48,6 +55,25 @@ const authenticatedErrorStatuses = [...publicErrorStatuses, 401, 403, 429];
 
 const requestIdHeader = { 'X-Request-Id': { required: true, schema: { type: 'string' }, description: 'The request id, also in error bodies.' } };
 
+// Idempotent creates are an extension of the spec (which calls creates not idempotent): the header a
+// create takes, and the one that marks a replayed answer, success or refusal alike.
+const idempotencyKeyParameter = {
+  name: idempotencyKeyHeader,
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: maximumIdempotencyKeyLength, pattern: idempotencyKeyPattern.source },
+  description: idempotencyKeyDescription,
+  'x-paperflow-extension': true,
+};
+const idempotentReplayHeaders = {
+  [idempotentReplayHeader]: {
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+    description: `Extension: present, as "true", on an answer replayed for a repeated ${idempotencyKeyHeader}; the status and body are the first request's.`,
+    'x-paperflow-extension': true,
+  },
+};
+
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverUrl = apiBasePath): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -88,10 +114,11 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
 
 function describeOperation(route: RouteDefinition): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
+  const headers = route.acceptsIdempotencyKey ? { ...requestIdHeader, ...idempotentReplayHeaders } : requestIdHeader;
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
-      headers: requestIdHeader,
+      headers,
       ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } } : {}),
     };
   }
@@ -100,12 +127,14 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
     // Any JSON body is held to the text rule (src/platform/text-integrity.ts), whatever its schema.
     ...(route.requestBody?.['application/json'] ? [422] : []),
     ...(route.errorStatuses ?? []),
+    // A key still in use (409, retryable) or used for a different request (422).
+    ...(route.acceptsIdempotencyKey ? [409, 422] : []),
   ]);
   for (const status of [...errorStatuses].sort()) {
     const envelope = { schema: { $ref: '#/components/schemas/ErrorEnvelope' } };
     responses[String(status)] = {
       description: errorDescriptions[status] ?? 'Error.',
-      headers: requestIdHeader,
+      headers,
       // The spec lets the edge answer 429 in plain text (API Gateway's throttling does).
       content: status === 429 ? { 'application/json': envelope, 'text/plain': { schema: { type: 'string' } } } : { 'application/json': envelope },
     };
@@ -115,7 +144,7 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
     summary: route.summary,
     tags: [route.tag],
     ...(route.scope === 'public' ? { security: [] } : { 'x-paperflow-scope': route.scope }),
-    parameters: [...pathParameters(route.path), ...queryParameters(route.query)],
+    parameters: [...pathParameters(route.path), ...queryParameters(route.query), ...(route.acceptsIdempotencyKey ? [idempotencyKeyParameter] : [])],
     ...(route.requestBody ? { requestBody: describeRequestBody(route.requestBody, !route.requestBodyOptional) } : {}),
     responses,
   };
