@@ -91,6 +91,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
         'Workflows themselves are published by operators (paperflow-admin workflows publish), not through this API.',
         'Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable ASCII characters, sent once) is echoed in the header and in error bodies.',
         'Query parameters: an operation answers 400 to a parameter it does not list, and to one sent more than once.',
+        'Extension (marked x-paperflow-extension): every create (POST /files, both extraction creates, a run start, a subscription create) takes an Idempotency-Key header; a repeat of the same request within 24 hours answers the first response again, marked Idempotent-Replayed: true, and creates nothing.',
         'Strings must be well-formed Unicode: a lone surrogate, or U+FFFD (what the decoding leaves of bytes that are not UTF-8), is refused with 422 naming the field in a JSON body and with 400 naming the parameter in the query.',
       ].join(' '),
     },

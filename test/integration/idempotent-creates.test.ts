@@ -40,7 +40,7 @@ interface Answer {
 async function send(path: string, init: { apiKey: string; key?: string; json?: unknown; form?: () => FormData }): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (init.key !== undefined) headers['idempotency-key'] = init.key;
-  let body: BodyInit | undefined;
+  let body: string | FormData | undefined;
   if (init.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(init.json);

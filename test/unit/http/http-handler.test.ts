@@ -115,6 +115,40 @@ describe('the shared HTTP chain', () => {
   });
 });
 
+describe('the Idempotency-Key step', () => {
+  const jsonRequest = { 'content-type': 'application/json' };
+  const body = JSON.stringify({ document: { url: 'https://a.example/x.pdf' } });
+
+  it('refuses a malformed key with 400 before the handler runs or a key is stored', async () => {
+    let handled = 0;
+    const create = httpHandler({ scope: 'files:write', acceptsIdempotencyKey: true, requestBody: { 'application/json': z.object({}).passthrough() } }, async () => {
+      handled += 1;
+      return { status: 201, body: {} };
+    });
+
+    const response = await create(event({ headers: { ...jsonRequest, 'Idempotency-Key': ' padded' }, body }), context);
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('Idempotency-Key') });
+    expect(handled).toBe(0);
+  });
+
+  it('refuses the header sent twice (API Gateway keeps both values in multiValueHeaders)', async () => {
+    const create = httpHandler({ scope: 'files:write', acceptsIdempotencyKey: true }, async () => ({ status: 201, body: {} }));
+
+    const response = await create(event({ headers: { 'Idempotency-Key': 'b' }, multiValueHeaders: { 'Idempotency-Key': ['a', 'b'] } }), context);
+
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('is not taken by a route whose row does not accept a key: the header is ignored', async () => {
+    const response = await createThing(event({ headers: { ...jsonRequest, 'Idempotency-Key': 'x'.repeat(300) }, body }), context);
+
+    expect(response.statusCode).toBe(201);
+    expect(response.headers).not.toHaveProperty('Idempotent-Replayed');
+  });
+});
+
 describe('request ids', () => {
   it('uses the edge\'s id (requestContext.requestId) when the client sent none, for errors too', async () => {
     const response = await createThing(event({ headers: { 'content-type': 'application/json' }, body: '{', requestContext: { requestId: 'edge-id-1' } as never }), context);
