@@ -16,6 +16,7 @@ import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from './er
 import { headerValuesOf, lowerCaseHeaders } from './headers.ts';
 import { answerIdempotently } from './idempotent-answers.ts';
 import { idempotencyKeyOf } from '../platform/idempotency/idempotency-key.ts';
+import type { IdempotentRequests } from '../platform/idempotency/idempotent-requests.ts';
 import { generatedRequestId, requestIdOf } from './request-id.ts';
 import { clientAbandonedBody, hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteBody, RouteDefinition, RouteQuery } from '../platform/route-table.ts';
@@ -54,6 +55,16 @@ type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody' | '
   anyQuery?: boolean;
 };
 
+/** What some rows' steps need beyond the request, given by the handler module that has the wiring. */
+export interface HttpChainDependencies {
+  /**
+   * Where Idempotency-Keys are kept, for a row with `acceptsIdempotencyKey` (pass `idempotentRequests`
+   * of src/platform/idempotency/wiring.ts). Given by the handler rather than imported here, so that the
+   * operations that use no table (the OpenAPI document, 404/405) do not bundle the DynamoDB client.
+   */
+  idempotentRequests?: () => IdempotentRequests;
+}
+
 interface RequestState {
   requestId: string;
 }
@@ -67,7 +78,10 @@ interface RequestState {
 export function httpHandler<TRoute extends RouteContract>(
   route: TRoute,
   handle: (request: HttpRequest<RouteBody<TRoute>, RouteQuery<TRoute>>) => Promise<HttpResponse>,
+  { idempotentRequests }: HttpChainDependencies = {},
 ) {
+  // At the cold start, not on the first request with a key: a row that promises keys must keep them.
+  if (route.acceptsIdempotencyKey && !idempotentRequests) throw new Error('A route that accepts an Idempotency-Key needs its handler to pass idempotentRequests.');
   const state = new WeakMap<APIGatewayProxyEvent, RequestState>();
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(responseRendering(state))
@@ -95,7 +109,7 @@ export function httpHandler<TRoute extends RouteContract>(
           event,
         });
       if (idempotencyKey === undefined) return renderSuccess(await respond(), requestId);
-      return answerIdempotently({ event, workspaceId: principal.workspaceId, key: idempotencyKey, mediaType: contentType, requestId }, respond);
+      return answerIdempotently(idempotentRequests!(), { event, workspaceId: principal.workspaceId, key: idempotencyKey, mediaType: contentType, requestId }, respond);
     });
   // The request id is decided before the chain runs, so that every line logged while it runs (the
   // handler's, the domain's, the error renderer's) carries the id the response names.

@@ -1,7 +1,8 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DomainError } from '../platform/errors.ts';
-import { idempotentRequests } from '../platform/idempotency/wiring.ts';
+import { idempotentReplayHeader } from '../platform/idempotency/idempotency-key.ts';
+import type { IdempotentRequests } from '../platform/idempotency/idempotent-requests.ts';
 import {
   BodyDigest,
   bufferedRequestFingerprint,
@@ -19,9 +20,6 @@ import { attachStreamedBody, requestBodyBuffer, streamedBodyOf } from './request
 // after the request was authorized and its body and query parsed: a request refused before the
 // handler ran stores nothing, as in Stripe's API.
 
-/** Marks a replayed answer (an extension; the IETF draft names none). */
-export const idempotentReplayHeader = 'Idempotent-Replayed';
-
 export interface IdempotentCall {
   event: APIGatewayProxyEvent;
   workspaceId: string;
@@ -31,9 +29,13 @@ export interface IdempotentCall {
   requestId: string;
 }
 
-export async function answerIdempotently(call: IdempotentCall, respond: () => Promise<HttpResponse>): Promise<APIGatewayProxyResult> {
+export async function answerIdempotently(
+  requests: IdempotentRequests,
+  call: IdempotentCall,
+  respond: () => Promise<HttpResponse>,
+): Promise<APIGatewayProxyResult> {
   const fingerprint = requestFingerprintOf(call);
-  const outcome = await idempotentRequests().run(call.workspaceId, call.key, fingerprint, async () => {
+  const outcome = await requests.run(call.workspaceId, call.key, fingerprint, async () => {
     fingerprint.beforeRun();
     try {
       const response = await respond();

@@ -5,9 +5,9 @@ import {
   idempotencyKeyDescription,
   idempotencyKeyHeader,
   idempotencyKeyPattern,
+  idempotentReplayHeader,
   maximumIdempotencyKeyLength,
 } from '../platform/idempotency/idempotency-key.ts';
-import { idempotentReplayHeader } from './idempotent-answers.ts';
 
 // The OpenAPI 3.1 document is generated from the route table and its zod schemas, so it cannot drift
 // from what the handlers validate. OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.

@@ -7,6 +7,9 @@ export const idempotencyKeyHeader = 'Idempotency-Key';
 
 export const maximumIdempotencyKeyLength = 255;
 
+/** Marks a replayed answer (an extension; the IETF draft names no such header). */
+export const idempotentReplayHeader = 'Idempotent-Replayed';
+
 /** 1-255 printable ASCII characters; a space may stand inside but not first or last (HTTP trims those). */
 export const idempotencyKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
