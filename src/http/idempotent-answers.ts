@@ -56,7 +56,7 @@ function recordedError(error: DomainError): RecordedResponse {
 }
 
 function rendered(response: RecordedResponse, requestId: string, replayed: boolean): APIGatewayProxyResult {
-  const body = response.status >= 400 ? withRequestId(response.body, requestId) : response.body;
+  const body = response.status >= 400 && isErrorEnvelope(response.body) ? withRequestId(response.body, requestId) : response.body;
   const hasBody = body !== undefined;
   return {
     statusCode: response.status,
@@ -70,8 +70,13 @@ function rendered(response: RecordedResponse, requestId: string, replayed: boole
   };
 }
 
-function withRequestId(body: unknown, requestId: string): unknown {
-  const { code, message, ...rest } = (body as { error: Record<string, unknown> }).error;
+function isErrorEnvelope(body: unknown): body is { error: Record<string, unknown> } {
+  return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null;
+}
+
+/** The envelope in the spec's field order, naming the request that answers. */
+function withRequestId(body: { error: Record<string, unknown> }, requestId: string): unknown {
+  const { code, message, requestId: _recorded, ...rest } = body.error;
   return { error: { code, message, requestId, ...rest } };
 }
 
@@ -119,11 +124,13 @@ class StreamedRequestFingerprint implements HttpRequestFingerprint {
     attachStreamedBody(this.event, through);
   }
 
-  async afterRun(): Promise<string | undefined> {
+  async afterRun(status: number): Promise<string | undefined> {
     if (!this.source.readableEnded) {
-      // Refused before the body ended: the gateway discards the rest, which nobody reads any more.
       this.source.unpipe();
-      return undefined;
+      // Refused before the body ended: the gateway discards the rest, which nobody reads any more.
+      if (status >= 300) return undefined;
+      // Accepted: the handler's parser stopped at the closing boundary; the stream's end follows.
+      this.source.resume();
     }
     return (await this.observe()) ? fingerprintOf(this.identity, this.digest.digest()) : undefined;
   }

@@ -108,7 +108,7 @@ export class IdempotentRequests {
     }
     // A streamed body refused before it all arrived (413 over 50 MB, 415 for an executable) cannot be
     // compared with a retry's: the key is freed, and the same request is refused the same way again.
-    const completedFingerprint = await fingerprint.afterRun();
+    const completedFingerprint = await fingerprint.afterRun(response.status);
     if (completedFingerprint === undefined) {
       await this.release(scope, claimToken);
       return response;

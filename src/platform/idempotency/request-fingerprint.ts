@@ -21,8 +21,12 @@ export interface RequestFingerprint {
   readonly known: string | undefined;
   /** For a request that will not run: reads its body to the end. Undefined when the client left before the end. */
   read(): Promise<string | undefined>;
-  /** After the request ran: undefined when its body was not read to the end (refused before it all arrived). */
-  afterRun(): Promise<string | undefined>;
+  /**
+   * After the request ran and answered `status`: undefined when its body was not read to the end (a
+   * refusal before it all arrived). A success took the whole body, so what its handler left unread (a
+   * form's epilogue, still on its way) is read here.
+   */
+  afterRun(status: number): Promise<string | undefined>;
 }
 
 /** SHA-256 of a request body, fed in chunks as they arrive; a form's boundary does not count. */

@@ -164,6 +164,57 @@ describe('the Idempotency-Key step', () => {
     expect(handled).toHaveLength(1);
   });
 
+  describe('with a streamed body (the embedded stack streams uploads)', () => {
+    const form = (boundary: string) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello\r\n--${boundary}--\r\n`;
+
+    function streamedEvent(boundary: string, { ended }: { ended: boolean }) {
+      const received = event({ headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'idempotency-key': 'upload-3' } });
+      const source = new PassThrough();
+      if (ended) source.end(form(boundary));
+      else source.write(form(boundary).slice(0, 20));
+      attachStreamedBody(received, source);
+      return received;
+    }
+
+    function streamingCreate(answer: (read: string) => number) {
+      const store = new InMemoryIdempotencyKeyStore();
+      let runs = 0;
+      const handler = httpHandler(
+        { scope: 'files:write', acceptsIdempotencyKey: true, requestBody: { 'multipart/form-data': z.object({}) } },
+        async ({ event: received }) => {
+          runs += 1;
+          const stream = requestBodyStream(received).stream;
+          // Reads one chunk, as a parser that answers before the rest arrived would.
+          const [first] = await Promise.race([stream.toArray(), new Promise<Buffer[]>((resolve) => stream.once('data', (chunk: Buffer) => resolve([chunk])))]);
+          return { status: answer(String(first ?? '')), body: { run: runs } };
+        },
+        { idempotentRequests: () => new IdempotentRequests(store) },
+      );
+      return { handler, store, runs: () => runs };
+    }
+
+    it('replays an accepted upload sent again with another boundary, the handler having read it through the step', async () => {
+      const { handler, runs } = streamingCreate(() => 201);
+
+      const first = await handler(streamedEvent('one', { ended: true }), context);
+      const again = await handler(streamedEvent('two', { ended: true }), context);
+
+      expect(first.statusCode).toBe(201);
+      expect(again).toMatchObject({ statusCode: 201, body: first.body, headers: { 'Idempotent-Replayed': 'true' } });
+      expect(runs()).toBe(1);
+    });
+
+    it('frees the key when the upload was refused before all of it arrived', async () => {
+      const { handler, store, runs } = streamingCreate(() => 413);
+
+      const refused = await handler(streamedEvent('one', { ended: false }), context);
+
+      expect(refused.statusCode).toBe(413);
+      expect(store.records.size).toBe(0);
+      expect(runs()).toBe(1);
+    });
+  });
+
   it('cannot be built for a row that accepts a key without where keys are kept', () => {
     expect(() => httpHandler({ scope: 'files:write', acceptsIdempotencyKey: true }, async () => ({ status: 201 }))).toThrow(/idempotentRequests/);
   });
