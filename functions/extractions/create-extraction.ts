@@ -1,8 +1,9 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
+import { idempotentRequests } from '../../src/platform/idempotency/wiring.ts';
 import { createExtractionRoute } from '../../src/extractions/routes.ts';
 import { extractionService } from '../../src/extractions/wiring.ts';
 
 export const handler = httpHandler(createExtractionRoute, async ({ principal, body }) => ({
   status: 202,
   body: await extractionService().createExtraction(principal.workspaceId, body),
-}));
+}), { idempotentRequests });

@@ -1,4 +1,5 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
+import { idempotentRequests } from '../../src/platform/idempotency/wiring.ts';
 import { requestBodyStream } from '../../src/http/request-body.ts';
 import { uploadExtractionRoute } from '../../src/extractions/routes.ts';
 import { extractionServiceWithUploads } from '../../src/extractions/upload-wiring.ts';
@@ -6,4 +7,4 @@ import { extractionServiceWithUploads } from '../../src/extractions/upload-wirin
 export const handler = httpHandler(uploadExtractionRoute, async ({ principal, headers, event }) => ({
   status: 202,
   body: await extractionServiceWithUploads().uploadExtraction(principal.workspaceId, { ...requestBodyStream(event), contentType: headers['content-type']! }),
-}));
+}), { idempotentRequests });

@@ -1,8 +1,9 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
+import { idempotentRequests } from '../../src/platform/idempotency/wiring.ts';
 import { createSubscriptionRoute } from '../../src/webhooks/routes.ts';
 import { subscriptionService } from '../../src/webhooks/wiring.ts';
 
 export const handler = httpHandler(createSubscriptionRoute, async ({ principal, body }) => ({
   status: 201,
   body: await subscriptionService().createSubscription(principal.workspaceId, body),
-}));
+}), { idempotentRequests });

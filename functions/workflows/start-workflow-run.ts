@@ -1,4 +1,5 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
+import { idempotentRequests } from '../../src/platform/idempotency/wiring.ts';
 import { requestBodyStream } from '../../src/http/request-body.ts';
 import { readRunInput } from '../../src/workflows/run-input.ts';
 import { startWorkflowRunRoute } from '../../src/workflows/routes.ts';
@@ -9,4 +10,4 @@ export const handler = httpHandler(startWorkflowRunRoute, async ({ principal, he
   body: await runService().startRun(principal.workspaceId, pathParameters.workflowId!, () =>
     readRunInput(principal.workspaceId, { ...requestBodyStream(event), contentType: headers['content-type'] }),
   ),
-}));
+}), { idempotentRequests });

@@ -544,7 +544,10 @@ export interface operations {
     createFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension: 1-255 printable ASCII characters, per workspace; use a fresh random value (a UUID) per operation. The same key with the same request (method, path and body; for a form, its parts) within 24 hours answers the first response again, status and body, with Idempotent-Replayed: true, and creates nothing. The same key with a different request is 422 VALIDATION_FAILED (details name Idempotency-Key); while the first request with the key is still running, a second one waits up to a few seconds for its response, then gets 409 CONFLICT with retryable true and Retry-After. A first request answered 5xx frees the key; one answered 4xx is replayed. A malformed key, or the header sent twice, is 400 INVALID_REQUEST. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -574,6 +577,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -624,6 +629,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -635,6 +642,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -646,6 +655,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -657,6 +668,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -668,6 +681,21 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: the resource state does not allow this. */
+            409: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -679,6 +707,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -690,6 +720,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -701,6 +733,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -712,6 +746,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -724,6 +760,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -735,6 +773,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1087,7 +1127,10 @@ export interface operations {
     createExtraction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension: 1-255 printable ASCII characters, per workspace; use a fresh random value (a UUID) per operation. The same key with the same request (method, path and body; for a form, its parts) within 24 hours answers the first response again, status and body, with Idempotent-Replayed: true, and creates nothing. The same key with a different request is 422 VALIDATION_FAILED (details name Idempotency-Key); while the first request with the key is still running, a second one waits up to a few seconds for its response, then gets 409 CONFLICT with retryable true and Retry-After. A first request answered 5xx frees the key; one answered 4xx is replayed. A malformed key, or the header sent twice, is 400 INVALID_REQUEST. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1116,6 +1159,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1153,6 +1198,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1164,6 +1211,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1175,6 +1224,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1186,6 +1237,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1197,6 +1250,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1208,6 +1263,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1219,6 +1276,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1230,6 +1289,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1241,6 +1302,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1252,6 +1315,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1264,6 +1329,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1275,6 +1342,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1286,7 +1355,10 @@ export interface operations {
     uploadExtraction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension: 1-255 printable ASCII characters, per workspace; use a fresh random value (a UUID) per operation. The same key with the same request (method, path and body; for a form, its parts) within 24 hours answers the first response again, status and body, with Idempotent-Replayed: true, and creates nothing. The same key with a different request is 422 VALIDATION_FAILED (details name Idempotency-Key); while the first request with the key is still running, a second one waits up to a few seconds for its response, then gets 409 CONFLICT with retryable true and Retry-After. A first request answered 5xx frees the key; one answered 4xx is replayed. A malformed key, or the header sent twice, is 400 INVALID_REQUEST. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1309,6 +1381,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1346,6 +1420,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1357,6 +1433,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1368,6 +1446,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1379,6 +1459,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1390,6 +1472,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1401,6 +1485,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1412,6 +1498,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1423,6 +1511,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1434,6 +1524,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1445,6 +1537,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1457,6 +1551,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1468,6 +1564,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,7 +2285,10 @@ export interface operations {
     createEventSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension: 1-255 printable ASCII characters, per workspace; use a fresh random value (a UUID) per operation. The same key with the same request (method, path and body; for a form, its parts) within 24 hours answers the first response again, status and body, with Idempotent-Replayed: true, and creates nothing. The same key with a different request is 422 VALIDATION_FAILED (details name Idempotency-Key); while the first request with the key is still running, a second one waits up to a few seconds for its response, then gets 409 CONFLICT with retryable true and Retry-After. A first request answered 5xx frees the key; one answered 4xx is replayed. A malformed key, or the header sent twice, is 400 INVALID_REQUEST. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2217,6 +2318,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,6 +2346,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2254,6 +2359,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2265,6 +2372,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,6 +2385,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2287,6 +2398,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2298,6 +2411,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2309,6 +2424,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2320,6 +2437,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2331,6 +2450,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2342,6 +2463,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2354,6 +2477,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,6 +2490,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4043,7 +4170,10 @@ export interface operations {
     startWorkflowRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension: 1-255 printable ASCII characters, per workspace; use a fresh random value (a UUID) per operation. The same key with the same request (method, path and body; for a form, its parts) within 24 hours answers the first response again, status and body, with Idempotent-Replayed: true, and creates nothing. The same key with a different request is 422 VALIDATION_FAILED (details name Idempotency-Key); while the first request with the key is still running, a second one waits up to a few seconds for its response, then gets 409 CONFLICT with retryable true and Retry-After. A first request answered 5xx frees the key; one answered 4xx is replayed. A malformed key, or the header sent twice, is 400 INVALID_REQUEST. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workflowId: string;
             };
@@ -4063,6 +4193,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4156,6 +4288,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4301,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4178,6 +4314,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4189,6 +4327,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,6 +4340,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4211,6 +4353,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4222,6 +4366,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,6 +4379,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,6 +4392,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4255,6 +4405,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4266,6 +4418,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4278,6 +4432,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4289,6 +4445,8 @@ export interface operations {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
+                    /** @description Extension: present, as "true", on an answer replayed for a repeated Idempotency-Key; the status and body are the first request's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

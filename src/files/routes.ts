@@ -91,6 +91,7 @@ export const createFileRoute = defineRoute({
   method: 'POST',
   path: '/files',
   handler: 'functions/files/create-file.ts',
+  acceptsIdempotencyKey: true,
   scope: 'files:write',
   access: fileAccess.write,
   summary: 'Upload a file (multipart/form-data), or start an upload session for a pre-signed S3 POST (JSON).',

@@ -1,5 +1,6 @@
 import {
   DomainError,
+  IdempotencyKeyInUseError,
   InternalError,
   MethodNotAllowedError,
   RateLimitedError,
@@ -36,13 +37,16 @@ export function httpStatusOf(error: DomainError): number {
 }
 
 export function isRetryable(error: DomainError): boolean {
-  return retryableCodes.has(error.code);
+  return retryableCodes.has(error.code) || error instanceof IdempotencyKeyInUseError;
 }
 
-/** The headers an error's response carries besides the envelope's: `Allow` on 405, `Retry-After` on 429. */
+/**
+ * The headers an error's response carries besides the envelope's: `Allow` on 405, `Retry-After` on 429
+ * and on the 409 of an Idempotency-Key still in use.
+ */
 export function errorHeadersOf(error: DomainError): Record<string, string> {
   if (error instanceof MethodNotAllowedError) return { Allow: error.allowedMethods.join(', ') };
-  if (error instanceof RateLimitedError) return { 'Retry-After': String(error.retryAfterSeconds) };
+  if (error instanceof RateLimitedError || error instanceof IdempotencyKeyInUseError) return { 'Retry-After': String(error.retryAfterSeconds) };
   return {};
 }
 

@@ -13,7 +13,10 @@ import {
   type ValidationIssue,
 } from '../platform/errors.ts';
 import { errorEnvelope, errorHeadersOf, httpStatusOf, toDomainError } from './error-responses.ts';
-import { lowerCaseHeaders } from './headers.ts';
+import { headerValuesOf, lowerCaseHeaders } from './headers.ts';
+import { answerIdempotently } from './idempotent-answers.ts';
+import { idempotencyKeyOf } from '../platform/idempotency/idempotency-key.ts';
+import type { IdempotentRequests } from '../platform/idempotency/idempotent-requests.ts';
 import { generatedRequestId, requestIdOf } from './request-id.ts';
 import { clientAbandonedBody, hasStreamedBody, requestBodyBuffer } from './request-body.ts';
 import type { RouteBody, RouteDefinition, RouteQuery } from '../platform/route-table.ts';
@@ -47,10 +50,20 @@ export interface HttpResponse {
   headers?: Record<string, string>;
 }
 
-type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody' | 'requestBodyOptional'> & {
+type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody' | 'requestBodyOptional' | 'acceptsIdempotencyKey'> & {
   /** Skip the query check: only for the answer to unmatched routes, which says 404/405 whatever the query. */
   anyQuery?: boolean;
 };
+
+/** What some rows' steps need beyond the request, given by the handler module that has the wiring. */
+export interface HttpChainDependencies {
+  /**
+   * Where Idempotency-Keys are kept, for a row with `acceptsIdempotencyKey` (pass `idempotentRequests`
+   * of src/platform/idempotency/wiring.ts). Given by the handler rather than imported here, so that the
+   * operations that use no table (the OpenAPI document, 404/405) do not bundle the DynamoDB client.
+   */
+  idempotentRequests?: () => IdempotentRequests;
+}
 
 interface RequestState {
   requestId: string;
@@ -58,14 +71,17 @@ interface RequestState {
 
 /**
  * The shared HTTP behaviour of every operation, as one middy chain: request id, content negotiation,
- * principal and the route's scope (403), content type, body and query parsing, and one error
- * renderer placed last. `route` is the operation's own row of the route table; its schemas type the
+ * principal and the route's scope (403), content type, body and query parsing, the Idempotency-Key of
+ * the routes that take one (src/http/idempotent-answers.ts), and one error renderer placed last. `route` is the operation's own row of the route table; its schemas type the
  * request's `body` and `query`.
  */
 export function httpHandler<TRoute extends RouteContract>(
   route: TRoute,
   handle: (request: HttpRequest<RouteBody<TRoute>, RouteQuery<TRoute>>) => Promise<HttpResponse>,
+  { idempotentRequests }: HttpChainDependencies = {},
 ) {
+  // At the cold start, not on the first request with a key: a row that promises keys must keep them.
+  if (route.acceptsIdempotencyKey && !idempotentRequests) throw new Error('A route that accepts an Idempotency-Key needs its handler to pass idempotentRequests.');
   const state = new WeakMap<APIGatewayProxyEvent, RequestState>();
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(responseRendering(state))
@@ -77,20 +93,23 @@ export function httpHandler<TRoute extends RouteContract>(
       if (!scopeAllows(principal.scopes, route.scope)) {
         throw new ForbiddenError(`This API key lacks the scope "${route.scope}" this operation needs.`);
       }
+      const idempotencyKey = route.acceptsIdempotencyKey ? idempotencyKeyOf(headerValuesOf(event, 'idempotency-key')) : undefined;
       const contentType = mediaTypeOf(headers['content-type']);
       const body = parseBody(route, event, contentType) as RouteBody<TRoute>;
       const query = parseQuery(route, event) as RouteQuery<TRoute>;
-      const response = await handle({
-        requestId,
-        principal,
-        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-        query,
-        body,
-        contentType,
-        headers,
-        event,
-      });
-      return renderSuccess(response, requestId);
+      const respond = () =>
+        handle({
+          requestId,
+          principal,
+          pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+          query,
+          body,
+          contentType,
+          headers,
+          event,
+        });
+      if (idempotencyKey === undefined) return renderSuccess(await respond(), requestId);
+      return answerIdempotently(idempotentRequests!(), { event, workspaceId: principal.workspaceId, key: idempotencyKey, mediaType: contentType, requestId }, respond);
     });
   // The request id is decided before the chain runs, so that every line logged while it runs (the
   // handler's, the domain's, the error renderer's) carries the id the response names.

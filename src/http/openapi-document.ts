@@ -1,6 +1,13 @@
 import * as z from 'zod/mini';
 import { toJSONSchema, type $ZodType as ZodType } from 'zod/v4/core';
 import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
+import {
+  idempotencyKeyDescription,
+  idempotencyKeyHeader,
+  idempotencyKeyPattern,
+  idempotentReplayHeader,
+  maximumIdempotencyKeyLength,
+} from '../platform/idempotency/idempotency-key.ts';
 import type { WebhookEventDefinition } from '../platform/webhook-event-table.ts';
 
 // The OpenAPI 3.1 document is generated from the route table and its zod schemas, so it cannot drift
@@ -49,6 +56,25 @@ const authenticatedErrorStatuses = [...publicErrorStatuses, 401, 403, 429];
 
 const requestIdHeader = { 'X-Request-Id': { required: true, schema: { type: 'string' }, description: 'The request id, also in error bodies.' } };
 
+// Idempotent creates are an extension of the spec (which calls creates not idempotent): the header a
+// create takes, and the one that marks a replayed answer, success or refusal alike.
+const idempotencyKeyParameter = {
+  name: idempotencyKeyHeader,
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: maximumIdempotencyKeyLength, pattern: idempotencyKeyPattern.source },
+  description: idempotencyKeyDescription,
+  'x-paperflow-extension': true,
+};
+const idempotentReplayHeaders = {
+  [idempotentReplayHeader]: {
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+    description: `Extension: present, as "true", on an answer replayed for a repeated ${idempotencyKeyHeader}; the status and body are the first request's.`,
+    'x-paperflow-extension': true,
+  },
+};
+
 export function buildOpenApiDocument(
   routes: readonly RouteDefinition[],
   serverUrl = apiBasePath,
@@ -71,6 +97,7 @@ export function buildOpenApiDocument(
         'Workflows themselves are published by operators (paperflow-admin workflows publish), not through this API.',
         'Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable ASCII characters, sent once) is echoed in the header and in error bodies.',
         'Query parameters: an operation answers 400 to a parameter it does not list, and to one sent more than once.',
+        'Extension (marked x-paperflow-extension): every create (POST /files, both extraction creates, a run start, a subscription create) takes an Idempotency-Key header; a repeat of the same request within 24 hours answers the first response again, marked Idempotent-Replayed: true, and creates nothing.',
         'Strings must be well-formed Unicode: a lone surrogate, or U+FFFD (what the decoding leaves of bytes that are not UTF-8), is refused with 422 naming the field in a JSON body and with 400 naming the parameter in the query.',
       ].join(' '),
     },
@@ -144,10 +171,11 @@ function describeWebhooks(webhookEvents: readonly WebhookEventDefinition[]): Rec
 
 function describeOperation(route: RouteDefinition): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
+  const headers = route.acceptsIdempotencyKey ? { ...requestIdHeader, ...idempotentReplayHeaders } : requestIdHeader;
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
-      headers: requestIdHeader,
+      headers,
       ...(response.schema ? { content: { 'application/json': { schema: toJsonSchema(response.schema, 'output') } } } : {}),
     };
   }
@@ -156,12 +184,14 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
     // Any JSON body is held to the text rule (src/platform/text-integrity.ts), whatever its schema.
     ...(route.requestBody?.['application/json'] ? [422] : []),
     ...(route.errorStatuses ?? []),
+    // A key still in use (409, retryable) or used for a different request (422).
+    ...(route.acceptsIdempotencyKey ? [409, 422] : []),
   ]);
   for (const status of [...errorStatuses].sort()) {
     const envelope = { schema: { $ref: '#/components/schemas/ErrorEnvelope' } };
     responses[String(status)] = {
       description: errorDescriptions[status] ?? 'Error.',
-      headers: requestIdHeader,
+      headers,
       // The spec lets the edge answer 429 in plain text (API Gateway's throttling does).
       content: status === 429 ? { 'application/json': envelope, 'text/plain': { schema: { type: 'string' } } } : { 'application/json': envelope },
     };
@@ -172,7 +202,7 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
     ...(route.extension ? { description: `Extension beyond public API v1: ${route.extension}`, 'x-paperflow-extension': true } : {}),
     tags: [route.tag],
     ...(route.scope === 'public' ? { security: [] } : { 'x-paperflow-scope': route.scope }),
-    parameters: [...pathParameters(route.path), ...queryParameters(route.query)],
+    parameters: [...pathParameters(route.path), ...queryParameters(route.query), ...(route.acceptsIdempotencyKey ? [idempotencyKeyParameter] : [])],
     ...(route.requestBody ? { requestBody: describeRequestBody(route.requestBody, !route.requestBodyOptional) } : {}),
     responses,
   };

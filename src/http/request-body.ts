@@ -14,6 +14,11 @@ export function hasStreamedBody(event: APIGatewayProxyEvent): boolean {
   return streamedBodies.has(event);
 }
 
+/** The live request stream of a streamed body, undefined for a buffered one. */
+export function streamedBodyOf(event: APIGatewayProxyEvent): Readable | undefined {
+  return streamedBodies.get(event);
+}
+
 /**
  * The client closed the connection before its streamed body ended. Only the local gateway streams
  * bodies; deployed, API Gateway invokes a handler with a whole body or not at all.

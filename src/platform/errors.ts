@@ -79,6 +79,19 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * Another request with the same Idempotency-Key is still being answered: retrying shortly gets its
+ * response. A conflict that passes, so unlike other conflicts it is retryable and says when.
+ */
+export class IdempotencyKeyInUseError extends ConflictError {
+  constructor(
+    /** When a retry can find the first request answered; a response says it in `Retry-After`. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super('A request with this Idempotency-Key is still in progress; retry after the Retry-After delay to get its response.');
+  }
+}
+
 export class PayloadTooLargeError extends DomainError {
   constructor(message = 'The file exceeds the 50 MB limit.') {
     super('PAYLOAD_TOO_LARGE', message);

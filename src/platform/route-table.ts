@@ -44,6 +44,11 @@ export interface RouteDefinition {
   responses: Record<number, RouteResponse>;
   /** Error statuses this operation documents, besides the ones every authenticated route can return. */
   errorStatuses?: number[];
+  /**
+   * A create that takes an `Idempotency-Key` header (an extension, README "Idempotent creates"): the
+   * shared HTTP chain replays the first answer to a repeat, so the handler does nothing for it.
+   */
+  acceptsIdempotencyKey?: boolean;
 }
 
 export const apiBasePath = '/api/public/v1';

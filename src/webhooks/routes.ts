@@ -66,6 +66,7 @@ export const createSubscriptionRoute = defineRoute({
   method: 'POST',
   path: '/event-subscriptions',
   handler: 'functions/webhooks/create-subscription.ts',
+  acceptsIdempotencyKey: true,
   scope: 'subscriptions:write',
   access: access.create,
   summary: `Subscribe an HTTPS endpoint to event types; the answer carries the signing secret, once. At most ${subscriptionQuota} per workspace (409 beyond).`,

@@ -91,6 +91,7 @@ export const startWorkflowRunRoute = defineRoute({
   method: 'POST',
   path: '/workflows/{workflowId}/runs',
   handler: 'functions/workflows/start-workflow-run.ts',
+  acceptsIdempotencyKey: true,
   scope: 'workflows:run',
   access: access.start,
   summary: 'Start the newest version of a published workflow with any JSON body, no body, or multipart/form-data as its input.',

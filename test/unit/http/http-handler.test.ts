@@ -7,6 +7,8 @@ import { attachStreamedBody, requestBodyStream } from '../../../src/http/request
 import { ConflictError, InvalidRequestError } from '../../../src/platform/errors.ts';
 import { aPrincipal, anApiGatewayEvent } from '../../support/api-gateway-events.ts';
 import { captureLogLines } from '../../support/log-lines.ts';
+import { IdempotentRequests } from '../../../src/platform/idempotency/idempotent-requests.ts';
+import { InMemoryIdempotencyKeyStore } from '../../support/memory/in-memory-idempotency-key-store.ts';
 
 function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
   return anApiGatewayEvent(overrides);
@@ -112,6 +114,128 @@ describe('the shared HTTP chain', () => {
     expect(log.lines.filter((line) => line.level === 'error')).toEqual([
       expect.objectContaining({ requestId: JSON.parse(crash.body).error.requestId, error: expect.objectContaining({ name: 'TypeError', stack: expect.any(String) }) }),
     ]);
+  });
+});
+
+describe('the Idempotency-Key step', () => {
+  const jsonRequest = { 'content-type': 'application/json' };
+  const body = JSON.stringify({ document: { url: 'https://a.example/x.pdf' } });
+
+  function keyedCreate() {
+    const store = new InMemoryIdempotencyKeyStore();
+    const handled: unknown[] = [];
+    const handler = httpHandler(
+      { scope: 'files:write', acceptsIdempotencyKey: true, requestBody: { 'application/json': z.object({}).passthrough(), 'multipart/form-data': z.object({}) } },
+      async (request) => {
+        handled.push(request.body);
+        return { status: 201, body: { id: `thing_${handled.length}` } };
+      },
+      { idempotentRequests: () => new IdempotentRequests(store) },
+    );
+    return { handler, handled, store };
+  }
+
+  it('refuses a malformed key with 400 before the handler runs or a key is stored', async () => {
+    const { handler, handled, store } = keyedCreate();
+
+    const response = await handler(event({ headers: { ...jsonRequest, 'Idempotency-Key': ' padded' }, body }), context);
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).error).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('Idempotency-Key') });
+    expect(handled).toHaveLength(0);
+    expect(store.claims).toBe(0);
+  });
+
+  it('replays a buffered multipart body (as API Gateway passes it, base64) sent again with another boundary', async () => {
+    const { handler, handled } = keyedCreate();
+    const formEvent = (boundary: string) =>
+      event({
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'idempotency-key': 'order-17' },
+        body: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello\r\n--${boundary}--\r\n`).toString('base64'),
+        isBase64Encoded: true,
+      });
+
+    const first = await handler(formEvent('first-boundary'), context);
+    const again = await handler(formEvent('another-boundary'), context);
+
+    expect(first.statusCode).toBe(201);
+    expect(first.headers).not.toHaveProperty('Idempotent-Replayed');
+    expect(again).toMatchObject({ statusCode: 201, body: first.body, headers: { 'Idempotent-Replayed': 'true' } });
+    expect(handled).toHaveLength(1);
+  });
+
+  describe('with a streamed body (the embedded stack streams uploads)', () => {
+    const form = (boundary: string) => `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello\r\n--${boundary}--\r\n`;
+
+    function streamedEvent(boundary: string, { ended }: { ended: boolean }) {
+      const received = event({ headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'idempotency-key': 'upload-3' } });
+      const source = new PassThrough();
+      if (ended) source.end(form(boundary));
+      else source.write(form(boundary).slice(0, 20));
+      attachStreamedBody(received, source);
+      return received;
+    }
+
+    function streamingCreate(answer: (read: string) => number) {
+      const store = new InMemoryIdempotencyKeyStore();
+      let runs = 0;
+      const handler = httpHandler(
+        { scope: 'files:write', acceptsIdempotencyKey: true, requestBody: { 'multipart/form-data': z.object({}) } },
+        async ({ event: received }) => {
+          runs += 1;
+          const stream = requestBodyStream(received).stream;
+          // Reads one chunk, as a parser that answers before the rest arrived would.
+          const [first] = await Promise.race([stream.toArray(), new Promise<Buffer[]>((resolve) => stream.once('data', (chunk: Buffer) => resolve([chunk])))]);
+          return { status: answer(String(first ?? '')), body: { run: runs } };
+        },
+        { idempotentRequests: () => new IdempotentRequests(store) },
+      );
+      return { handler, store, runs: () => runs };
+    }
+
+    it('replays an accepted upload sent again with another boundary, the handler having read it through the step', async () => {
+      const { handler, runs } = streamingCreate(() => 201);
+
+      const first = await handler(streamedEvent('one', { ended: true }), context);
+      const again = await handler(streamedEvent('two', { ended: true }), context);
+
+      expect(first.statusCode).toBe(201);
+      expect(again).toMatchObject({ statusCode: 201, body: first.body, headers: { 'Idempotent-Replayed': 'true' } });
+      expect(runs()).toBe(1);
+    });
+
+    it('frees the key when the upload was refused before all of it arrived', async () => {
+      const { handler, store, runs } = streamingCreate(() => 413);
+
+      const refused = await handler(streamedEvent('one', { ended: false }), context);
+
+      expect(refused.statusCode).toBe(413);
+      expect(store.records.size).toBe(0);
+      expect(runs()).toBe(1);
+    });
+  });
+
+  it('cannot be built for a row that accepts a key without where keys are kept', () => {
+    expect(() => httpHandler({ scope: 'files:write', acceptsIdempotencyKey: true }, async () => ({ status: 201 }))).toThrow(/idempotentRequests/);
+  });
+
+  it('refuses the header sent twice (API Gateway keeps both values in multiValueHeaders)', async () => {
+    const { handler: create } = keyedCreate();
+
+    const response = await create(
+      event({ headers: { ...jsonRequest, 'Idempotency-Key': 'b' }, multiValueHeaders: { 'Idempotency-Key': ['a', 'b'] }, body }),
+      context,
+    );
+
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body).error.message).toContain('Send the Idempotency-Key header once');
+  });
+
+  it('is not taken by a route whose row does not accept a key: the header is ignored', async () => {
+    const response = await createThing(event({ headers: { ...jsonRequest, 'Idempotency-Key': 'x'.repeat(300) }, body }), context);
+
+    expect(response.statusCode).toBe(201);
+    expect(response.headers).not.toHaveProperty('Idempotent-Replayed');
   });
 });
 

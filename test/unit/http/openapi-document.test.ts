@@ -49,6 +49,36 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('marks the Idempotency-Key header and the replay header as extensions, on exactly the five creates', () => {
+    const document = buildOpenApiDocument(routes);
+    type Operation = { operationId: string; parameters: Record<string, unknown>[]; responses: Record<string, { headers: Record<string, unknown> }> };
+    const operations = Object.values(document.paths as Record<string, Record<string, Operation>>).flatMap((path) => Object.values(path));
+
+    const withKey = operations.filter((operation) => operation.parameters.some((parameter) => parameter.name === 'Idempotency-Key'));
+
+    expect(withKey.map((operation) => operation.operationId).sort()).toEqual([
+      'createEventSubscription',
+      'createExtraction',
+      'createFile',
+      'startWorkflowRun',
+      'uploadExtraction',
+    ]);
+    for (const operation of withKey) {
+      expect(operation.parameters.find((parameter) => parameter.name === 'Idempotency-Key')).toMatchObject({
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+        'x-paperflow-extension': true,
+      });
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.headers['Idempotent-Replayed'], `${operation.operationId} ${status}`).toMatchObject({ 'x-paperflow-extension': true });
+      }
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['409', '422']));
+    }
+    const others = operations.filter((operation) => !withKey.includes(operation));
+    for (const operation of others) expect(Object.values(operation.responses).some((response) => 'Idempotent-Replayed' in response.headers)).toBe(false);
+  });
+
   it('says which parts of the API exist today', () => {
     const { description } = buildOpenApiDocument(routes).info as { description: string };
 
