@@ -155,6 +155,12 @@ describe('rows', () => {
     expect(tableOf([['Rechnung 1', top, bottom, row]], 'de')?.rows[0]?.values).toEqual({ description: 'Schrauben', quantity: 100, unit: 'Stk', unit_price: 0.1, amount: 10 });
   });
 
+  it('reads a wholesale header (article number, pack size, sales price, net value) with the pack size kept out of the price', () => {
+    const header: Row = [{ text: 'Art-Nr-Lieferant', x: 0.1 }, { text: 'Menge', x: 0.36 }, { text: 'VKE/Geb', x: 0.46 }, { text: 'VK-Preis', x: 0.56 }, { text: 'MwSt-%', x: 0.7 }, { text: 'Nettowert', x: 0.84 }];
+    const row: Row = [{ text: 'KL-204', x: 0.1 }, { text: '120,0000 Stk.', x: 0.32 }, { text: '24', x: 0.5 }, { text: '0,2500', x: 0.57 }, { text: '19,0', x: 0.71 }, { text: '30,00', x: 0.86 }];
+    expect(tableOf([['Rechnung 1', header, row]], 'de')?.rows[0]?.values).toEqual({ product_code: 'KL-204', quantity: 120, unit: 'Stk.', unit_price: 0.25, tax_rate: 19, amount: 30 });
+  });
+
   it('counts the line items as the rows of the table', () => {
     const page: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), item('Plug', '1', '1.00', '1.00')];
     expect(countOf([page])).toBe(2);
