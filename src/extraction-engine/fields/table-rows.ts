@@ -139,7 +139,7 @@ function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns:
   const header = page.rows[headerIndex]!;
   let lastHeaderIndex = headerIndex;
   for (const step of [-1, 1, 2, 3]) {
-    const row = page.rows[headerIndex + step];
+    const row = withinTableWidth(page.rows[headerIndex + step], header);
     if (!row || printsMoney(row)) {
       if (step > 0) break;
       continue;
@@ -162,6 +162,18 @@ function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns:
     if (step > 0) lastHeaderIndex = headerIndex + step;
   }
   return { columns: merged.sort((left, right) => left.left - right.left), lastHeaderIndex };
+}
+
+/**
+ * The row without the text printed in the margin beside the table (a sidebar or a line of small print
+ * turned upright, "Copyright 2014"), which the reader puts on the same row as the header words.
+ */
+function withinTableWidth(row: LayoutRow | undefined, header: LayoutRow): LayoutRow | undefined {
+  if (!row) return undefined;
+  const left = Math.min(...header.segments.map((segment) => segment.box.x));
+  const right = Math.max(...header.segments.map((segment) => segment.box.x + segment.box.width));
+  const inside = row.segments.filter((segment) => segment.box.x + segment.box.width > left && segment.box.x < right);
+  return inside.length === row.segments.length ? row : { ...row, segments: inside };
 }
 
 const NUMERIC_ROLES = new Set(['line-total', 'quantity', 'unit-price', 'discount', 'tax-rate', 'position']);

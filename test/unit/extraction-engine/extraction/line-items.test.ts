@@ -161,6 +161,13 @@ describe('rows', () => {
     expect(tableOf([['Rechnung 1', header, row]], 'de')?.rows[0]?.values).toEqual({ product_code: 'KL-204', quantity: 120, unit: 'Stk.', unit_price: 0.25, tax_rate: 19, amount: 30 });
   });
 
+  it('reads the header line above the header even where text in the page margin beside it prints a year', () => {
+    const top: Row = [{ text: '2019', x: 0.02 }, { text: 'Menge', x: 0.46 }, { text: 'Preis/', x: X.price }];
+    const header: Row = [{ text: 'Pos', x: 0.08 }, { text: 'Artikelbeschreibung', x: X.description }, { text: 'Einheit', x: 0.54 }, { text: 'Einheit', x: X.price }, { text: 'Betrag', x: X.amount }];
+    const row: Row = [{ text: '1', x: 0.08 }, { text: 'Ordner blau', x: X.description }, { text: '20', x: 0.47 }, { text: 'Stk.', x: 0.54 }, { text: '2,50', x: X.price }, { text: '50,00', x: X.amount }];
+    expect(tableOf([['Rechnung 1', top, header, row]], 'de')?.rows[0]?.values).toEqual({ description: 'Ordner blau', quantity: 20, unit: 'Stk.', unit_price: 2.5, amount: 50 });
+  });
+
   it('counts the line items as the rows of the table', () => {
     const page: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), item('Plug', '1', '1.00', '1.00')];
     expect(countOf([page])).toBe(2);
