@@ -117,6 +117,16 @@ describe('rows', () => {
     expect(tableOf([page])?.rows.map((row) => row.values.amount)).toEqual([-8, 1]);
   });
 
+  it('takes no row from a line stating a part already included in the item above ("Incl. recycling fee")', () => {
+    const page: Row[] = ['Invoice 1', header, item('Printer', '1', '120.00', '120.00'), item('Incl. recycling fee 2.10', '1', '', '2.10'), item('Toner', '2', '30.00', '60.00')];
+    expect(tableOf([page])?.rows.map((row) => row.values.amount)).toEqual([120, 60]);
+  });
+
+  it('does not join a bundle part printed with its own quantity to the name above', () => {
+    const page: Row[] = ['Invoice 1', header, item('Camera kit', '1', '400.00', '400.00'), [{ text: 'Camera body', x: X.description + 0.03 }, { text: '1', x: X.quantity }], item('Tripod', '1', '25.00', '25.00')];
+    expect(tableOf([page])?.rows.map((row) => row.values.description)).toEqual(['Camera kit', 'Tripod']);
+  });
+
   it('keeps the words of a long description that runs under the quantity header in the description', () => {
     const page: Row[] = ['Invoice 1', header, item('Artificial turf green, 3 metres wide', '3', '4.00', '12.00')];
     expect(tableOf([page])?.rows[0]?.values).toEqual({ description: 'Artificial turf green, 3 metres wide', quantity: 3, unit_price: 4, amount: 12 });
