@@ -377,6 +377,11 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
       state.finished = true;
       return;
     }
+    if (totals) {
+      // A totals line before any item (the items' amounts were not in the line-total band) is never an item.
+      current = undefined;
+      continue;
+    }
     if (itemsOnPage && row.segments.length >= 3 && (headerOf(row, phrases, specifications)?.length ?? 0) >= 3) {
       // Another table (a tax summary) begins.
       state.finished = true;

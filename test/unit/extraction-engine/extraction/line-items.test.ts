@@ -127,6 +127,13 @@ describe('rows', () => {
     expect(tableOf([page])?.rows.map((row) => row.values.description)).toEqual(['Camera kit', 'Tripod']);
   });
 
+  it('never takes a totals line for an item, even when no item line printed its amount in the line-total band', () => {
+    const netAndGross: Row = [{ text: 'Description', x: X.description }, { text: 'Price', x: X.quantity }, { text: 'Amount', x: X.price }, { text: 'VAT', x: X.tax }];
+    const page: Row[] = ['Invoice 1', netAndGross, [{ text: 'Monthly plan', x: X.description }, { text: '11.99', x: X.amount }], [{ text: 'Total invoice', x: X.description }, { text: '9.99', x: X.price }, { text: '11.99', x: X.amount }]];
+    expect(tableOf([page])?.rows.map((row) => row.values.description) ?? []).not.toContain(undefined);
+    expect(tableOf([page])?.rows.map((row) => row.values.amount) ?? []).not.toContain(9.99);
+  });
+
   it('keeps the words of a long description that runs under the quantity header in the description', () => {
     const page: Row[] = ['Invoice 1', header, item('Artificial turf green, 3 metres wide', '3', '4.00', '12.00')];
     expect(tableOf([page])?.rows[0]?.values).toEqual({ description: 'Artificial turf green, 3 metres wide', quantity: 3, unit_price: 4, amount: 12 });
