@@ -100,7 +100,8 @@ function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: Table
   const words = row.segments.flatMap((segment) => segment.words);
   // The row's normalized text, split, gives each word's key at once (words hold no spaces).
   const split = normalizedRowText(row).split(' ');
-  const keys = (split.length === words.length ? split : words.map((word) => normalizeForMatching(word.text))).map((key) => key.replace(/:$/, ''));
+  // The unit or currency a header word names in brackets ("Price(₹)", "Tax(%)", "Amount(EUR)") is not part of its label.
+  const keys = (split.length === words.length ? split : words.map((word) => normalizeForMatching(word.text))).map((key) => key.replace(/:$/, '').replace(/(?<=\p{L})\s*\([^()]{1,4}\)$/u, ''));
   const columns: Column[] = [];
   let matchedWords = 0;
   for (let at = 0; at < words.length; ) {

@@ -185,6 +185,12 @@ describe('rows', () => {
     expect(tableOf([['Rechnung 1', top, header, row]], 'de')?.rows[0]?.values).toEqual({ description: 'Ordner blau', quantity: 20, unit: 'Stk.', unit_price: 2.5, amount: 50 });
   });
 
+  it('reads header words that name their unit or currency in brackets ("Price(₹)", "VAT(%)", "Total(€)")', () => {
+    const header: Row = [{ text: 'Item', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price(₹)', x: X.price }, { text: 'VAT(%)', x: X.tax }, { text: 'Total', x: X.amount }, { text: '(₹)', x: X.amount + 0.05 }];
+    const table = tableOf([['Invoice 1', header, [{ text: 'Desk fan', x: X.description }, { text: '2', x: X.quantity }, { text: '450.00', x: X.price }, { text: '18%', x: X.tax }, { text: '900.00', x: X.amount }]]]);
+    expect(table?.rows[0]?.values).toEqual({ description: 'Desk fan', quantity: 2, unit_price: 450, tax_rate: 18, amount: 900 });
+  });
+
   it('counts the line items as the rows of the table', () => {
     const page: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), item('Plug', '1', '1.00', '1.00')];
     expect(countOf([page])).toBe(2);
