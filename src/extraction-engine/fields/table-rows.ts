@@ -47,8 +47,6 @@ interface RowDraft {
 const SUBTOTAL_START = /^(?:sub-?\s?total|zwischensumme|sous-?\s?total|subtotaal|subtotale|podsuma|summe|total|gesamt|totaal|suma|razem|somme)\b/;
 /** Allowances and charges printed among the rows ("Zuschlag Versandkosten", "Rabatt 10 %"): not items. */
 const ALLOWANCE_OR_CHARGE = /^(?:zuschlag|abschlag|rabatt|nachlass|abzgl|discount|surcharge|allowance|remise|korting|rabat|skonto|sconto|descuento)\b/;
-/** A part already included in the row above ("Incl. recycling fee 3.50", "davon Pfand 0,25"): not an item of its own. */
-const INCLUDED_PART = /^(?:incl|inkl|including|included|davon|dont|waarvan|w tym|of which)\b/;
 const CARRIED_FORWARD = /^(?:ubertrag|uebertrag|carried forward|carry forward|brought forward|b\/f|c\/f|a reporter|report|transport|van transport|przeniesienie|z przeniesienia|riporto|suma z przeniesienia)\b/;
 /** Header words repeated under the header ("EUR", "netto", "%") are not rows. */
 const NUMERIC_WORD = /^[-+−(]?[$€£¥₹]?\d[\d.,'’]*\)?%?-?$/;
@@ -393,7 +391,7 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
     // Something besides the line total that a row reports (a description, a quantity), and no label
     // ("w tym:", "Razem:") opening the line.
     const otherCells = words.some((word) => word.column !== lineTotalColumn && reportsValue(word, state.columns[word.column]!)) && !opensWithLabel(row);
-    if (lineTotal !== undefined && otherCells && (startsWith(row, ALLOWANCE_OR_CHARGE) || startsWith(row, INCLUDED_PART))) {
+    if (lineTotal !== undefined && otherCells && startsWith(row, ALLOWANCE_OR_CHARGE)) {
       current = undefined;
       lastTableRow = row;
       continue;

@@ -117,11 +117,6 @@ describe('rows', () => {
     expect(tableOf([page])?.rows.map((row) => row.values.amount)).toEqual([-8, 1]);
   });
 
-  it('takes no row from a line stating a part already included in the item above ("Incl. recycling fee")', () => {
-    const page: Row[] = ['Invoice 1', header, item('Printer', '1', '120.00', '120.00'), item('Incl. recycling fee 2.10', '1', '', '2.10'), item('Toner', '2', '30.00', '60.00')];
-    expect(tableOf([page])?.rows.map((row) => row.values.amount)).toEqual([120, 60]);
-  });
-
   it('does not join a bundle part printed with its own quantity to the name above', () => {
     const page: Row[] = ['Invoice 1', header, item('Camera kit', '1', '400.00', '400.00'), [{ text: 'Camera body', x: X.description + 0.03 }, { text: '1', x: X.quantity }], item('Tripod', '1', '25.00', '25.00')];
     expect(tableOf([page])?.rows.map((row) => row.values.description)).toEqual(['Camera kit', 'Tripod']);
