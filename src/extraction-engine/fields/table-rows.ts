@@ -475,8 +475,11 @@ export function readTable(layout: DocumentLayout, specifications: TableColumnSpe
       readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, true);
     } else if (header) {
       const { columns, lastHeaderIndex } = withAdjacentHeaderLines(page, header.index, header.columns, phrases, specifications);
-      if (columns.some((column) => column.specification.role === marker)) state.columns = columns;
-      readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, true);
+      // A header without the line-total column heads another list (a bundle's parts, a payment plan):
+      // rows below it must still fill the quantity and price columns, as on a page with no header.
+      const repeatsHeader = columns.some((column) => column.specification.role === marker);
+      if (repeatsHeader) state.columns = columns;
+      readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, repeatsHeader);
     } else {
       readPage(page, 0, state, phrases, specifications, options, layout.hasGeometry, false);
     }

@@ -99,6 +99,13 @@ describe('rows', () => {
     }
   });
 
+  it('does not take the lines under another list\'s header on the next page (no line-total column) for items unless they are priced', () => {
+    const first: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00')];
+    const partsHeader: Row = [{ text: 'Code', x: X.code }, { text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }];
+    const second: Row[] = ['Invoice 1, page 2', partsHeader, [{ text: 'C-12', x: X.code }, { text: 'Connector', x: X.description }, { text: '2', x: X.quantity }], '', [{ text: 'Freight', x: X.code }, { text: '19 %', x: X.quantity }, { text: '3.00', x: X.amount }]];
+    expect(tableOf([first, second])?.rows.map((row) => row.values.amount)).toEqual([8]);
+  });
+
   it('does not take a continuation page\'s other list (no quantity or price) for items', () => {
     const first: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00')];
     const second: Row[] = ['Allowances', [{ text: 'Early payment', x: X.description }, { text: '0.50', x: X.amount }], [{ text: 'Total', x: X.price }, { text: '7.50', x: X.amount }]];
