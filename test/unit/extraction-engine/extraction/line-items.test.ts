@@ -136,6 +136,12 @@ describe('rows', () => {
     expect(tableOf([page])?.rows.map((row) => row.values.amount) ?? []).not.toContain(9.99);
   });
 
+  it('keeps a number that closes a long description in it where it runs into the price band beside the price', () => {
+    const priceFirst: Row = [{ text: 'Description', x: X.description }, { text: 'Price', x: 0.5 }, { text: 'Qty', x: X.tax }, { text: 'Amount', x: X.amount }];
+    const row: Row = [{ text: 'Yoghurt tray assorted flavours 3', x: X.description }, { text: '29.10', x: 0.52 }, { text: '2', x: X.tax }, { text: '58.20', x: X.amount }];
+    expect(tableOf([['Invoice 1', priceFirst, row]])?.rows[0]?.values).toEqual({ description: 'Yoghurt tray assorted flavours 3', unit_price: 29.1, quantity: 2, amount: 58.2 });
+  });
+
   it('keeps the words of a long description that runs under the quantity header in the description', () => {
     const page: Row[] = ['Invoice 1', header, item('Artificial turf green, 3 metres wide', '3', '4.00', '12.00')];
     expect(tableOf([page])?.rows[0]?.values).toEqual({ description: 'Artificial turf green, 3 metres wide', quantity: 3, unit_price: 4, amount: 12 });
