@@ -198,33 +198,34 @@ function placeWords(row: LayoutRow, columns: Column[]): PlacedWord[] {
     }
     return columns.length - 1;
   };
-  const segmentOf = new Map<PlacedWord, number>();
+  const segments: number[] = [];
+  let numberAfterText = false;
   row.segments.forEach((segment, segmentIndex) => {
     let previous: number | undefined;
     for (const word of segment.words) {
       let band = bandOf(word);
       const numeric = NUMERIC_WORD.test(word.text);
       if (!numeric && previous !== undefined && isNumericColumn(columns[band]!) && band !== previous) band = previous;
-      const placedWord = { ...word, column: band };
-      placed.push(placedWord);
-      segmentOf.set(placedWord, segmentIndex);
+      if (numeric && previous !== undefined && band !== previous && !isNumericColumn(columns[previous]!) && isNumericColumn(columns[band]!)) numberAfterText = true;
+      placed.push({ ...word, column: band });
+      segments.push(segmentIndex);
       previous = band;
     }
   });
-  return numbersKeptInTheirText(placed, segmentOf, columns);
+  return numberAfterText ? numbersKeptInTheirText(placed, segments, columns) : placed;
 }
 
 /**
  * A number closing a description ("Joghurt Karton 3 | 29,10") that runs into a number column's band,
  * where that column has its own number in a segment of its own: the number belongs to the text it is
- * printed with, not to the column.
+ * printed with, not to the column. `segments[i]` is the segment of `placed[i]`.
  */
-function numbersKeptInTheirText(placed: PlacedWord[], segmentOf: Map<PlacedWord, number>, columns: Column[]): PlacedWord[] {
+function numbersKeptInTheirText(placed: PlacedWord[], segments: number[], columns: Column[]): PlacedWord[] {
   return placed.map((word, index) => {
     const before = placed[index - 1];
-    if (!before || segmentOf.get(before) !== segmentOf.get(word) || before.column === word.column) return word;
+    if (!before || segments[index - 1] !== segments[index] || before.column === word.column) return word;
     if (!NUMERIC_WORD.test(word.text) || isNumericColumn(columns[before.column]!) || !isNumericColumn(columns[word.column]!)) return word;
-    const columnHasItsOwn = placed.some((other) => other.column === word.column && segmentOf.get(other) !== segmentOf.get(word) && NUMERIC_WORD.test(other.text));
+    const columnHasItsOwn = placed.some((other, otherIndex) => other.column === word.column && segments[otherIndex] !== segments[index] && NUMERIC_WORD.test(other.text));
     return columnHasItsOwn ? { ...word, column: before.column } : word;
   });
 }
