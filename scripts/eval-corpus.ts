@@ -210,6 +210,7 @@ function printLineItemReport(results: readonly LineItemResult[], withoutTruth: r
     for (const result of results) {
       const { truthRows, predictedRows, matchedRows } = result.score;
       console.log(`  ${result.source.padEnd(40)} ${result.file.padEnd(52)} rows: ${truthRows} true, ${predictedRows} predicted, ${matchedRows} paired${result.missingPrediction ? ` (${result.missingPrediction})` : ''}`);
+      for (const difference of result.differences ?? []) console.log(`      ${difference}`);
     }
   }
 }

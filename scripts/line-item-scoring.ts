@@ -218,6 +218,29 @@ export function scoreLineItems(truth: readonly LineItemRow[], predicted: readonl
   return { truthRows: truth.length, predictedRows: predicted.length, matchedRows: pairs.length, cells, confidentRows };
 }
 
+/**
+ * What went wrong on one document, one line each: true rows no predicted row was paired with, predicted
+ * rows paired with no true row, and per pair the scored cells that differ (for --verbose).
+ */
+export function lineItemDifferences(truth: readonly LineItemRow[], predicted: readonly PredictedRow[]): string[] {
+  const pairs = matchLineItems(truth, predicted.map((row) => row.cells));
+  const show = (row: LineItemRow, confidence?: number): string => `${JSON.stringify(row)}${confidence !== undefined ? ` (confidence ${confidence})` : ''}`;
+  const differences: string[] = [];
+  truth.forEach((row, index) => {
+    if (!pairs.some((pair) => pair.truth === index)) differences.push(`missed     ${show(row)}`);
+  });
+  predicted.forEach((row, index) => {
+    if (!pairs.some((pair) => pair.predicted === index)) differences.push(`extra      ${show(row.cells, row.confidence)}`);
+  });
+  for (const pair of pairs) {
+    const truthRow = truth[pair.truth]!;
+    const predictedRow = predicted[pair.predicted]!;
+    const wrong = scoredColumns.filter((column) => truthRow[column] !== undefined && !cellIsRight(column, truthRow, predictedRow.cells));
+    if (wrong.length > 0) differences.push(`cells      ${wrong.map((column) => `${column}: expected ${JSON.stringify(truthRow[column])} got ${JSON.stringify(predictedRow.cells[column])}`).join('; ')} (confidence ${predictedRow.confidence})`);
+  }
+  return differences;
+}
+
 /** Scores of several documents added up (recall and precision are then over all their rows). */
 export function addLineItemScores(scores: readonly LineItemScore[]): LineItemScore {
   const total: LineItemScore = { truthRows: 0, predictedRows: 0, matchedRows: 0, cells: emptyCells(), confidentRows: { right: 0, total: 0 } };
@@ -291,13 +314,15 @@ export interface LineItemResult {
   score: LineItemScore;
   /** Why no rows were predicted (no line_items field, a failed extraction), when none could be. */
   missingPrediction?: string;
+  /** Missed and extra rows and wrong cells (lineItemDifferences). */
+  differences?: string[];
 }
 
 /** The rows of an extraction outcome scored against the true rows of its document. */
 export function scoreOutcomeLineItems(source: string, file: string, truth: readonly LineItemRow[], outcome: Parameters<typeof predictedLineItemsOf>[0]): LineItemResult {
   const predicted = predictedLineItemsOf(outcome);
   if ('missing' in predicted) return { source, file, score: scoreLineItems(truth, []), missingPrediction: predicted.missing };
-  return { source, file, score: scoreLineItems(truth, predicted.rows) };
+  return { source, file, score: scoreLineItems(truth, predicted.rows), differences: lineItemDifferences(truth, predicted.rows) };
 }
 
 export interface LineItemSourceSummary {

@@ -98,7 +98,8 @@ function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: Table
   const words = row.segments.flatMap((segment) => segment.words);
   // The row's normalized text, split, gives each word's key at once (words hold no spaces).
   const split = normalizedRowText(row).split(' ');
-  const keys = (split.length === words.length ? split : words.map((word) => normalizeForMatching(word.text))).map((key) => key.replace(/:$/, ''));
+  // The unit or currency a header word names in brackets ("Price(₹)", "Tax(%)", "Amount(EUR)") is not part of its label.
+  const keys = (split.length === words.length ? split : words.map((word) => normalizeForMatching(word.text))).map((key) => key.replace(/:$/, '').replace(/(?<=\p{L})\s*\([^()]{1,4}\)$/u, ''));
   const columns: Column[] = [];
   let matchedWords = 0;
   for (let at = 0; at < words.length; ) {
@@ -139,7 +140,7 @@ function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns:
   const header = page.rows[headerIndex]!;
   let lastHeaderIndex = headerIndex;
   for (const step of [-1, 1, 2, 3]) {
-    const row = page.rows[headerIndex + step];
+    const row = withinTableWidth(page.rows[headerIndex + step], header);
     if (!row || printsMoney(row)) {
       if (step > 0) break;
       continue;
@@ -164,6 +165,18 @@ function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns:
   return { columns: merged.sort((left, right) => left.left - right.left), lastHeaderIndex };
 }
 
+/**
+ * The row without the text printed in the margin beside the table (a sidebar or a line of small print
+ * turned upright, "Copyright 2014"), which the reader puts on the same row as the header words.
+ */
+function withinTableWidth(row: LayoutRow | undefined, header: LayoutRow): LayoutRow | undefined {
+  if (!row) return undefined;
+  const left = Math.min(...header.segments.map((segment) => segment.box.x));
+  const right = Math.max(...header.segments.map((segment) => segment.box.x + segment.box.width));
+  const inside = row.segments.filter((segment) => segment.box.x + segment.box.width > left && segment.box.x < right);
+  return inside.length === row.segments.length ? row : { ...row, segments: inside };
+}
+
 const NUMERIC_ROLES = new Set(['line-total', 'quantity', 'unit-price', 'discount', 'tax-rate', 'position']);
 
 function isNumericColumn(column: Column): boolean {
@@ -185,17 +198,36 @@ function placeWords(row: LayoutRow, columns: Column[]): PlacedWord[] {
     }
     return columns.length - 1;
   };
-  for (const segment of row.segments) {
+  const segments: number[] = [];
+  let numberAfterText = false;
+  row.segments.forEach((segment, segmentIndex) => {
     let previous: number | undefined;
     for (const word of segment.words) {
       let band = bandOf(word);
       const numeric = NUMERIC_WORD.test(word.text);
       if (!numeric && previous !== undefined && isNumericColumn(columns[band]!) && band !== previous) band = previous;
+      if (numeric && previous !== undefined && band !== previous && !isNumericColumn(columns[previous]!) && isNumericColumn(columns[band]!)) numberAfterText = true;
       placed.push({ ...word, column: band });
+      segments.push(segmentIndex);
       previous = band;
     }
-  }
-  return placed;
+  });
+  return numberAfterText ? numbersKeptInTheirText(placed, segments, columns) : placed;
+}
+
+/**
+ * A number closing a description ("Joghurt Karton 3 | 29,10") that runs into a number column's band,
+ * where that column has its own number in a segment of its own: the number belongs to the text it is
+ * printed with, not to the column. `segments[i]` is the segment of `placed[i]`.
+ */
+function numbersKeptInTheirText(placed: PlacedWord[], segments: number[], columns: Column[]): PlacedWord[] {
+  return placed.map((word, index) => {
+    const before = placed[index - 1];
+    if (!before || segments[index - 1] !== segments[index] || before.column === word.column) return word;
+    if (!NUMERIC_WORD.test(word.text) || isNumericColumn(columns[before.column]!) || !isNumericColumn(columns[word.column]!)) return word;
+    const columnHasItsOwn = placed.some((other, otherIndex) => other.column === word.column && segments[otherIndex] !== segments[index] && NUMERIC_WORD.test(other.text));
+    return columnHasItsOwn ? { ...word, column: before.column } : word;
+  });
 }
 
 function cellText(words: PlacedWord[], column: number): string {
@@ -363,6 +395,11 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
       state.finished = true;
       return;
     }
+    if (totals) {
+      // A totals line before any item (the items' amounts were not in the line-total band) is never an item.
+      current = undefined;
+      continue;
+    }
     if (itemsOnPage && row.segments.length >= 3 && (headerOf(row, phrases, specifications)?.length ?? 0) >= 3) {
       // Another table (a tax summary) begins.
       state.finished = true;
@@ -406,11 +443,15 @@ function pricedLikeTheHeader(words: PlacedWord[], columns: Column[], markerColum
   return columns.every((column, index) => index === markerColumn || !['quantity', 'unit-price'].includes(column.specification.role ?? '') || words.some((word) => word.column === index && NUMERIC_WORD.test(word.text)));
 }
 
-/** A wrapped line of the row above: text only, no label ("Bruttopreis :"), no amount. */
+/**
+ * A wrapped line of the row above: text only, no label ("Bruttopreis :"), no amount, and nothing in the
+ * quantity or price columns (a bundle's part printed with its own quantity is not the name going on).
+ */
 function continues(words: PlacedWord[], columns: Column[]): boolean {
   if (words.length === 0) return false;
   const text = words.map((word) => word.text).join(' ');
   if (/:/.test(text) || /\d[.,]\d{2}(?!\d)/.test(text)) return false;
+  if (words.some((word) => NUMERIC_WORD.test(word.text) && ['quantity', 'unit-price', 'line-total'].includes(columns[word.column]!.specification.role ?? ''))) return false;
   return words.some((word) => columns[word.column]!.specification.role === 'description');
 }
 
@@ -453,8 +494,11 @@ export function readTable(layout: DocumentLayout, specifications: TableColumnSpe
       readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, true);
     } else if (header) {
       const { columns, lastHeaderIndex } = withAdjacentHeaderLines(page, header.index, header.columns, phrases, specifications);
-      if (columns.some((column) => column.specification.role === marker)) state.columns = columns;
-      readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, true);
+      // A header without the line-total column heads another list (a bundle's parts, a payment plan):
+      // rows below it must still fill the quantity and price columns, as on a page with no header.
+      const repeatsHeader = columns.some((column) => column.specification.role === marker);
+      if (repeatsHeader) state.columns = columns;
+      readPage(page, lastHeaderIndex + 1, state, phrases, specifications, options, layout.hasGeometry, repeatsHeader);
     } else {
       readPage(page, 0, state, phrases, specifications, options, layout.hasGeometry, false);
     }

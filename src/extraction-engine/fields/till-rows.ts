@@ -254,10 +254,41 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
       // "Charges $0.01" or "VAT $0.00" that ends them is not their sum.
       const closing = page.rows[index]!;
       const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
-      if (block.length > 0) return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber);
+      if (block.length === 0) continue;
+      if (closingSum === undefined && layout.hasGeometry) block.push(...itemGroupsBelow(page, index, block, options));
+      return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber);
     }
   }
   return undefined;
+}
+
+/**
+ * A list of items each broken down on indented lines below it ("Amazon Glacier $2.22" over "Charges
+ * $2.22" and "VAT $0.00"): the block above the first breakdown holds only the first item. The items
+ * that follow at the same left edge, each after its own indented breakdown lines, belong to the list.
+ */
+function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: { line: ItemLine; textAbove: LayoutRow[] }[], options: TableReadingOptions): { line: ItemLine; textAbove: LayoutRow[] }[] {
+  const leftEdge = (row: LayoutRow): number => row.segments[0]?.box.x ?? 0;
+  const itemEdge = leftEdge(block[block.length - 1]!.line.row);
+  const tolerance = page.typicalLineHeight;
+  const groups: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
+  let above = page.rows[closingIndex]!;
+  for (let index = closingIndex + 1; index < page.rows.length; index += 1) {
+    const row = page.rows[index]!;
+    if (row.top - above.bottom > page.typicalLineHeight * BLOCK_GAP) break;
+    above = row;
+    const edge = leftEdge(row);
+    if (edge > itemEdge + tolerance && endsItems(row, options)) continue;
+    const text = normalizedText(row);
+    const line = Math.abs(edge - itemEdge) <= tolerance && !TOTALS_WORD.test(text) && !NOT_AN_ITEM.test(text) && !isLabelled(row) ? itemLineOf(row) : undefined;
+    if (!line) break;
+    groups.push({ line, textAbove: [] });
+  }
+  // Only a breakdown repeated under each item makes a list; a last item with nothing under it is not one.
+  return groups.filter((group) => {
+    const next = page.rows[group.line.row.index + 1];
+    return next !== undefined && leftEdge(next) > itemEdge + tolerance && endsItems(next, options);
+  });
 }
 
 function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {

@@ -17,7 +17,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     type: 'string',
     headerLabels: {
       en: ['sku', 'code', 'item code', 'product code', 'part no', 'part number', 'article no', 'ref', 'reference'],
-      de: ['art.nr.', 'art.-nr.', 'art-nr', 'artikelnummer', 'artikel-nr.', 'artikelnr.', 'art-nr-lief.', 'art-nr-kunde', 'artnr', 'sachnummer'],
+      de: ['art.nr.', 'art.-nr.', 'art-nr', 'art-nr-lieferant', 'artikelnummer', 'artikel-nr.', 'artikelnr.', 'art-nr-lief.', 'art-nr-kunde', 'artnr', 'sachnummer'],
       fr: ['réf', 'réf.', 'référence', 'code', 'code article'],
       nl: ['artikelnummer', 'artikelnr', 'art.nr.', 'code'],
       pl: ['kod', 'indeks', 'symbol'],
@@ -70,13 +70,21 @@ export const lineItemColumns: TableColumnSpecification[] = [
     role: 'unit-price',
     headerLabels: {
       en: ['unit price', 'price', 'rate', 'unit cost', 'price/unit', 'each', 'net price', 'unit price net'],
-      de: ['einzelpreis', 'preis', 'e-preis', 'ep', 'stückpreis', 'nettopreis', 'preis/', 'einzelpreis netto', 'preis/einheit'],
+      de: ['einzelpreis', 'preis', 'e-preis', 'ep', 'stückpreis', 'nettopreis', 'vk-preis', 'verkaufspreis', 'preis/', 'einzelpreis netto', 'preis/einheit'],
       fr: ['prix unitaire', 'prix', 'p.u.', 'pu', 'prix u.', 'prix unitaire ht', 'pu ht'],
       nl: ['prijs', 'stukprijs', 'eenheidsprijs', 'prijs per stuk'],
       pl: ['cena', 'cena jedn.', 'cena jednostkowa', 'cena netto', 'cena jedn. netto'],
       es: ['precio', 'precio unitario'],
       it: ['prezzo', 'prezzo unitario'],
     },
+  },
+  {
+    // How many units a price refers to ("VKE/Geb" 20: a case of 20): a column of its own, so that its
+    // small whole numbers are not read as the unit price or quantity beside it.
+    name: 'pack_size',
+    type: 'number',
+    hidden: true,
+    headerLabels: { en: ['pack', 'pack size', 'case size', 'pack qty'], de: ['vke', 'vke/geb', 've', 'verpackungseinheit', 'gebinde', 'pe', 'preiseinheit'], fr: ['colisage', 'conditionnement'], nl: ['verpakkingseenheid', 'colli'], pl: ['opakowanie'] },
   },
   {
     name: 'discount',
@@ -91,7 +99,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     role: 'tax-rate',
     headerLabels: {
       en: ['tax', 'taxes', 'vat', 'vat %', 'tax %', 'vat rate', 'tax rate', 'gst', 'gst %'],
-      de: ['mwst', 'mwst.', 'mwst.%', 'mwst. %', 'ust', 'ust.', 'ust.%', 'ust. %', 'steuer', 'steuersatz', 'mwst.-satz'],
+      de: ['mwst', 'mwst.', 'mwst.%', 'mwst. %', 'ust', 'ust.', 'ust.%', 'ust. %', 'steuer', 'steuersatz', 'mwst.-satz', 'mwst-%', 'ust-%'],
       fr: ['tva', 'tva %', 'taux tva', 'taux'],
       nl: ['btw', 'btw %', 'btw-tarief'],
       pl: ['vat', 'stawka', 'stawka vat', 'vat %'],
@@ -105,7 +113,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     role: 'line-total',
     headerLabels: {
       en: ['amount', 'total', 'line total', 'price incl. vat', 'incl. vat', 'amount incl. vat', 'gross', 'net amount', 'amount net', 'total price', 'value', 'sum', 'price total', 'ext. price', 'extended'],
-      de: ['betrag', 'gesamt', 'gesamtpreis', 'summe', 'gesamtbetrag', 'zeilenbetrag', 'positionsbetrag', 'positions- betrag', 'entgelt', 'netto', 'wert', 'nettobetrag', 'brutto', 'bruttobetrag', 'preis inkl. mwst.'],
+      de: ['betrag', 'gesamt', 'gesamtpreis', 'summe', 'gesamtbetrag', 'zeilenbetrag', 'positionsbetrag', 'positions- betrag', 'entgelt', 'netto', 'wert', 'nettobetrag', 'nettowert', 'brutto', 'bruttobetrag', 'preis inkl. mwst.'],
       fr: ['montant', 'total', 'montant ht', 'total ht', 'prix total', 'montant ttc', 'total ttc'],
       nl: ['bedrag', 'totaal', 'totaalprijs', 'subtotaal', 'prijs incl. btw', 'incl. btw'],
       pl: ['wartość', 'wartosc', 'wartość netto', 'kwota', 'wartość brutto'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addLineItemScores,
   descriptionSimilarity,
+  lineItemDifferences,
   lineItemSummaryBySource,
   matchLineItems,
   missingPredictionCounts,
@@ -212,5 +213,18 @@ describe('the eval summary of engine outcomes', () => {
   it('has only the "all" line, with no rows, when nothing was scored', () => {
     expect(lineItemSummaryBySource([])).toEqual([{ source: 'all', documents: 0, score: addLineItemScores([]) }]);
     expect(missingPredictionCounts([])).toEqual([]);
+  });
+
+  it('lists the missed and extra rows and the wrong cells of a reading', () => {
+    const differences = lineItemDifferences(
+      [{ description: 'Desk lamp', quantity: 2, unit_price: 12.5, amount: 25 }, { description: 'Chair', amount: 80 }],
+      [predicted({ description: 'Desk lamp', quantity: 2, unit_price: 25, amount: 25 }, 0.45), predicted({ description: 'Shipping', amount: 9 }, 0.7)],
+    );
+
+    expect(differences).toEqual([
+      'missed     {"description":"Chair","amount":80}',
+      'extra      {"description":"Shipping","amount":9} (confidence 0.7)',
+      'cells      unit_price: expected 12.5 got 25 (confidence 0.45)',
+    ]);
   });
 });

@@ -99,6 +99,13 @@ describe('rows', () => {
     }
   });
 
+  it('does not take the lines under another list\'s header on the next page (no line-total column) for items unless they are priced', () => {
+    const first: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00')];
+    const partsHeader: Row = [{ text: 'Code', x: X.code }, { text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }];
+    const second: Row[] = ['Invoice 1, page 2', partsHeader, [{ text: 'C-12', x: X.code }, { text: 'Connector', x: X.description }, { text: '2', x: X.quantity }], '', [{ text: 'Freight', x: X.code }, { text: '19 %', x: X.quantity }, { text: '3.00', x: X.amount }]];
+    expect(tableOf([first, second])?.rows.map((row) => row.values.amount)).toEqual([8]);
+  });
+
   it('does not take a continuation page\'s other list (no quantity or price) for items', () => {
     const first: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00')];
     const second: Row[] = ['Allowances', [{ text: 'Early payment', x: X.description }, { text: '0.50', x: X.amount }], [{ text: 'Total', x: X.price }, { text: '7.50', x: X.amount }]];
@@ -115,6 +122,24 @@ describe('rows', () => {
       item('Surcharge express delivery', '1', '5.00', '5.00'),
     ];
     expect(tableOf([page])?.rows.map((row) => row.values.amount)).toEqual([-8, 1]);
+  });
+
+  it('does not join a bundle part printed with its own quantity to the name above', () => {
+    const page: Row[] = ['Invoice 1', header, item('Camera kit', '1', '400.00', '400.00'), [{ text: 'Camera body', x: X.description + 0.03 }, { text: '1', x: X.quantity }], item('Tripod', '1', '25.00', '25.00')];
+    expect(tableOf([page])?.rows.map((row) => row.values.description)).toEqual(['Camera kit', 'Tripod']);
+  });
+
+  it('never takes a totals line for an item, even when no item line printed its amount in the line-total band', () => {
+    const netAndGross: Row = [{ text: 'Description', x: X.description }, { text: 'Price', x: X.quantity }, { text: 'Amount', x: X.price }, { text: 'VAT', x: X.tax }];
+    const page: Row[] = ['Invoice 1', netAndGross, [{ text: 'Monthly plan', x: X.description }, { text: '11.99', x: X.amount }], [{ text: 'Total invoice', x: X.description }, { text: '9.99', x: X.price }, { text: '11.99', x: X.amount }]];
+    expect(tableOf([page])?.rows.map((row) => row.values.description) ?? []).not.toContain(undefined);
+    expect(tableOf([page])?.rows.map((row) => row.values.amount) ?? []).not.toContain(9.99);
+  });
+
+  it('keeps a number that closes a long description in it where it runs into the price band beside the price', () => {
+    const priceFirst: Row = [{ text: 'Description', x: X.description }, { text: 'Price', x: 0.5 }, { text: 'Qty', x: X.tax }, { text: 'Amount', x: X.amount }];
+    const row: Row = [{ text: 'Yoghurt tray assorted flavours 3', x: X.description }, { text: '29.10', x: 0.52 }, { text: '2', x: X.tax }, { text: '58.20', x: X.amount }];
+    expect(tableOf([['Invoice 1', priceFirst, row]])?.rows[0]?.values).toEqual({ description: 'Yoghurt tray assorted flavours 3', unit_price: 29.1, quantity: 2, amount: 58.2 });
   });
 
   it('keeps the words of a long description that runs under the quantity header in the description', () => {
@@ -153,6 +178,25 @@ describe('rows', () => {
     const bottom: Row = { text: 'betrag', x: X.amount + 0.02 };
     const row: Row = [{ text: 'Schrauben', x: X.description }, { text: '100', x: X.quantity }, { text: 'Stk', x: X.quantity + 0.06 }, { text: '0,10', x: X.price + 0.02 }, { text: '10,00', x: X.amount }];
     expect(tableOf([['Rechnung 1', top, bottom, row]], 'de')?.rows[0]?.values).toEqual({ description: 'Schrauben', quantity: 100, unit: 'Stk', unit_price: 0.1, amount: 10 });
+  });
+
+  it('reads a wholesale header (article number, pack size, sales price, net value) with the pack size kept out of the price', () => {
+    const header: Row = [{ text: 'Art-Nr-Lieferant', x: 0.1 }, { text: 'Menge', x: 0.36 }, { text: 'VKE/Geb', x: 0.46 }, { text: 'VK-Preis', x: 0.56 }, { text: 'MwSt-%', x: 0.7 }, { text: 'Nettowert', x: 0.84 }];
+    const row: Row = [{ text: 'KL-204', x: 0.1 }, { text: '120,0000 Stk.', x: 0.32 }, { text: '24', x: 0.5 }, { text: '0,2500', x: 0.57 }, { text: '19,0', x: 0.71 }, { text: '30,00', x: 0.86 }];
+    expect(tableOf([['Rechnung 1', header, row]], 'de')?.rows[0]?.values).toEqual({ product_code: 'KL-204', quantity: 120, unit: 'Stk.', unit_price: 0.25, tax_rate: 19, amount: 30 });
+  });
+
+  it('reads the header line above the header even where text in the page margin beside it prints a year', () => {
+    const top: Row = [{ text: '2019', x: 0.02 }, { text: 'Menge', x: 0.46 }, { text: 'Preis/', x: X.price }];
+    const header: Row = [{ text: 'Pos', x: 0.08 }, { text: 'Artikelbeschreibung', x: X.description }, { text: 'Einheit', x: 0.54 }, { text: 'Einheit', x: X.price }, { text: 'Betrag', x: X.amount }];
+    const row: Row = [{ text: '1', x: 0.08 }, { text: 'Ordner blau', x: X.description }, { text: '20', x: 0.47 }, { text: 'Stk.', x: 0.54 }, { text: '2,50', x: X.price }, { text: '50,00', x: X.amount }];
+    expect(tableOf([['Rechnung 1', top, header, row]], 'de')?.rows[0]?.values).toEqual({ description: 'Ordner blau', quantity: 20, unit: 'Stk.', unit_price: 2.5, amount: 50 });
+  });
+
+  it('reads header words that name their unit or currency in brackets ("Price(₹)", "VAT(%)", "Total(€)")', () => {
+    const header: Row = [{ text: 'Item', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price(₹)', x: X.price }, { text: 'VAT(%)', x: X.tax }, { text: 'Total', x: X.amount }, { text: '(₹)', x: X.amount + 0.05 }];
+    const table = tableOf([['Invoice 1', header, [{ text: 'Desk fan', x: X.description }, { text: '2', x: X.quantity }, { text: '450.00', x: X.price }, { text: '18%', x: X.tax }, { text: '900.00', x: X.amount }]]]);
+    expect(table?.rows[0]?.values).toEqual({ description: 'Desk fan', quantity: 2, unit_price: 450, tax_rate: 18, amount: 900 });
   });
 
   it('counts the line items as the rows of the table', () => {

@@ -166,3 +166,26 @@ describe('item numbers and tax lines', () => {
     expect(tableOf([...head, line('SR @ 6% 92.80', '5.57'), line('Rounding', '0.00')])).toBeUndefined();
   });
 });
+
+describe('a list of items, each broken down on indented lines below it', () => {
+  it('reads every item of the list, not only the one above the first breakdown', () => {
+    const item = (name: string, amount: string): Row => [{ text: name, x: 0.1 }, { text: amount, x: 0.86 }];
+    const breakdown = (name: string, amount: string): Row => [{ text: name, x: 0.14 }, { text: amount, x: 0.87 }];
+    const page: Row[] = [
+      'Hosting statement',
+      'Invoice number: 88-1',
+      [{ text: 'Total for this statement', x: 0.1 }, { text: '$23.75', x: 0.86 }],
+      '',
+      'Services',
+      item('Web hosting', '$12.00'), breakdown('Charges', '$12.00'), breakdown('Tax', '$0.00'),
+      item('Domain renewal', '$8.50'), breakdown('Charges', '$8.50'), breakdown('Tax', '$0.00'),
+      item('Backup storage', '$3.25'), breakdown('Charges', '$3.25'), breakdown('Tax', '$0.00'),
+    ];
+    const table = extractFields(placedDocument([page], { language: 'en' }), invoiceSpecification).fields.find((result) => result.name === 'line_items')?.table;
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['Web hosting', 12],
+      ['Domain renewal', 8.5],
+      ['Backup storage', 3.25],
+    ]);
+  });
+});
