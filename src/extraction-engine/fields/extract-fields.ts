@@ -10,7 +10,7 @@ import { parseValueOfType, type FieldValue, type ValueContext } from '../values/
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { selectAmounts } from './amount-consistency.ts';
 import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
-import { boxOfRange, buildDocumentLayout, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
+import { boxOfRange, buildDocumentLayout, unitePlacements, type DocumentLayout, type LayoutRow, type LayoutSegment } from './document-layout.ts';
 import {
   companyNameCandidates,
   currencyCandidates,
@@ -39,7 +39,7 @@ import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-
 import { candidatesNearLabel } from './label-candidates.ts';
 import { tableFieldResults } from './line-items.ts';
 import { nameSpeltAsOnPage } from './name-spelling.ts';
-import { boxOfRateLines, rateLinesTotal } from './rate-totals.ts';
+import { boxOfRateLines, rateLinesTotal, taxSummaryTotalRows } from './rate-totals.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 import { matchesOf } from '../values/pattern-matches.ts';
 
@@ -171,6 +171,7 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
 
 function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
   const issueDateField = fieldOfRole(context, 'issue-date');
+  let summaryTotals: Map<LayoutRow, number | undefined> | undefined;
   for (const label of context.labelMatches) {
     const field = label.fieldName ? context.fieldsByName.get(label.fieldName) : undefined;
     if (!field) continue;
@@ -187,6 +188,12 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
     // "NO. 31G&33G, JALAN SETIA INDAH": a number label that opens an address line gives a house number.
     if (field.role === 'document-number' && mentionsAddress(label.segment.text.slice(label.end).replace(/^\W*\S+/u, ''))) continue;
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
+    // "TOTAL : 26.00 1.56" under a GST summary adds up the summary's columns: its first figure is not
+    // the document's total, its net plus tax is.
+    if (field.role === 'total-amount') {
+      summaryTotals ??= taxSummaryTotalRows(context.layout);
+      found = grossOfSummaryRows(found, summaryTotals, context.layout);
+    }
     const party = field.role ? ROLE_PARTY[field.role] : undefined;
     if (party) {
       // The same "VAT id" label serves both parties: whose block it is in decides.
@@ -295,6 +302,7 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
   const byRates = amountFields.total ? checkedAgainstRateLines(context, amountSelection.total, [...pool.of(amountFields.total.name), ...pool.of(amountFields.due?.name)], amountFields.total.name, arithmetic) : undefined;
   if (byRates) amountSelection.total = byRates;
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined, arithmetic);
+  else if (amountFields.total && context.specification.sellerHeadsDocument) amountSelection.total = totalPaidAtTill(context, amountFields.total.name);
   // The tax is part of the total: one above the share of the total finally chosen (by the rate lines
   // or the till's payment, after the triple search) that any tax rate gives was another figure read
   // as tax, such as a tax id's digits or the total itself on a "Total incl. GST" line; and a positive
@@ -346,6 +354,32 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
 
 /** A name respelt from its address on the page is a repair of the reading: never reported as certain. */
 const RESPELT_NAME_CONFIDENCE = 0.85;
+
+/** A total read from the summary's net and tax counts less than a total printed on a line of its own. */
+const SUMMARY_GROSS_FACTOR = 0.75;
+
+/** Total candidates of a tax summary's total row replaced by the gross that row gives, once per row. */
+function grossOfSummaryRows(candidates: FieldCandidate[], summaryTotals: Map<LayoutRow, number | undefined>, layout: DocumentLayout): FieldCandidate[] {
+  const kept: FieldCandidate[] = [];
+  const rowsDone = new Set<LayoutRow>();
+  for (const candidate of candidates) {
+    const row = rowOfSegment(layout, candidate.segmentId);
+    if (!row || !summaryTotals.has(row)) {
+      kept.push(candidate);
+      continue;
+    }
+    const gross = summaryTotals.get(row);
+    if (gross === undefined || rowsDone.has(row)) continue;
+    rowsDone.add(row);
+    kept.push({ ...candidate, value: gross, score: candidate.score * SUMMARY_GROSS_FACTOR, evidence: `${candidate.evidence}: net plus tax of the tax summary's total row` });
+  }
+  return kept;
+}
+
+function rowOfSegment(layout: DocumentLayout, segmentId: number): LayoutRow | undefined {
+  const segment = layout.segments[segmentId];
+  return segment && layout.pages.find((page) => page.pageNumber === segment.pageNumber)?.rows[segment.rowIndex];
+}
 
 /** The page something was found on (a candidate, a label's segment). */
 function pageOf(context: ExtractionContext, found: { pageNumber: number }) {
@@ -480,6 +514,29 @@ function checkedAgainstTillPayment(
     boxes: [total.candidate.box, ...usedRounding, ...(payment.paymentLines ?? []).filter((line) => line.pageNumber === total.candidate.pageNumber).map((line) => line.box)],
   };
   return { ...checked, confidence: agrees ? Math.max(checked.confidence, CONFIRMED_BY_PAYMENT) : roundConfidence(checked.confidence * CONTRADICTED_BY_PAYMENT) };
+}
+
+/** A total known only from cash tendered minus change: the till's arithmetic, but no total line read. */
+const PAID_AT_TILL_CONFIDENCE = 0.6;
+
+/**
+ * A till receipt whose total line was not read (or not recognised: "\ wffos (Inclusive of GST)") still
+ * says what was paid: cash tendered minus the change given back is the total.
+ */
+function totalPaidAtTill(context: ExtractionContext, fieldName: string): AmountChoiceOf | undefined {
+  const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
+  const [tendered, change] = payment.paymentLines ?? [];
+  if (payment.paid === undefined || payment.paid <= 0 || !tendered || !change) return undefined;
+  const candidate: FieldCandidate = {
+    fieldName,
+    value: payment.paid,
+    score: PAID_AT_TILL_CONFIDENCE,
+    pageNumber: tendered.pageNumber,
+    box: unitePlacements([tendered.box, change.box]),
+    segmentId: tendered.segmentId,
+    evidence: 'cash tendered minus change',
+  };
+  return { candidate, confidence: PAID_AT_TILL_CONFIDENCE };
 }
 
 /**

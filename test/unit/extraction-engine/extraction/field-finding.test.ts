@@ -76,7 +76,7 @@ describe('findLabelMatches', () => {
   });
 
   it('flags labels inside parentheses and ignores hyphenated compounds', () => {
-    expect(matchesIn('Summe Netto (excl. USt.) 473,00').find((match) => match.fieldName === 'tax_amount')?.insideParentheses).toBe(true);
+    expect(matchesIn('Summe Netto (excl. USt.) 473,00').find((match) => match.fieldName === 'tax_amount')?.qualifiesLabelBefore).toBe(true);
     expect(matchesIn('MUSTER-KUNDE GMBH').filter((match) => match.fieldName === 'buyer_name')).toEqual([]);
   });
 

@@ -375,6 +375,45 @@ describe('till totals', () => {
     expect(extractTotal(till({ totals }))?.value).toBe(28.75);
   });
 
+  it('takes the total of a line whose tax qualifier has words around it ("Total Amt Incl. GST @ 6%", "Total RM Incl. of GST"), not a tax', () => {
+    for (const label of ['Total Amt Incl. GST @ 6% :', 'Total RM Incl. of GST']) {
+      const totals: Row[] = [item('Sub Total', '27.12'), item(label, '28.75'), item('Item Count', '2')];
+      const { values } = extract(till({ totals }));
+      expect(values.total_amount).toBe(28.75);
+      expect(values.tax_amount ?? null).toBeNull();
+    }
+  });
+
+  it('still reads a tax line of its own that says the total includes it ("Incl. GST: 1.63")', () => {
+    const totals: Row[] = [item('Total', '28.75'), item('Incl. GST:', '1.63'), item('CASH', '50.00'), item('CHANGE', '21.25')];
+    const { values } = extract(till({ totals }));
+    expect(values.total_amount).toBe(28.75);
+    expect(values.tax_amount).toBe(1.63);
+  });
+
+  it('takes no figure of the tax summary\'s total row for the total: it adds up supplies before tax and the tax', () => {
+    const summary = (totalRow: Row): Row[] => [
+      item('Item Count', '2'),
+      { text: 'GST SUMMARY', x: 0.06 },
+      [{ text: 'CODE', x: 0.06 }, { text: 'AMOUNT (RM)', x: 0.4 }, { text: 'TAX (RM)', x: 0.7 }],
+      [{ text: 'SR 6%', x: 0.06 }, { text: '27.12', x: 0.45 }, { text: '1.63', x: 0.75 }],
+      totalRow,
+    ];
+    // The total line was not read: the summary's total row gives net plus tax.
+    const unread = [item('Sub Total (Excl)', '27.12'), item('TOTAL', ''), ...summary([{ text: 'TOTAL :', x: 0.06 }, { text: '27.12', x: 0.45 }, { text: '1.63', x: 0.75 }])];
+    expect(extract(till({ totals: unread })).values.total_amount).toBe(28.75);
+    // Net, tax and gross printed on the row: the gross.
+    const gross = [item('TOTAL', ''), ...summary([{ text: 'Total', x: 0.06 }, { text: '27.12', x: 0.35 }, { text: '1.63', x: 0.55 }, { text: '28.75', x: 0.75 }])];
+    expect(extract(till({ totals: gross })).values.total_amount).toBe(28.75);
+  });
+
+  it('takes cash tendered minus change for the total when no total line was read, below high confidence', () => {
+    const totals: Row[] = [item('Sub Total', '565.50'), item('\\ wffos (Inclusive of GST) :', '599.45'), item('CASH :', '599.45'), item('Change :', '0.00')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(599.45);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('trusts a total that cash tendered minus change confirms', () => {
     const totals: Row[] = [item('Sub Total', '12.20'), item('Total', '12.20'), item('CASH', '20.00'), item('CHANGE', '7.80')];
     const total = extractTotal(till({ totals }));
