@@ -220,6 +220,56 @@ describe('till receipts', () => {
     expect(seller(0.86)?.metadata.confidence).toBeLessThan(0.9);
   });
 
+  it('takes the legal name under a brand line printed in a larger font, although the brand is as wide as the paper', () => {
+    const head: Row[] = [
+      { text: 'RESTORAN SERI MELAKA DAN', x: 0.1, confidence: 0.9, height: 0.024 },
+      { text: 'PUTRA JAYA FOOD SDN. BHD.', x: 0.1, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    // A legal form printed right keeps its dots.
+    expect(extract(till({ head })).values.seller_name).toBe('PUTRA JAYA FOOD SDN. BHD.');
+  });
+
+  it('goes on with the next line after a head line that ends in "&"', () => {
+    const head: Row[] = [
+      { text: 'KEDAI MAJU HARDWARE &', x: 0.1, confidence: 0.9 },
+      { text: 'ELECTRICAL', x: 0.3, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('KEDAI MAJU HARDWARE & ELECTRICAL');
+  });
+
+  it('takes no order-number line at the head for the seller', () => {
+    const head: Row[] = [
+      { text: 'Your order number 15', x: 0.2, confidence: 0.9 },
+      { text: '', x: 0.2 },
+      { text: 'Putra Jaya Food Sdn Bhd', x: 0.2, confidence: 0.9 },
+      { text: '(65351-M)', x: 0.35, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('Putra Jaya Food Sdn Bhd');
+  });
+
+  it('repairs the head name as OCR misreads it: a registration number with a comma or a misread bracket after it, "5/0", "Sdn." without Bhd, a speck after the legal form, I read as 1', () => {
+    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+    const withComma: Row[] = [
+      { text: 'URBAN VILLA SDN BHD (417940-M),', x: 0.2, confidence: 0.9 },
+      { text: 'A-G-06, DATARAN GLOMAC,', x: 0.2, confidence: 0.9 },
+      { text: 'JALAN SS6/5A, 47301 PETALING JAYA', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head: withComma })).values.seller_name).toBe('URBAN VILLA SDN BHD');
+    expect(seller('99 SPEED MART 5/0 {519537 Xi')).toBe('99 SPEED MART S/B');
+    expect(seller('ENW Hardware Centre (M) Sdn.')).toBe('ENW Hardware Centre (M) Sdn Bhd');
+    expect(seller('BEMED (SP) SDN. BHD. Ÿ')).toBe('BEMED (SP) SDN. BHD.');
+    expect(seller('URBAN 1DEA SDN BHD')).toBe('URBAN IDEA SDN BHD');
+  });
+
+  it('reports a head name whose digit it read as a letter below high confidence', () => {
+    const rows = till({ head: [{ text: 'URBAN 1DEA SDN BHD', x: 0.2, confidence: 0.97 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.97 }] });
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+    expect(outcome.status === 'COMPLETED' && outcome.fields.find((field) => field.name === 'seller_name')?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('drops the registration number printed after the name', () => {
     const head: Row[] = [{ text: 'AEON CO. (M) BHD (126926-H)', x: 0.28, confidence: 0.92 }, { text: '3RD FLR, AEON TAMAN MALURI SC', x: 0.26, confidence: 0.9 }];
     expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
