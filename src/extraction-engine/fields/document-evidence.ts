@@ -143,6 +143,16 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
       }
     }
   }
+  // On a photo or scan of a page that clearly names its country, a foreign currency read once is a
+  // misreading ("RM" as "zł", "KR600" a product code, "GST ID" as "GST AUD"), not the currency: the
+  // country's own is left to decide. A foreign currency really used is printed on more than one line.
+  const ownCurrency = country && country.weight >= CLEAR_COUNTRY_WEIGHT ? CURRENCY_OF_COUNTRY[country.country] : undefined;
+  if (ownCurrency) {
+    for (const [code, entry] of weights) {
+      const onOcrPage = layout.pages.find((page) => page.pageNumber === entry.first.segment.pageNumber)?.source === 'ocr';
+      if (code !== ownCurrency && entry.count === 1 && onOcrPage) weights.delete(code);
+    }
+  }
   const total = [...weights.values()].reduce((sum, entry) => sum + entry.weight, 0);
   return [...weights.entries()].map(([code, entry]) => ({
     fieldName: 'currency',
@@ -154,6 +164,9 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
     evidence: `${entry.count} currency mention(s)`,
   }));
 }
+
+/** Country evidence worth two clear signs (a legal form and a region, a tax id and a phone prefix). */
+const CLEAR_COUNTRY_WEIGHT = 2;
 
 // Where no currency is printed, the country of the seller's IBAN or VAT id, other country evidence,
 // or the language implies it, in that order and always below any printed sign.

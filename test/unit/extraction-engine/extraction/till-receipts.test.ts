@@ -603,6 +603,20 @@ describe('receipt currency from stray signs', () => {
     expect(extract(till({ head })).values.currency).toBe('MYR');
   });
 
+  it('takes the currency of the country a photographed page clearly names over a foreign currency read only once ("RM" read as "zł", "KR600" a product code)', () => {
+    const head: Row[] = [
+      { text: 'KL HANDICRAFT SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: 'NO. 18, JALAN KANCIL, 55100 KUALA LUMPUR, MALAYSIA', x: 0.05, confidence: 0.9 },
+    ];
+    for (const misread of ['zł', 'KR']) {
+      const totals: Row[] = [item('Total', `${misread} 28.75`), item('CASH', '30.00'), item('CHANGE', '1.25')];
+      expect(extract(till({ head, totals })).values.currency).toBe('MYR');
+    }
+    // A foreign currency printed on several lines is the currency, wherever the shop is.
+    const inPounds: Row[] = [item('Total', '£ 28.75'), item('CASH', '£ 30.00'), item('CHANGE', '£ 1.25')];
+    expect(extract(till({ head, totals: inPounds })).values.currency).toBe('GBP');
+  });
+
   it('still takes a foreign sign printed beside an amount', () => {
     const head: Row[] = [
       { text: 'KL HANDICRAFT & TAILORING', x: 0.2, confidence: 0.8 },
