@@ -281,7 +281,7 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
 }
 
 /** "incl.", "inclusive of", "excl.", "inkl.", "zzgl.": what turns the tax label after it into a qualifier. */
-const TAX_QUALIFIER_BEFORE = /(?<![\p{L}])(?:incl?|inclusive|including|include|excl?|exclusive|excluding|exclude|inkl|exkl|zzgl|ohne|without|with)\.?\s*(?:of\s*)?$/iu;
+const TAX_QUALIFIER_BEFORE = /(?<![\p{L}])(?:inc[l1|\]]?|inclusive|including|include|exc[l1|\]]?|exclusive|excluding|exclude|inkl|exkl|zzgl|ohne|without|with)\.?\s*(?:of\s*)?$/iu;
 /** At most this many characters between a label and the qualifier that follows it ("Amt ", "RM "). */
 const MAX_QUALIFIER_GAP = 12;
 

@@ -426,7 +426,7 @@ describe('till totals', () => {
   });
 
   it('takes the total of a line whose tax qualifier has words around it ("Total Amt Incl. GST @ 6%", "Total RM Incl. of GST"), not a tax', () => {
-    for (const label of ['Total Amt Incl. GST @ 6% :', 'Total RM Incl. of GST']) {
+    for (const label of ['Total Amt Incl. GST @ 6% :', 'Total RM Incl. of GST', 'Total After Adj Inc] GST']) {
       const totals: Row[] = [item('Sub Total', '27.12'), item(label, '28.75'), item('Item Count', '2')];
       const { values } = extract(till({ totals }));
       expect(values.total_amount).toBe(28.75);
@@ -461,6 +461,31 @@ describe('till totals', () => {
     const totals: Row[] = [item('Sub Total', '565.50'), item('\\ wffos (Inclusive of GST) :', '599.45'), item('CASH :', '599.45'), item('Change :', '0.00')];
     const total = extractTotal(till({ totals }));
     expect(total?.value).toBe(599.45);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('takes no item amount under the "TOTAL" heading of the item table for the total', () => {
+    const rows: Row[] = [
+      ...till({ totals: [] }).slice(0, 7),
+      [{ text: 'QTY ITEM', x: 0.06 }, { text: 'TOTAL', x: 0.78 }],
+      item('1 Nasi Lemak Set', '14.95'),
+      item('2 Teh Tarik', '5.40'),
+      [{ text: 'Take Out Total (incl GST)', x: 0.06 }, { text: '20.35', x: 0.78 }],
+      item('Change', '0.00'),
+      'THANK YOU, PLEASE COME AGAIN',
+    ];
+    expect(extract(rows).values.total_amount).toBe(20.35);
+  });
+
+  it('takes the rounded total that a rounding line prints ("Rounding RM 182.00" under "Total Sales RM 181.98")', () => {
+    const totals: Row[] = [item('Total Sales (Inclusive GST) RM', '181.98'), item('Rounding Adjustment RM', '„02'), item('Rounding RM', '182.00'), item('CREDIT RM', '182.00')];
+    expect(extract(till({ totals })).values.total_amount).toBe(182);
+  });
+
+  it('takes the total rounded to the coin when cash tendered minus change says so and no rounding line was read, below high confidence', () => {
+    const totals: Row[] = [item('Total Sales (Inclusive GST) RM', '14.38'), item('Kounding Adjustment RH', '02'), item('CASH RM', '20.00'), item('CHANGE RM', '5.60')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(14.4);
     expect(total?.metadata.confidence).toBeLessThan(0.9);
   });
 
