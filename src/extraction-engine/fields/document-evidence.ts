@@ -364,7 +364,7 @@ const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapp
  * The Malaysian and Singaporean legal forms as OCR misreads them at the end of a name ("SDN 3HD",
  * "SUN BHO", "Shn Bhd", "5/B"): a closed vocabulary, so the printed form can be restored.
  */
-const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83][HN][DO0]\.?$/iu;
+const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83E][HN][DO0]\.?$/iu;
 const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80]$/u;
 /** "ENW Hardware Centre (M) Sdn.": a Sendirian is always Berhad; the last word was lost at the edge. */
 const SDN_WITHOUT_BHD = /(?<![\p{L}\d])(SDN|Sdn)\.?$/u;
@@ -439,7 +439,8 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
   const page = layout.pages[0];
   if (!page || !layout.hasGeometry) return [];
   const headRows = page.rows.filter((row) => row.top < 0.4).slice(0, 10);
-  const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5);
+  // A speck read as a word is far smaller than the print around it ("Neve", 0.003 of the page high).
+  const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5 && segment.box.height >= page.typicalLineHeight * SPECK_HEIGHT);
   for (const [position, segment] of headSegments.entries()) {
     // The name heads the receipt: once a "Key: value" line has come (a guest, a date), what
     // follows is a section of the document, not its seller.
@@ -473,12 +474,18 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
  * are words of their own ("99 SPEED MART") or lead a short one ("7-ELEVEN"), never inside letters.
  */
 function withDigitsReadAsLetters(name: string): string {
-  return name.replace(/(?<![\p{L}\d])[\p{Lu}10]{3,}(?![\p{L}\d])/gu, (word) => {
-    const letters = word.replace(/[10]/g, '');
-    if (letters.length < word.length - 1 || letters.length < 3) return word;
-    return word.replace(/1/g, 'I').replace(/0/g, 'O');
-  });
+  return name
+    .replace(/(?<![\p{L}\d])[\p{Lu}10]{3,}(?![\p{L}\d])/gu, (word) => {
+      const letters = word.replace(/[10]/g, '');
+      if (letters.length < word.length - 1 || letters.length < 3) return word;
+      return word.replace(/1/g, 'I').replace(/0/g, 'O');
+    })
+    // ... and between the initials of an abbreviation: "MR. D.1.Y." for "MR. D.I.Y.".
+    .replace(/(?<=(?<![\p{L}\d])\p{Lu}\.)1(?=\.\p{Lu}\.)/gu, 'I');
 }
+
+/** Below this share of the typical line height a "line" is a speck or a rule, not print. */
+const SPECK_HEIGHT = 0.5;
 
 /** A legal name taken without the brand line over it (see withWrappedLines). */
 const LEGAL_NAME_UNDER_BRAND_CONFIDENCE = 0.85;

@@ -239,6 +239,15 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('KEDAI MAJU HARDWARE & ELECTRICAL');
   });
 
+  it('takes no speck read as a word above the name for the seller', () => {
+    const head: Row[] = [
+      [{ text: 'TAX INVOICE', x: 0.3, confidence: 0.9 }, { text: 'Neve', x: 0.6, confidence: 0.9, height: 0.004 }],
+      { text: 'KEDAI MAJU HARDWARE', x: 0.2, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('KEDAI MAJU HARDWARE');
+  });
+
   it('takes no order-number line at the head for the seller', () => {
     const head: Row[] = [
       { text: 'Your order number 15', x: 0.2, confidence: 0.9 },
@@ -262,6 +271,8 @@ describe('till receipts', () => {
     expect(seller('ENW Hardware Centre (M) Sdn.')).toBe('ENW Hardware Centre (M) Sdn Bhd');
     expect(seller('BEMED (SP) SDN. BHD. Ÿ')).toBe('BEMED (SP) SDN. BHD.');
     expect(seller('URBAN 1DEA SDN BHD')).toBe('URBAN IDEA SDN BHD');
+    expect(seller('MR. D.1.Y. (M) SDN BHD')).toBe('MR. D.I.Y. (M) SDN BHD');
+    expect(seller('DIGI TELECOMMUNICATIONS SDN EHD')).toBe('DIGI TELECOMMUNICATIONS SDN BHD');
   });
 
   it('reports a head name whose digit it read as a letter below high confidence', () => {
