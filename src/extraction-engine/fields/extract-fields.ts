@@ -189,8 +189,9 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
     // "NO. 31G&33G, JALAN SETIA INDAH": a number label that opens an address line gives a house number.
     if (field.role === 'document-number' && mentionsAddress(label.segment.text.slice(label.end).replace(/^\W*\S+/u, ''))) continue;
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
-    // "QTY ITEM TOTAL" heads the item table: the amounts under its "TOTAL" are the items' own.
-    if (field.role !== undefined && TOTALS_ROLES.has(field.role)) {
+    // "QTY ITEM TOTAL" heads a till's item table: the amounts under its "TOTAL" are the items' own (an
+    // invoice's table may end in a row that sums its columns, which is the document's figure).
+    if (context.specification.sellerHeadsDocument && field.role !== undefined && TOTALS_ROLES.has(field.role)) {
       itemHeaders ??= itemTableHeaderRows(context);
       if (itemHeaders.has(`${label.segment.pageNumber}:${label.segment.rowIndex}`)) found = found.filter((candidate) => !candidate.evidence.startsWith('below'));
     }
