@@ -6,7 +6,7 @@ import { findAmounts } from '../values/amount.ts';
 import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries, type CountryMention } from '../values/country.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
 import { findIbans } from '../values/iban.ts';
-import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, looksLikeKeyAndValue } from '../values/party-name.ts';
+import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, legalFormRanges, looksLikeKeyAndValue } from '../values/party-name.ts';
 import { findVatIds } from '../values/vat-id.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { boxOfRange, type DocumentLayout, type LayoutPage, type LayoutSegment } from './document-layout.ts';
@@ -143,6 +143,16 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
       }
     }
   }
+  // On a photo or scan of a page that clearly names its country, a foreign currency read once is a
+  // misreading ("RM" as "zł", "KR600" a product code, "GST ID" as "GST AUD"), not the currency: the
+  // country's own is left to decide. A foreign currency really used is printed on more than one line.
+  const ownCurrency = country && country.weight >= CLEAR_COUNTRY_WEIGHT ? CURRENCY_OF_COUNTRY[country.country] : undefined;
+  if (ownCurrency) {
+    for (const [code, entry] of weights) {
+      const onOcrPage = layout.pages.find((page) => page.pageNumber === entry.first.segment.pageNumber)?.source === 'ocr';
+      if (code !== ownCurrency && entry.count === 1 && onOcrPage) weights.delete(code);
+    }
+  }
   const total = [...weights.values()].reduce((sum, entry) => sum + entry.weight, 0);
   return [...weights.entries()].map(([code, entry]) => ({
     fieldName: 'currency',
@@ -154,6 +164,9 @@ export function currencyCandidates(layout: DocumentLayout, language: string | un
     evidence: `${entry.count} currency mention(s)`,
   }));
 }
+
+/** Country evidence worth two clear signs (a legal form and a region, a tax id and a phone prefix). */
+const CLEAR_COUNTRY_WEIGHT = 2;
 
 // Where no currency is printed, the country of the seller's IBAN or VAT id, other country evidence,
 // or the language implies it, in that order and always below any printed sign.
@@ -345,14 +358,16 @@ const ADDRESS_WORDS = /(?<![\p{L}])(?:jalan|jln|lorong|persiaran|taman|lot|no\.?
 export function mentionsAddress(text: string): boolean {
   return ADDRESS_WORDS.test(text);
 }
-const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table|hours|welcome|thank|open|daily|mon|sun)(?![\p{L}])/iu;
+const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table|hours|welcome|thank|open|daily|mon|sun|order|queue)(?![\p{L}])/iu;
 
 /**
  * The Malaysian and Singaporean legal forms as OCR misreads them at the end of a name ("SDN 3HD",
  * "SUN BHO", "Shn Bhd", "5/B"): a closed vocabulary, so the printed form can be restored.
  */
-const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83][HN][DO0]\.?$/iu;
-const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B8]$/u;
+const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83E][HN][DO0]\.?$/iu;
+const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80]$/u;
+/** "ENW Hardware Centre (M) Sdn.": a Sendirian is always Berhad; the last word was lost at the edge. */
+const SDN_WITHOUT_BHD = /(?<![\p{L}\d])(SDN|Sdn)\.?$/u;
 
 /** A name with a legal form, also one OCR misread ("SON BHD"): a business, printed as such. */
 export function namesBusiness(text: string): boolean {
@@ -361,7 +376,9 @@ export function namesBusiness(text: string): boolean {
 
 export function withLegalFormRestored(name: string): string {
   const upperCase = name === name.toUpperCase();
-  if (MISREAD_SDN_BHD.test(name)) return name.replace(MISREAD_SDN_BHD, upperCase ? 'SDN BHD' : 'Sdn Bhd');
+  // A form printed right ("SDN. BHD.") stays as printed; only a misread one is replaced.
+  if (MISREAD_SDN_BHD.test(name)) return name.replace(MISREAD_SDN_BHD, (form: string) => (/^sdn\.?\s?bhd\.?$/iu.test(form) ? form : upperCase ? 'SDN BHD' : 'Sdn Bhd'));
+  if (SDN_WITHOUT_BHD.test(name)) return name.replace(SDN_WITHOUT_BHD, (sdn: string) => (sdn.startsWith('SDN') ? 'SDN BHD' : 'Sdn Bhd'));
   return name.replace(MISREAD_S_B, 'S/B');
 }
 
@@ -370,12 +387,12 @@ function receiptHeadName(text: string): string | undefined {
   const cleaned = text
     // A registration number in parentheses after the name: "AEON CO. (M) BHD (126926-H)".
     .replace(/\s*\(\s*[\w\s.:-]*\d{4,}[\w\s.:-]*\)\s*$/u, '')
-    // ... or with its brackets misread or missing: "99 SPEED MART S/B 1519537-X}".
-    .replace(/\s+[({[]?\s*\d{5,}\s?-?\s?\p{Lu}?\s*[)}\]]?\s*$/u, '')
+    // ... or with its brackets misread or missing, or a comma after it: "99 SPEED MART S/B 1519537-X}", "(417940-M),".
+    .replace(REGISTRATION_NUMBER_AT_END, '')
     .replace(/^[^\p{L}\d]+|[^\p{L}\d).]+$/gu, '')
     .replace(/\s+[.'’]$/u, '')
     .trim();
-  const name = withLegalFormRestored(cleaned);
+  const name = withoutMarkAfterLegalForm(withLegalFormRestored(cleaned));
   const letters = name.replace(/[^\p{L}]/gu, '');
   if (letters.length < 4 || letters.length < name.replace(/\s/g, '').length * 0.6) return undefined;
   // Handwriting and OCR noise come out in lower case; printed business names are capitalised.
@@ -389,6 +406,14 @@ function receiptHeadName(text: string): string | undefined {
   if (tokens.some((token) => /\p{L}[01]\p{Ll}/u.test(token))) return undefined;
   if (tokens.filter((token) => token.replace(/[^\p{L}\d]/gu, '').length <= 1).length > tokens.length * 0.4) return undefined;
   return name;
+}
+
+/** "BEMED (SP) SDN. BHD. Ÿ": a speck read as a letter or two after the legal form that ends the name. */
+function withoutMarkAfterLegalForm(name: string): string {
+  const lastForm = legalFormRanges(name).at(-1);
+  if (!lastForm) return name;
+  const rest = name.slice(lastForm.end).trim();
+  return rest.length > 0 && rest.length <= 2 && !/[\d(]/u.test(rest) ? name.slice(0, lastForm.end).trim() : name;
 }
 
 function segmentConfidence(segment: LayoutSegment): number {
@@ -414,18 +439,28 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
   const page = layout.pages[0];
   if (!page || !layout.hasGeometry) return [];
   const headRows = page.rows.filter((row) => row.top < 0.4).slice(0, 10);
-  const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5);
+  // A speck read as a word is far smaller than the print around it ("Neve", 0.003 of the page high).
+  const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5 && segment.box.height >= page.typicalLineHeight * SPECK_HEIGHT);
   for (const [position, segment] of headSegments.entries()) {
     // The name heads the receipt: once a "Key: value" line has come (a guest, a date), what
     // follows is a section of the document, not its seller.
     if (looksLikeKeyAndValue(segment.text)) return [];
     const name = receiptHeadName(segment.text);
     if (!name) continue;
-    const { name: value, segment: named } = hasLegalForm(name) ? { name, segment } : withWrappedLines(name, segment, headSegments.slice(position + 1), page.typicalLineHeight);
+    const continuedBy = CONTINUED_BY_NEXT_LINE.exec(segment.text)?.[0].trim();
+    const { name: value, segment: named } = hasLegalForm(name)
+      ? { name, segment }
+      : continuedBy
+        ? withWrappedLines(`${name.replace(CONTINUED_BY_NEXT_LINE, '').trim()} ${continuedBy}`, segment, headSegments.slice(position + 1), page.typicalLineHeight, true)
+        : withWrappedLines(name, segment, headSegments.slice(position + 1), page.typicalLineHeight);
     // One letter misread ("LEE WAK" for "LEE WAH") leaves the line's mean confidence high; the word
     // OCR doubted most keeps the name below high confidence.
     const doubted = weakestWordConfidence(named) < DOUBTED_WORD_CONFIDENCE ? DOUBTED_NAME_FACTOR : 1;
     const score = (0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(named))) * doubted;
+    const respelt = withDigitsReadAsLetters(value);
+    if (respelt !== value) {
+      return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a digit inside a word read as a letter', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
+    }
     if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
     const evidence = 'legal name under a brand line at the head of a receipt';
@@ -433,6 +468,24 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
   }
   return [];
 }
+
+/**
+ * "URBAN 1DEA SDN BHD": inside a capitalised word, OCR reads I as 1 and O as 0. A name's own digits
+ * are words of their own ("99 SPEED MART") or lead a short one ("7-ELEVEN"), never inside letters.
+ */
+function withDigitsReadAsLetters(name: string): string {
+  return name
+    .replace(/(?<![\p{L}\d])[\p{Lu}10]{3,}(?![\p{L}\d])/gu, (word) => {
+      const letters = word.replace(/[10]/g, '');
+      if (letters.length < word.length - 1 || letters.length < 3) return word;
+      return word.replace(/1/g, 'I').replace(/0/g, 'O');
+    })
+    // ... and between the initials of an abbreviation: "MR. D.1.Y." for "MR. D.I.Y.".
+    .replace(/(?<=(?<![\p{L}\d])\p{Lu}\.)1(?=\.\p{Lu}\.)/gu, 'I');
+}
+
+/** Below this share of the typical line height a "line" is a speck or a rule, not print. */
+const SPECK_HEIGHT = 0.5;
 
 /** A legal name taken without the brand line over it (see withWrappedLines). */
 const LEGAL_NAME_UNDER_BRAND_CONFIDENCE = 0.85;
@@ -447,7 +500,7 @@ const MAX_NAME_CONTINUATION_LINES = 2;
  * seller a user books ("BECON STATIONER / Becon Enterprise Sdn Bhd"). Marks and specks between the
  * lines (OCR of a ruler or a logo edge) are passed over.
  */
-function withWrappedLines(name: string, first: LayoutSegment, following: LayoutSegment[], lineHeight: number): { name: string; segment: LayoutSegment } {
+function withWrappedLines(name: string, first: LayoutSegment, following: LayoutSegment[], lineHeight: number, continued = false): { name: string; segment: LayoutSegment } {
   const parts = [name];
   const segments = [first];
   let previous = first;
@@ -455,7 +508,7 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
     if (!/\p{L}/u.test(segment.text)) continue;
     if (segment.box.y - (previous.box.y + previous.box.height) >= lineHeight * 1.2 || parts.length > MAX_NAME_CONTINUATION_LINES) break;
     // A continuation holds words and the parentheses of a branch name, no address or number lines.
-    const continuation = withLegalFormRestored(segment.text.replace(/\s+[({[]?\s*\d{5,}\s?-?\s?\p{Lu}?\s*[)}\]]?\s*$/u, '').trim());
+    const continuation = withLegalFormRestored(segment.text.replace(REGISTRATION_NUMBER_AT_END, '').trim());
     if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) break;
     parts.push(continuation);
     segments.push(segment);
@@ -463,12 +516,28 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
       // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
-      if (!isLegalFormAlone(legalName) && !wrapsInto(first, second, segments.slice(1)) && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
+      if (!continued && !isLegalFormAlone(legalName) && (!wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second)) && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
       return { name: parts.join(' '), segment: first };
     }
+    // "HOME MASTER HARDWARE &" over "ELECTRICAL": the name goes on, legal form or not.
+    if (continued && parts.length === 2) return { name: parts.join(' '), segment: first };
     previous = segment;
   }
   return { name, segment: first };
+}
+
+/** A head line that ends in "&" or "AND": the name goes on on the next line. */
+const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;
+
+/** A registration number after a name, its brackets misread or missing: "99 SPEED MART S/B 1519537-X}", "{519537 Xi". */
+const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*\d{5,}\s?-?\s?\p{L}{0,2}\s*[)}\]]?[\s,.;:]*$/u;
+
+/**
+ * A brand line printed in a font half as large again as the legal name under it ("Sarang Hae Yo" over
+ * "TRENDYMAX (M) SDN. BHD.", a slogan beside the logo): a line of its own, not a name wrapped into the next.
+ */
+function printedLarger(line: LayoutSegment, next: LayoutSegment): boolean {
+  return line.box.height > next.box.height * 1.5;
 }
 
 /**

@@ -10,7 +10,7 @@ import { parseValueOfType, type FieldValue, type ValueContext } from '../values/
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { selectAmounts } from './amount-consistency.ts';
 import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
-import { boxOfRange, buildDocumentLayout, type DocumentLayout, type LayoutSegment } from './document-layout.ts';
+import { boxOfRange, buildDocumentLayout, unitePlacements, type DocumentLayout, type LayoutRow, type LayoutSegment } from './document-layout.ts';
 import {
   companyNameCandidates,
   currencyCandidates,
@@ -39,7 +39,7 @@ import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-
 import { candidatesNearLabel } from './label-candidates.ts';
 import { tableFieldResults } from './line-items.ts';
 import { nameSpeltAsOnPage } from './name-spelling.ts';
-import { boxOfRateLines, rateLinesTotal } from './rate-totals.ts';
+import { boxOfRateLines, rateLinesTotal, taxSummaryTotalRows } from './rate-totals.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 import { matchesOf } from '../values/pattern-matches.ts';
 
@@ -171,6 +171,8 @@ function prepareContext(document: ReadDocument, specification: DocumentTypeSpeci
 
 function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
   const issueDateField = fieldOfRole(context, 'issue-date');
+  let summaryTotals: Map<LayoutRow, number | undefined> | undefined;
+  let itemHeaders: Set<string> | undefined;
   for (const label of context.labelMatches) {
     const field = label.fieldName ? context.fieldsByName.get(label.fieldName) : undefined;
     if (!field) continue;
@@ -187,6 +189,18 @@ function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): vo
     // "NO. 31G&33G, JALAN SETIA INDAH": a number label that opens an address line gives a house number.
     if (field.role === 'document-number' && mentionsAddress(label.segment.text.slice(label.end).replace(/^\W*\S+/u, ''))) continue;
     let found = candidatesNearLabel(field, label, { layout: context.layout, labelsBySegment: context.labelsBySegment, valueContext });
+    // "QTY ITEM TOTAL" heads a till's item table: the amounts under its "TOTAL" are the items' own (an
+    // invoice's table may end in a row that sums its columns, which is the document's figure).
+    if (context.specification.sellerHeadsDocument && field.role !== undefined && TOTALS_ROLES.has(field.role)) {
+      itemHeaders ??= itemTableHeaderRows(context);
+      if (itemHeaders.has(`${label.segment.pageNumber}:${label.segment.rowIndex}`)) found = found.filter((candidate) => !candidate.evidence.startsWith('below'));
+    }
+    // "TOTAL : 26.00 1.56" under a GST summary adds up the summary's columns: its first figure is not
+    // the document's total, its net plus tax is.
+    if (field.role === 'total-amount') {
+      summaryTotals ??= taxSummaryTotalRows(context.layout);
+      found = grossOfSummaryRows(found, summaryTotals, context.layout);
+    }
     const party = field.role ? ROLE_PARTY[field.role] : undefined;
     if (party) {
       // The same "VAT id" label serves both parties: whose block it is in decides.
@@ -295,6 +309,7 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
   const byRates = amountFields.total ? checkedAgainstRateLines(context, amountSelection.total, [...pool.of(amountFields.total.name), ...pool.of(amountFields.due?.name)], amountFields.total.name, arithmetic) : undefined;
   if (byRates) amountSelection.total = byRates;
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined, arithmetic);
+  else if (amountFields.total && context.specification.sellerHeadsDocument) amountSelection.total = totalPaidAtTill(context, amountFields.total.name);
   // The tax is part of the total: one above the share of the total finally chosen (by the rate lines
   // or the till's payment, after the triple search) that any tax rate gives was another figure read
   // as tax, such as a tax id's digits or the total itself on a "Total incl. GST" line; and a positive
@@ -346,6 +361,50 @@ function selectValues(context: ExtractionContext, pool: CandidatePool, arithmeti
 
 /** A name respelt from its address on the page is a repair of the reading: never reported as certain. */
 const RESPELT_NAME_CONFIDENCE = 0.85;
+
+/**
+ * Rows ("page:row") that head the item table: they name its quantity column and its description or
+ * unit price column ("Qty Description Price Disc Total", "QTY ITEM TOTAL").
+ */
+function itemTableHeaderRows(context: ExtractionContext): Set<string> {
+  const columns = context.specification.fields.find((field) => field.role === 'line-items')?.columns ?? [];
+  const quantity = columns.find((column) => column.role === 'quantity');
+  const others = columns.filter((column) => column.role === 'description' || column.role === 'unit-price');
+  if (!quantity || others.length === 0) return new Set();
+  const matches = findLabelMatches(
+    context.layout,
+    compileLabelSources([{ fieldName: 'quantity', labels: quantity.headerLabels }, ...others.map((column) => ({ fieldName: 'other', labels: column.headerLabels }))]),
+  );
+  const key = (label: LabelMatch) => `${label.segment.pageNumber}:${label.segment.rowIndex}`;
+  const withQuantity = new Set(matches.filter((label) => label.fieldName === 'quantity').map(key));
+  return new Set(matches.filter((label) => label.fieldName === 'other' && withQuantity.has(key(label))).map(key));
+}
+
+/** A total read from the summary's net and tax counts less than a total printed on a line of its own. */
+const SUMMARY_GROSS_FACTOR = 0.75;
+
+/** Total candidates of a tax summary's total row replaced by the gross that row gives, once per row. */
+function grossOfSummaryRows(candidates: FieldCandidate[], summaryTotals: Map<LayoutRow, number | undefined>, layout: DocumentLayout): FieldCandidate[] {
+  const kept: FieldCandidate[] = [];
+  const rowsDone = new Set<LayoutRow>();
+  for (const candidate of candidates) {
+    const row = rowOfSegment(layout, candidate.segmentId);
+    if (!row || !summaryTotals.has(row)) {
+      kept.push(candidate);
+      continue;
+    }
+    const gross = summaryTotals.get(row);
+    if (gross === undefined || rowsDone.has(row)) continue;
+    rowsDone.add(row);
+    kept.push({ ...candidate, value: gross, score: candidate.score * SUMMARY_GROSS_FACTOR, evidence: `${candidate.evidence}: net plus tax of the tax summary's total row` });
+  }
+  return kept;
+}
+
+function rowOfSegment(layout: DocumentLayout, segmentId: number): LayoutRow | undefined {
+  const segment = layout.segments[segmentId];
+  return segment && layout.pages.find((page) => page.pageNumber === segment.pageNumber)?.rows[segment.rowIndex];
+}
 
 /** The page something was found on (a candidate, a label's segment). */
 function pageOf(context: ExtractionContext, found: { pageNumber: number }) {
@@ -471,7 +530,21 @@ function checkedAgainstTillPayment(
     const rounded = Math.round((total.candidate.value + rounding.value) * 100) / 100;
     checked = { candidate: { ...total.candidate, value: rounded, evidence: `${total.candidate.evidence}, plus the rounding adjustment under it` }, confidence: roundConfidence(total.confidence * 0.9) };
   }
+  // "Rounding RM 182.00" under "Total Sales RM 181.98": the rounding line prints the rounded total itself.
+  const roundedLine = payment.roundedTotal;
+  if (checked === total && !alreadyRounded && roundedLine && typeof roundedLine.value === 'number' && isBelow(roundedLine, total.candidate) && isCashRoundingStep(roundedLine.value - total.candidate.value)) {
+    checked = { candidate: { ...roundedLine, fieldName: total.candidate.fieldName, evidence: `${roundedLine.evidence}: the total rounded to the coin` }, confidence: roundConfidence(total.confidence * 0.9) };
+  }
   if (payment.paid === undefined) return checked;
+  // Tendered minus change is the amount paid, the total rounded to the coin where the till rounds
+  // cash and its rounding line was not read.
+  const roundedByPayment = isCashRoundingStep(payment.paid - (checked.candidate.value as number)) && isWholeCoin(payment.paid);
+  if (roundedByPayment) {
+    checked = {
+      candidate: { ...checked.candidate, value: payment.paid, evidence: `${checked.candidate.evidence}, rounded to the coin as cash tendered minus change says` },
+      confidence: Math.min(ROUNDED_BY_PAYMENT_CONFIDENCE, checked.confidence),
+    };
+  }
   const agrees = Math.abs(payment.paid - (checked.candidate.value as number)) < 0.005;
   const usedRounding = checked !== total && rounding ? [rounding.box] : [];
   arithmetic.totalCheck = {
@@ -479,7 +552,49 @@ function checkedAgainstTillPayment(
     agrees,
     boxes: [total.candidate.box, ...usedRounding, ...(payment.paymentLines ?? []).filter((line) => line.pageNumber === total.candidate.pageNumber).map((line) => line.box)],
   };
+  // A total the payment rounded has the payment's word only, not a second reading's: not confirmed by it.
+  if (roundedByPayment) return checked;
   return { ...checked, confidence: agrees ? Math.max(checked.confidence, CONFIRMED_BY_PAYMENT) : roundConfidence(checked.confidence * CONTRADICTED_BY_PAYMENT) };
+}
+
+/** A total rounded to the coin because the payment says so, its rounding line unread: never certain. */
+const ROUNDED_BY_PAYMENT_CONFIDENCE = 0.85;
+
+/** A difference a cash rounding adjustment makes: not nothing, at most the smallest coin. */
+function isCashRoundingStep(difference: number): boolean {
+  return Math.abs(difference) > 0.001 && Math.abs(difference) <= MAX_CASH_ROUNDING + 1e-9;
+}
+
+/** An amount in whole five-cent coins, as cash rounding leaves it. */
+function isWholeCoin(amount: number): boolean {
+  return Math.abs(Math.round(amount * 100) % 5) === 0;
+}
+
+function isBelow(candidate: FieldCandidate, reference: FieldCandidate): boolean {
+  return candidate.pageNumber === reference.pageNumber && candidate.box.y > reference.box.y + reference.box.height / 2;
+}
+
+/** A total known only from cash tendered minus change: the till's arithmetic, but no total line read. */
+const PAID_AT_TILL_CONFIDENCE = 0.6;
+
+/**
+ * A till receipt whose total line was not read (or not recognised: "\ wffos (Inclusive of GST)") still
+ * says what was paid: cash tendered minus the change given back is the total.
+ */
+function totalPaidAtTill(context: ExtractionContext, fieldName: string): AmountChoiceOf | undefined {
+  const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
+  const [tendered, change] = payment.paymentLines ?? [];
+  if (payment.paid === undefined || payment.paid <= 0 || !tendered || !change) return undefined;
+  const candidate: FieldCandidate = {
+    fieldName,
+    value: payment.paid,
+    score: PAID_AT_TILL_CONFIDENCE,
+    pageNumber: tendered.pageNumber,
+    box: unitePlacements([tendered.box, change.box]),
+    segmentId: tendered.segmentId,
+    evidence: 'cash tendered minus change',
+  };
+  return { candidate, confidence: PAID_AT_TILL_CONFIDENCE };
 }
 
 /**

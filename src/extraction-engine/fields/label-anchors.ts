@@ -20,8 +20,11 @@ export interface LabelMatch {
   box: Placement;
   /** The label is followed by ":" (or is the whole segment): it is a key, not part of a sentence. */
   isKey: boolean;
-  /** Inside parentheses: a qualifier of the label before it, never the start of a new value. */
-  insideParentheses: boolean;
+  /**
+   * A qualifier of the label before it, never the start of a new value: inside parentheses ("Summe
+   * Netto (excl. USt.)"), or after "incl."/"excl." ("Total Amt Incl. GST @ 6%", "Total RM Incl. of GST").
+   */
+  qualifiesLabelBefore: boolean;
   /** Nothing but a key separator before it in its segment. */
   atSegmentStart: boolean;
 }
@@ -247,7 +250,7 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
           language: label.language,
           strength: Math.min(1.1, labelStrength(label.phrase.replace(/\.\.\. /g, '').length, { compoundPart, atStart, isKey, proseSegment }) * (insideParentheses ? 0.5 : 1) * (isTitle ? 1.2 : 1) * label.strengthFactor),
           atSegmentStart: atStart,
-          insideParentheses,
+          qualifiesLabelBefore: insideParentheses,
           box: boxOfRange(segment, start, end),
           isKey,
           normalizedStart,
@@ -266,7 +269,29 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
       );
       if (!swallowed) kept.push(candidate);
     }
+    for (const match of kept) {
+      if (!match.qualifiesLabelBefore && qualifiesLabelBefore(match, kept)) {
+        match.qualifiesLabelBefore = true;
+        match.strength *= 0.5;
+      }
+    }
     for (const { normalizedStart: _start, normalizedEnd: _end, ...match } of kept) matches.push(match);
   }
   return matches.sort((left, right) => left.segment.id - right.segment.id || left.start - right.start);
+}
+
+/** "incl.", "inclusive of", "excl.", "inkl.", "zzgl.": what turns the tax label after it into a qualifier. */
+const TAX_QUALIFIER_BEFORE = /(?<![\p{L}])(?:inc[l1|\]]?|inclusive|including|include|exc[l1|\]]?|exclusive|excluding|exclude|inkl|exkl|zzgl|ohne|without|with)\.?\s*(?:of\s*)?$/iu;
+/** At most this many characters between a label and the qualifier that follows it ("Amt ", "RM "). */
+const MAX_QUALIFIER_GAP = 12;
+
+/**
+ * A label right after "incl."/"excl." that follows another label on its line qualifies that label
+ * ("Total Amt Incl. GST @ 6% : 159.00" is a total, and its GST is not a tax label whose value the
+ * total's line holds); "Incl. GST: 1.56" alone on its line stays a label of its own.
+ */
+function qualifiesLabelBefore(match: LabelMatch, labels: LabelMatch[]): boolean {
+  const before = match.segment.text.slice(0, match.start);
+  if (!TAX_QUALIFIER_BEFORE.test(before)) return false;
+  return labels.some((other) => other !== match && other.fieldName !== undefined && other.end <= match.start && match.start - other.end <= MAX_QUALIFIER_GAP + 16 && before.slice(other.end).replace(TAX_QUALIFIER_BEFORE, '').trim().length <= MAX_QUALIFIER_GAP);
 }

@@ -44,7 +44,7 @@ export interface LabelCandidateContext {
 
 function nextLabelStart(context: LabelCandidateContext, segment: LayoutSegment, after: number): number {
   const labels = context.labelsBySegment.get(segment.id) ?? [];
-  const next = labels.filter((label) => label.start >= after && !label.insideParentheses).sort((left, right) => left.start - right.start)[0];
+  const next = labels.filter((label) => label.start >= after && !label.qualifiesLabelBefore).sort((left, right) => left.start - right.start)[0];
   return next ? next.start : segment.text.length;
 }
 

@@ -73,3 +73,46 @@ export function rateLinesTotal(layout: DocumentLayout): RateLinesTotal | undefin
 export function boxOfRateLines(total: RateLinesTotal) {
   return unitePlacements(total.rows.flatMap((row) => row.segments.map((segment) => boxOfRange(segment, 0, segment.text.length))));
 }
+
+/** The heading of a tax summary ("GST Summary", "Tax Summary", "VAT summary"), or its column header ("Amt (RM) Tax (RM)"). */
+const TAX_SUMMARY_HEADING = /(?<!\p{L})(?:(?:gst|sst|vat|tax|mwst|ust)\s*summary|summary\s+of\s+(?:gst|tax|vat))(?!\p{L})/iu;
+const AMOUNT_AND_TAX_COLUMNS = /(?<!\p{L})(?:amount|amt)(?!\p{L}).*(?<!\p{L})(?:tax|gst|vat)(?!\p{L})/iu;
+/** A tax summary is a few rows: its rate lines and their total. */
+const TAX_SUMMARY_ROWS = 6;
+/** The largest share of the supplies a tax is (the highest VAT rates are 27%; a levy on top). */
+const MAX_TAX_RATE = 0.3;
+
+/**
+ * Rows of a tax summary that add up its columns, with the gross amount they give: "Total 9.85 0.59
+ * 10.44" prints it (net + tax = gross); "TOTAL : 26.00 1.56" gives it as net plus tax. A row under the
+ * summary's heading ("GST Summary", or the "Amount ... Tax" column header) printing two amounts or
+ * more; the gross is undefined when its figures do not read as net and tax. Its first figure is the
+ * supplies before tax, not the document's total, although "Total" labels it.
+ */
+export function taxSummaryTotalRows(layout: DocumentLayout): Map<LayoutRow, number | undefined> {
+  const found = new Map<LayoutRow, number | undefined>();
+  for (const page of layout.pages) {
+    page.rows.forEach((row, index) => {
+      const text = row.segments.map((segment) => segment.text).join(' ');
+      const isHeading = TAX_SUMMARY_HEADING.test(text) || (AMOUNT_AND_TAX_COLUMNS.test(text) && !/\d[.,]\d{2}/.test(text));
+      if (!isHeading) return;
+      let previous = row;
+      for (const next of page.rows.slice(index + 1, index + 1 + TAX_SUMMARY_ROWS)) {
+        // Photographed till rolls space their rows widely; a blank stretch of a few rows ends the summary.
+        if (next.top - previous.bottom > page.typicalLineHeight * 4) break;
+        const amounts = next.segments.flatMap((segment) => findAmounts(segment.text).filter((amount) => !amount.isPercentage && amount.decimals === 2).map((amount) => amount.value));
+        if (amounts.length >= 2) found.set(next, grossOf(amounts));
+        previous = next;
+      }
+    });
+  }
+  return found;
+}
+
+/** Net, tax and gross printed side by side, or net and tax: the gross. */
+function grossOf(amounts: number[]): number | undefined {
+  const [net, tax, gross] = amounts.slice(-3);
+  if (gross !== undefined && net !== undefined && tax !== undefined && Math.abs(cents(net + tax) - gross) < 0.015 && tax <= net * MAX_TAX_RATE) return gross;
+  const [lastNet, lastTax] = amounts.slice(-2) as [number, number];
+  return lastNet > 0 && lastTax >= 0 && lastTax <= lastNet * MAX_TAX_RATE ? cents(lastNet + lastTax) : undefined;
+}

@@ -24,6 +24,8 @@ export interface TillPayment {
   rounding?: FieldCandidate;
   /** The tendered and change amounts that give `paid`: where a disagreeing total is checked. */
   paymentLines?: FieldCandidate[];
+  /** An amount on a rounding line larger than any adjustment: the rounded total ("Rounding RM 182.00"). */
+  roundedTotal?: FieldCandidate;
 }
 
 function paymentField(name: string, labels: Record<string, string[]>): FieldSpecification {
@@ -36,10 +38,15 @@ const fields = {
   rounding: paymentField('rounding', roundingLabels),
 };
 
-/** The amount printed on the label's own line, the strongest first. */
-function amountBeside(field: FieldSpecification, labels: LabelMatch[], layout: DocumentLayout, valueContext: ValueContext): FieldCandidate | undefined {
+function labelsBySegmentOf(labels: LabelMatch[]): Map<number, LabelMatch[]> {
   const labelsBySegment = new Map<number, LabelMatch[]>();
   for (const label of labels) labelsBySegment.set(label.segment.id, [...(labelsBySegment.get(label.segment.id) ?? []), label]);
+  return labelsBySegment;
+}
+
+/** The amount printed on the label's own line, the strongest first. */
+function amountBeside(field: FieldSpecification, labels: LabelMatch[], layout: DocumentLayout, valueContext: ValueContext): FieldCandidate | undefined {
+  const labelsBySegment = labelsBySegmentOf(labels);
   return labels
     .filter((label) => label.fieldName === field.name && label.atSegmentStart)
     .flatMap((label) => candidatesNearLabel(field, label, { layout, labelsBySegment, valueContext }))
@@ -61,11 +68,17 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
   const tendered = tenderedLine?.value;
   const change = changeLine?.value;
   const rounding = amountBeside(fields.rounding, labels, layout, valueContext);
+  const roundingLines = labels
+    .filter((label) => label.fieldName === fields.rounding.name && label.atSegmentStart)
+    .flatMap((label) => candidatesNearLabel(fields.rounding, label, { layout, labelsBySegment: labelsBySegmentOf(labels), valueContext }))
+    .filter((candidate) => candidate.evidence.startsWith('right of') && typeof candidate.value === 'number' && Math.abs(candidate.value) > MAX_CASH_ROUNDING + 1e-9);
   const payment: TillPayment = {};
   if (typeof tendered === 'number' && typeof change === 'number' && tendered >= change && tendered > 0) {
     payment.paid = Math.round((tendered - change) * 100) / 100;
     payment.paymentLines = [tenderedLine!, changeLine!];
   }
   if (rounding && typeof rounding.value === 'number' && rounding.value !== 0 && Math.abs(rounding.value) <= MAX_CASH_ROUNDING + 1e-9) payment.rounding = rounding;
+  const roundedTotal = roundingLines.sort((left, right) => right.score - left.score)[0];
+  if (roundedTotal) payment.roundedTotal = roundedTotal;
   return payment;
 }

@@ -162,7 +162,9 @@ const taxId = (countries: string[], pattern: string, weight = 1, flags = 'gu'): 
 // CA) and counts for each a little; the shapes below are specific.
 const TAX_ID_RULES: CountryRule[] = [
   taxId(['MY'], '(?<![\\p{L}])SST(?:\\s*(?:Reg|ID|No))', 1.5),
-  taxId(['MY'], '\\((?:\\d{5,7}|\\d{12})-[A-Z]\\)', 1),
+  taxId(['MY'], '\\(\\s?(?:\\d{5,9}|\\d{12})\\s?-\\s?[A-Z]\\s?\\)', 1),
+  // The same company number after its label, without parentheses: "REG. NO:00148397-H", "Co. No. 113825-W".
+  taxId(['MY'], '(?<![\\p{L}])(?:Co|Reg|Company)\\.?\\s?(?:Reg\\.?\\s?)?No\\.?\\s?[:.]?\\s?\\d{5,9}\\s?-\\s?[A-Z](?![\\p{L}\\d])', 1, 'giu'),
   taxId(['IN'], '(?<![\\p{L}])GSTIN|(?<![A-Z\\d])\\d{2}[A-Z]{5}\\d{4}[A-Z][1-9A-Z]Z[\\dA-Z](?![A-Z\\d])', 1.5),
   taxId(['IN'], '(?<![\\p{L}])PAN(?: No\\.?)?\\s*:?\\s*[A-Z]{5}\\d{4}[A-Z](?![A-Z\\d])', 1),
   taxId(['AU'], '(?<![\\p{L}])ABN\\s*:?\\s*\\d{2}\\s?\\d{3}\\s?\\d{3}\\s?\\d{3}', 1.5),
@@ -189,6 +191,8 @@ const PHONE_PREFIXES: [string, string][] = [
   ['1', 'US'],
 ];
 const PHONE = /(?<![\w+])(?:\+|00)\s?(\d{1,3})[\s(.-]*\d/gu;
+/** Country code and national number together: fewer digits after "+" or "00" are no phone number. */
+const MIN_INTERNATIONAL_DIGITS = 8;
 
 const ALL_RULES = [...NAME_RULES, ...LEGAL_FORM_RULES, ...TAX_ID_RULES];
 
@@ -210,6 +214,9 @@ export function findCountryMentions(text: string): CountryMention[] {
     }
   }
   for (const match of matchesOf(PHONE, text)) {
+    // "(002022599 - U)" is a registration number: a number dialled abroad has eight digits or more.
+    const dialled = /^[\d\s().-]*/.exec(text.slice(match.index).replace(/^(?:\+|00)/, ''))?.[0].replace(/\D/g, '') ?? '';
+    if (dialled.length < MIN_INTERNATIONAL_DIGITS) continue;
     const digits = match[1] ?? '';
     const prefix = PHONE_PREFIXES.find(([code]) => digits.startsWith(code));
     // "+1" is shared by the US, Canada and the Caribbean: it counts for both of the larger ones.

@@ -52,7 +52,8 @@ const MONTH_ALTERNATION = Object.keys(MONTH_NAMES)
 
 // Patterns run over normalized text (lowercase, no accents) so month names match in any spelling.
 const ISO_DATE = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/g;
-const NUMERIC_DATE = /(?<![\d.,/-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,/-]\d)/g;
+// Digits glued to letters are a product code's ("HC03-7 - 15"), not a date.
+const NUMERIC_DATE = /(?<![\p{L}\d.,/-])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d]|[.,/-]\d)/gu;
 const DAY_MONTH_YEAR = new RegExp(
   String.raw`(?<![\d\w])(\d{1,2})(?:\.|er|st|nd|rd|th)?[\s.\-/]{0,2}(?:de\s+|of\s+)?(${MONTH_ALTERNATION})\.?(?:[\s.\-/,]{0,3}(?:de\s+)?)(\d{4}|\d{2}(?![\d]))(?!\d)`,
   'g',
@@ -238,7 +239,7 @@ export function findRepairedDates(text: string, context: DateRepairContext = {})
   const normalized = normalizeWithOffsets(text);
   const source = normalized.text;
   const repaired: FoundDate[] = [];
-  const pattern = new RegExp(NUMERIC_DATE.source, 'g');
+  const pattern = new RegExp(NUMERIC_DATE.source, 'gu');
   for (const match of matchesOf(pattern, source)) {
     const [first = '', separator = '', second = '', year = ''] = [match[1], match[2], match[3], match[4]];
     if (readNumeric(first, second, year, separator, context.order) !== undefined) continue;

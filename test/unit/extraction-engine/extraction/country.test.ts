@@ -30,8 +30,16 @@ describe('findCountryMentions', () => {
     ['KEDAI BESI MAJU (KLANG) SUN BHO', 'MY'],
     ['Restoran Sedap Shn Bhd', 'MY'],
     ['SRI MURNI TRADING 5DN 8HD', 'MY'],
+    // A Malaysian company number with spaces in its parentheses, or after its label without them.
+    ['( 002022599 - U )', 'MY'],
+    ['REG. NO:00148397-H', 'MY'],
   ])('takes %s for %s', (text, country) => {
     expect(strongestCountry(text)).toBe(country);
+  });
+
+  it('takes no phone prefix from a number too short to be dialled abroad: "(002022599 - U)" is no Egyptian number', () => {
+    expect(findCountryMentions('(002022599 - U)').some((mention) => mention.evidence === 'phone prefix')).toBe(false);
+    expect(findCountryMentions('Tel: 0020 2 2345 6789').find((mention) => mention.evidence === 'phone prefix')?.countries).toEqual(['EG']);
   });
 
   it('splits a legal form several countries use between them', () => {

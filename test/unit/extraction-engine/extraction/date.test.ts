@@ -63,6 +63,12 @@ describe('findDates', () => {
     expect(date && text.slice(date.index, date.index + date.length)).toBe('1 października 2021');
   });
 
+  it('reads no date from digits glued to letters: a product code ("HC03-7 - 15"), not the 3rd of July 2015', () => {
+    expect(findDates('HC03-7 - 15')).toEqual([]);
+    expect(findDates('KE23-33-53 - 12/120')).toEqual([]);
+    expect(findDates('Date:12-01-19 21:13').map((date) => date.iso)).toEqual(['2019-01-12']);
+  });
+
   it('does not read reference numbers as dates', () => {
     expect(findDates('F 1234K20/1234/12 and 774-00-01-454')).toEqual([]);
   });

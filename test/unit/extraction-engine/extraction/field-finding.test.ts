@@ -76,7 +76,7 @@ describe('findLabelMatches', () => {
   });
 
   it('flags labels inside parentheses and ignores hyphenated compounds', () => {
-    expect(matchesIn('Summe Netto (excl. USt.) 473,00').find((match) => match.fieldName === 'tax_amount')?.insideParentheses).toBe(true);
+    expect(matchesIn('Summe Netto (excl. USt.) 473,00').find((match) => match.fieldName === 'tax_amount')?.qualifiesLabelBefore).toBe(true);
     expect(matchesIn('MUSTER-KUNDE GMBH').filter((match) => match.fieldName === 'buyer_name')).toEqual([]);
   });
 
@@ -164,6 +164,19 @@ describe('tax of a table', () => {
     expect(results.find((result) => result.name === 'total_amount')?.value).toBe(319);
     expect(results.find((result) => result.name === 'tax_amount')?.value).not.toBe(-7);
     expect(results.find((result) => result.name === 'net_amount')?.value).not.toBe(326);
+  });
+
+  it('takes the net and tax of an invoice from the row that sums the item table, under its header (only a till\'s item header gives no amounts)', () => {
+    const rows: Row[] = [
+      'Invoice No: BLR-4711',
+      [{ text: 'Product', x: 0.05 }, { text: 'Qty', x: 0.45 }, { text: 'Price', x: 0.55 }, { text: 'Tax', x: 0.7 }, { text: 'Total', x: 0.85 }],
+      [{ text: 'Memory card', x: 0.05 }, { text: '1', x: 0.45 }, { text: '278.61', x: 0.55 }, { text: '40.39', x: 0.7 }, { text: '319.00', x: 0.85 }],
+      [{ text: 'Total', x: 0.05 }, { text: '1', x: 0.45 }, { text: '278.61', x: 0.55 }, { text: '40.39', x: 0.7 }, { text: '319.00', x: 0.85 }],
+      [{ text: 'Grand Total', x: 0.6 }, { text: '319.00', x: 0.85 }],
+    ];
+    const results = extractFields(placedDocument([rows]), invoiceSpecification).fields;
+    expect(results.find((result) => result.name === 'tax_amount')?.value).toBe(40.39);
+    expect(results.find((result) => result.name === 'total_amount')?.value).toBe(319);
   });
 });
 

@@ -220,6 +220,67 @@ describe('till receipts', () => {
     expect(seller(0.86)?.metadata.confidence).toBeLessThan(0.9);
   });
 
+  it('takes the legal name under a brand line printed in a larger font, although the brand is as wide as the paper', () => {
+    const head: Row[] = [
+      { text: 'RESTORAN SERI MELAKA DAN', x: 0.1, confidence: 0.9, height: 0.024 },
+      { text: 'PUTRA JAYA FOOD SDN. BHD.', x: 0.1, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    // A legal form printed right keeps its dots.
+    expect(extract(till({ head })).values.seller_name).toBe('PUTRA JAYA FOOD SDN. BHD.');
+  });
+
+  it('goes on with the next line after a head line that ends in "&"', () => {
+    const head: Row[] = [
+      { text: 'KEDAI MAJU HARDWARE &', x: 0.1, confidence: 0.9 },
+      { text: 'ELECTRICAL', x: 0.3, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('KEDAI MAJU HARDWARE & ELECTRICAL');
+  });
+
+  it('takes no speck read as a word above the name for the seller', () => {
+    const head: Row[] = [
+      [{ text: 'TAX INVOICE', x: 0.3, confidence: 0.9 }, { text: 'Neve', x: 0.6, confidence: 0.9, height: 0.004 }],
+      { text: 'KEDAI MAJU HARDWARE', x: 0.2, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('KEDAI MAJU HARDWARE');
+  });
+
+  it('takes no order-number line at the head for the seller', () => {
+    const head: Row[] = [
+      { text: 'Your order number 15', x: 0.2, confidence: 0.9 },
+      { text: '', x: 0.2 },
+      { text: 'Putra Jaya Food Sdn Bhd', x: 0.2, confidence: 0.9 },
+      { text: '(65351-M)', x: 0.35, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('Putra Jaya Food Sdn Bhd');
+  });
+
+  it('repairs the head name as OCR misreads it: a registration number with a comma or a misread bracket after it, "5/0", "Sdn." without Bhd, a speck after the legal form, I read as 1', () => {
+    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+    const withComma: Row[] = [
+      { text: 'URBAN VILLA SDN BHD (417940-M),', x: 0.2, confidence: 0.9 },
+      { text: 'A-G-06, DATARAN GLOMAC,', x: 0.2, confidence: 0.9 },
+      { text: 'JALAN SS6/5A, 47301 PETALING JAYA', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head: withComma })).values.seller_name).toBe('URBAN VILLA SDN BHD');
+    expect(seller('99 SPEED MART 5/0 {519537 Xi')).toBe('99 SPEED MART S/B');
+    expect(seller('ENW Hardware Centre (M) Sdn.')).toBe('ENW Hardware Centre (M) Sdn Bhd');
+    expect(seller('BEMED (SP) SDN. BHD. Ÿ')).toBe('BEMED (SP) SDN. BHD.');
+    expect(seller('URBAN 1DEA SDN BHD')).toBe('URBAN IDEA SDN BHD');
+    expect(seller('MR. D.1.Y. (M) SDN BHD')).toBe('MR. D.I.Y. (M) SDN BHD');
+    expect(seller('DIGI TELECOMMUNICATIONS SDN EHD')).toBe('DIGI TELECOMMUNICATIONS SDN BHD');
+  });
+
+  it('reports a head name whose digit it read as a letter below high confidence', () => {
+    const rows = till({ head: [{ text: 'URBAN 1DEA SDN BHD', x: 0.2, confidence: 0.97 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.97 }] });
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+    expect(outcome.status === 'COMPLETED' && outcome.fields.find((field) => field.name === 'seller_name')?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('drops the registration number printed after the name', () => {
     const head: Row[] = [{ text: 'AEON CO. (M) BHD (126926-H)', x: 0.28, confidence: 0.92 }, { text: '3RD FLR, AEON TAMAN MALURI SC', x: 0.26, confidence: 0.9 }];
     expect(extract(till({ head })).values.seller_name).toBe('AEON CO. (M) BHD');
@@ -375,6 +436,70 @@ describe('till totals', () => {
     expect(extractTotal(till({ totals }))?.value).toBe(28.75);
   });
 
+  it('takes the total of a line whose tax qualifier has words around it ("Total Amt Incl. GST @ 6%", "Total RM Incl. of GST"), not a tax', () => {
+    for (const label of ['Total Amt Incl. GST @ 6% :', 'Total RM Incl. of GST', 'Total After Adj Inc] GST']) {
+      const totals: Row[] = [item('Sub Total', '27.12'), item(label, '28.75'), item('Item Count', '2')];
+      const { values } = extract(till({ totals }));
+      expect(values.total_amount).toBe(28.75);
+      expect(values.tax_amount ?? null).toBeNull();
+    }
+  });
+
+  it('still reads a tax line of its own that says the total includes it ("Incl. GST: 1.63")', () => {
+    const totals: Row[] = [item('Total', '28.75'), item('Incl. GST:', '1.63'), item('CASH', '50.00'), item('CHANGE', '21.25')];
+    const { values } = extract(till({ totals }));
+    expect(values.total_amount).toBe(28.75);
+    expect(values.tax_amount).toBe(1.63);
+  });
+
+  it('takes no figure of the tax summary\'s total row for the total: it adds up supplies before tax and the tax', () => {
+    const summary = (totalRow: Row): Row[] => [
+      item('Item Count', '2'),
+      { text: 'GST SUMMARY', x: 0.06 },
+      [{ text: 'CODE', x: 0.06 }, { text: 'AMOUNT (RM)', x: 0.4 }, { text: 'TAX (RM)', x: 0.7 }],
+      [{ text: 'SR 6%', x: 0.06 }, { text: '27.12', x: 0.45 }, { text: '1.63', x: 0.75 }],
+      totalRow,
+    ];
+    // The total line was not read: the summary's total row gives net plus tax.
+    const unread = [item('Sub Total (Excl)', '27.12'), item('TOTAL', ''), ...summary([{ text: 'TOTAL :', x: 0.06 }, { text: '27.12', x: 0.45 }, { text: '1.63', x: 0.75 }])];
+    expect(extract(till({ totals: unread })).values.total_amount).toBe(28.75);
+    // Net, tax and gross printed on the row: the gross.
+    const gross = [item('TOTAL', ''), ...summary([{ text: 'Total', x: 0.06 }, { text: '27.12', x: 0.35 }, { text: '1.63', x: 0.55 }, { text: '28.75', x: 0.75 }])];
+    expect(extract(till({ totals: gross })).values.total_amount).toBe(28.75);
+  });
+
+  it('takes cash tendered minus change for the total when no total line was read, below high confidence', () => {
+    const totals: Row[] = [item('Sub Total', '565.50'), item('\\ wffos (Inclusive of GST) :', '599.45'), item('CASH :', '599.45'), item('Change :', '0.00')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(599.45);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
+  });
+
+  it('takes no item amount under the "TOTAL" heading of the item table for the total', () => {
+    const rows: Row[] = [
+      ...till({ totals: [] }).slice(0, 7),
+      [{ text: 'QTY ITEM', x: 0.06 }, { text: 'TOTAL', x: 0.78 }],
+      item('1 Nasi Lemak Set', '14.95'),
+      item('2 Teh Tarik', '5.40'),
+      [{ text: 'Take Out Total (incl GST)', x: 0.06 }, { text: '20.35', x: 0.78 }],
+      item('Change', '0.00'),
+      'THANK YOU, PLEASE COME AGAIN',
+    ];
+    expect(extract(rows).values.total_amount).toBe(20.35);
+  });
+
+  it('takes the rounded total that a rounding line prints ("Rounding RM 182.00" under "Total Sales RM 181.98")', () => {
+    const totals: Row[] = [item('Total Sales (Inclusive GST) RM', '181.98'), item('Rounding Adjustment RM', '„02'), item('Rounding RM', '182.00'), item('CREDIT RM', '182.00')];
+    expect(extract(till({ totals })).values.total_amount).toBe(182);
+  });
+
+  it('takes the total rounded to the coin when cash tendered minus change says so and no rounding line was read, below high confidence', () => {
+    const totals: Row[] = [item('Total Sales (Inclusive GST) RM', '14.38'), item('Kounding Adjustment RH', '02'), item('CASH RM', '20.00'), item('CHANGE RM', '5.60')];
+    const total = extractTotal(till({ totals }));
+    expect(total?.value).toBe(14.4);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('trusts a total that cash tendered minus change confirms', () => {
     const totals: Row[] = [item('Sub Total', '12.20'), item('Total', '12.20'), item('CASH', '20.00'), item('CHANGE', '7.80')];
     const total = extractTotal(till({ totals }));
@@ -512,6 +637,20 @@ describe('receipt currency from stray signs', () => {
       { text: 'NO. 18, JALAN KANCIL, 55100 KUALA LUMPUR, MALAYSIA', x: 0.05, confidence: 0.9 },
     ];
     expect(extract(till({ head })).values.currency).toBe('MYR');
+  });
+
+  it('takes the currency of the country a photographed page clearly names over a foreign currency read only once ("RM" read as "zł", "KR600" a product code)', () => {
+    const head: Row[] = [
+      { text: 'KL HANDICRAFT SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: 'NO. 18, JALAN KANCIL, 55100 KUALA LUMPUR, MALAYSIA', x: 0.05, confidence: 0.9 },
+    ];
+    for (const misread of ['zł', 'KR']) {
+      const totals: Row[] = [item('Total', `${misread} 28.75`), item('CASH', '30.00'), item('CHANGE', '1.25')];
+      expect(extract(till({ head, totals })).values.currency).toBe('MYR');
+    }
+    // A foreign currency printed on several lines is the currency, wherever the shop is.
+    const inPounds: Row[] = [item('Total', '£ 28.75'), item('CASH', '£ 30.00'), item('CHANGE', '£ 1.25')];
+    expect(extract(till({ head, totals: inPounds })).values.currency).toBe('GBP');
   });
 
   it('still takes a foreign sign printed beside an amount', () => {
