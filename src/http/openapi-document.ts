@@ -113,6 +113,7 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
   return {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.extension ? { description: `Extension: not part of the public API v1 specification. ${route.extension}`, 'x-paperflow-extension': true } : {}),
     tags: [route.tag],
     ...(route.scope === 'public' ? { security: [] } : { 'x-paperflow-scope': route.scope }),
     parameters: [...pathParameters(route.path), ...queryParameters(route.query)],

@@ -39,6 +39,11 @@ export interface RouteDefinition {
   responses: Record<number, RouteResponse>;
   /** Error statuses this operation documents, besides the ones every authenticated route can return. */
   errorStatuses?: number[];
+  /**
+   * Set on an operation the spec (public-api-v1.md) does not have: why it exists. The OpenAPI
+   * document marks it `x-paperflow-extension` and says so in its description.
+   */
+  extension?: string;
 }
 
 export const apiBasePath = '/api/public/v1';
