@@ -24,7 +24,7 @@ interface RunStep {
   nestedRuns?: { count: number };
 }
 
-interface WorkflowRun {
+export interface WorkflowRun {
   id: string;
   status: string;
   createdAt: string;
@@ -63,10 +63,7 @@ function printRun(context: CommandContext, run: WorkflowRun): void {
 
 /** A run just started or redriven: printed as it is, or (--wait) once it has ended, exit 1 unless COMPLETED. */
 async function showRun(context: CommandContext, started: WorkflowRun, options: { wait?: boolean; json?: boolean }): Promise<void> {
-  let run = started;
-  if (options.wait) {
-    run = await pollUntilTerminal(context, () => readRun(context, run.id), (status) => terminalStatuses.has(status), (current) => `Waiting for ${current.id} (${current.status})`, waitIntervalMs);
-  }
+  const run = options.wait ? await waitForRun(context, started.id) : started;
   if (options.json) context.json(run);
   else printRun(context, run);
   if (options.wait && run.status !== 'COMPLETED') throw new UnsuccessfulOutcomeError(`The run ended ${run.status}.`);
@@ -74,6 +71,11 @@ async function showRun(context: CommandContext, started: WorkflowRun, options: {
 
 async function readRun(context: CommandContext, runId: string): Promise<WorkflowRun> {
   return (await (await context.client()).request<WorkflowRun>({ path: `/workflow-runs/${encodeURIComponent(runId)}` })).body;
+}
+
+/** Polls the run until COMPLETED, FAILED or CLOSED, with a spinner on a terminal. */
+export function waitForRun(context: CommandContext, runId: string): Promise<WorkflowRun> {
+  return pollUntilTerminal(context, () => readRun(context, runId), (status) => terminalStatuses.has(status), (current) => `Waiting for ${current.id} (${current.status})`, waitIntervalMs);
 }
 
 /**
