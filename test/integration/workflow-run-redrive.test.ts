@@ -38,13 +38,7 @@ beforeAll(async () => {
   });
   stack = await startStackUnderTest();
   client = new WorkflowRunClient(stack, await workspaceKey(workspaceId));
-  const subscription = await client.json('/event-subscriptions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    // Events are read through GET /events; the endpoint is never reached (documentation address).
-    body: JSON.stringify({ name: 'runs', endpointUrl: 'https://hooks.example.com/paperflow', eventTypes: ['workflow.run.completed', 'workflow.run.failed'] }),
-  });
-  if (subscription.status !== 201) throw new Error(`subscription: ${subscription.status}`);
+  await client.subscribeToRunEvents();
 }, 120_000);
 
 afterAll(async () => {
@@ -52,19 +46,6 @@ afterAll(async () => {
   await receiver?.close();
   for (const name of Object.keys(variables)) delete process.env[name];
 });
-
-/** The run's events, oldest first, once there are `count` of them (bounded wait). */
-async function eventsOfRun(runId: string, count: number): Promise<any[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const { body } = await client.json('/events?size=100&sort=asc');
-    const events = await Promise.all(body.data.map(async (listed: any) => (await client.json(`/events/${listed.eventId}`)).body));
-    const ofRun = events.filter((event: any) => event.data?.runId === runId);
-    if (ofRun.length >= count) return ofRun;
-    if (Date.now() > deadline) throw new Error(`Run ${runId} has ${ofRun.length} events, not ${count}.`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** fetch (succeeds) → notify (its receiver is down: the run fails) → after (never reached). */
 async function failedRun(name: string): Promise<{ workflowId: string; run: any; fetchPath: string; notifyPath: string }> {
@@ -86,7 +67,7 @@ describe('POST /workflow-runs/{runId}/redrive', () => {
 
     const redriven = await client.json(`/workflow-runs/${failed.id}/redrive`, { method: 'POST' });
     const completed = await client.waitForRunTerminal(failed.id);
-    const [failedEvent, completedEvent] = await eventsOfRun(failed.id, 2);
+    const [failedEvent, completedEvent] = await client.eventsOfRun(failed.id, 2);
 
     expect(failed).toMatchObject({ status: 'FAILED', error: { code: 'WORKFLOW_STEP_FAILED' } });
     expect(failed.steps.map((step: any) => step.status)).toEqual(['COMPLETED', 'FAILED', 'SKIPPED']);
@@ -119,7 +100,7 @@ describe('POST /workflow-runs/{runId}/redrive', () => {
     failingPaths.delete(notifyPath);
     const second = await client.json(`/workflow-runs/${failed.id}/redrive`, { method: 'POST' });
     const completed = await client.waitForRunTerminal(failed.id);
-    const events = await eventsOfRun(failed.id, 3);
+    const events = await client.eventsOfRun(failed.id, 3);
 
     expect(failedAgain).toMatchObject({ status: 'FAILED', redriveCount: 1, error: { code: 'WORKFLOW_STEP_FAILED' } });
     expect(failedAgain.steps.map((step: any) => step.status)).toEqual(['COMPLETED', 'FAILED', 'SKIPPED']);
