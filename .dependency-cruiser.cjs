@@ -79,6 +79,31 @@ module.exports = {
       to: { path: '^(functions|lib|bin|scripts|bench)/' },
     },
     {
+      name: 'engine-through-its-public-module',
+      comment:
+        'The extraction engine is imported only through its public modules, src/extraction-engine/index.ts and reading.ts (its ' +
+        'measuring tools in scripts/ and bench/ also through diagnostics.ts), so its insides can be rearranged without touching a caller.',
+      severity: 'error',
+      from: { pathNot: '^src/extraction-engine/' },
+      to: { path: '^src/extraction-engine/', pathNot: '^src/extraction-engine/(index|reading|diagnostics)\\.ts$' },
+    },
+    {
+      name: 'engine-readers-loaded-on-first-use',
+      comment:
+        'reading.ts brings pdf.js, tesseract and native addons: the service imports it with `await import(...)` where a document ' +
+        'is read, so no other function loads (or, bundled, carries) the readers.',
+      severity: 'error',
+      from: { pathNot: ['^src/extraction-engine/', '^(scripts|bench)/'] },
+      to: { path: '^src/extraction-engine/reading\\.ts$', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
+      name: 'engine-diagnostics-only-for-tools',
+      comment: 'diagnostics.ts exposes reader counters and single OCR steps for the eval and the benches; the service does not use them.',
+      severity: 'error',
+      from: { pathNot: ['^src/extraction-engine/', '^(scripts|bench)/'] },
+      to: { path: '^src/extraction-engine/diagnostics\\.ts$' },
+    },
+    {
       name: 'cli-only-public-api',
       comment:
         'src/cli (paperflow) reaches the service only through the public API over HTTP, so it works the same against any stack: ' +

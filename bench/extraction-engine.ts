@@ -2,9 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { derivedScanOf } from '../scripts/corpus-scans.ts';
-import { defaultExtractionConfiguration } from '../src/extraction-engine/configuration/parse-extraction-configuration.ts';
-import { extractDocument } from '../src/extraction-engine/extract-document.ts';
-import { OcrPool, readDocument } from '../src/extraction-engine/read-document.ts';
+import { OcrPool, readDocument } from '../src/extraction-engine/diagnostics.ts';
+import { defaultExtractionConfiguration, extractDocument } from '../src/extraction-engine/index.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // Text-PDF pages per second through the whole engine (read, route, extract) against raw pdf.js text

@@ -5,10 +5,17 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { derivedScanPagesOf } from '../scripts/corpus-scans.ts';
-import type { TextLine } from '../src/extraction-engine/document.ts';
-import { OcrPool, type OcrImage, type OcrLanguage, type OcrPoolOptions } from '../src/extraction-engine/readers/ocr-pool.ts';
-import { prepareOcrRaster } from '../src/extraction-engine/readers/ocr-raster.ts';
-import { pageLayoutOf, recognizeUpright, type UprightReadingOptions } from '../src/extraction-engine/readers/upright-ocr.ts';
+import {
+  OcrPool,
+  pageLayoutOf,
+  prepareOcrRaster,
+  recognizeUpright,
+  type OcrImage,
+  type OcrLanguage,
+  type OcrPoolOptions,
+  type UprightReadingOptions,
+} from '../src/extraction-engine/diagnostics.ts';
+import type { TextLine } from '../src/extraction-engine/index.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // OCR seconds per page and how much of the ground truth the words hold, for each candidate engine on

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readDocument } from '../src/extraction-engine/read-document.ts';
+import { readDocument } from '../src/extraction-engine/diagnostics.ts';
 import { processOcrPool, terminateProcessOcrPool } from '../src/extractions/process-ocr-pool.ts';
 import { readDocumentOnDemand } from '../src/extractions/processing-wiring.ts';
 import { describeMachine, percentile } from './support/machine.ts';

@@ -82,7 +82,8 @@ export class PaperflowFunction extends NodejsFunction {
       role,
       ...(props.asyncInvocationDeadLetterQueue ? { deadLetterQueue: props.asyncInvocationDeadLetterQueue } : {}),
       // Stack traces in the logs point at the TypeScript sources, not the minified bundle.
-      environment: { NODE_OPTIONS: '--enable-source-maps' },
+      // PAPERFLOW_METRICS: business metrics as CloudWatch EMF lines (src/infrastructure/metrics.ts).
+      environment: { NODE_OPTIONS: '--enable-source-maps', PAPERFLOW_METRICS: 'emf' },
       description: props.description ?? props.handlerModule,
       bundling: {
         format: OutputFormat.ESM,

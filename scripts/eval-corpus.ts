@@ -14,14 +14,25 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultExtractionConfiguration } from '../src/extraction-engine/configuration/parse-extraction-configuration.ts';
-import { DocumentRejectedError, type ReadDocument } from '../src/extraction-engine/document.ts';
-import { extractDocument, totalArithmeticCheck, type ExtractionOutcome } from '../src/extraction-engine/extract-document.ts';
-import { isValidIban, normalizeIban } from '../src/extraction-engine/values/iban.ts';
-import { OcrPool, readDocument } from '../src/extraction-engine/read-document.ts';
-import { arithmeticStatistics, secondLookStatistics } from '../src/extraction-engine/readers/line-second-look.ts';
-import { missedLineStatistics } from '../src/extraction-engine/readers/missed-lines.ts';
-import { ocrLanguages, type OcrLanguage } from '../src/extraction-engine/readers/ocr-pool.ts';
+import {
+  arithmeticStatistics,
+  isValidIban,
+  missedLineStatistics,
+  normalizeIban,
+  OcrPool,
+  ocrLanguages,
+  readDocument,
+  secondLookStatistics,
+  type OcrLanguage,
+} from '../src/extraction-engine/diagnostics.ts';
+import {
+  defaultExtractionConfiguration,
+  DocumentRejectedError,
+  extractDocument,
+  totalArithmeticCheck,
+  type ExtractionOutcome,
+  type ReadDocument,
+} from '../src/extraction-engine/index.ts';
 import { derivedScanOf } from './corpus-scans.ts';
 import {
   CONFIDENT_ROW,

@@ -3,7 +3,7 @@
 
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { extractionConfigurationJsonSchema } from '../src/extraction-engine/configuration/extraction-configuration-schema.ts';
+import { extractionConfigurationJsonSchema } from '../src/extraction-engine/index.ts';
 
 export const extractionConfigurationSchemaPath = fileURLToPath(new URL('../schemas/extraction-configuration.schema.json', import.meta.url));
 

@@ -87,3 +87,10 @@ export function oneOf<const T extends string>(choices: readonly T[]): (value: st
     return value as T;
   };
 }
+
+/** `--overlap-hours`: 0 to 168 hours, fractions allowed, as the rotate-secret operation takes it. */
+export function parseOverlapHours(value: string): number {
+  const hours = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || hours > 168) throw new InvalidArgumentError('Give a number of hours from 0 to 168 (fractions allowed: 0.5 is 30 minutes).');
+  return hours;
+}

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { eventTypes } from '../events/event-envelope.ts';
-import { oneOf, parseDateTime, parseEventTypes, parsePageNumber, parsePageSize } from './argument-parsing.ts';
+import { oneOf, parseDateTime, parseEventTypes, parseOverlapHours, parsePageNumber, parsePageSize } from './argument-parsing.ts';
 import { UsageError } from './cli-errors.ts';
 import type { CommandContext, ListAnswer } from './command-context.ts';
 import { regularNoun, type TableColumn } from './table-format.ts';
@@ -246,5 +246,48 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
     .action(async (subscriptionId: string) => {
       await (await context.client()).request({ method: 'DELETE', path: `/event-subscriptions/${segment(subscriptionId)}` });
       context.out(`Deleted ${subscriptionId}.`);
+    });
+
+  subscriptions
+    .command('rotate-secret')
+    .description('Replace the signing secret; the new one is printed now and never again. The old one keeps signing beside it for the overlap.')
+    .argument('<subscriptionId>')
+    .option('--overlap-hours <n>', 'how long the old secret still signs, 0 to 168 hours (default 24; 0 removes it at once)', parseOverlapHours)
+    .option('--json', 'print the answer (with the secret) as JSON')
+    .action(async (subscriptionId: string, options: { overlapHours?: number; json?: boolean }) => {
+      const { body } = await (await context.client()).request<{ subscriptionId: string; signingSecret: string; previousSecretExpiresAt: string | null }>({
+        method: 'POST',
+        path: `/event-subscriptions/${segment(subscriptionId)}/rotate-secret`,
+        json: options.overlapHours === undefined ? {} : { overlapHours: options.overlapHours },
+      });
+      if (options.json) return context.json(body);
+      context.out(`Signing secret: ${context.paint('bold', body.signingSecret)}`);
+      context.out(body.previousSecretExpiresAt ? `The old secret signs too until ${body.previousSecretExpiresAt}.` : 'The old secret was removed: it signs nothing more.');
+      context.err('Store the signing secret now: it is shown only this once.');
+    });
+
+  subscriptions
+    .command('recover')
+    .description('Send again every delivery of the subscription that ended FAILED since a time (each once; the subscription must be active).')
+    .argument('<subscriptionId>')
+    .requiredOption('--since <datetime>', 'deliveries that ended FAILED at or after this time (ISO 8601)', parseDateTime)
+    .option('--json', 'print the answer of each request as JSON')
+    .action(async (subscriptionId: string, options: { since: string; json?: boolean }) => {
+      const client = await context.client();
+      // The API recovers at most 100 per request and says when more wait: asked again until none do.
+      let total = 0;
+      for (;;) {
+        const { body } = await client.request<{ recovered: number; hasMore: boolean }>({
+          method: 'POST',
+          path: `/event-subscriptions/${segment(subscriptionId)}/recover`,
+          json: { since: options.since },
+        });
+        if (options.json) context.json(body);
+        total += body.recovered;
+        // Nothing sent although more wait: those are another request's, still being written; asking
+        // again at once would only find them again.
+        if (!body.hasMore || body.recovered === 0) break;
+      }
+      if (!options.json) context.out(total === 0 ? `Nothing to recover since ${options.since}.` : `${total} failed ${total === 1 ? 'delivery' : 'deliveries'} sent again.`);
     });
 }

@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ExtractionConfiguration } from '../extraction-engine/configuration/extraction-configuration-schema.ts';
 import {
   defaultExtractionConfiguration,
   parseExtractionConfiguration,
   type ConfigurationProblem,
-} from '../extraction-engine/configuration/parse-extraction-configuration.ts';
+  type ExtractionConfiguration,
+} from '../extraction-engine/index.ts';
 
 export interface StoredExtractionConfiguration {
   workspaceId: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { DocumentRejectedError } from '../extraction-engine/document.ts';
+import { DocumentRejectedError } from '../extraction-engine/index.ts';
 import { sniffContent } from '../files/content-sniffing.ts';
 import { fileObjectKey, type FileBlobStore } from '../files/file-blobs.ts';
 import { cleanFileName } from '../files/file-names.ts';

@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { ExtractionConfiguration } from '../extraction-engine/configuration/extraction-configuration-schema.ts';
-import { duplicatePolicyOf } from '../extraction-engine/configuration/parse-extraction-configuration.ts';
-import { DocumentRejectedError, type ReadDocument } from '../extraction-engine/document.ts';
-import { totalArithmeticCheck, type ExtractDocumentOptions, type ExtractionOutcome } from '../extraction-engine/extract-document.ts';
-import type { ReadDocumentOptions } from '../extraction-engine/read-document.ts';
+import {
+  DocumentRejectedError,
+  duplicatePolicyOf,
+  totalArithmeticCheck,
+  type ExtractDocumentOptions,
+  type ExtractionConfiguration,
+  type ExtractionOutcome,
+  type ReadDocument,
+  type ReadDocumentOptions,
+} from '../extraction-engine/index.ts';
 import { maximumFileBytes } from '../files/file-limits.ts';
 import { fetchOutbound, OutboundRequestError, type HostResolver } from '../outbound/outbound-fetch.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';

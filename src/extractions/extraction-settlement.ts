@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { logger } from '../infrastructure/logger.ts';
+import { metrics, millisecondsSince } from '../infrastructure/metrics.ts';
 import { inFlightStatuses, isTerminal, type ExtractionStatus, type RunError } from './extraction.ts';
 import type { EventRecorder } from '../events/event-recorder.ts';
 import { extractionEventOf } from './extraction-events.ts';
@@ -58,6 +59,7 @@ export class ExtractionSettlement {
       };
     });
     const record = result.record;
+    if (result.applied && record && isTerminal(record.status)) metrics.record('ExtractionDuration', millisecondsSince(record.createdAt, new Date(at)), record.status);
     if (!record || record.deleting || record.generation !== generation || !isTerminal(record.status)) return record;
     await this.settle(record);
     return record;

@@ -1,5 +1,5 @@
 // The Extraction resource of the public API (spec: Resources > Extraction) and its life cycle.
-import type { ExtractionWarning } from '../extraction-engine/extract-document.ts';
+import type { ExtractionWarning } from '../extraction-engine/index.ts';
 
 export const extractionStatuses = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED'] as const;
 export type ExtractionStatus = (typeof extractionStatuses)[number];

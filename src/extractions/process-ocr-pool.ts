@@ -1,4 +1,4 @@
-import type { OcrPool } from '../extraction-engine/readers/ocr-pool.ts';
+import type { OcrPool } from '../extraction-engine/index.ts';
 import { secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
 
 // One OCR pool for the whole process: a warm Lambda container (and the local stack, which runs the
@@ -15,7 +15,7 @@ let processPool: OcrPool | undefined;
 /** The process-wide pool; the OCR reader (with its native addons) is imported on first use only. */
 export async function processOcrPool(): Promise<OcrPool> {
   if (processPool) return processPool;
-  const { OcrPool } = await import('../extraction-engine/readers/ocr-pool.ts');
+  const { OcrPool } = await import('../extraction-engine/reading.ts');
   processPool ??= new OcrPool({ idleTimeoutMs: secondsFromEnvironment('PAPERFLOW_OCR_IDLE_SECONDS', 60) * 1000 });
   return processPool;
 }

@@ -1,5 +1,4 @@
-import { extractDocument } from '../extraction-engine/extract-document.ts';
-import type { ReadDocumentOptions } from '../extraction-engine/read-document.ts';
+import { extractDocument, type ReadDocumentOptions } from '../extraction-engine/index.ts';
 import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
 import { fileBlobStore, fileRecordStore } from '../files/lookup-wiring.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
@@ -16,7 +15,7 @@ import { extractionDocuments, extractionSettlement, extractionStore, outputStore
 // the other tasks share this wiring, so the readers are imported on first use, never at start-up.
 // Every document of the process shares one OCR pool, so its workers start once, not per document.
 export async function readDocumentOnDemand(bytes: Uint8Array, options: ReadDocumentOptions) {
-  const { readDocument } = await import('../extraction-engine/read-document.ts');
+  const { readDocument } = await import('../extraction-engine/reading.ts');
   return readDocument(bytes, { ...options, ocr: options.ocr ?? (await processOcrPool()) });
 }
 

@@ -29,7 +29,7 @@ const labelsSchema = z
       'Returned unchanged; the reserved key docType selects the document type instead of default routing.',
   });
 
-const runErrorSchema = z.object({
+export const runErrorSchema = z.object({
   code: z.enum(['DOCUMENT_NOT_ROUTED', 'DOCUMENT_EXTRACTION_FAILED', 'DOCUMENT_REJECTED']),
   message: z.string(),
 });
@@ -50,7 +50,7 @@ const placementSchema = z
   .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
   .register(z.globalRegistry, { description: 'Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1].' });
 
-const outputSchema = z.object({
+export const outputSchema = z.object({
   docType: z.optional(z.string()).register(z.globalRegistry, { description: 'The document type the extraction was routed to.' }),
   fieldCount: integer(),
   fields: z.array(

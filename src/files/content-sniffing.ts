@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { pdfHeaderOffset } from '../extraction-engine/readers/pdf-repair.ts';
+import { pdfHeaderOffset } from '../platform/pdf-header.ts';
 import { detectExecutable, isCompoundFile } from './executable-signatures.ts';
 import { decodeText, detectScript, textMediaType } from './text-content.ts';
 

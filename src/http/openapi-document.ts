@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { toJSONSchema, type $ZodType as ZodType } from 'zod/v4/core';
 import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
+import type { WebhookEventDefinition } from '../platform/webhook-event-table.ts';
 
 // The OpenAPI 3.1 document is generated from the route table and its zod schemas, so it cannot drift
 // from what the handlers validate. OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.
@@ -48,7 +49,11 @@ const authenticatedErrorStatuses = [...publicErrorStatuses, 401, 403, 429];
 
 const requestIdHeader = { 'X-Request-Id': { required: true, schema: { type: 'string' }, description: 'The request id, also in error bodies.' } };
 
-export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverUrl = apiBasePath): Record<string, unknown> {
+export function buildOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  serverUrl = apiBasePath,
+  webhookEvents: readonly WebhookEventDefinition[] = [],
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const operations = (paths[route.path] ??= {});
@@ -62,6 +67,7 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
       description: [
         'Paperflow: files, document extraction, workflow runs, event subscriptions with signed webhooks and event history.',
         'Listed below: files (upload, pre-signed upload, read), extractions (create, upload, list, read, feedback, delete), workflow runs (start with JSON or multipart input, list, read with steps and nested runs), event subscriptions (create, list, read, update, delete) and events with their deliveries (list, read, resend).',
+        'Operations marked x-paperflow-extension: true go beyond public API v1; their description says what they add.',
         'Workflows themselves are published by operators (paperflow-admin workflows publish), not through this API.',
         'Every response carries X-Request-Id; a client-sent X-Request-Id (1-128 printable ASCII characters, sent once) is echoed in the header and in error bodies.',
         'Query parameters: an operation answers 400 to a parameter it does not list, and to one sent more than once.',
@@ -83,7 +89,57 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], serverU
       schemas: { ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, 'output') },
     },
     paths,
+    ...(webhookEvents.length > 0 ? { webhooks: describeWebhooks(webhookEvents) } : {}),
   };
+}
+
+// What a subscription's endpoint receives (OpenAPI 3.1 `webhooks`): one POST per event type, the spec's
+// envelope with that type's `data`, and the delivery headers of src/webhooks/delivery-headers.ts.
+const deliveryHeaderParameters = [
+  ['X-Paperflow-Event-Id', 'The event id (evt_…): the same on every attempt and resend; deduplicate on it.'],
+  ['X-Paperflow-Event-Type', 'The event type, as in the body.'],
+  ['X-Paperflow-Delivery-Id', 'The delivery (dlv_…): one per subscription and send (automatic or manual).'],
+  ['X-Paperflow-Attempt', 'The attempt number of this delivery, from 1.'],
+  ['X-Paperflow-Signature', 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> keyed by the signing secret (Stripe\'s format).'],
+  ['webhook-id', 'Standard Webhooks: the event id.'],
+  ['webhook-timestamp', 'Standard Webhooks: the send time in Unix seconds.'],
+  ['webhook-signature', 'Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">.'],
+].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
+
+function describeWebhooks(webhookEvents: readonly WebhookEventDefinition[]): Record<string, unknown> {
+  const webhooks: Record<string, unknown> = {};
+  for (const event of webhookEvents) {
+    webhooks[event.eventType] = {
+      post: {
+        operationId: `receive${event.eventType.replace(/(^|[.-])(\w)/g, (_match, _separator: string, letter: string) => letter.toUpperCase())}`,
+        summary: event.summary,
+        parameters: deliveryHeaderParameters,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  eventId: { type: 'string' },
+                  eventType: { const: event.eventType },
+                  occurredAt: { type: 'string', description: 'When the terminal state was reached (ISO 8601, UTC).' },
+                  apiVersion: { const: 'v1' },
+                  data: toJsonSchema(event.data, 'output'),
+                },
+                required: ['eventId', 'eventType', 'occurredAt', 'apiVersion', 'data'],
+                additionalProperties: false,
+              },
+            },
+          },
+        },
+        responses: {
+          '2XX': { description: 'Received. Any other answer, a redirect or no answer within the timeout is a failed attempt, retried up to six attempts in all.' },
+        },
+      },
+    };
+  }
+  return webhooks;
 }
 
 function describeOperation(route: RouteDefinition): Record<string, unknown> {
@@ -113,7 +169,7 @@ function describeOperation(route: RouteDefinition): Record<string, unknown> {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.extension ? { description: `Extension: not part of the public API v1 specification. ${route.extension}`, 'x-paperflow-extension': true } : {}),
+    ...(route.extension ? { description: `Extension beyond public API v1: ${route.extension}`, 'x-paperflow-extension': true } : {}),
     tags: [route.tag],
     ...(route.scope === 'public' ? { security: [] } : { 'x-paperflow-scope': route.scope }),
     parameters: [...pathParameters(route.path), ...queryParameters(route.query)],

@@ -29,6 +29,11 @@ export interface RouteDefinition {
   /** AWS resources the handler uses; omitted means none. */
   access?: ResourceAccess;
   summary: string;
+  /**
+   * Set on an operation the spec (public-api-v1.md) does not list: what it adds. The OpenAPI document
+   * marks the operation `x-paperflow-extension: true` and opens its description with this.
+   */
+  extension?: string;
   tag: string;
   /** Query parameters by name; any other name, and a name sent twice, is 400 (a route without it takes none). */
   query?: ZodObject;
@@ -39,11 +44,6 @@ export interface RouteDefinition {
   responses: Record<number, RouteResponse>;
   /** Error statuses this operation documents, besides the ones every authenticated route can return. */
   errorStatuses?: number[];
-  /**
-   * Set on an operation the spec (public-api-v1.md) does not have: why it exists. The OpenAPI
-   * document marks it `x-paperflow-extension` and says so in its description.
-   */
-  extension?: string;
 }
 
 export const apiBasePath = '/api/public/v1';

@@ -1,10 +1,12 @@
 import { isIdentifier } from '../infrastructure/identifiers.ts';
+import { metrics } from '../infrastructure/metrics.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import {
   automaticDeliveryId,
   deliveryExpired,
   deliveryView,
   manualDeliveryId,
+  newDeliveryRecord,
   type AttemptRecord,
   type AttemptResult,
   type DeliveryRecord,
@@ -33,10 +35,17 @@ export interface DeliverySubscription {
  */
 export interface SubscriptionLookup {
   find(workspaceId: string, subscriptionId: string): Promise<DeliverySubscription | undefined>;
-  /** The subscription with its decrypted signing secret, read together; undefined when it is gone. */
-  findWithSecret(workspaceId: string, subscriptionId: string): Promise<{ subscription: DeliverySubscription; secret: string } | undefined>;
+  /** The subscription with its decrypted signing secrets, read together; undefined when it is gone. */
+  findWithSecret(workspaceId: string, subscriptionId: string): Promise<({ subscription: DeliverySubscription } & SigningSecrets) | undefined>;
   /** Every subscription of the workspace (at most 25), whatever its status: the fan-out's candidates. */
   ofWorkspace(workspaceId: string): Promise<DeliverySubscription[]>;
+}
+
+/** What signs a subscription's deliveries: its secret, and during a rotation's overlap the one it replaced. */
+export interface SigningSecrets {
+  secret: string;
+  /** Signs too, for requests signed before `expiresAt` (ISO 8601). */
+  previousSecret?: { secret: string; expiresAt: string };
 }
 
 /** `{kind: "attempt"}` on the delivery queue (docs/webhooks.md, Delivery protocol). */
@@ -57,7 +66,7 @@ export interface AttemptQueue {
 }
 
 /** Port to the pure signature module (`signWebhook` of webhook-signature.ts). */
-export type SignWebhook = (input: { secret: string; eventId: string; body: string; timestamp: number }) => Record<string, string>;
+export type SignWebhook = (input: { secret: string; previousSecret?: string; eventId: string; body: string; timestamp: number }) => Record<string, string>;
 
 /** One POST of a delivery (WebhookSender.send). */
 export type SendWebhook = (request: WebhookRequest, sign: SignRequest) => Promise<AttemptResult>;
@@ -267,7 +276,7 @@ export class DeliveryAttempts {
   ): Promise<AttemptMessageResult> {
     const { store, subscriptions, events } = this.dependencies;
     const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
-    const { subscription, secret } = found?.subscription.workspaceId === delivery.workspaceId ? found : { subscription: undefined, secret: undefined };
+    const { subscription, secret, previousSecret } = found?.subscription.workspaceId === delivery.workspaceId ? found : { subscription: undefined, secret: undefined };
     if (!subscription || secret === undefined) {
       await store.endWithoutAttempt(delivery, attempt, this.now().toISOString());
       return { action: 'ended' };
@@ -297,7 +306,9 @@ export class DeliveryAttempts {
           deliveryId: delivery.id,
           attempt,
         },
-        (body, eventId, timestamp) => this.dependencies.sign({ secret, eventId, body, timestamp }),
+        // The signed time decides whether the rotated-out secret still signs: never past its overlap.
+        (body, eventId, timestamp) =>
+          this.dependencies.sign({ secret, previousSecret: signsAt(previousSecret, timestamp), eventId, body, timestamp }),
       );
     // No record before the POST: the outcome is recorded and the delivery settled by one write (a
     // conditional one, or the fan-out's batch under its claim), so a consumer that stops after the POST
@@ -326,6 +337,8 @@ export class DeliveryAttempts {
     });
     // Not settled: another receipt of this message got there first and queues the next attempt itself.
     if (!settled) return { action: 'duplicate' };
+    metrics.record('DeliveryAttempt', completed.durationMs ?? 0, completed.outcome);
+    if (ended) metrics.record('DeliveryAttemptsUsed', attempt, status);
     if (!ended) await this.queueAttempt(delivery, attempt + 1, nextDelaySeconds, now);
     return { action: 'sent', outcome: succeeded ? 'succeeded' : 'failed', deliveryStatus: status };
   }
@@ -350,25 +363,14 @@ export class DeliveryAttempts {
     subscriptionId: string,
     options: { id: string; trigger: DeliveryTrigger; maxAttempts: number; now: Date; delaySeconds: number },
   ): DeliveryRecord {
-    const at = options.now.toISOString();
-    return {
-      id: options.id,
-      eventId: event.envelope.eventId,
-      subscriptionId,
-      workspaceId: event.workspaceId,
-      eventType: event.envelope.eventType,
-      occurredAt: event.envelope.occurredAt,
-      trigger: options.trigger,
-      status: 'PENDING',
-      attemptCount: 0,
-      maxAttempts: options.maxAttempts,
-      createdAt: at,
-      updatedAt: at,
-      lastAttemptAt: null,
-      nextAttemptAt: new Date(options.now.getTime() + options.delaySeconds * 1000).toISOString(),
-      lastResponseStatus: null,
-    };
+    const { eventId, eventType, occurredAt } = event.envelope;
+    return newDeliveryRecord({ eventId, eventType, occurredAt, subscriptionId, workspaceId: event.workspaceId }, options);
   }
+}
+
+/** The previous secret if it still signs a request signed at `timestamp` (Unix seconds). */
+function signsAt(previous: SigningSecrets['previousSecret'], timestamp: number): string | undefined {
+  return previous && timestamp * 1000 < Date.parse(previous.expiresAt) ? previous.secret : undefined;
 }
 
 /** Records an attempt's outcome and settles its delivery with it (DeliveryStore.settleAttempt's contract). */

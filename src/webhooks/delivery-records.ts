@@ -122,6 +122,42 @@ export function manualDeliveryId(): string {
   return newIdentifier('dlv');
 }
 
+/**
+ * A recover sends a FAILED delivery again as one manual delivery whatever happens: its id is seeded by
+ * the delivery it recovers, so a second recover of the same delivery finds it instead of adding one.
+ */
+export function recoveryDeliveryId(failed: Pick<DeliveryRecord, 'id' | 'createdAt'>): string {
+  return deterministicIdentifier('dlv', `recovery#${failed.id}`, Date.parse(failed.createdAt));
+}
+
+/** What a new delivery takes from its event and subscription. */
+export type DeliveryOrigin = Pick<DeliveryRecord, 'eventId' | 'subscriptionId' | 'workspaceId' | 'eventType' | 'occurredAt'>;
+
+/** A new PENDING delivery whose first attempt falls due `delaySeconds` from `now`. */
+export function newDeliveryRecord(
+  origin: DeliveryOrigin,
+  options: { id: string; trigger: DeliveryTrigger; maxAttempts: number; now: Date; delaySeconds: number },
+): DeliveryRecord {
+  const at = options.now.toISOString();
+  return {
+    id: options.id,
+    eventId: origin.eventId,
+    subscriptionId: origin.subscriptionId,
+    workspaceId: origin.workspaceId,
+    eventType: origin.eventType,
+    occurredAt: origin.occurredAt,
+    trigger: options.trigger,
+    status: 'PENDING',
+    attemptCount: 0,
+    maxAttempts: options.maxAttempts,
+    createdAt: at,
+    updatedAt: at,
+    lastAttemptAt: null,
+    nextAttemptAt: new Date(options.now.getTime() + options.delaySeconds * 1000).toISOString(),
+    lastResponseStatus: null,
+  };
+}
+
 export function summarizeDeliveries(deliveries: Pick<DeliveryRecord, 'status'>[]): DeliverySummary {
   const summary: DeliverySummary = { total: 0, succeeded: 0, failed: 0, pending: 0 };
   for (const { status } of deliveries) {

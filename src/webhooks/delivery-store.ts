@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { batchGet, batchWrite } from '../infrastructure/dynamodb-batches.ts';
-import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
+import { queryAllItems, queryPages } from '../infrastructure/dynamodb-queries.ts';
 import { logger } from '../infrastructure/logger.ts';
 import { deliveryExpiresAt, type AttemptRecord, type DeliveryRecord, type DeliveryStatus } from './delivery-records.ts';
 
@@ -97,6 +97,14 @@ export interface DeliveryStore {
   endWithoutAttempt(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean>;
   /** The `limit` most recent recorded attempts of the delivery, oldest first, and whether older ones exist. */
   recentAttempts(delivery: Pick<DeliveryRecord, 'eventId' | 'id'>, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }>;
+  /**
+   * Deliveries of the subscription that ended FAILED at or after `since` (their `updatedAt`), not yet
+   * recovered and not past their event's retention, in the order of their events; at most `limit`,
+   * and whether more exist.
+   */
+  failedSince(subscriptionId: string, query: { since: string; limit: number; now: Date }): Promise<{ deliveries: DeliveryRecord[]; hasMore: boolean }>;
+  /** Records on a FAILED delivery the delivery that recovered it; false when one already is. */
+  markRecovered(failed: Pick<DeliveryRecord, 'eventId' | 'id'>, recoveryId: string): Promise<boolean>;
 }
 
 const deliveryKey = (eventId: string, deliveryId: string) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${deliveryId}` });
@@ -507,6 +515,46 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const onItemNumbers = new Set(onItem.map((attempt) => attempt.number));
     const attempts = [...onItem, ...earlier.filter((attempt) => !onItemNumbers.has(attempt.number))].sort((a, b) => a.number - b.number);
     return { attempts: attempts.slice(-limit), omitted: attempts.length > limit };
+  }
+
+  /**
+   * One Query of the subscription's deliveries index (gsi1) with the conditions as its filter: a
+   * delivery may end long after its event (retries, a pause), so no key range on `occurredAt` can
+   * bound it; the index holds at most the 90 days of retention.
+   */
+  async failedSince(subscriptionId: string, query: { since: string; limit: number; now: Date }): Promise<{ deliveries: DeliveryRecord[]; hasMore: boolean }> {
+    const deliveries: DeliveryRecord[] = [];
+    const pages = queryPages(this.client, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :partition',
+      FilterExpression: '#status = :failed AND #updatedAt >= :since AND attribute_not_exists(recoveredBy) AND #expiresAt > :now',
+      ExpressionAttributeNames: { ...deliveryProjection.names, '#status': 'status', '#updatedAt': 'updatedAt', '#expiresAt': 'expiresAt' },
+      ExpressionAttributeValues: {
+        ':partition': `SUB#${subscriptionId}#DELIVERIES`,
+        ':failed': 'FAILED',
+        ':since': query.since,
+        ':now': Math.floor(query.now.getTime() / 1000),
+      },
+      ProjectionExpression: deliveryProjection.expression,
+    });
+    for await (const page of pages) {
+      deliveries.push(...(page.Items ?? []).map(deliveryOf));
+      if (deliveries.length > query.limit) break;
+    }
+    return { deliveries: deliveries.slice(0, query.limit), hasMore: deliveries.length > query.limit };
+  }
+
+  async markRecovered(failed: Pick<DeliveryRecord, 'eventId' | 'id'>, recoveryId: string): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: deliveryKey(failed.eventId, failed.id),
+        UpdateExpression: 'SET recoveredBy = :recovery',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(recoveredBy)',
+        ExpressionAttributeValues: { ':recovery': recoveryId },
+      }),
+    );
   }
 
   /** The attempt items of the layout before `attempt<nnnn>` attributes: `DLV#<dlv>` / `ATTEMPT#<nnnn>`. */

@@ -1,4 +1,5 @@
-import type { DeliverySubscription, SubscriptionLookup } from './delivery-attempts.ts';
+import { logger } from '../infrastructure/logger.ts';
+import type { DeliverySubscription, SigningSecrets, SubscriptionLookup } from './delivery-attempts.ts';
 import type { EncryptedSigningSecret, SigningSecretCipher } from './subscription-secrets.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 import type { SubscriptionRecord } from './subscription.ts';
@@ -12,6 +13,9 @@ import type { SubscriptionRecord } from './subscription.ts';
  * Build one per invocation: the cipher (and its key file or KMS client) is made once, and a secret
  * once decrypted is kept for the rest of the invocation under the exact ciphertext it came from, so a
  * subscription whose stored secret changes is decrypted again, never signed with the old one.
+ *
+ * A previous secret (a rotation's overlap) is decrypted and handed on only until it expires; the
+ * first read that finds it expired removes it from the record (docs/webhooks.md, Secret rotation).
  */
 export class StoredSubscriptionLookup implements SubscriptionLookup {
   private cipherInstance: SigningSecretCipher | undefined;
@@ -20,6 +24,7 @@ export class StoredSubscriptionLookup implements SubscriptionLookup {
   constructor(
     private readonly store: SubscriptionStore,
     private readonly cipher: () => SigningSecretCipher,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async find(workspaceId: string, subscriptionId: string): Promise<DeliverySubscription | undefined> {
@@ -27,14 +32,30 @@ export class StoredSubscriptionLookup implements SubscriptionLookup {
     return record ? deliverySubscriptionOf(record) : undefined;
   }
 
-  async findWithSecret(workspaceId: string, subscriptionId: string): Promise<{ subscription: DeliverySubscription; secret: string } | undefined> {
+  async findWithSecret(workspaceId: string, subscriptionId: string): Promise<({ subscription: DeliverySubscription } & SigningSecrets) | undefined> {
     const found = await this.store.getForDelivery(workspaceId, subscriptionId);
     if (!found) return undefined;
-    return { subscription: deliverySubscriptionOf(found.record), secret: await this.decrypt(found.secretCiphertext, workspaceId, subscriptionId) };
+    const secret = await this.decrypt(found.secretCiphertext, workspaceId, subscriptionId);
+    const previous = found.previousSecret;
+    if (previous && Date.parse(previous.expiresAt) > this.now().getTime()) {
+      const previousSecret = { secret: await this.decrypt(previous.ciphertext, workspaceId, subscriptionId), expiresAt: previous.expiresAt };
+      return { subscription: deliverySubscriptionOf(found.record), secret, previousSecret };
+    }
+    if (previous) await this.destroyExpired(subscriptionId, previous.expiresAt);
+    return { subscription: deliverySubscriptionOf(found.record), secret };
   }
 
   async ofWorkspace(workspaceId: string): Promise<DeliverySubscription[]> {
     return (await this.store.listWorkspace(workspaceId)).map(deliverySubscriptionOf);
+  }
+
+  /** The expired secret signs nothing whether or not this write lands, so a failure only delays its removal. */
+  private async destroyExpired(subscriptionId: string, expiresAt: string): Promise<void> {
+    try {
+      await this.store.destroyPreviousSecret(subscriptionId, expiresAt);
+    } catch (error) {
+      logger.warn('expired previous signing secret not removed yet; the next delivery removes it', { subscriptionId, error });
+    }
   }
 
   private decrypt(encrypted: EncryptedSigningSecret, workspaceId: string, subscriptionId: string): Promise<string> {

@@ -87,6 +87,26 @@ export const updateSubscriptionRequestSchema = z
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
+/** A rotation's overlap: Svix's and Stripe's default of a day, at most a week. */
+export const defaultOverlapHours = 24;
+export const maximumOverlapHours = 168;
+
+export const rotateSigningSecretRequestSchema = z
+  .strictObject({
+    overlapHours: z
+      .optional(z.number().check(z.gte(0, 'must be 0 or more'), z.lte(maximumOverlapHours, `must be at most ${maximumOverlapHours} (a week)`)))
+      .register(z.globalRegistry, {
+        description:
+          `How long the secret being replaced keeps signing beside the new one, in hours (fractions allowed: 0.25 is 15 minutes); ` +
+          `default ${defaultOverlapHours}, 0 removes it at once, at most ${maximumOverlapHours}.`,
+      }),
+  })
+  .register(z.globalRegistry, { description: 'Optional; no body means the default overlap.' });
+
+export const recoverFailedDeliveriesRequestSchema = z.strictObject({
+  since: isoDateTime.register(z.globalRegistry, { description: 'Deliveries that ended FAILED at or after this time (ISO 8601 with its zone) are sent again.' }),
+});
+
 export const listSubscriptionsQuerySchema = z.object({
   ...pageQueryParameters,
   name: z.optional(z.string()).register(z.globalRegistry, { description: 'Case-insensitive substring of the name.' }),
@@ -101,3 +121,5 @@ export const listSubscriptionsQuerySchema = z.object({
 export type CreateSubscriptionRequest = z.infer<typeof createSubscriptionRequestSchema>;
 export type UpdateSubscriptionRequest = z.infer<typeof updateSubscriptionRequestSchema>;
 export type ListSubscriptionsQuery = z.infer<typeof listSubscriptionsQuerySchema>;
+export type RotateSigningSecretRequest = z.infer<typeof rotateSigningSecretRequestSchema>;
+export type RecoverFailedDeliveriesRequest = z.infer<typeof recoverFailedDeliveriesRequestSchema>;

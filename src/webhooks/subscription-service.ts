@@ -4,10 +4,17 @@ import { isIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { planSubscriptionList, type SubscriptionListQuery } from './subscription-listing.ts';
 import type { SubscriptionQuota } from './subscription-quota.ts';
-import type { CreateSubscriptionRequest } from './subscription-requests.ts';
+import { defaultOverlapHours, type CreateSubscriptionRequest } from './subscription-requests.ts';
 import { newSigningSecret, type SigningSecretCipher } from './subscription-secrets.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
-import { subscriptionView, type CreatedSubscription, type SubscriptionChanges, type SubscriptionRecord, type SubscriptionView } from './subscription.ts';
+import {
+  subscriptionView,
+  type CreatedSubscription,
+  type RotatedSigningSecret,
+  type SubscriptionChanges,
+  type SubscriptionRecord,
+  type SubscriptionView,
+} from './subscription.ts';
 
 export interface SubscriptionServiceDependencies {
   store: SubscriptionStore;
@@ -58,6 +65,25 @@ export class SubscriptionService {
       throw error;
     }
     return { ...subscriptionView(record), signingSecret };
+  }
+
+  /**
+   * A new signing secret, returned here once. For `overlapHours` (default 24) the secret it replaces
+   * keeps signing beside it, then is removed; 0 removes it at once. A rotation within an overlap
+   * replaces the previous secret: the oldest is dropped at once, so at most two ever sign.
+   */
+  async rotateSigningSecret(workspaceId: string, subscriptionId: string, overlapHours = defaultOverlapHours): Promise<RotatedSigningSecret> {
+    const { store, cipher } = this.dependencies;
+    if (!isIdentifier('sub', subscriptionId)) throw notFound();
+    const signingSecret = newSigningSecret();
+    const secretCiphertext = await callDownstream('data key for a signing secret', () => cipher().encrypt(signingSecret, { workspaceId, subscriptionId }));
+    const now = this.now();
+    // Whole seconds: a delivery's signed time is whole seconds, so the overlap ends on one.
+    const overlapSeconds = Math.round(overlapHours * 3600);
+    const previousExpiresAt = overlapSeconds > 0 ? new Date(Math.floor(now.getTime() / 1000) * 1000 + overlapSeconds * 1000).toISOString() : undefined;
+    const rotated = await store.rotateSecret(workspaceId, subscriptionId, secretCiphertext, { previousExpiresAt, updatedAt: now.toISOString() });
+    if (!rotated) throw notFound();
+    return { subscriptionId, signingSecret, previousSecretExpiresAt: previousExpiresAt ?? null };
   }
 
   async getSubscription(workspaceId: string, subscriptionId: string): Promise<SubscriptionView> {

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
 import { callDownstream } from '../platform/downstream-calls.ts';
 import type { EncryptedSigningSecret } from './subscription-secrets.ts';
@@ -9,7 +9,9 @@ import type { SubscriptionChanges, SubscriptionRecord } from './subscription.ts'
 // carrying its workspace; gsi1 (`WS#<ws>#SUB`, `<createdAt>#<id>`) holds a workspace's subscriptions,
 // at most 25, read whole by one Query. Every read and write checks the workspace, so another
 // workspace's subscription answers exactly as a missing one does. The secret is stored only as
-// `secretCiphertext` and read only by `encryptedSecretOf`.
+// `secretCiphertext`, read by `encryptedSecretOf` and, with the record, by `getForDelivery`. After a
+// rotation the secret it replaced stays as `previousSecretCiphertext` until `previousSecretExpiresAt`
+// (docs/webhooks.md, Secret rotation).
 const subscriptionKey = (subscriptionId: string) => ({ pk: `SUB#${subscriptionId}`, sk: 'SUBSCRIPTION' });
 const workspacePartition = (workspaceId: string) => `WS#${workspaceId}#SUB`;
 
@@ -28,11 +30,22 @@ export interface ResumedSubscription {
 
 const recordAttributes = ['id', 'workspaceId', 'name', 'endpointUrl', 'eventTypes', 'filters', 'status', 'createdAt', 'updatedAt'] as const;
 
-/** What the delivery consumer reads of a subscription: the record and its stored secret, in one read. */
+/** The secret a rotation replaced, kept encrypted until its overlap ends. */
+export interface PreviousSigningSecret {
+  ciphertext: EncryptedSigningSecret;
+  /** ISO 8601: from then on it signs nothing and is removed. */
+  expiresAt: string;
+}
+
+/** What the delivery consumer reads of a subscription: the record and its stored secrets, in one read. */
 export interface SubscriptionForDelivery {
   record: SubscriptionRecord;
   secretCiphertext: EncryptedSigningSecret;
+  /** Present from a rotation with an overlap until the old secret is removed (it may have expired already). */
+  previousSecret?: PreviousSigningSecret;
 }
+
+const deliveryAttributes = [...recordAttributes, 'secretCiphertext', 'previousSecretCiphertext', 'previousSecretExpiresAt'] as const;
 
 export class SubscriptionStore {
   /** Set for one queue consumer invocation: its records' subscription reads are batched and remembered. */
@@ -44,7 +57,7 @@ export class SubscriptionStore {
     options: { batchReadsForOneInvocation?: boolean } = {},
   ) {
     this.batchedReads = options.batchReadsForOneInvocation
-      ? new BatchedItemReads(client, tableName, { consistentRead: false, attributes: [...recordAttributes, 'secretCiphertext'], remember: true })
+      ? new BatchedItemReads(client, tableName, { consistentRead: false, attributes: [...deliveryAttributes], remember: true })
       : undefined;
   }
 
@@ -82,12 +95,68 @@ export class SubscriptionStore {
    * every attempt); undefined when the workspace has no such subscription.
    */
   async getForDelivery(workspaceId: string, subscriptionId: string): Promise<SubscriptionForDelivery | undefined> {
-    const attributes = [...recordAttributes, 'secretCiphertext'];
     const item = this.batchedReads
       ? await callDownstream('DynamoDB BatchGetItem (subscriptions)', () => this.batchedReads!.get(subscriptionKey(subscriptionId)))
-      : await this.item(workspaceId, subscriptionId, attributes);
+      : await this.item(workspaceId, subscriptionId, deliveryAttributes);
     if (!item || item.workspaceId !== workspaceId || !item.secretCiphertext) return undefined;
-    return { record: toSubscriptionRecord(item), secretCiphertext: item.secretCiphertext as EncryptedSigningSecret };
+    const found: SubscriptionForDelivery = { record: toSubscriptionRecord(item), secretCiphertext: item.secretCiphertext as EncryptedSigningSecret };
+    if (item.previousSecretCiphertext && typeof item.previousSecretExpiresAt === 'string') {
+      found.previousSecret = { ciphertext: item.previousSecretCiphertext as EncryptedSigningSecret, expiresAt: item.previousSecretExpiresAt };
+    }
+    return found;
+  }
+
+  /**
+   * Replaces the signing secret in one conditional write. With `previousExpiresAt` the current secret
+   * becomes the previous one until then (an older previous one is dropped: at most two secrets sign);
+   * without it the current secret is removed at once, and any previous one with it. Undefined when
+   * the workspace has no such subscription.
+   */
+  async rotateSecret(
+    workspaceId: string,
+    subscriptionId: string,
+    secretCiphertext: EncryptedSigningSecret,
+    options: { previousExpiresAt?: string; updatedAt: string },
+  ): Promise<SubscriptionRecord | undefined> {
+    const keepPrevious = options.previousExpiresAt !== undefined;
+    const written = await this.conditionally(
+      'DynamoDB UpdateItem (subscription secret)',
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: subscriptionKey(subscriptionId),
+        UpdateExpression: keepPrevious
+          ? 'SET previousSecretCiphertext = secretCiphertext, previousSecretExpiresAt = :expiresAt, secretCiphertext = :secret, updatedAt = :updatedAt'
+          : 'SET secretCiphertext = :secret, updatedAt = :updatedAt REMOVE previousSecretCiphertext, previousSecretExpiresAt',
+        ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
+        ExpressionAttributeNames: { '#workspaceId': 'workspaceId' },
+        ExpressionAttributeValues: {
+          ':secret': secretCiphertext,
+          ':updatedAt': options.updatedAt,
+          ':workspaceId': workspaceId,
+          ...(keepPrevious ? { ':expiresAt': options.previousExpiresAt } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return written?.Attributes ? toSubscriptionRecord(written.Attributes) : undefined;
+  }
+
+  /**
+   * Removes a previous secret whose overlap ended at `expiresAt`, unless a later rotation replaced it
+   * meanwhile (that one has its own expiry). False when there was nothing to remove.
+   */
+  async destroyPreviousSecret(subscriptionId: string, expiresAt: string): Promise<boolean> {
+    const written = await this.conditionally(
+      'DynamoDB UpdateItem (subscription secret)',
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: subscriptionKey(subscriptionId),
+        UpdateExpression: 'REMOVE previousSecretCiphertext, previousSecretExpiresAt',
+        ConditionExpression: 'previousSecretExpiresAt = :expiresAt',
+        ExpressionAttributeValues: { ':expiresAt': expiresAt },
+      }),
+    );
+    return written !== undefined;
   }
 
   /** Every subscription of the workspace (at most the quota), in creation order. */
@@ -203,6 +272,18 @@ export class SubscriptionStore {
         return true;
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    });
+  }
+
+  /** Sends a conditional write; undefined when its condition did not hold. */
+  private async conditionally(operation: string, command: UpdateCommand): Promise<UpdateCommandOutput | undefined> {
+    return callDownstream(operation, async () => {
+      try {
+        return await this.client.send(command);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return undefined;
         throw error;
       }
     });

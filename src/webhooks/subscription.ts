@@ -28,6 +28,13 @@ export interface CreatedSubscription extends SubscriptionView {
   signingSecret: string;
 }
 
+/** A rotation's answer, the one place the new secret is shown; `null`: the old secret was removed at once. */
+export interface RotatedSigningSecret {
+  subscriptionId: string;
+  signingSecret: string;
+  previousSecretExpiresAt: string | null;
+}
+
 export interface SubscriptionRecord extends SubscriptionView {
   workspaceId: string;
 }

@@ -15,6 +15,11 @@ export const defaultToleranceSeconds = 300;
 export interface WebhookSignatureInput {
   /** The subscription's signing secret, `whsec_` + base64. */
   secret: string;
+  /**
+   * The secret a rotation replaced, while its overlap lasts: the request is signed with both, so a
+   * receiver verifying with either accepts it (two `v1=` values, two space-separated signatures).
+   */
+  previousSecret?: string;
   /** The event id: the Standard Webhooks message id, the same on every attempt. */
   eventId: string;
   /** The exact bytes that are sent as the request body. */
@@ -34,13 +39,14 @@ export function signWebhook(input: WebhookSignatureInput): WebhookSignatureHeade
   if (!Number.isSafeInteger(input.timestamp) || input.timestamp < 0) throw new TypeError('timestamp must be whole Unix seconds.');
   const timestamp = String(input.timestamp);
   const body = bodyBytes(input.body);
-  const paperflow = createHmac('sha256', Buffer.from(input.secret, 'utf8')).update(`${timestamp}.`).update(body).digest('hex');
-  const standard = createHmac('sha256', standardWebhooksKeyOf(input.secret)).update(`${input.eventId}.${timestamp}.`).update(body).digest('base64');
+  const secrets = input.previousSecret === undefined ? [input.secret] : [input.secret, input.previousSecret];
+  const paperflow = secrets.map((secret) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(body).digest('hex'));
+  const standard = secrets.map((secret) => createHmac('sha256', standardWebhooksKeyOf(secret)).update(`${input.eventId}.${timestamp}.`).update(body).digest('base64'));
   return {
-    'X-Paperflow-Signature': `t=${timestamp},v1=${paperflow}`,
+    'X-Paperflow-Signature': [`t=${timestamp}`, ...paperflow.map((signature) => `v1=${signature}`)].join(','),
     'webhook-id': input.eventId,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${standard}`,
+    'webhook-signature': standard.map((signature) => `v1,${signature}`).join(' '),
   };
 }
 

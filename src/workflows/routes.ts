@@ -10,7 +10,7 @@ import { stepTypes } from './step-types.ts';
 
 const integer = () => z.number().check(z.int());
 
-const runErrorSchema = z
+export const runErrorSchema = z
   .object({ code: z.enum(['WORKFLOW_STEP_FAILED', 'WORKFLOW_INPUT_INVALID', 'WORKFLOW_TIMED_OUT', 'WORKFLOW_RUN_FAILED']), message: z.string() })
   .register(z.globalRegistry, {
     description:
@@ -18,7 +18,7 @@ const runErrorSchema = z
       'WORKFLOW_TIMED_OUT: the run exceeded its time limit; WORKFLOW_RUN_FAILED: the run could not be processed.',
   });
 
-const runFields = {
+export const runFields = {
   id: z.string(),
   status: z.enum(runStatuses),
   createdAt: z.string(),
@@ -43,7 +43,7 @@ const runFields = {
 
 export const runSummarySchema = z.object(runFields);
 
-const stepSchema = z.object({
+export const stepSchema = z.object({
   id: z.string(),
   name: z.string(),
   type: z.enum(stepTypes),

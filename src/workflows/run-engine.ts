@@ -4,6 +4,7 @@
 
 import type { EventRecorder } from '../events/event-recorder.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
+import { metrics, millisecondsSince } from '../infrastructure/metrics.ts';
 import { messageOfCause, type CaughtFailure } from '../platform/task-errors.ts';
 import { evaluateCondition, evaluateTemplate, ExpressionEvaluationError, type ExpressionContext } from './expressions.ts';
 import { nestedRunIdsOf } from './nested-runs.ts';
@@ -306,11 +307,13 @@ export class RunEngine {
     const stepsCompleted = stepsCompletedOf(steps);
     const message = neverRanMessage(steps, terminal.status);
     for (const step of steps) if (step.status === 'QUEUED') await this.store.settleStep(run.workspaceId, step, { status: 'SKIPPED', message });
-    return this.store.settleRun(run.workspaceId, run, {
+    const settled = await this.store.settleRun(run.workspaceId, run, {
       ...terminal,
       stepsCompleted,
       computedDurationMs: computedDurationMsOf(steps),
     });
+    if (settled) metrics.record('RunDuration', millisecondsSince(run.startedAt ?? run.createdAt, this.now()), terminal.status);
+    return settled;
   }
 
   /**

@@ -15,7 +15,7 @@ import { apiBasePath, type RouteDefinition } from '../../src/platform/route-tabl
 import { getOpenApiDocumentRoute, routes } from '../../src/manifest/routes.ts';
 import { createFileRoute, getFileRoute } from '../../src/files/routes.ts';
 import { createExtractionRoute, deleteExtractionRoute, uploadExtractionRoute } from '../../src/extractions/routes.ts';
-import { createSubscriptionRoute, subscriptionRoutes, updateSubscriptionRoute } from '../../src/webhooks/routes.ts';
+import { createSubscriptionRoute, rotateSigningSecretRoute, subscriptionRoutes, updateSubscriptionRoute } from '../../src/webhooks/routes.ts';
 import { uploadedFileFinalizer } from '../../src/files/triggers.ts';
 import { extractionSweeper } from '../../src/extractions/triggers.ts';
 import { eventOutboxDrain } from '../../src/events/triggers.ts';
@@ -473,19 +473,21 @@ describe('webhook signing secrets', () => {
     expect(resources[keyLogicalId]).toMatchObject({ Type: 'AWS::KMS::Key', Properties: { EnableKeyRotation: true }, DeletionPolicy: 'Retain' });
   });
 
-  it('lets only the create route generate data keys, on that key alone, and tells it the key', () => {
+  it('lets only the create and rotate routes generate data keys, on that key alone, and tells them the key', () => {
     const keyLogicalId = stack.getLogicalId(stack.storage.signingKey.node.defaultChild as CfnElement);
-    const create = routeFunction(createSubscriptionRoute);
-    const roleLogicalId = create.properties.Role['Fn::GetAtt'][0] as string;
-    const kmsStatements = Object.values(resources)
-      .filter((resource) => resource.Type === 'AWS::IAM::Policy' && (resource.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleLogicalId))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
-      .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')))
-      .filter((statement) => JSON.stringify(statement.Resource).includes(`"${keyLogicalId}"`));
+    for (const route of [createSubscriptionRoute, rotateSigningSecretRoute]) {
+      const encrypting = routeFunction(route);
+      const roleLogicalId = encrypting.properties.Role['Fn::GetAtt'][0] as string;
+      const kmsStatements = Object.values(resources)
+        .filter((resource) => resource.Type === 'AWS::IAM::Policy' && (resource.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleLogicalId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')))
+        .filter((statement) => JSON.stringify(statement.Resource).includes(`"${keyLogicalId}"`));
 
-    expect(kmsStatements).toEqual([expect.objectContaining({ Action: 'kms:GenerateDataKey', Resource: { 'Fn::GetAtt': [keyLogicalId, 'Arn'] } })]);
-    expect(create.properties.Environment.Variables[resourceEnvironment.signingKeyId]).toEqual({ 'Fn::GetAtt': [keyLogicalId, 'Arn'] });
-    for (const route of subscriptionRoutes.filter((row) => row !== createSubscriptionRoute)) {
+      expect(kmsStatements, route.operationId).toEqual([expect.objectContaining({ Action: 'kms:GenerateDataKey', Resource: { 'Fn::GetAtt': [keyLogicalId, 'Arn'] } })]);
+      expect(encrypting.properties.Environment.Variables[resourceEnvironment.signingKeyId], route.operationId).toEqual({ 'Fn::GetAtt': [keyLogicalId, 'Arn'] });
+    }
+    for (const route of subscriptionRoutes.filter((row) => row !== createSubscriptionRoute && row !== rotateSigningSecretRoute)) {
       expect(actionsGrantedTo(routeFunction(route).logicalId, keyLogicalId).filter((action) => action.startsWith('kms:')), route.operationId).toEqual([]);
     }
   });

@@ -4,7 +4,7 @@ import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.t
 import { requiredEnvironment, resourceEnvironment } from '../../src/infrastructure/resource-definitions.ts';
 import { signingSecretOf } from '../../src/webhooks/wiring.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
-import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
 
 // The subscription operations over HTTP against the embedded stack: the secret shown once and stored
@@ -345,5 +345,111 @@ describe('scopes', () => {
     expect((await reader.json(path)).status).toBe(200);
     expect((await writer.json(path)).status).toBe(403);
     expect((await create(writer)).status).toBe(201);
+  });
+});
+
+describe('rotate-secret and recover (extensions)', () => {
+  const rotate = (as: ExtractionClient, id: string, body?: unknown) => as.json(`${path}/${id}/rotate-secret`, body === undefined ? { method: 'POST' } : send('POST', body));
+  const recover = (as: ExtractionClient, id: string, body: unknown) => as.json(`${path}/${id}/recover`, send('POST', body));
+
+  it('answers a rotation with the new secret once, the old one kept encrypted until its overlap ends', async () => {
+    const created = await create(client);
+    const before = Date.now();
+
+    const rotated = await rotate(client, created.body.id);
+    const after = Date.now();
+    const { Item } = await dynamoDocumentClient().send(
+      new GetCommand({ TableName: requiredEnvironment(resourceEnvironment.recordsTableName), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
+    );
+    const read = await client.json(`${path}/${created.body.id}`);
+
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toEqual({ subscriptionId: created.body.id, signingSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), previousSecretExpiresAt: expect.any(String) });
+    expect(rotated.body.signingSecret).not.toBe(created.body.signingSecret);
+    // 24 h from the rotation, on a whole second (a delivery's signed time is whole seconds).
+    const expiresAt = Date.parse(rotated.body.previousSecretExpiresAt);
+    expect(expiresAt % 1000).toBe(0);
+    expect(expiresAt).toBeGreaterThan(before - 1000 + 24 * 3600_000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 24 * 3600_000);
+    for (const secret of [created.body.signingSecret, rotated.body.signingSecret]) {
+      expect(JSON.stringify(Item)).not.toContain(secret.slice(6, 30));
+      expect(JSON.stringify(read.body)).not.toContain(secret.slice(6, 30));
+    }
+    expect(Item).toMatchObject({ secretCiphertext: { ciphertext: expect.any(String) }, previousSecretCiphertext: { ciphertext: expect.any(String) }, previousSecretExpiresAt: rotated.body.previousSecretExpiresAt });
+    expect(await signingSecretOf('ws_subscriptions', created.body.id)).toBe(rotated.body.signingSecret);
+  });
+
+  it('removes the old secret at once with overlapHours 0', async () => {
+    const created = await create(client);
+
+    const rotated = await rotate(client, created.body.id, { overlapHours: 0 });
+    const { Item } = await dynamoDocumentClient().send(
+      new GetCommand({ TableName: requiredEnvironment(resourceEnvironment.recordsTableName), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
+    );
+
+    expect(rotated.body.previousSecretExpiresAt).toBeNull();
+    expect(Item).not.toHaveProperty('previousSecretCiphertext');
+    expect(Item).not.toHaveProperty('previousSecretExpiresAt');
+  });
+
+  it.each([
+    [{ overlapHours: -1 }, 'overlapHours', 'must be 0 or more'],
+    [{ overlapHours: 169 }, 'overlapHours', 'must be at most 168 (a week)'],
+    [{ overlapHours: '24' }, 'overlapHours', expect.any(String)],
+    [{ signingSecret: 'whsec_mine' }, 'signingSecret', 'is not an accepted field'],
+  ])('refuses the rotation %j with 422 naming the field, and keeps the secret', async (body, field, issue) => {
+    const created = await create(client);
+
+    const response = await rotate(client, created.body.id, body);
+
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field, issue }] });
+    expect(await signingSecretOf('ws_subscriptions', created.body.id)).toBe(created.body.signingSecret);
+  });
+
+  it.each([
+    [{}, 'since', expect.any(String)],
+    [{ since: 'yesterday' }, 'since', expect.any(String)],
+    [{ since: '2026-03-01T00:00:00' }, 'since', expect.any(String)],
+    [{ since: '2026-03-01T00:00:00Z', limit: 5 }, 'limit', 'is not an accepted field'],
+  ])('refuses the recover %j with 422 naming the field', async (body, field, issue) => {
+    const created = await create(client);
+
+    const response = await recover(client, created.body.id, body);
+
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field, issue }] });
+  });
+
+  it('answers 404 for another workspace\'s subscription, and 409 to a recover while paused', async () => {
+    const theirs = await create(otherWorkspace);
+    const mine = await create(client);
+    await client.json(`${path}/${mine.body.id}`, send('PATCH', { status: 'paused' }));
+
+    const rotated = await rotate(client, theirs.body.id);
+    const recovered = await recover(client, theirs.body.id, { since: '2026-01-01T00:00:00Z' });
+    const paused = await recover(client, mine.body.id, { since: '2026-01-01T00:00:00Z' });
+
+    expect([rotated.status, recovered.status]).toEqual([404, 404]);
+    expect(rotated.body.error.code).toBe('NOT_FOUND');
+    expect(paused.status).toBe(409);
+    expect(await signingSecretOf('ws_subscriptions_other', theirs.body.id)).toBe(theirs.body.signingSecret);
+  });
+
+  it('needs subscriptions:write for both', async () => {
+    const created = await create(client);
+    const reader = new ExtractionClient(stack, await workspaceKey('ws_subscriptions', ['subscriptions:read', 'events:read']));
+
+    expect((await rotate(reader, created.body.id)).status).toBe(403);
+    expect((await recover(reader, created.body.id, { since: '2026-01-01T00:00:00Z' })).status).toBe(403);
+  });
+
+  it('is marked as an extension in the OpenAPI document', async () => {
+    const document = await jsonOf(await stack.api('/openapi.json'));
+
+    for (const operation of [document.paths[`${path}/{subscriptionId}/rotate-secret`].post, document.paths[`${path}/{subscriptionId}/recover`].post]) {
+      expect(operation).toMatchObject({ 'x-paperflow-extension': true, description: expect.stringMatching(/^Extension beyond public API v1: /), 'x-paperflow-scope': 'subscriptions:write' });
+    }
+    expect(document.paths[path].post).not.toHaveProperty('x-paperflow-extension');
   });
 });

@@ -1,6 +1,6 @@
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeTime } from 'ulidx';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractionRecord, ExtractionStatus } from '../../src/extractions/extraction.ts';
 import { labelKeyPartition, labelValuePartition, statusPartition, workspacePartition } from '../../src/extractions/extraction-keys.ts';
 import { ExtractionLister } from '../../src/extractions/extraction-listing.ts';
@@ -9,6 +9,7 @@ import { extractionSettlement, extractionStore, outputStore } from '../../src/ex
 import type { EventRecorder } from '../../src/events/event-recorder.ts';
 import { eventLister } from '../../src/events/wiring.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
+import { useMetricSink, type RecordedMetric } from '../../src/infrastructure/metrics.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
 
@@ -90,6 +91,24 @@ describe('counters', () => {
     const stillNeedingAttention = [];
     for await (const record of store.indexItems.needingAttention()) if (record.workspaceId === workspaceId) stillNeedingAttention.push(record.id);
     expect(stillNeedingAttention).toEqual([]);
+  });
+});
+
+describe('the ExtractionDuration metric', () => {
+  afterEach(() => useMetricSink(undefined));
+
+  it('is recorded once, by outcome, when a generation ends; a repeated finish records nothing', async () => {
+    const recorded: RecordedMetric[] = [];
+    useMetricSink({ record: (metric) => recorded.push(metric) });
+    const store = extractionStore();
+    const record = await store.create(newRecord('ws_store_metrics'));
+    await store.mutate(record.id, (current) => ({ ...current, status: 'PROCESSING', updatedAt: new Date().toISOString() }));
+
+    await extractionSettlement().finish(record.id, 1, { status: 'REJECTED' });
+    await extractionSettlement().finish(record.id, 1, { status: 'REJECTED' });
+
+    expect(recorded.map(({ name, dimension }) => `${name} ${dimension}`)).toEqual(['ExtractionDuration REJECTED']);
+    expect(recorded[0]!.value).toBeGreaterThanOrEqual(0);
   });
 });
 

@@ -180,6 +180,27 @@ describe('paperflow subscriptions', () => {
     expect(shown.stdout).not.toContain('whsec_');
     expect(JSON.parse(paused.stdout)).toMatchObject({ id: subscriptionId, status: 'paused' });
   });
+
+  it('rotates the secret, printing the new one once and how long the old one signs; recover says when nothing failed', async () => {
+    const created = await paperflow('subscriptions', 'create', '--name', 'cli rotation', '--url', 'https://hooks.example.com/cli', '--events', 'workflow.run.completed', '--json');
+    const subscriptionId = JSON.parse(created.stdout).id as string;
+
+    const rotated = await paperflow('subscriptions', 'rotate-secret', subscriptionId);
+    const rotatedAtOnce = await paperflow('subscriptions', 'rotate-secret', subscriptionId, '--overlap-hours', '0', '--json');
+    const badOverlap = await failureOf(paperflow('subscriptions', 'rotate-secret', subscriptionId, '--overlap-hours', '200'));
+    const recovered = await paperflow('subscriptions', 'recover', subscriptionId, '--since', '2026-01-01T00:00:00Z');
+    const shown = await paperflow('subscriptions', 'get', subscriptionId, '--json');
+
+    const secret = /Signing secret: (whsec_\S+)/.exec(rotated.stdout)?.[1];
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(rotated.stdout).toMatch(/The old secret signs too until \d{4}-\d\d-\d\dT[\d:.]+Z\./);
+    expect(rotated.stderr).toContain('shown only this once');
+    expect(JSON.parse(rotatedAtOnce.stdout)).toEqual({ subscriptionId, signingSecret: expect.stringMatching(/^whsec_/), previousSecretExpiresAt: null });
+    expect(JSON.parse(rotatedAtOnce.stdout).signingSecret).not.toBe(secret);
+    expect(badOverlap).toMatchObject({ code: 2, stderr: expect.stringContaining('from 0 to 168') });
+    expect(recovered.stdout).toBe('Nothing to recover since 2026-01-01T00:00:00.000Z.\n');
+    expect(shown.stdout).not.toContain('whsec_');
+  });
 });
 
 describe('paperflow listen', () => {

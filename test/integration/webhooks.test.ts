@@ -339,3 +339,132 @@ describe('paused subscriptions', () => {
     expect(requestsTo('/other-workspace')).toEqual([]);
   });
 });
+
+/** The request's headers as the stock verifiers take them. */
+const headersOf = (request: ReceivedWebhook) => Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+
+/** Whether each stock verifier accepts the request under `secret`. */
+function verifiedBy(request: ReceivedWebhook, secret: string): { stripe: boolean; standardWebhooks: boolean } {
+  const headers = headersOf(request);
+  const accepts = (verify: () => unknown) => {
+    try {
+      verify();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    stripe: accepts(() => stripe.webhooks.constructEvent(request.body, headers['x-paperflow-signature']!, secret)),
+    standardWebhooks: accepts(() => new Webhook(secret).verify(request.body, headers)),
+  };
+}
+
+const both = { stripe: true, standardWebhooks: true };
+const neither = { stripe: false, standardWebhooks: false };
+
+describe('signing secret rotation', () => {
+  const rotate = (client: ExtractionClient, subscriptionId: string, body: unknown = {}) => client.json(`/event-subscriptions/${subscriptionId}/rotate-secret`, json('POST', body));
+
+  it('signs with the old and the new secret during the overlap: both stock verifiers accept either', async () => {
+    const { id: workspaceId, client } = await aWorkspace('rotation_overlap');
+    const subscription = await subscribe(client, '/rotation-overlap');
+    const rotated = await rotate(client, subscription.id);
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+    const delivery = await endedDelivery(eventId);
+    const [request] = requestsTo('/rotation-overlap');
+
+    expect(delivery.status).toBe('SUCCEEDED');
+    expect(headersOf(request!)['x-paperflow-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(headersOf(request!)['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    expect(verifiedBy(request!, rotated.body.signingSecret)).toEqual(both);
+    expect(verifiedBy(request!, subscription.signingSecret)).toEqual(both);
+  });
+
+  it('signs with the new secret only once the overlap is over, and then removes the old one from the record', async () => {
+    const { id: workspaceId, client } = await aWorkspace('rotation_after');
+    const subscription = await subscribe(client, '/rotation-after');
+    // 0.001 h: the overlap ends 3.6 s after the rotation.
+    const rotated = await rotate(client, subscription.id, { overlapHours: 0.001 });
+    const expiresAt = Date.parse(rotated.body.previousSecretExpiresAt);
+    await eventually(async () => Date.now(), (now) => now > expiresAt, 'the end of the overlap');
+
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+    await endedDelivery(eventId);
+    const [request] = requestsTo('/rotation-after');
+
+    expect(headersOf(request!)['x-paperflow-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(verifiedBy(request!, rotated.body.signingSecret)).toEqual(both);
+    expect(verifiedBy(request!, subscription.signingSecret)).toEqual(neither);
+    expect((await subscriptionStore().getForDelivery(workspaceId, subscription.id))?.previousSecret).toBeUndefined();
+  });
+
+  it('replaces the previous secret when rotated twice within an overlap: the first stops signing at once', async () => {
+    const { id: workspaceId, client } = await aWorkspace('rotation_twice');
+    const subscription = await subscribe(client, '/rotation-twice');
+    const second = await rotate(client, subscription.id);
+    const third = await rotate(client, subscription.id);
+
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+    await endedDelivery(eventId);
+    const [request] = requestsTo('/rotation-twice');
+
+    expect(verifiedBy(request!, third.body.signingSecret)).toEqual(both);
+    expect(verifiedBy(request!, second.body.signingSecret)).toEqual(both);
+    expect(verifiedBy(request!, subscription.signingSecret)).toEqual(neither);
+  });
+
+  it('never writes a secret to the attempt record: both signature headers are redacted', async () => {
+    const { id: workspaceId, client } = await aWorkspace('rotation_redacted');
+    const subscription = await subscribe(client, '/rotation-redacted');
+    const rotated = await rotate(client, subscription.id);
+
+    const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
+    const delivery = await endedDelivery(eventId);
+    const detail = await client.json(`/events/${eventId}/deliveries/${delivery.id}`);
+
+    expect(detail.body.attempts[0].requestHeaders).toMatchObject({ 'X-Paperflow-Signature': '[redacted]', 'webhook-signature': '[redacted]' });
+    for (const secret of [subscription.signingSecret, rotated.body.signingSecret]) expect(JSON.stringify(detail.body)).not.toContain(secret.slice(6, 30));
+  });
+});
+
+describe('recover of failed deliveries', () => {
+  const recover = (client: ExtractionClient, subscriptionId: string, since: string) => client.json(`/event-subscriptions/${subscriptionId}/recover`, json('POST', { since }));
+
+  it('sends each delivery that ended FAILED since the time once more, once, after the receiver healed', async () => {
+    let healed = false;
+    answers.set('/recovering', (_request, _index, response) => void response.writeHead(healed ? 200 : 503).end());
+    const { id: workspaceId, client } = await aWorkspace('recover');
+    const subscription = await subscribe(client, '/recovering');
+    const since = new Date().toISOString();
+    const eventIds = [];
+    for (let count = 0; count < 2; count += 1) eventIds.push(await eventIdOf(workspaceId, await completeExtraction(client)));
+    for (const eventId of eventIds) expect(await endedDelivery(eventId)).toMatchObject({ status: 'FAILED', attemptCount: 6 });
+    expect(requestsTo('/recovering')).toHaveLength(12);
+
+    healed = true;
+    const laterThanTheFailures = await recover(client, subscription.id, new Date().toISOString());
+    const first = await recover(client, subscription.id, since);
+    const repeated = await recover(client, subscription.id, since);
+    const resent = await eventually(async () => requestsTo('/recovering').slice(12), (requests) => requests.length >= 2, 'the recovered deliveries');
+    const deliveries = await Promise.all(
+      eventIds.map((eventId) => eventually(() => deliveriesOf(eventId), (all) => all.length === 2 && all.every((one) => one.status !== 'PENDING'), `deliveries of ${eventId}`)),
+    );
+    const afterwards = await recover(client, subscription.id, since);
+
+    expect(laterThanTheFailures).toEqual({ status: 202, body: { recovered: 0, hasMore: false } });
+    expect(first).toEqual({ status: 202, body: { recovered: 2, hasMore: false } });
+    expect(repeated.body).toEqual({ recovered: 0, hasMore: false });
+    expect(afterwards.body).toEqual({ recovered: 0, hasMore: false });
+    expect(resent.map((request) => request.headers['webhook-id']).sort()).toEqual([...eventIds].sort());
+    expect(resent.map((request) => request.headers['x-paperflow-attempt'])).toEqual(['1', '1']);
+    for (const request of resent) expect(verifiedBy(request, subscription.signingSecret)).toEqual(both);
+    for (const [automatic, recovery] of deliveries) {
+      expect(automatic).toMatchObject({ trigger: 'automatic', status: 'FAILED' });
+      expect(recovery).toMatchObject({ trigger: 'manual', status: 'SUCCEEDED', attemptCount: 1, maxAttempts: 1 });
+    }
+    expect(requestsTo('/recovering')).toHaveLength(14);
+  }, 90_000);
+});

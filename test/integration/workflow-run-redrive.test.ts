@@ -174,7 +174,7 @@ describe('POST /workflow-runs/{runId}/redrive', () => {
 
     const operation = document.paths['/workflow-runs/{runId}/redrive'].post;
     expect(operation).toMatchObject({ operationId: 'redriveWorkflowRun', 'x-paperflow-extension': true, 'x-paperflow-scope': 'workflows:run' });
-    expect(operation.description).toMatch(/^Extension: not part of the public API v1 specification\./);
+    expect(operation.description).toMatch(/^Extension beyond public API v1: Like a Step Functions redrive\./);
   });
 });
 

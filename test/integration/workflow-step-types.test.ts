@@ -10,6 +10,7 @@ import { startStackUnderTest, type StackUnderTest } from '../support/local-stack
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
 import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
+import { useMetricSink, type RecordedMetric } from '../../src/infrastructure/metrics.ts';
 import { workflowStore } from '../../src/workflows/wiring.ts';
 
 // The step types that leave the run engine, end to end over HTTP: web_function against a real server on
@@ -60,7 +61,9 @@ describe('web_function in a run', () => {
     ]);
 
     // The local setting lets the evaluated URL be the loopback server.
-    const run = await client.run(workflowId, { customer: 'C-7', amount: 120, endpoint: `${server.url}/credit-check` });
+    const metrics: RecordedMetric[] = [];
+    useMetricSink({ record: (metric) => metrics.push(metric) });
+    const run = await client.run(workflowId, { customer: 'C-7', amount: 120, endpoint: `${server.url}/credit-check` }).finally(() => useMetricSink(undefined));
 
     expect(run.status).toBe('COMPLETED');
     expect(received).toHaveLength(1);
@@ -69,6 +72,8 @@ describe('web_function in a run', () => {
     expect(JSON.parse(received[0]!.body)).toEqual({ amount: 120 });
     expect(run.steps[0]).toMatchObject({ id: 'check', status: 'COMPLETED', output: { status: 200, body: { approved: true, limit: 500 } } });
     expect(run.steps[1]).toMatchObject({ id: 'decide', status: 'COMPLETED', output: { approved: true } });
+    // The stack runs in this process: the run's end was measured once (deployed: an EMF line).
+    expect(metrics.filter(({ name }) => name === 'RunDuration').map(({ dimension }) => dimension)).toEqual(['COMPLETED']);
   });
 
   it('fails the step and the run after its retries when the endpoint keeps answering 500, with workflow.run.failed', async () => {

@@ -1,5 +1,5 @@
 import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
-import type { AttemptRecord, AttemptResult, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
+import { deliveryExpired, type AttemptRecord, type AttemptResult, type DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
 import type { AttemptSettlement, DeliveryStore, FanOut, FannedOutDelivery, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
 import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
 import type { WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
@@ -108,6 +108,29 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   async recentAttempts(delivery: Pick<DeliveryRecord, 'id'>, limit: number): Promise<{ attempts: AttemptRecord[]; omitted: boolean }> {
     const attempts = [...this.attemptsOf(delivery.id)].sort((a, b) => a.number - b.number);
     return { attempts: attempts.slice(-limit).map(copy), omitted: attempts.length > limit };
+  }
+
+  /** Failed delivery id → the delivery that recovered it. */
+  readonly recoveredBy = new Map<string, string>();
+
+  async failedSince(subscriptionId: string, query: { since: string; limit: number; now: Date }): Promise<{ deliveries: DeliveryRecord[]; hasMore: boolean }> {
+    const failed = [...this.deliveries.values()]
+      .filter(
+        (record) =>
+          record.subscriptionId === subscriptionId &&
+          record.status === 'FAILED' &&
+          record.updatedAt >= query.since &&
+          !this.recoveredBy.has(record.id) &&
+          !deliveryExpired(record, query.now),
+      )
+      .sort((a, b) => `${a.occurredAt}#${a.eventId}#${a.id}`.localeCompare(`${b.occurredAt}#${b.eventId}#${b.id}`));
+    return { deliveries: failed.slice(0, query.limit).map(copy), hasMore: failed.length > query.limit };
+  }
+
+  async markRecovered(failed: Pick<DeliveryRecord, 'id'>, recoveryId: string): Promise<boolean> {
+    if (!this.deliveries.has(failed.id) || this.recoveredBy.has(failed.id)) return false;
+    this.recoveredBy.set(failed.id, recoveryId);
+    return true;
   }
 
   attemptsOf(deliveryId: string): AttemptRecord[] {

@@ -9,14 +9,11 @@
 // objects in the update, so the classic xref table can name them.
 
 import { inflateSync } from 'node:zlib';
+import { pdfHeaderOffset } from '../../platform/pdf-header.ts';
 
-const maxHeaderOffset = 1024;
+export { pdfHeaderOffset };
+
 const latin1 = new TextDecoder('latin1');
-
-/** Offset of `%PDF-` within the first kilobyte, where PDF readers look for it; -1 when absent. */
-export function pdfHeaderOffset(bytes: Uint8Array): number {
-  return latin1.decode(bytes.subarray(0, maxHeaderOffset + 8)).search(/%PDF-\d/);
-}
 
 interface IndexedObject {
   number: number;

@@ -30,7 +30,7 @@ describe('the dependency rule', () => {
     expect(violations, `Layering violations (see .dependency-cruiser.cjs for the rules):\n${violations.join('\n')}`).toEqual([]);
   });
 
-  it('reports a domain module importing src/http, one importing aws-lambda types and the CLI importing a domain module, and nothing else', async () => {
+  it('reports a domain module importing src/http, one importing aws-lambda types, the CLI importing a domain module and a feature reaching past the engine\'s public module, and nothing else', async () => {
     const violations = await layeringViolations(fixtureRoot, ['src', 'functions']);
 
     // The fixture resolves packages from the repository's node_modules, three folders up.
@@ -39,6 +39,9 @@ describe('the dependency rule', () => {
       'cli-only-public-api: src/cli/greet-from-the-command-line.ts → src/extractions/greeting.ts',
       'domain-not-to-lambda-types: src/extractions/queued-names.ts → ../../../node_modules/@types/aws-lambda/index.d.ts',
       'domain-not-to-outer-layers: src/files/greeting-over-http.ts → src/http/render-answer.ts',
+      'engine-diagnostics-only-for-tools: src/extractions/letter-counts.ts → src/extraction-engine/diagnostics.ts',
+      'engine-readers-loaded-on-first-use: src/extractions/letters-at-start-up.ts → src/extraction-engine/reading.ts',
+      'engine-through-its-public-module: src/extractions/letter-counts.ts → src/extraction-engine/readers/letter-reader.ts',
     ]);
   });
 });

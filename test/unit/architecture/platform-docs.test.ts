@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +34,39 @@ describe('docs/platform.md', () => {
 
     expect(named).toEqual(featureFilesImportedBy(manifest));
     for (const path of named) expect(existsSync(resolve(repositoryRoot, path)), path).toBe(true);
+  });
+});
+
+/** The layout table of the README: folder cell → the folder names its description cell names in backticks. */
+function readmeLayout(): Map<string, string[]> {
+  const section = read('README.md').split('\n## Layout\n')[1]?.split('\n## ')[0] ?? '';
+  const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+  return new Map(
+    rows.map((row) => {
+      const [, folder = '', what = ''] = row.split('|').map((cell) => cell.trim());
+      return [folder, [...what.matchAll(/`([\w-]+)\/`/gu)].map((match) => match[1]!)];
+    }),
+  );
+}
+
+describe("the README's layout table", () => {
+  it('names every folder of src/, and only folders that exist', () => {
+    const layout = readmeLayout();
+    const namedInSrcRow = layout.get('`src/`') ?? [];
+    const namedAsRows = [...layout.keys()].flatMap((cell) => [...cell.matchAll(/`src\/([\w-]+)\/`/gu)].map((match) => match[1]!));
+    const named = [...new Set([...namedInSrcRow, ...namedAsRows])].sort();
+    const folders = readdirSync(resolve(repositoryRoot, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+
+    expect(named).toEqual(folders);
+  });
+
+  it('names top-level folders that exist', () => {
+    const topLevel = [...readmeLayout().keys()].flatMap((cell) => [...cell.matchAll(/`([\w-]+)\/`/gu)].map((match) => match[1]!));
+
+    expect(topLevel.length).toBeGreaterThan(5);
+    for (const folder of topLevel) expect(existsSync(resolve(repositoryRoot, folder)), folder).toBe(true);
   });
 });

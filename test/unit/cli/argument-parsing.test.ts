@@ -9,6 +9,7 @@ import {
   parseLabel,
   parseLabelFilter,
   parsePageNumber,
+  parseOverlapHours,
   parsePageSize,
   parsePositiveSeconds,
 } from '../../../src/cli/argument-parsing.ts';
@@ -108,5 +109,15 @@ describe('other values', () => {
 
     expect(sortOrder('asc')).toBe('asc');
     expect(() => sortOrder('up')).toThrow(/asc, desc/);
+  });
+});
+
+describe('--overlap-hours', () => {
+  it('takes 0 to 168 hours, fractions allowed', () => {
+    expect([parseOverlapHours('0'), parseOverlapHours('0.25'), parseOverlapHours('168')]).toEqual([0, 0.25, 168]);
+  });
+
+  it.each(['-1', '168.5', '1e2', 'a day', ''])('refuses %j', (value) => {
+    expect(() => parseOverlapHours(value)).toThrow(InvalidArgumentError);
   });
 });

@@ -70,7 +70,7 @@ describe('OpenAPI document: extensions beyond the spec', () => {
       const operation = paths[route.path]![route.method.toLowerCase()]!;
       if (route.extension) {
         expect(operation['x-paperflow-extension'], route.operationId).toBe(true);
-        expect(operation.description, route.operationId).toBe(`Extension: not part of the public API v1 specification. ${route.extension}`);
+        expect(operation.description, route.operationId).toBe(`Extension beyond public API v1: ${route.extension}`);
       } else {
         expect(operation, route.operationId).not.toHaveProperty('x-paperflow-extension');
       }

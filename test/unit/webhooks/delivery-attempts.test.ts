@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useMetricSink, type RecordedMetric } from '../../../src/infrastructure/metrics.ts';
 import { ConflictError, NotFoundError } from '../../../src/platform/errors.ts';
 import { DeliveryAttempts, subscriptionMatches, type DeliverySubscription, type SendWebhook } from '../../../src/webhooks/delivery-attempts.ts';
 import { automaticDeliveryId } from '../../../src/webhooks/delivery-records.ts';
@@ -315,6 +316,32 @@ describe('processAttemptMessage', () => {
     expect(results.at(-1)).toEqual({ action: 'sent', outcome: 'failed', deliveryStatus: 'FAILED' });
     expect(queue.sent.map(({ message }) => message.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await store.get(eventId, delivery.id)).toMatchObject({ status: 'FAILED', attemptCount: 6, nextAttemptAt: null });
+  });
+
+  describe('metrics', () => {
+    let recorded: RecordedMetric[];
+    beforeEach(() => {
+      recorded = [];
+      useMetricSink({ record: (metric) => recorded.push(metric) });
+    });
+    afterEach(() => useMetricSink(undefined));
+
+    it('records each recorded attempt by outcome and, when the delivery ends, the attempts it used; a duplicate records nothing', async () => {
+      const receiver = scriptedReceiver([500, 200]);
+      const engine = engineWith(receiver.send);
+      await fanOut(engine);
+      const [first] = queue.take();
+      await engine.processAttemptMessage(first!.message);
+      await engine.processAttemptMessage(first!.message);
+      await drain(engine);
+
+      expect(recorded.map(({ name, dimension }) => `${name} ${dimension}`)).toEqual([
+        'DeliveryAttempt failed',
+        'DeliveryAttempt succeeded',
+        'DeliveryAttemptsUsed SUCCEEDED',
+      ]);
+      expect(recorded.at(-1)!.value).toBe(2);
+    });
   });
 
   it('sets nextAttemptAt to when the next attempt is due while the delivery is PENDING', async () => {

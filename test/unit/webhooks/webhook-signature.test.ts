@@ -54,6 +54,23 @@ describe('signWebhook, verified by the stock libraries', () => {
     expect(() => new Webhook(delivery.secret).verify(delivery.body, { ...headers, 'webhook-id': 'evt_other' })).toThrow();
   });
 
+  it('signs with both secrets during a rotation: either one verifies with both libraries, a third does not', () => {
+    const delivery = aDelivery();
+    const previousSecret = aSecret();
+
+    const headers = signWebhook({ ...delivery, previousSecret });
+
+    expect(headers['X-Paperflow-Signature']).toMatch(new RegExp(`^t=${delivery.timestamp},v1=[0-9a-f]{64},v1=[0-9a-f]{64}$`));
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    for (const secret of [delivery.secret, previousSecret]) {
+      expect(stripe.webhooks.constructEvent(delivery.body, headers['X-Paperflow-Signature'], secret)).toEqual(JSON.parse(delivery.body));
+      expect(new Webhook(secret).verify(delivery.body, headers)).toEqual(JSON.parse(delivery.body));
+      expect(verifyPaperflowSignature(delivery.body, headers['X-Paperflow-Signature'], secret, { now: delivery.timestamp })).toEqual({ timestamp: delivery.timestamp });
+    }
+    expect(() => stripe.webhooks.constructEvent(delivery.body, headers['X-Paperflow-Signature'], aSecret())).toThrow();
+    expect(() => new Webhook(aSecret()).verify(delivery.body, headers)).toThrow();
+  });
+
   it('signs the same bytes whether the body is given as text or as a Buffer', () => {
     const delivery = aDelivery();
 
