@@ -99,6 +99,11 @@ async function readExtraction(context: CommandContext, extractionId: string): Pr
   return (await (await context.client()).request<Extraction>({ path: `${extractionsPath}/${encodeURIComponent(extractionId)}` })).body;
 }
 
+/** Polls the extraction until COMPLETED, FAILED or REJECTED, with a spinner on a terminal. */
+export function waitForExtraction(context: CommandContext, extractionId: string): Promise<Extraction> {
+  return pollUntilTerminal(context, () => readExtraction(context, extractionId), (status) => terminalStatuses.has(status), (current) => `Waiting for ${current.id} (${current.status})`, waitIntervalMs);
+}
+
 /**
  * The id of the field `--field` names: a field id as `extractions get` prints it, or a field's name.
  * A name two fields share (a repeated field) is refused with their ids, so feedback never lands on a guess.
@@ -146,15 +151,7 @@ export function addExtractionCommands(program: Command, context: CommandContext)
     .addHelpText('after', '\nWithout --wait it prints the new extraction (QUEUED); with --wait it exits 1 when the extraction ends FAILED or REJECTED.')
     .action(async (source: string, options: { label?: Record<string, string>; wait?: boolean; json?: boolean }) => {
       let extraction = await startExtraction(context, source, options.label);
-      if (options.wait) {
-        extraction = await pollUntilTerminal(
-          context,
-          () => readExtraction(context, extraction.id),
-          (status) => terminalStatuses.has(status),
-          (current) => `Waiting for ${current.id} (${current.status})`,
-          waitIntervalMs,
-        );
-      }
+      if (options.wait) extraction = await waitForExtraction(context, extraction.id);
       if (options.json) context.json(extraction);
       else printExtraction(context, extraction);
       if (options.wait && extraction.status !== 'COMPLETED') throw new UnsuccessfulOutcomeError(`The extraction ended ${extraction.status}.`);

@@ -8,7 +8,9 @@ import { createReadStream } from 'node:fs';
 
 export type MultipartPart =
   | { name: string; text: string; contentType?: string }
-  | { name: string; filePath: string; fileName: string; size: number; contentType?: string };
+  | { name: string; filePath: string; fileName: string; size: number; contentType?: string }
+  /** A file part whose bytes are in memory (a sample made for the request). */
+  | { name: string; content: Uint8Array; fileName: string; contentType?: string };
 
 export interface MultipartBody {
   contentType: string;
@@ -25,10 +27,12 @@ function quoted(value: string): string {
 export function multipartBody(parts: MultipartPart[]): MultipartBody {
   const boundary = `----paperflow-cli-${randomBytes(12).toString('hex')}`;
   const pieces = parts.map((part, index) => {
-    const disposition = `Content-Disposition: form-data; name=${quoted(part.name)}${'filePath' in part ? `; filename=${quoted(part.fileName)}` : ''}`;
-    const type = part.contentType ?? ('filePath' in part ? 'application/octet-stream' : undefined);
+    const isFile = 'fileName' in part;
+    const disposition = `Content-Disposition: form-data; name=${quoted(part.name)}${isFile ? `; filename=${quoted(part.fileName)}` : ''}`;
+    const type = part.contentType ?? (isFile ? 'application/octet-stream' : undefined);
     const head = Buffer.from(`${index === 0 ? '' : '\r\n'}--${boundary}\r\n${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n`);
-    return 'filePath' in part ? { head, file: { path: part.filePath, size: part.size } } : { head, content: Buffer.from(part.text) };
+    if ('filePath' in part) return { head, file: { path: part.filePath, size: part.size } };
+    return { head, content: 'content' in part ? Buffer.from(part.content) : Buffer.from(part.text) };
   });
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const contentLength = pieces.reduce((sum, piece) => sum + piece.head.length + (piece.content ? piece.content.length : piece.file.size), tail.length);

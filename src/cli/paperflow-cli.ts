@@ -6,6 +6,7 @@ import { addEventCommands, addSubscriptionCommands } from './event-commands.ts';
 import { addExtractionCommands } from './extraction-commands.ts';
 import { addListenCommand } from './listen-command.ts';
 import { addRunCommands } from './run-commands.ts';
+import { addTriggerCommand } from './trigger-command.ts';
 
 // `paperflow`, the command line for API users: every command is a call of the public API (spec,
 // public-api-v1.md) with the configured URL and key, so it works the same against `npm start` and a
@@ -42,6 +43,7 @@ export function paperflowProgram(io: CliIo): Command {
   addEventCommands(program, context);
   addSubscriptionCommands(program, context);
   addListenCommand(program, context);
+  addTriggerCommand(program, context);
   return program;
 }
 

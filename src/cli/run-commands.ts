@@ -24,13 +24,14 @@ interface RunStep {
   nestedRuns?: { count: number };
 }
 
-interface WorkflowRun {
+export interface WorkflowRun {
   id: string;
   status: string;
   createdAt: string;
   workflow: { id: string; name: string };
   progress?: { stepsCompleted: number; stepsTotal: number };
   durationMs?: number;
+  redriveCount?: number;
   error?: { code: string; message: string };
   steps?: RunStep[];
 }
@@ -54,13 +55,27 @@ const runColumns: TableColumn<WorkflowRun>[] = [
 
 function printRun(context: CommandContext, run: WorkflowRun): void {
   const duration = run.durationMs === undefined ? '' : `  ${run.durationMs} ms`;
-  context.out(`${context.paint('bold', run.id)}  ${context.status(run.status)}  ${run.workflow.name} (${run.workflow.id})${duration}`);
+  const redriven = run.redriveCount ? `  redriven ${run.redriveCount}×` : '';
+  context.out(`${context.paint('bold', run.id)}  ${context.status(run.status)}  ${run.workflow.name} (${run.workflow.id})${duration}${redriven}`);
   if (run.error) context.out(`${context.paint('red', run.error.code)}: ${run.error.message}`);
   if (run.steps && run.steps.length > 0) context.table(stepColumns, run.steps);
 }
 
+/** A run just started or redriven: printed as it is, or (--wait) once it has ended, exit 1 unless COMPLETED. */
+async function showRun(context: CommandContext, started: WorkflowRun, options: { wait?: boolean; json?: boolean }): Promise<void> {
+  const run = options.wait ? await waitForRun(context, started.id) : started;
+  if (options.json) context.json(run);
+  else printRun(context, run);
+  if (options.wait && run.status !== 'COMPLETED') throw new UnsuccessfulOutcomeError(`The run ended ${run.status}.`);
+}
+
 async function readRun(context: CommandContext, runId: string): Promise<WorkflowRun> {
   return (await (await context.client()).request<WorkflowRun>({ path: `/workflow-runs/${encodeURIComponent(runId)}` })).body;
+}
+
+/** Polls the run until COMPLETED, FAILED or CLOSED, with a spinner on a terminal. */
+export function waitForRun(context: CommandContext, runId: string): Promise<WorkflowRun> {
+  return pollUntilTerminal(context, () => readRun(context, runId), (status) => terminalStatuses.has(status), (current) => `Waiting for ${current.id} (${current.status})`, waitIntervalMs);
 }
 
 /**
@@ -110,12 +125,20 @@ export function addRunCommands(program: Command, context: CommandContext): void 
       } else {
         run = (await client.request<WorkflowRun>({ method: 'POST', path, json: options.data })).body;
       }
-      if (options.wait) {
-        run = await pollUntilTerminal(context, () => readRun(context, run.id), (status) => terminalStatuses.has(status), (current) => `Waiting for ${current.id} (${current.status})`, waitIntervalMs);
-      }
-      if (options.json) context.json(run);
-      else printRun(context, run);
-      if (options.wait && run.status !== 'COMPLETED') throw new UnsuccessfulOutcomeError(`The run ended ${run.status}.`);
+      await showRun(context, run, options);
+    });
+
+  runs
+    .command('redrive')
+    .description('Run a FAILED run again from where it failed: failed and skipped steps run again, completed ones keep their outputs (an extension of the API).')
+    .argument('<runId>')
+    .option('--wait', 'wait until the run ends again and print its steps')
+    .option('--json', 'print the run as JSON')
+    .addHelpText('after', '\nOnly a FAILED top-level run can be redriven (the API answers 409 CONFLICT otherwise). With --wait it exits 1 when the run ends FAILED or CLOSED again.')
+    .action(async (runId: string, options: { wait?: boolean; json?: boolean }) => {
+      const client = await context.client();
+      const run = (await client.request<WorkflowRun>({ method: 'POST', path: `/workflow-runs/${encodeURIComponent(runId)}/redrive` })).body;
+      await showRun(context, run, options);
     });
 
   runs

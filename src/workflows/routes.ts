@@ -35,6 +35,10 @@ export const runFields = {
     description: 'Active step time: the union of the steps\' active intervals, without delay steps and idle time of parallel branches.',
   }),
   parentRunId: z.optional(z.string()).register(z.globalRegistry, { description: 'For a nested run: the run whose for_each step started it.' }),
+  redriveCount: z.optional(integer()).register(z.globalRegistry, {
+    description: 'Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first.',
+  }),
+  redrivenAt: z.optional(z.string()).register(z.globalRegistry, { description: 'Extension (not in the spec): when the latest redrive started.' }),
 };
 
 export const runSummarySchema = z.object(runFields);
@@ -77,10 +81,13 @@ const startRunMultipartSchema = z.record(z.string(), z.string()).register(z.glob
 
 const pageInfoSchema = z.object({ page: integer(), size: integer(), totalItems: integer(), totalPages: integer() });
 
-const access: Record<'start' | 'read', ResourceAccess> = {
+const access: Record<'start' | 'redrive' | 'read', ResourceAccess> = {
   // Creates the run (large input in the files bucket; file parts are stored as files) and starts its
   // execution; a run that cannot start records its failure event.
   start: { recordsTable: 'readWrite', filesBucket: 'readWrite', stateMachines: { workflowRun: 'start' }, queues: { webhookDelivery: 'send' } },
+  // Reopens the run and starts its next execution; records a pending failure event first, and the
+  // failure event again when the execution cannot start.
+  redrive: { recordsTable: 'readWrite', filesBucket: 'read', stateMachines: { workflowRun: 'start' }, queues: { webhookDelivery: 'send' } },
   read: { recordsTable: 'read', filesBucket: 'read' },
 };
 
@@ -132,5 +139,23 @@ export const getWorkflowRunRoute = defineRoute({
   errorStatuses: [404, 502],
 });
 
+export const redriveWorkflowRunRoute = defineRoute({
+  operationId: 'redriveWorkflowRun',
+  method: 'POST',
+  path: '/workflow-runs/{runId}/redrive',
+  handler: 'functions/workflows/redrive-workflow-run.ts',
+  scope: 'workflows:run',
+  access: access.redrive,
+  summary: 'Run a FAILED run again from where it failed: its failed and skipped steps run again, completed steps keep their outputs and are not run again.',
+  extension:
+    'Like a Step Functions redrive. The run becomes PROCESSING again (redriveCount + 1, redrivenAt), in a new execution of the definition it ran; ' +
+    'a for_each step starts none of its nested runs that completed, and redrives those that did not. It ends with a new ' +
+    'workflow.run.completed or workflow.run.failed event (the earlier failure event stays). 409 CONFLICT unless the run is FAILED, ' +
+    'for a nested run (redrive its parent) and for a disabled workflow.',
+  tag,
+  responses: { 202: { description: 'Accepted: the run, PROCESSING again.', schema: runSchema } },
+  errorStatuses: [404, 409, 502],
+});
+
 /** This feature's rows, in the order the table lists them. */
-export const workflowRoutes: RouteDefinition[] = [startWorkflowRunRoute, listWorkflowRunsRoute, getWorkflowRunRoute];
+export const workflowRoutes: RouteDefinition[] = [startWorkflowRunRoute, listWorkflowRunsRoute, getWorkflowRunRoute, redriveWorkflowRunRoute];

@@ -93,7 +93,7 @@ export class RunEngine {
     workspaceId: string,
     workflow: { id: string; version: number; definition: WorkflowDefinition },
     body: unknown,
-    nested?: { runId: string; parent: ParentStep; parentTaskToken: string },
+    nested?: { runId: string; parent: ParentStep; parentTaskToken: string; parentGeneration: number },
   ): Promise<{ record: RunRecord; steps: StepRecord[]; created: boolean }> {
     const now = this.now().toISOString();
     const record: RunRecord = {
@@ -105,7 +105,7 @@ export class RunEngine {
       updatedAt: now,
       stepsCompleted: 0,
       stepsTotal: workflow.definition.steps.length,
-      ...(nested ? { parent: nested.parent } : {}),
+      ...(nested ? { parent: nested.parent, parentGeneration: nested.parentGeneration } : {}),
     };
     const steps: StepRecord[] = workflow.definition.steps.map((step, index) => ({
       runId: record.id,
@@ -186,36 +186,79 @@ export class RunEngine {
   async startDocumentInsights(input: StepTaskInput & { taskToken: string }): Promise<void> {
     const { run, steps, step } = await this.loadStep(input);
     const evaluatedWith = await evaluateTemplate(definitionOf(run).steps[step.index]!.with, contextOf(run, steps), `steps[${step.index}].with`);
-    await this.dependencies.steps.startDocumentInsights({ workspaceId: input.workspaceId, runId: run.id, stepId: step.stepId, evaluatedWith, taskToken: input.taskToken });
+    await this.dependencies.steps.startDocumentInsights({
+      workspaceId: input.workspaceId,
+      runId: run.id,
+      stepId: step.stepId,
+      evaluatedWith,
+      taskToken: input.taskToken,
+      ...(run.redriveCount ? { redriveCount: run.redriveCount } : {}),
+    });
   }
 
   /**
    * StartNestedRun (a `.waitForTaskToken` Task, one per for_each item): creates the item's nested run
    * and starts its execution; the nested run resumes the token when it ends. The nested run's id is
-   * derived from the parent step and the position, so a retried start finds the same run.
+   * derived from the parent step and the position, so a retried start finds the same run. Under a
+   * redrive of the parent the same ids come back: a nested run that completed resumes its iteration
+   * at once (it is not run again), one that failed or was closed is redriven itself, once.
    */
   async startNestedRun(input: StepTaskInput & { index: number; taskToken: string }): Promise<void> {
     const { run, step } = await this.loadStep(input);
     if (!step.forEach) throw new Error(`Step ${step.stepId} of run ${run.id} has no for_each items.`);
     const runId = nestedRunIdsOf(step)[input.index];
     if (runId === undefined) throw new Error(`Run ${run.id} step ${step.stepId} has no item ${input.index}.`);
+    const parentGeneration = run.redriveCount ?? 0;
     const version = await this.dependencies.workflows.latestVersion(input.workspaceId, step.forEach.workflowId);
     if (!version) throw new StepFailedError(`Workflow ${step.forEach.workflowId} does not exist in this workspace.`);
     const { created } = await this.createRun(input.workspaceId, { id: version.workflowId, version: version.version, definition: version.definition }, step.forEach.items[input.index], {
       runId,
       parent: { runId: run.id, stepId: step.stepId, index: input.index },
       parentTaskToken: input.taskToken,
+      parentGeneration,
     });
+    let redriveCount = 0;
     if (!created) {
-      // A retried start: this attempt's token is the one now waited on.
+      // A retried start, or the parent's redrive: this attempt's token is the one now waited on.
       await this.store.replaceParentTaskToken(input.workspaceId, runId, input.taskToken);
       const [existing] = await this.store.getRecords(input.workspaceId, [runId]);
-      if (existing && isTerminalRunStatus(existing.status)) {
-        await this.notifyParent({ ...existing, parentTaskToken: input.taskToken });
-        return;
+      if (!existing) throw new Error(`Nested run ${runId} of run ${run.id} disappeared.`);
+      redriveCount = existing.redriveCount ?? 0;
+      if (isTerminalRunStatus(existing.status)) {
+        const current = existing.status !== 'COMPLETED' && (existing.parentGeneration ?? 0) < parentGeneration ? await this.redriveNested(existing, parentGeneration) : existing;
+        if (isTerminalRunStatus(current.status)) {
+          await this.notifyParent({ ...current, parentTaskToken: input.taskToken });
+          return;
+        }
+        redriveCount = current.redriveCount ?? 0;
       }
     }
-    await this.dependencies.executions.start({ workspaceId: input.workspaceId, runId });
+    await this.dependencies.executions.start({ workspaceId: input.workspaceId, runId }, redriveCount);
+  }
+
+  /**
+   * Redrive (extension): puts an ended run back in flight, with the steps that did not complete QUEUED
+   * again and the completed ones, their outputs included, kept. Returns the new redriveCount, or
+   * undefined when the run was no longer in a state of `from` (another redrive won); the caller then
+   * starts the execution named after that count.
+   */
+  async reopenForRedrive(run: StoredRun, steps: readonly StoredStep[], options: { from: readonly RunStatus[]; parentGeneration?: number }): Promise<{ redriveCount: number } | undefined> {
+    const stepsCompleted = steps.filter((step) => step.status === 'COMPLETED').length;
+    const reopened = await this.store.reopenRun(run.workspaceId, run, { from: options.from, stepsCompleted, ...(options.parentGeneration !== undefined ? { parentGeneration: options.parentGeneration } : {}) });
+    if (!reopened) return undefined;
+    for (const step of steps) if (step.status !== 'COMPLETED') await this.store.requeueStep(run.workspaceId, step);
+    return { redriveCount: reopened.redriveCount };
+  }
+
+  /**
+   * A nested run that did not complete, under its parent's redrive: redriven once for that redrive.
+   * Returns the record as it is now (PROCESSING when this or an earlier attempt of the start reopened it).
+   */
+  private async redriveNested(existing: RunRecord, parentGeneration: number): Promise<RunRecord> {
+    const loaded = await this.store.get(existing.workspaceId, existing.id);
+    if (loaded) await this.reopenForRedrive(loaded.run, loaded.steps, { from: ['FAILED', 'CLOSED'], parentGeneration });
+    const [current] = await this.store.getRecords(existing.workspaceId, [existing.id]);
+    return current ?? existing;
   }
 
   /**

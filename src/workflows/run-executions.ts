@@ -16,12 +16,23 @@ export interface RunExecutionInput {
 
 export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE';
 
-/** Orchestration of runs: one execution per run, named after it; task tokens of waiting steps. */
+/**
+ * The name of a run's execution: the run id for its first, `<runId>-r<n>` for its n-th redrive (an
+ * execution name cannot be used again, and naming it keeps a retried start of the same redrive one).
+ */
+export function executionNameOf(runId: string, redriveCount = 0): string {
+  return redriveCount === 0 ? runId : `${runId}-r${redriveCount}`;
+}
+
+/**
+ * Orchestration of runs: one execution per run and redrive (`redriveCount`, 0 for the first), named
+ * after them; task tokens of waiting steps.
+ */
 export interface RunExecutions {
-  start(input: RunExecutionInput): Promise<void>;
-  stop(runId: string, cause: string): Promise<void>;
+  start(input: RunExecutionInput, redriveCount?: number): Promise<void>;
+  stop(runId: string, cause: string, redriveCount?: number): Promise<void>;
   /** Undefined when no such execution exists (never started, or forgotten by a restarted local stack). */
-  status(runId: string): Promise<ExecutionStatus | undefined>;
+  status(runId: string, redriveCount?: number): Promise<ExecutionStatus | undefined>;
   /** Resumes a waiting task; a token that is no longer waited on (stopped parent) is ignored. */
   resume(taskToken: string, output: unknown): Promise<void>;
   fail(taskToken: string, error: string, cause: string): Promise<void>;
@@ -36,9 +47,10 @@ export class StepFunctionsRunExecutions implements RunExecutions {
     private readonly stateMachineArn: () => string,
   ) {}
 
-  async start(input: RunExecutionInput): Promise<void> {
+  async start(input: RunExecutionInput, redriveCount = 0): Promise<void> {
     try {
-      await this.client.send(new StartExecutionCommand({ stateMachineArn: this.stateMachineArn(), name: input.runId, input: JSON.stringify(input) }));
+      const name = executionNameOf(input.runId, redriveCount);
+      await this.client.send(new StartExecutionCommand({ stateMachineArn: this.stateMachineArn(), name, input: JSON.stringify({ workspaceId: input.workspaceId, runId: input.runId }) }));
     } catch (error) {
       // Same name, already started (a retried call): the execution exists, which is what we wanted.
       if (error instanceof ExecutionAlreadyExists || (error as Error).name === 'ExecutionAlreadyExists') return;
@@ -46,17 +58,17 @@ export class StepFunctionsRunExecutions implements RunExecutions {
     }
   }
 
-  async stop(runId: string, cause: string): Promise<void> {
+  async stop(runId: string, cause: string, redriveCount = 0): Promise<void> {
     try {
-      await this.client.send(new StopExecutionCommand({ executionArn: this.executionArnOf(runId), error: 'WorkflowRunClosed', cause }));
+      await this.client.send(new StopExecutionCommand({ executionArn: this.executionArnOf(runId, redriveCount), error: 'WorkflowRunClosed', cause }));
     } catch (error) {
       if ((error as Error).name !== 'ExecutionDoesNotExist') throw error;
     }
   }
 
-  async status(runId: string): Promise<ExecutionStatus | undefined> {
+  async status(runId: string, redriveCount = 0): Promise<ExecutionStatus | undefined> {
     try {
-      const described = await this.client.send(new DescribeExecutionCommand({ executionArn: this.executionArnOf(runId) }));
+      const described = await this.client.send(new DescribeExecutionCommand({ executionArn: this.executionArnOf(runId, redriveCount) }));
       return described.status as ExecutionStatus;
     } catch (error) {
       if ((error as Error).name === 'ExecutionDoesNotExist') return undefined;
@@ -72,9 +84,9 @@ export class StepFunctionsRunExecutions implements RunExecutions {
     await this.ignoringClosedToken(() => this.client.send(new SendTaskFailureCommand({ taskToken, error, cause: cause.slice(0, 32_000) })));
   }
 
-  /** The execution of a run: named after the run, so its ARN follows from the state machine's. */
-  executionArnOf(runId: string): string {
-    return `${this.stateMachineArn().replace(':stateMachine:', ':execution:')}:${runId}`;
+  /** The execution of a run: named after the run (and redrive), so its ARN follows from the state machine's. */
+  executionArnOf(runId: string, redriveCount = 0): string {
+    return `${this.stateMachineArn().replace(':stateMachine:', ':execution:')}:${executionNameOf(runId, redriveCount)}`;
   }
 
   private async ignoringClosedToken(send: () => Promise<unknown>): Promise<void> {

@@ -68,10 +68,43 @@ export class RunService {
     const loaded = isIdentifier('run', runId) ? await store.get(workspaceId, runId) : undefined;
     if (!loaded) throw new NotFoundError(`Workflow run ${runId} does not exist.`);
     if (loaded.run.status !== 'PROCESSING') throw new ConflictError(`Workflow run ${runId} already ended ${loaded.run.status}.`);
-    await executions.stop(runId, 'Closed by an operator.');
+    await executions.stop(runId, 'Closed by an operator.', loaded.run.redriveCount);
     await engine.settle(loaded.run, loaded.steps, { status: 'CLOSED' });
     for (const nested of await engine.nestedRunsInFlight(loaded.run, loaded.steps)) await this.closeRun(workspaceId, nested.id).catch(() => undefined);
     await engine.finishSettled(workspaceId, runId);
+    return this.dependencies.views.getRun(workspaceId, runId);
+  }
+
+  /**
+   * POST /workflow-runs/{runId}/redrive (extension): a FAILED top-level run runs again from where it
+   * failed. Its steps that did not complete run again, the completed ones keep their outputs and are
+   * not run again (a for_each's completed nested runs neither), in a new execution of the run; the
+   * run is PROCESSING until it ends again with its event. 409 for a run in any other state, for a
+   * nested run (its parent is redriven) and for a disabled workflow.
+   */
+  async redriveRun(workspaceId: string, runId: string): Promise<RunView> {
+    const { engine, store, workflows, executions } = this.dependencies;
+    const loaded = isIdentifier('run', runId) ? await store.get(workspaceId, runId) : undefined;
+    if (!loaded) throw new NotFoundError(`Workflow run ${runId} does not exist.`);
+    const { run, steps } = loaded;
+    if (run.parent) throw new ConflictError(`Workflow run ${runId} is a nested run; redrive its parent run ${run.parent.runId}.`);
+    if (run.status !== 'FAILED') throw new ConflictError(`Workflow run ${runId} is ${run.status}; only a FAILED run can be redriven.`);
+    if (!run.definition) throw new ConflictError(`Workflow run ${runId} cannot be redriven: the definition it ran cannot be read.`);
+    const workflow = await workflows.get(workspaceId, run.workflow.id);
+    if (workflow && workflow.status !== 'enabled') throw new ConflictError(`Workflow ${run.workflow.id} is disabled; an operator can enable it again.`);
+    // The failure's event goes out before the run leaves FAILED (the sweeper may not have sent it yet).
+    if (!run.settledAt) await engine.finishSettled(workspaceId, runId);
+    const reopened = await engine.reopenForRedrive(run, steps, { from: ['FAILED'] });
+    if (!reopened) throw new ConflictError(`Workflow run ${runId} is being redriven already.`);
+    try {
+      await executions.start({ workspaceId, runId }, reopened.redriveCount);
+    } catch (error) {
+      logger.error('a redriven workflow run could not start its execution', { runId, error });
+      const current = await store.get(workspaceId, runId);
+      if (current) await engine.settle(current.run, current.steps, { status: 'FAILED', error: { code: 'WORKFLOW_RUN_FAILED', message: 'The run could not be redriven.' } });
+      await engine.finishSettled(workspaceId, runId);
+      throw new DownstreamError('The run could not be redriven; retry with backoff.');
+    }
     return this.dependencies.views.getRun(workspaceId, runId);
   }
 
@@ -92,7 +125,7 @@ export class RunService {
           report.finished += 1;
           continue;
         }
-        const status = await executions.status(candidate.runId);
+        const status = await executions.status(candidate.runId, candidate.redriveCount);
         if (status === 'RUNNING' || (status === undefined && Date.parse(candidate.updatedAt) > cutoff)) continue;
         const loaded = await store.get(candidate.workspaceId, candidate.runId);
         if (!loaded) continue;

@@ -277,6 +277,74 @@ export class RunStore {
     });
   }
 
+  /**
+   * Redrive: an ended run back in flight, as the run's `redriveCount`-th execution. Written once per
+   * redrive: conditional on one of `from` and on the count it read, so of two redrives racing one
+   * wins. The terminal fields go, the attention index takes the run again (the sweeper settles it
+   * should its new execution never start), a top-level run moves to the PROCESSING list.
+   */
+  async reopenRun(
+    workspaceId: string,
+    run: Pick<RunRecord, 'id' | 'parent' | 'redriveCount'>,
+    reopening: { from: readonly RunStatus[]; stepsCompleted: number; parentGeneration?: number },
+  ): Promise<{ redriveCount: number; redrivenAt: string } | undefined> {
+    const redrivenAt = this.now().toISOString();
+    const redriveCount = (run.redriveCount ?? 0) + 1;
+    const values: Record<string, unknown> = {
+      ':processing': 'PROCESSING',
+      ':now': redrivenAt,
+      ':count': redriveCount,
+      ':completed': reopening.stepsCompleted,
+      ':updated': `${redrivenAt}#${run.id}`,
+      ':notCompleted': `${notCompleted}#${run.id}`,
+      ':attention': attentionPartition,
+      ...Object.fromEntries(reopening.from.map((status, index) => [`:from${index}`, status])),
+    };
+    const sets = [
+      '#status = :processing, updatedAt = :now, redrivenAt = :now, redriveCount = :count, stepsCompleted = :completed',
+      'gsi4sk = :updated, gsi5sk = :notCompleted, gsi6pk = :attention, gsi6sk = :updated',
+    ];
+    if (!run.parent) {
+      sets.push('gsi2pk = :statusPartition');
+      values[':statusPartition'] = runStatusPartition(workspaceId, 'PROCESSING');
+    }
+    if (reopening.parentGeneration !== undefined) {
+      sets.push('parentGeneration = :generation');
+      values[':generation'] = reopening.parentGeneration;
+    }
+    let condition = `#status IN (${reopening.from.map((_, index) => `:from${index}`).join(', ')}) AND `;
+    if (run.redriveCount === undefined) condition += 'attribute_not_exists(redriveCount)';
+    else {
+      condition += 'redriveCount = :previous';
+      values[':previous'] = run.redriveCount;
+    }
+    const reopened = await this.updateIgnoringCondition({
+      Key: runKey(workspaceId, run.id),
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE completedAt, #error, durationMs, computedDurationMs, settledAt`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+      ExpressionAttributeValues: values,
+    });
+    return reopened ? { redriveCount, redrivenAt } : undefined;
+  }
+
+  /**
+   * Redrive: a step that did not complete is QUEUED again, without the outcome of its last attempt.
+   * A for_each step keeps its start and its evaluated items: its nested runs' ids derive from them,
+   * so the nested runs that completed are found again instead of started again.
+   */
+  async requeueStep(workspaceId: string, step: Pick<StoredStep, 'runId' | 'index' | 'type' | 'nestedRunCount'>): Promise<boolean> {
+    const keepsNestedRuns = step.type === 'for_each' && step.nestedRunCount !== undefined;
+    const removed = ['message', 'failureCode', 'completedAt', 'outputJson', 'outputObjectKey', ...(keepsNestedRuns ? [] : ['startedAt'])];
+    return this.updateIgnoringCondition({
+      Key: stepKey(workspaceId, step.runId, step.index),
+      UpdateExpression: `SET #status = :queued REMOVE ${removed.join(', ')}`,
+      ConditionExpression: '#status IN (:failed, :skipped, :processing)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':queued': 'QUEUED', ':failed': 'FAILED', ':skipped': 'SKIPPED', ':processing': 'PROCESSING' },
+    });
+  }
+
   /** A retried nested-run start waits with a new token: the child must resume that one. */
   async replaceParentTaskToken(workspaceId: string, runId: string, taskToken: string): Promise<void> {
     await this.client.send(
@@ -290,7 +358,7 @@ export class RunStore {
   }
 
   /** Runs the sweeper looks at: in flight, or ended with their event or parent notification pending. */
-  async *needingAttention(): AsyncGenerator<{ workspaceId: string; runId: string; status: RunStatus; updatedAt: string }> {
+  async *needingAttention(): AsyncGenerator<{ workspaceId: string; runId: string; status: RunStatus; updatedAt: string; redriveCount: number }> {
     const pages = queryPages(this.client, {
       TableName: this.tableName,
       IndexName: 'gsi6',
@@ -299,7 +367,13 @@ export class RunStore {
     });
     for await (const page of pages) {
       for (const item of page.Items ?? []) {
-        yield { workspaceId: item.workspaceId as string, runId: item.id as string, status: item.status as RunStatus, updatedAt: item.updatedAt as string };
+        yield {
+          workspaceId: item.workspaceId as string,
+          runId: item.id as string,
+          status: item.status as RunStatus,
+          updatedAt: item.updatedAt as string,
+          redriveCount: typeof item.redriveCount === 'number' ? item.redriveCount : 0,
+        };
       }
     }
   }
@@ -497,6 +571,9 @@ function recordOf(item: Record<string, unknown>): RunRecord {
     ...(item.durationMs !== undefined ? { durationMs: item.durationMs as number } : {}),
     ...(item.computedDurationMs !== undefined ? { computedDurationMs: item.computedDurationMs as number } : {}),
     ...(item.parent !== undefined ? { parent: item.parent as ParentStep } : {}),
+    ...(typeof item.redriveCount === 'number' ? { redriveCount: item.redriveCount } : {}),
+    ...(typeof item.redrivenAt === 'string' ? { redrivenAt: item.redrivenAt } : {}),
+    ...(typeof item.parentGeneration === 'number' ? { parentGeneration: item.parentGeneration } : {}),
   };
 }
 

@@ -46,6 +46,15 @@ export interface RunRecord {
   durationMs?: number;
   computedDurationMs?: number;
   parent?: ParentStep;
+  /** How many times the run was redriven (extension): absent until the first redrive. */
+  redriveCount?: number;
+  /** When the latest redrive started (extension). */
+  redrivenAt?: string;
+  /**
+   * A nested run: which execution of its parent (its parent's redriveCount, 0 for the first) last
+   * started it. A parent's redrive runs a nested run that did not complete again only once.
+   */
+  parentGeneration?: number;
 }
 
 export interface StepRecord {
@@ -79,6 +88,8 @@ export interface RunView {
   durationMs?: number;
   computedDurationMs?: number;
   parentRunId?: string;
+  redriveCount?: number;
+  redrivenAt?: string;
   steps?: StepView[];
 }
 
@@ -140,6 +151,8 @@ export function runViewOf(run: RunRecord, steps?: StepView[]): RunView {
     ...(terminal && run.durationMs !== undefined ? { durationMs: run.durationMs } : {}),
     ...(run.computedDurationMs !== undefined ? { computedDurationMs: run.computedDurationMs } : {}),
     ...(run.parent ? { parentRunId: run.parent.runId } : {}),
+    ...(run.redriveCount !== undefined ? { redriveCount: run.redriveCount } : {}),
+    ...(run.redrivenAt !== undefined ? { redrivenAt: run.redrivenAt } : {}),
     ...(steps ? { steps } : {}),
   };
 }

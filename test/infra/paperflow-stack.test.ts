@@ -645,9 +645,11 @@ describe('event outbox', () => {
       updateSubscriptionRoute.operationId,
       heldDeliverySweeper.name,
       'resendEventDelivery',
-      // Workflow runs: a run that cannot start, a run's end, the run sweeper; and a document_insights
+      // Workflow runs: a run that cannot start (or be redriven: the redrive route also records a
+      // failure event the sweeper had not yet), a run's end, the run sweeper; and a document_insights
       // step starts an extraction, which records its failure event when it cannot start.
       'startWorkflowRun',
+      'redriveWorkflowRun',
       'recordWorkflowRunOutcome',
       workflowRunSweeper.name,
       'startDocumentInsightsStep',

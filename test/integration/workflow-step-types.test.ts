@@ -42,13 +42,7 @@ beforeAll(async () => {
   });
   stack = await startStackUnderTest();
   client = new WorkflowRunClient(stack, await workspaceKey(workspaceId));
-  const subscription = await client.json('/event-subscriptions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    // Events are read through GET /events; the endpoint is never reached (documentation address).
-    body: JSON.stringify({ name: 'runs', endpointUrl: 'https://hooks.example.com/paperflow', eventTypes: ['workflow.run.completed', 'workflow.run.failed'] }),
-  });
-  if (subscription.status !== 201) throw new Error(`subscription: ${subscription.status}`);
+  await client.subscribeToRunEvents();
 }, 120_000);
 
 afterAll(async () => {
@@ -56,18 +50,6 @@ afterAll(async () => {
   await server?.close();
   for (const name of Object.keys(variables)) delete process.env[name];
 });
-
-async function eventOfRun(runId: string): Promise<any> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const { body } = await client.json('/events?size=100');
-    const events = await Promise.all(body.data.map(async (listed: any) => (await client.json(`/events/${listed.eventId}`)).body));
-    const event = events.find((candidate: any) => candidate.data?.runId === runId);
-    if (event) return event;
-    if (Date.now() > deadline) throw new Error(`No event for run ${runId}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('web_function in a run', () => {
   it('calls the endpoint with the evaluated body and feeds its JSON answer to the next step', async () => {
@@ -103,7 +85,7 @@ describe('web_function in a run', () => {
     ]);
 
     const run = await client.run(workflowId, { endpoint: `${server.url}/erp` });
-    const event = await eventOfRun(run.id);
+    const event = (await client.eventsOfRun(run.id))[0];
 
     expect(received).toHaveLength(3);
     expect(run.status).toBe('FAILED');

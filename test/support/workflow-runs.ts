@@ -60,6 +60,33 @@ export class WorkflowRunClient {
     return this.waitForRunTerminal(started.body.id, timeoutMs);
   }
 
+  /**
+   * Subscribes the workspace to the run events, so that GET /events lists them (it lists only the
+   * types some subscription names). The endpoint is never reached (a documentation address).
+   */
+  async subscribeToRunEvents(): Promise<void> {
+    const subscription = await this.json('/event-subscriptions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'runs', endpointUrl: 'https://hooks.example.com/paperflow', eventTypes: ['workflow.run.completed', 'workflow.run.failed'] }),
+    });
+    if (subscription.status !== 201) throw new Error(`Subscribing to run events answered ${subscription.status}: ${JSON.stringify(subscription.body)}`);
+  }
+
+  /** The run's events as GET /events/{id} answers them, oldest first, once there are `count` (bounded wait). */
+  async eventsOfRun(runId: string, count = 1, timeoutMs = 15_000): Promise<any[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      // Newest first, so that a workspace's older events cannot crowd the run's out of the page.
+      const { body } = await this.json('/events?size=100');
+      const events = await Promise.all(body.data.map(async (listed: any) => (await this.json(`/events/${listed.eventId}`)).body));
+      const ofRun = events.filter((event: any) => event.data?.runId === runId).sort((left: any, right: any) => left.occurredAt.localeCompare(right.occurredAt));
+      if (ofRun.length >= count) return ofRun;
+      if (Date.now() > deadline) throw new Error(`Run ${runId} has ${ofRun.length} events after ${timeoutMs} ms, not ${count}.`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   /** Polls GET /workflow-runs/{id} until COMPLETED, FAILED or CLOSED; fails the test after `timeoutMs`. */
   async waitForRunTerminal(runId: string, timeoutMs = 30_000): Promise<any> {
     const deadline = Date.now() + timeoutMs;

@@ -21,6 +21,8 @@ export interface DocumentInsightsStepStart {
   evaluatedWith: unknown;
   /** The Step Functions task token the execution waits on (`.waitForTaskToken`). */
   taskToken: string;
+  /** The run's redrive this start belongs to (absent for its first execution): a redrive extracts anew. */
+  redriveCount?: number;
 }
 
 export interface DocumentInsightsDependencies extends StepResumeDependencies {
@@ -58,7 +60,9 @@ export async function startDocumentInsightsStep(
   const createdAt = (dependencies.now ?? (() => new Date()))().toISOString();
   // A start run again for the same step (a retried Task, an execution run again from its input)
   // waits on the extraction the step already started: one extraction, one event.
-  let extractionId = await dependencies.waits.extractionOfStep(start.workspaceId, start.runId, start.stepId);
+  // A redrive of the run starts a new extraction: the step's last one ended in a failure.
+  const stepAttempt = start.redriveCount ? `${start.stepId}#r${start.redriveCount}` : start.stepId;
+  let extractionId = await dependencies.waits.extractionOfStep(start.workspaceId, start.runId, stepAttempt);
   if (extractionId === undefined) {
     try {
       extractionId = (await dependencies.extractions.createExtraction(start.workspaceId, request)).id;
@@ -69,7 +73,7 @@ export async function startDocumentInsightsStep(
       }
       throw error; // a downstream failure: the engine's Retry tries the step again
     }
-    await dependencies.waits.rememberStepExtraction({ workspaceId: start.workspaceId, runId: start.runId, stepId: start.stepId, extractionId, createdAt });
+    await dependencies.waits.rememberStepExtraction({ workspaceId: start.workspaceId, runId: start.runId, stepId: stepAttempt, extractionId, createdAt });
   }
   // This attempt's token is the one waited on from now on; an earlier attempt's is closed.
   await dependencies.waits.remember({

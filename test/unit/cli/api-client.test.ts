@@ -116,5 +116,17 @@ describe('PaperflowApiClient', () => {
       expect(progress.at(-1)).toBe(1);
       expect(progress.length).toBeGreaterThan(2);
     });
+
+    it('sends a file part whose bytes are in memory with its file name and type, counted in the Content-Length', async () => {
+      const { client, requests } = await apiAnswering([{ status: 202, headers: json, body: '{}' }]);
+      const body = multipartBody([{ name: 'file', fileName: 'sample.txt', content: Buffer.from('Invoice PF-1\n'), contentType: 'text/plain' }]);
+
+      await client.request({ method: 'POST', path: '/upload', multipart: body });
+
+      const received = requests[0]!;
+      expect(Number(received.headers['content-length'])).toBe(body.contentLength);
+      expect(Buffer.byteLength(received.body, 'latin1')).toBe(body.contentLength);
+      expect(received.body).toContain('Content-Disposition: form-data; name="file"; filename="sample.txt"\r\nContent-Type: text/plain\r\n\r\nInvoice PF-1\n\r\n');
+    });
   });
 });

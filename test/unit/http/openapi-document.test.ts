@@ -90,3 +90,22 @@ describe('OpenAPI document', () => {
     expect(description).toMatch(/events with their deliveries/i);
   });
 });
+
+describe('OpenAPI document: extensions beyond the spec', () => {
+  it('marks an operation whose row says it is an extension, and no other', () => {
+    const document = buildOpenApiDocument(routes);
+    const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
+
+    for (const route of routes) {
+      const operation = paths[route.path]![route.method.toLowerCase()]!;
+      if (route.extension) {
+        expect(operation['x-paperflow-extension'], route.operationId).toBe(true);
+        expect(operation.description, route.operationId).toBe(`Extension beyond public API v1: ${route.extension}`);
+      } else {
+        expect(operation, route.operationId).not.toHaveProperty('x-paperflow-extension');
+      }
+    }
+    expect(paths['/workflow-runs/{runId}/redrive']!.post).toMatchObject({ operationId: 'redriveWorkflowRun', 'x-paperflow-extension': true });
+    expect(paths['/workflows/{workflowId}/runs']!.post).not.toHaveProperty('x-paperflow-extension');
+  });
+});

@@ -148,6 +148,57 @@ describe('RunStore.settleRun', () => {
   });
 });
 
+describe('redrive', () => {
+  it('reopens an ended run once per redrive count: back in the PROCESSING list and the attention index, its terminal fields removed', async () => {
+    documents.on(UpdateCommand).resolvesOnce({}).rejectsOnce(conditionalFailure());
+    const failed = { ...record, status: 'FAILED' as const };
+
+    const first = await store().reopenRun('ws_a', failed, { from: ['FAILED'], stepsCompleted: 1 });
+    const racing = await store().reopenRun('ws_a', failed, { from: ['FAILED'], stepsCompleted: 1 });
+
+    expect(first).toEqual({ redriveCount: 1, redrivenAt: fixedNow().toISOString() });
+    expect(racing).toBeUndefined();
+    expect(updates()[0]).toMatchObject({
+      ConditionExpression: '#status IN (:from0) AND attribute_not_exists(redriveCount)',
+      UpdateExpression: expect.stringMatching(/ REMOVE completedAt, #error, durationMs, computedDurationMs, settledAt$/),
+      ExpressionAttributeValues: expect.objectContaining({
+        ':processing': 'PROCESSING',
+        ':from0': 'FAILED',
+        ':count': 1,
+        ':completed': 1,
+        ':statusPartition': 'WS#ws_a#RUN#STATUS#PROCESSING',
+        ':attention': 'RUN#ATTENTION',
+        ':notCompleted': `~#${record.id}`,
+      }),
+    });
+  });
+
+  it('reopens a nested run after its count, from FAILED or CLOSED, recording the parent\'s generation and staying out of the lists', async () => {
+    documents.on(UpdateCommand).resolves({});
+    const nested = { ...record, status: 'CLOSED' as const, parent: { runId: 'run_parent', stepId: 'each', index: 0 }, redriveCount: 2 };
+
+    const reopened = await store().reopenRun('ws_a', nested, { from: ['FAILED', 'CLOSED'], stepsCompleted: 0, parentGeneration: 3 });
+
+    expect(reopened?.redriveCount).toBe(3);
+    expect(updates()[0]!.ConditionExpression).toBe('#status IN (:from0, :from1) AND redriveCount = :previous');
+    expect(updates()[0]!.ExpressionAttributeValues).toMatchObject({ ':previous': 2, ':generation': 3 });
+    expect(updates()[0]!.ExpressionAttributeValues).not.toHaveProperty(':statusPartition');
+  });
+
+  it('queues a step that did not complete again without its last outcome; a for_each step keeps its start (its nested runs\' ids)', async () => {
+    documents.on(UpdateCommand).resolves({});
+
+    await store().requeueStep('ws_a', { ...step, type: 'web_function' });
+    await store().requeueStep('ws_a', { ...step, type: 'for_each', nestedRunCount: 3 });
+
+    expect(updates()[0]).toMatchObject({
+      UpdateExpression: 'SET #status = :queued REMOVE message, failureCode, completedAt, outputJson, outputObjectKey, startedAt',
+      ConditionExpression: '#status IN (:failed, :skipped, :processing)',
+    });
+    expect(updates()[1]!.UpdateExpression).toBe('SET #status = :queued REMOVE message, failureCode, completedAt, outputJson, outputObjectKey');
+  });
+});
+
 describe('listing', () => {
   it('reads a status by createdAt from its own partition with from/to in the key', () => {
     const query = listQueryOf('records', 'ws_a', { page: 0, size: 10, status: 'FAILED', workflowId: 'wf_a', from: '2026-01-01T00:00:00.000Z', to: '2026-02-01T00:00:00.000Z', sortBy: 'createdAt', sort: 'desc' });

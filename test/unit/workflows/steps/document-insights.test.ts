@@ -80,8 +80,11 @@ beforeEach(() => {
   };
 });
 
-const start = (evaluatedWith: unknown, attempt: { stepId?: string; taskToken?: string } = {}) =>
-  startDocumentInsightsStep({ workspaceId: 'ws_1', runId: 'run_1', stepId: attempt.stepId ?? 'read', evaluatedWith, taskToken: attempt.taskToken ?? 'token-1' }, dependencies);
+const start = (evaluatedWith: unknown, attempt: { stepId?: string; taskToken?: string; redriveCount?: number } = {}) =>
+  startDocumentInsightsStep(
+    { workspaceId: 'ws_1', runId: 'run_1', stepId: attempt.stepId ?? 'read', evaluatedWith, taskToken: attempt.taskToken ?? 'token-1', ...(attempt.redriveCount ? { redriveCount: attempt.redriveCount } : {}) },
+    dependencies,
+  );
 
 const stepFailureOf = (promise: Promise<unknown>) => rejectionOf(promise, StepFailedError);
 
@@ -112,6 +115,17 @@ describe('startDocumentInsightsStep', () => {
     expect(again).toEqual({ extractionId: 'ext_1' });
     expect(extractions.created).toHaveLength(1);
     expect(waits.get('ws_1/ext_1')).toMatchObject({ stepId: 'read', taskToken: 'token-2' });
+  });
+
+  it('starts a new extraction under a redrive of the run, and waits on that one when the redrive\'s start runs again', async () => {
+    await start({ fileId: 'file_known' }, { taskToken: 'token-1' });
+
+    await start({ fileId: 'file_known' }, { taskToken: 'token-2', redriveCount: 1 });
+    await start({ fileId: 'file_known' }, { taskToken: 'token-3', redriveCount: 1 });
+
+    expect(extractions.created).toHaveLength(2);
+    expect([...stepExtractions.keys()]).toEqual(['ws_1/run_1/read', 'ws_1/run_1/read#r1']);
+    expect(waits.get('ws_1/ext_1')).toMatchObject({ stepId: 'read', taskToken: 'token-3' });
   });
 
   it('resumes the new token at once when the step\'s extraction ended before its start ran again', async () => {

@@ -1,0 +1,8 @@
+import { httpHandler } from '../../src/http/http-handler.ts';
+import { redriveWorkflowRunRoute } from '../../src/workflows/routes.ts';
+import { runService } from '../../src/workflows/wiring.ts';
+
+export const handler = httpHandler(redriveWorkflowRunRoute, async ({ principal, pathParameters }) => ({
+  status: 202,
+  body: await runService().redriveRun(principal.workspaceId, pathParameters.runId!),
+}));
