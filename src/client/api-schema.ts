@@ -336,6 +336,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflow-runs/{runId}/redrive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a FAILED run again from where it failed: its failed and skipped steps run again, completed steps keep their outputs and are not run again.
+         * @description Extension beyond public API v1: Like a Step Functions redrive. The run becomes PROCESSING again (redriveCount + 1, redrivenAt), in a new execution of the definition it ran; a for_each step starts none of its nested runs that completed, and redrives those that did not. It ends with a new workflow.run.completed or workflow.run.failed event (the earlier failure event stays). 409 CONFLICT unless the run is FAILED, for a nested run (redrive its parent) and for a disabled workflow.
+         */
+        post: operations["redriveWorkflowRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "document-insights.extraction.completed": {
@@ -4228,6 +4248,10 @@ export interface operations {
                         computedDurationMs?: number;
                         /** @description For a nested run: the run whose for_each step started it. */
                         parentRunId?: string;
+                        /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                        redriveCount?: number;
+                        /** @description Extension (not in the spec): when the latest redrive started. */
+                        redrivenAt?: string;
                         steps: {
                             id: string;
                             name: string;
@@ -4277,6 +4301,10 @@ export interface operations {
                                     computedDurationMs?: number;
                                     /** @description For a nested run: the run whose for_each step started it. */
                                     parentRunId?: string;
+                                    /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                                    redriveCount?: number;
+                                    /** @description Extension (not in the spec): when the latest redrive started. */
+                                    redrivenAt?: string;
                                 }[];
                             };
                         }[];
@@ -4512,6 +4540,10 @@ export interface operations {
                             computedDurationMs?: number;
                             /** @description For a nested run: the run whose for_each step started it. */
                             parentRunId?: string;
+                            /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                            redriveCount?: number;
+                            /** @description Extension (not in the spec): when the latest redrive started. */
+                            redrivenAt?: string;
                         }[];
                         pageInfo: {
                             page: number;
@@ -4673,6 +4705,10 @@ export interface operations {
                         computedDurationMs?: number;
                         /** @description For a nested run: the run whose for_each step started it. */
                         parentRunId?: string;
+                        /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                        redriveCount?: number;
+                        /** @description Extension (not in the spec): when the latest redrive started. */
+                        redrivenAt?: string;
                         steps: {
                             id: string;
                             name: string;
@@ -4722,6 +4758,10 @@ export interface operations {
                                     computedDurationMs?: number;
                                     /** @description For a nested run: the run whose for_each step started it. */
                                     parentRunId?: string;
+                                    /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                                    redriveCount?: number;
+                                    /** @description Extension (not in the spec): when the latest redrive started. */
+                                    redrivenAt?: string;
                                 }[];
                             };
                         }[];
@@ -4785,6 +4825,242 @@ export interface operations {
             };
             /** @description NOT_ACCEPTABLE: Accept excludes application/json. */
             406: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the file exceeds 50 MB, or a body that is not a streamed upload exceeds the 10 MB the API buffers. */
+            413: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED: wait Retry-After seconds. The body may be plain text. */
+            429: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "text/plain": string;
+                };
+            };
+            /** @description INTERNAL_ERROR: unexpected failure; retryable. */
+            500: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DOWNSTREAM_ERROR: a downstream service failed. */
+            502: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    redriveWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the run, PROCESSING again. */
+            202: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "PROCESSING" | "COMPLETED" | "FAILED" | "CLOSED";
+                        createdAt: string;
+                        updatedAt: string;
+                        startedAt?: string;
+                        /** @description Once COMPLETED, FAILED or CLOSED. */
+                        completedAt?: string;
+                        /** @description Only when FAILED. */
+                        error?: {
+                            /** @enum {string} */
+                            code: "WORKFLOW_STEP_FAILED" | "WORKFLOW_INPUT_INVALID" | "WORKFLOW_TIMED_OUT" | "WORKFLOW_RUN_FAILED";
+                            message: string;
+                        };
+                        workflow: {
+                            id: string;
+                            name: string;
+                        };
+                        /** @description stepsCompleted counts completed and skipped steps. */
+                        progress: {
+                            stepsCompleted: number;
+                            stepsTotal: number;
+                        };
+                        /** @description completedAt - createdAt; once terminal. */
+                        durationMs?: number;
+                        /** @description Active step time: the union of the steps' active intervals, without delay steps and idle time of parallel branches. */
+                        computedDurationMs?: number;
+                        /** @description For a nested run: the run whose for_each step started it. */
+                        parentRunId?: string;
+                        /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                        redriveCount?: number;
+                        /** @description Extension (not in the spec): when the latest redrive started. */
+                        redrivenAt?: string;
+                        steps: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "document_insights" | "web_function" | "transform" | "delay" | "for_each";
+                            /** @enum {string} */
+                            status: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
+                            /** @description Ids of the steps this one waits for (the definition's needs): the edges of the run's step DAG. */
+                            dependsOn: string[];
+                            startedAt?: string;
+                            completedAt?: string;
+                            /** @description completedAt - startedAt; once the step has both. */
+                            durationMs?: number;
+                            message?: string;
+                            /** @description As the step type produces it (DESIGN.md, Workflows). */
+                            output?: unknown;
+                            /** @description for_each: its nested runs (summaries; GET /workflow-runs/{runId} with their id returns each in full). */
+                            nestedRuns?: {
+                                count: number;
+                                data: {
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "PROCESSING" | "COMPLETED" | "FAILED" | "CLOSED";
+                                    createdAt: string;
+                                    updatedAt: string;
+                                    startedAt?: string;
+                                    /** @description Once COMPLETED, FAILED or CLOSED. */
+                                    completedAt?: string;
+                                    /** @description Only when FAILED. */
+                                    error?: {
+                                        /** @enum {string} */
+                                        code: "WORKFLOW_STEP_FAILED" | "WORKFLOW_INPUT_INVALID" | "WORKFLOW_TIMED_OUT" | "WORKFLOW_RUN_FAILED";
+                                        message: string;
+                                    };
+                                    workflow: {
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description stepsCompleted counts completed and skipped steps. */
+                                    progress: {
+                                        stepsCompleted: number;
+                                        stepsTotal: number;
+                                    };
+                                    /** @description completedAt - createdAt; once terminal. */
+                                    durationMs?: number;
+                                    /** @description Active step time: the union of the steps' active intervals, without delay steps and idle time of parallel branches. */
+                                    computedDurationMs?: number;
+                                    /** @description For a nested run: the run whose for_each step started it. */
+                                    parentRunId?: string;
+                                    /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                                    redriveCount?: number;
+                                    /** @description Extension (not in the spec): when the latest redrive started. */
+                                    redrivenAt?: string;
+                                }[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_REQUEST: unreadable JSON, bad query value, or bad multipart body. */
+            400: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, malformed, unknown or revoked. */
+            401: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: the key lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the key's workspace. */
+            404: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: see the Allow header. */
+            405: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept excludes application/json. */
+            406: {
+                headers: {
+                    /** @description The request id, also in error bodies. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: the resource state does not allow this. */
+            409: {
                 headers: {
                     /** @description The request id, also in error bodies. */
                     "X-Request-Id": string;
@@ -5162,6 +5438,10 @@ export interface operations {
                         durationMs?: number;
                         /** @description Active step time: the union of the steps' active intervals, without delay steps and idle time of parallel branches. */
                         computedDurationMs?: number;
+                        /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                        redriveCount?: number;
+                        /** @description Extension (not in the spec): when the latest redrive started. */
+                        redrivenAt?: string;
                         steps: {
                             id: string;
                             name: string;
@@ -5211,6 +5491,10 @@ export interface operations {
                                     computedDurationMs?: number;
                                     /** @description For a nested run: the run whose for_each step started it. */
                                     parentRunId?: string;
+                                    /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                                    redriveCount?: number;
+                                    /** @description Extension (not in the spec): when the latest redrive started. */
+                                    redrivenAt?: string;
                                 }[];
                             };
                         }[];
@@ -5285,6 +5569,10 @@ export interface operations {
                         durationMs?: number;
                         /** @description Active step time: the union of the steps' active intervals, without delay steps and idle time of parallel branches. */
                         computedDurationMs?: number;
+                        /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                        redriveCount?: number;
+                        /** @description Extension (not in the spec): when the latest redrive started. */
+                        redrivenAt?: string;
                         steps: {
                             id: string;
                             name: string;
@@ -5334,6 +5622,10 @@ export interface operations {
                                     computedDurationMs?: number;
                                     /** @description For a nested run: the run whose for_each step started it. */
                                     parentRunId?: string;
+                                    /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                                    redriveCount?: number;
+                                    /** @description Extension (not in the spec): when the latest redrive started. */
+                                    redrivenAt?: string;
                                 }[];
                             };
                         }[];
@@ -5365,6 +5657,10 @@ export interface operations {
                         durationMs?: number;
                         /** @description Active step time: the union of the steps' active intervals, without delay steps and idle time of parallel branches. */
                         computedDurationMs?: number;
+                        /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                        redriveCount?: number;
+                        /** @description Extension (not in the spec): when the latest redrive started. */
+                        redrivenAt?: string;
                         steps: {
                             id: string;
                             name: string;
@@ -5414,6 +5710,10 @@ export interface operations {
                                     computedDurationMs?: number;
                                     /** @description For a nested run: the run whose for_each step started it. */
                                     parentRunId?: string;
+                                    /** @description Extension (not in the spec): how many times the run was redriven (POST /workflow-runs/{runId}/redrive); absent until the first. */
+                                    redriveCount?: number;
+                                    /** @description Extension (not in the spec): when the latest redrive started. */
+                                    redrivenAt?: string;
                                 }[];
                             };
                         }[];

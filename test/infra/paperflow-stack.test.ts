@@ -640,11 +640,12 @@ describe('event outbox', () => {
       extractionSweeper.name,
       eventOutboxDrain.name,
       // Queue attempts: the consumer (next attempts), a resume (held attempts), the held sweeper and
-      // the resend route (the one attempt of the delivery it creates).
+      // the resend and recover routes (the one attempt of each delivery they create).
       webhookDeliveryConsumer.name,
       updateSubscriptionRoute.operationId,
       heldDeliverySweeper.name,
       'resendEventDelivery',
+      'recoverEventSubscriptionDeliveries',
       // Workflow runs: a run that cannot start (or be redriven: the redrive route also records a
       // failure event the sweeper had not yet), a run's end, the run sweeper; and a document_insights
       // step starts an extraction, which records its failure event when it cannot start.
