@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createPaperflowClient } from '../../src/client/paperflow-client.ts';
 import { verifyPaperflowWebhook } from '../../src/client/webhook-events.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
-import { apiBasePath } from '../../src/platform/route-table.ts';
 import type { AttemptRecord, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
 import { deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
 import { subscriptionStore } from '../../src/webhooks/wiring.ts';
@@ -136,7 +135,7 @@ async function deliverTo(name: string, endpoint: string) {
 describe('delivery of a recorded event', () => {
   it('reaches a receiver written with the typed client: created through it, verified by its helper, the event typed', async () => {
     const workspaceId = 'ws_hooks_typed_client';
-    const api = createPaperflowClient({ apiUrl: `${stack.baseUrl}${apiBasePath}`, apiKey: await workspaceKey(workspaceId) });
+    const api = createPaperflowClient({ apiUrl: stack.baseUrl, apiKey: await workspaceKey(workspaceId) });
     const created = await api.POST('/event-subscriptions', {
       body: { name: 'typed', endpointUrl: `${receiverUrl}/typed-client`, eventTypes: [completedType] },
     });
