@@ -1,20 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
-// Four kinds of test, one command: unit (domain logic), integration (the embedded stack over real
-// HTTP), the API fuzz and infra (CDK template assertions). Integration files each boot their own stack
-// on free ports, so they run in separate forks.
+// Tests in tiers (docs/testing.md, Tiers), each tier a set of vitest projects:
 //
-// Vitest's default is one worker fewer than the cores: one on a 2-core CI machine, where the whole
-// suite then ran file after file, the fuzz's four minutes included. Two groups instead: first the
-// fuzz beside the unit and infra files on two workers, then the integration files one at a time, as
-// before (their stacks, OCR workers and webhook timings were written for a core each).
-const firstGroup = { groupOrder: 0 };
-const integrationGroup = { groupOrder: 1 };
+// - `npm run test:unit`: `unit`, domain logic with in-memory stand-ins: no emulator, no OCR, no socket.
+// - `npm test`: `unit`, `ocr` (the readers with tesseract on drawn images) and `integration` (the
+//   embedded stack, the local emulators and loopback servers over real sockets).
+// - `npm run test:slow`: `fuzz`, `corpus` (OCR of the shared corpus's scans and photos), `browser`
+//   (the review console in chromium) and `infra` (CDK synth and template assertions).
+//
+// Vitest's default is one worker fewer than the cores: one on a 2-core machine. Every project here
+// takes two, and the projects of a tier run in two groups: the short files first, then the files
+// that boot a stack (or the fuzz), each of which holds a core for most of its run.
 const twoWorkers = 2;
+const shortFiles = { groupOrder: 0 };
+const stackFiles = { groupOrder: 1 };
+
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000, maxWorkers: twoWorkers, sequence: firstGroup } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 30_000, maxWorkers: twoWorkers, sequence: shortFiles } },
+      // One OCR pool per file; a page takes about a second of a core.
+      { test: { name: 'ocr', include: ['test/ocr/**/*.test.ts'], testTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: shortFiles } },
+      // Each file boots its own stack (or emulator, or loopback server) on free ports with its own data
+      // folder, in its own fork: two run side by side.
       {
         test: {
           name: 'integration',
@@ -22,17 +30,19 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
-          maxWorkers: 1,
-          sequence: integrationGroup,
+          maxWorkers: twoWorkers,
+          sequence: stackFiles,
         },
       },
-      // The API fuzz (docs/testing.md): its own stack, a fixed seed and a few runs per operation here;
-      // `npm run fuzz` raises the runs and draws a seed.
+      // The slow tier. The API fuzz (docs/testing.md): its own stack, a fixed seed and 200 runs per
+      // operation here; `npm run fuzz` raises the runs and draws a seed.
       {
-        test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: firstGroup },
+        test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles },
       },
-      // The stack test bundles every function in its beforeAll: 90 s on a quiet 2-core box, more beside the fuzz.
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 300_000, maxWorkers: twoWorkers, sequence: firstGroup } },
+      { test: { name: 'corpus', include: ['test/corpus/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: shortFiles } },
+      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles } },
+      // The stack test bundles every function in its beforeAll: 90 s on a quiet 2-core box.
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 300_000, maxWorkers: twoWorkers, sequence: shortFiles } },
     ],
   },
 });

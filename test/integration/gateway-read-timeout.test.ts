@@ -21,15 +21,20 @@ afterAll(async () => {
 });
 
 /** Sends `head` and the start of a body, never the rest; resolves with what the server answered and when. */
-function stalledRequest(head: string, partialBody: string): Promise<{ raw: string; elapsedMs: number }> {
-  return new Promise((resolve, reject) => {
+function stalledRequest(head: string, partialBody: string): { answered: Promise<{ raw: string; elapsedMs: number }>; closed: () => boolean } {
+  let closed = false;
+  const answered = new Promise<{ raw: string; elapsedMs: number }>((resolve, reject) => {
     const startedAt = Date.now();
     const socket = createConnection({ host: '127.0.0.1', port: stack.port }, () => socket.write(head + partialBody));
     let raw = '';
     socket.on('data', (chunk) => (raw += chunk.toString('latin1')));
-    socket.on('close', () => resolve({ raw, elapsedMs: Date.now() - startedAt }));
+    socket.on('close', () => {
+      closed = true;
+      resolve({ raw, elapsedMs: Date.now() - startedAt });
+    });
     socket.on('error', reject);
   });
+  return { answered, closed: () => closed };
 }
 
 describe('a client that stalls its request body', () => {
@@ -46,14 +51,13 @@ describe('a client that stalls its request body', () => {
     ].join('\r\n');
 
     const stalled = stalledRequest(head, body.slice(0, 10));
-    // While that connection waits, the gateway answers others at once.
-    const startedAt = Date.now();
+    // While that connection waits, the gateway answers others.
     const meanwhile = await stack.api('/openapi.json');
-    const meanwhileMs = Date.now() - startedAt;
-    const { raw, elapsedMs } = await stalled;
+    const answeredWhileStalled = !stalled.closed();
+    const { raw, elapsedMs } = await stalled.answered;
 
     expect(meanwhile.status).toBe(200);
-    expect(meanwhileMs).toBeLessThan(readTimeoutSeconds * 1000);
+    expect(answeredWhileStalled).toBe(true);
     const [statusLine] = raw.split('\r\n');
     expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
     expect(raw).toMatch(/\r\nConnection: close\r\n/i);
@@ -62,9 +66,8 @@ describe('a client that stalls its request body', () => {
     expect(envelope).toEqual({
       error: { code: 'INVALID_REQUEST', message: expect.stringContaining(`within ${readTimeoutSeconds} seconds`), requestId, retryable: false },
     });
-    // Bounded: the deadline plus the gateway's check interval (a quarter of it), with room for a loaded machine.
+    // Not before the deadline (a stalled connection that is never closed fails the test by its timeout).
     expect(elapsedMs).toBeGreaterThanOrEqual(readTimeoutSeconds * 1000 - 100);
-    expect(elapsedMs).toBeLessThan(readTimeoutSeconds * 1000 + 5_000);
   });
 
   it('created nothing from the stalled request', async () => {

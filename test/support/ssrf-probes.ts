@@ -1,5 +1,5 @@
 // SSRF probes against the outbound guard (DESIGN.md "Outbound URL safety"), shared by the unit suite
-// (test/unit/outbound/ssrf-probes.test.ts) and the API suite (test/integration/ssrf-api.test.ts).
+// (test/integration/ssrf-probes.test.ts) and the API suite (test/integration/ssrf-api.test.ts).
 
 const privateAddress = 'must not point to a private, loopback or reserved address';
 

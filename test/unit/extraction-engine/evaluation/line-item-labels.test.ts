@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineItemLabelSchema } from '../../../../scripts/line-item-scoring.ts';
-import { corpusFile } from '../readers/document-builders.ts';
+import { corpusFile } from '../../../support/document-builders.ts';
 
 // The hand-labelled line items the eval scores against (test/fixtures/line-items/README.md): each file
 // is well formed and labels the corpus document its path names.

@@ -5,7 +5,7 @@ import { readDocument } from '../../../../src/extraction-engine/read-document.ts
 import { pdfHeaderOffset, rebuildPdfStructure } from '../../../../src/extraction-engine/readers/pdf-repair.ts';
 import { sniffContent } from '../../../../src/files/content-sniffing.ts';
 import { textPdf } from '../../../support/extraction-documents.ts';
-import { corpusFile } from './document-builders.ts';
+import { corpusFile } from '../../../support/document-builders.ts';
 
 // Damaged variants of real corpus PDFs, made the way they are damaged in the wild: junk prepended by a
 // mail gateway or scanner, a lost %%EOF, a cross-reference table with wrong offsets, and the whole

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readEInvoiceXml } from '../../../../src/extraction-engine/readers/e-invoice-xml.ts';
-import { corpusFile } from './document-builders.ts';
+import { corpusFile } from '../../../support/document-builders.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

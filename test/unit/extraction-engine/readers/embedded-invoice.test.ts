@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
-import { corpusFile, pdfWithAttachmentAnnotation, textPdf } from './document-builders.ts';
+import { corpusFile, pdfWithAttachmentAnnotation, textPdf } from '../../../support/document-builders.ts';
 
 const visiblePage = [{ text: 'Rechnung 471102', x: 72, y: 720, size: 12 }];
 const facturX = readFileSync(corpusFile('zugferd/zf20_EN16931_Einfach.embedded.xml'));

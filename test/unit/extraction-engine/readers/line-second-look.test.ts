@@ -1,7 +1,6 @@
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PositionedWord, TextLine } from '../../../../src/extraction-engine/document.ts';
-import { readImage } from '../../../../src/extraction-engine/readers/image-reader.ts';
 import type { DocumentPage, PageArithmeticCheck } from '../../../../src/extraction-engine/document.ts';
 import {
   chooseLineWords,
@@ -10,9 +9,7 @@ import {
   rereadMayRepair,
   rereadWhereArithmeticFails,
 } from '../../../../src/extraction-engine/readers/line-second-look.ts';
-import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
-import { recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+import type { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 
 /** Words laid side by side from x = 0.1, each 0.02 wide per character with a 0.02 gap, on one line at `y`. */
 function placedWords(words: [string, number][], y = 0.1): PositionedWord[] {
@@ -182,38 +179,4 @@ describe('decidingLines', () => {
 
     expect(decidingLines(lines)).toEqual([]);
   });
-});
-
-describe('second look through the image reader', () => {
-  const ocr = new OcrPool({ size: 1 });
-  afterAll(() => ocr.terminate());
-
-  /**
-   * A till slip printed small on a large page and saved as a coarse JPEG: read with the whole page,
-   * tesseract misreads letters of the name and its legal form and a digit of the total.
-   */
-  async function smallPrintSlip(fontSize: number): Promise<Buffer> {
-    const lines = ['KEDAI RUNCIT MAWAR HIJAU SDN BHD', 'No 12, Jalan Cempaka 3', '41200 Klang, Selangor', 'Date: 14/03/2019  10:42', 'Teh Tarik        2   5.00', 'Roti Canai       3   4.50', 'Nasi Lemak       1   6.90', 'TOTAL               16.40', 'CASH                20.00', 'CHANGE               3.60', 'Thank you, come again'];
-    const lineHeight = Math.round(fontSize * 2.2);
-    const texts = lines
-      .map((line, index) => `<text x="60" y="${200 + lineHeight * (index + 1)}" font-family="DejaVu Sans Mono, monospace" font-size="${fontSize}" xml:space="preserve">${line}</text>`)
-      .join('');
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1100" height="2400"><rect width="100%" height="100%" fill="white"/>${texts}</svg>`;
-    return sharp(Buffer.from(svg)).greyscale().jpeg({ quality: 40 }).toBuffer();
-  }
-
-  const textOf = (lines: TextLine[]): string => lines.map((line) => line.text).join('\n');
-  const context = { ocr: async () => ocr, pageTimeBudgetMs: 120_000, deadline: Date.now() + 600_000, pagesOverBudget: [] };
-
-  it('reads again the name and total lines the page reading got wrong, and gets them right', async () => {
-    const slip = await smallPrintSlip(10);
-    const firstReading = textOf(await recognizeUpright(ocr, await prepareOcrRaster({ input: slip }), () => 120_000));
-    const read = textOf((await readImage(slip, context)).pages[0]!.lines);
-
-    // Without the second look (the page reading alone) both lines are misread.
-    expect(firstReading).not.toMatch(/^KEDAI\b.*\bBHD$/mu);
-    expect(firstReading).not.toMatch(/^16\.40$/mu);
-    expect(read).toMatch(/^KEDAI RUNCIT MAWAR \S+ \S+ BHD$/mu);
-    expect(read).toMatch(/^16\.40$/mu);
-  }, 120_000);
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentRejectedError } from '../../../../src/extraction-engine/document.ts';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { sniffMediaType } from '../../../../src/extraction-engine/readers/media-type.ts';
-import { blankPng, textPdf, zipArchive } from './document-builders.ts';
+import { blankPng, textPdf, zipArchive } from '../../../support/document-builders.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

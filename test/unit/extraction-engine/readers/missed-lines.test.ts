@@ -1,10 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { readMissedLines, uncoveredTextRegions } from '../../../../src/extraction-engine/readers/missed-lines.ts';
+import { describe, expect, it } from 'vitest';
+import { uncoveredTextRegions } from '../../../../src/extraction-engine/readers/missed-lines.ts';
 import type { GreyRaster } from '../../../../src/extraction-engine/readers/ocr-bands.ts';
-import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
 import type { PixelBox } from '../../../../src/extraction-engine/readers/raster-crops.ts';
-import { textPng } from './document-builders.ts';
 
 /** A white raster with black rectangles painted on it. */
 function rasterWith(width: number, height: number, marks: PixelBox[]): GreyRaster {
@@ -75,32 +72,4 @@ describe('uncoveredTextRegions', () => {
 
     expect(regions.map((region) => region.top < 100)).toEqual([false, true]);
   });
-});
-
-describe('readMissedLines', () => {
-  const ocr = new OcrPool({ size: 1 });
-  afterAll(() => ocr.terminate());
-  const printed = ['Invoice number 4711 of 3 March', 'Payable to Example Trading Ltd', 'IBAN DE02120300000000202051', 'Thank you for your order'];
-
-  it('reads a line the page reading left out and adds it in its place; a page read whole is left as it is', async () => {
-    const raster = await prepareOcrRaster({ input: await textPng(printed) });
-    const reading = await ocr.recognize(raster, { layout: 'auto' });
-    expect(reading.map((line) => line.text)).toEqual(printed);
-    const budget = () => 60_000;
-
-    // As tesseract's layout analysis sometimes does: the third line is not in the reading.
-    const withLineLeftOut = reading.filter((_, index) => index !== 2);
-    const completed = await readMissedLines(ocr, raster, withLineLeftOut, budget);
-
-    expect(completed.map((line) => line.text)).toEqual(printed);
-    expect(completed[2]!.placement!.y).toBeCloseTo(reading[2]!.placement!.y, 2);
-    expect(await readMissedLines(ocr, raster, reading, budget)).toBe(reading);
-  }, 60_000);
-
-  it('adds nothing when the budget left cannot pay for it', async () => {
-    const raster = await prepareOcrRaster({ input: await textPng(printed) });
-    const reading = (await ocr.recognize(raster, { layout: 'auto' })).slice(0, 2);
-
-    expect(await readMissedLines(ocr, raster, reading, () => 500)).toBe(reading);
-  }, 60_000);
 });

@@ -1,57 +1,12 @@
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
-import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
-import { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { describe, expect, it } from 'vitest';
 import { flattenIllumination, measureSkewDegrees, paintEdgeDarknessAsPaper, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
-import { textPng } from './document-builders.ts';
-
-// A till slip that is in no corpus, photographed the way phones do: held at a slant, a shadow falling
-// across it from the left, saved as JPEG.
-const tillSlip = [
-  'KAFFEEHAUS MERIDIAN GMBH',
-  'Lindenallee 17, 04109 Leipzig',
-  'Bon 4471   12.03.2024 09:41',
-  'Cappuccino gross       4,20',
-  'Mandelcroissant        3,10',
-  'Summe EUR             23,70',
-  'Gegeben bar           30,00',
-  'Rueckgeld              6,30',
-];
-
-async function photographed(png: Buffer, options: { slantDegrees: number; shadow: boolean }): Promise<Buffer> {
-  const turned = await sharp(png).rotate(options.slantDegrees, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
-  const { width, height } = turned.info;
-  const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0.3"><stop offset="0" stop-color="#3a3a3a"/><stop offset="0.55" stop-color="#b0b0b0"/><stop offset="1" stop-color="#ffffff"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
-  const lit = options.shadow ? sharp(turned.data).composite([{ input: Buffer.from(shadow), blend: 'multiply' }]) : sharp(turned.data);
-  return lit.jpeg({ quality: 70 }).toBuffer();
-}
+import { photographed, textPng, tillSlip } from '../../../support/document-builders.ts';
 
 async function greyPixels(image: Buffer): Promise<GreyPixels> {
   const { data, info } = await sharp(image).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
-
-describe('OCR of a slanted phone photo with a shadow', () => {
-  const ocr = new OcrPool({ size: 1 });
-  afterAll(() => ocr.terminate());
-
-  it('reads every line of the slip, the words of each row placed in one row of the straightened page', async () => {
-    const photo = await photographed(await textPng(tillSlip, { width: 1100, fontSize: 34 }), { slantDegrees: 7, shadow: true });
-
-    const document = await readDocument(photo, { ocr });
-    const lines = document.pages[0]!.lines;
-
-    expect(lines.map((line) => line.text)).toEqual(tillSlip.map((line) => line.replace(/\s+/gu, ' ')));
-    // On the photo the row falls to the right by 7°; straightened, its first and last words share a height.
-    const firstLine = lines[0]!.words;
-    expect(Math.abs(firstLine[0]!.placement!.y - firstLine.at(-1)!.placement!.y)).toBeLessThan(0.01);
-    // The total's amount is right of its label and lower down the slip than the shop's name.
-    const total = lines.find((line) => line.text.startsWith('Summe'))!;
-    expect(total.words.at(-1)!.placement!.x).toBeGreaterThan(total.words[0]!.placement!.x + 0.1);
-    expect(total.placement!.y).toBeGreaterThan(lines[0]!.placement!.y + 0.3);
-    expect(total.words.at(-1)!.confidence).toBeGreaterThan(0.8);
-  });
-});
 
 describe('measureSkewDegrees', () => {
   it.each([-8, -3, 5, 10])('measures text rows turned by %s° to within half a degree', async (degrees) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { paintedImageRegions } from '../../../../src/extraction-engine/readers/pdf-image-regions.ts';
 import { linesFromTextItems, readableCharacterCount } from '../../../../src/extraction-engine/readers/pdf-text-layer.ts';
-import { blankPng, pdfWithImage, textPdf } from './document-builders.ts';
+import { blankPng, pdfWithImage, textPdf } from '../../../support/document-builders.ts';
 
 // Letter-size pages: 612 x 792 points. Helvetica draws a line box of ~0.22 em below and ~0.78 em above
 // the baseline in the reader's model, so a word's top is at (792 - baseline - 0.78 * size) / 792.

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { DocumentRejectedError, type ReadDocument } from '../../../../src/extraction-engine/document.ts';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
-import { docxEntries, docxFile, zipArchive } from './document-builders.ts';
+import { docxEntries, docxFile, zipArchive } from '../../../support/document-builders.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

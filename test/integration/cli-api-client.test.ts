@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaperflowApiClient } from '../../../src/cli/api-client.ts';
-import { ApiError, ApiUnreachableError } from '../../../src/cli/cli-errors.ts';
-import { multipartBody } from '../../../src/cli/multipart-body.ts';
-import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../../support/webhook-receiver.ts';
+import { PaperflowApiClient } from '../../src/cli/api-client.ts';
+import { ApiError, ApiUnreachableError } from '../../src/cli/cli-errors.ts';
+import { multipartBody } from '../../src/cli/multipart-body.ts';
+import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 
 // The client against a loopback HTTP server playing the API: what it sends, and how it reads answers.
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../../src/local/local-step-functions.ts';
+import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../src/local/local-step-functions.ts';
 
 // The local Step Functions across restarts: an endpoint records each execution it starts in its
 // journal until the execution ends, and a later endpoint on the same journal runs the unfinished ones

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { callWebFunction, type WebFunctionDependencies } from '../../../../src/workflows/steps/web-function.ts';
-import { StepFailedError } from '../../../../src/workflows/step-failures.ts';
-import { localPolicy, resolverOf, strictPolicy } from '../../../support/stub-resolver.ts';
-import { startWebhookReceiver, refusedConnectionUrl, type ReceivedWebhook, type RunningWebhookReceiver } from '../../../support/webhook-receiver.ts';
-import { rejectionOf } from '../../../support/rejections.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { callWebFunction, type WebFunctionDependencies } from '../../src/workflows/steps/web-function.ts';
+import { StepFailedError } from '../../src/workflows/step-failures.ts';
+import { localPolicy, resolverOf, strictPolicy } from '../support/stub-resolver.ts';
+import { startWebhookReceiver, refusedConnectionUrl, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
+import { rejectionOf } from '../support/rejections.ts';
 
 // A loopback test server stands in for the user's endpoint, as PAPERFLOW_ALLOW_PRIVATE_URLS=true
 // allows locally; each test sets how it answers and reads what it received.
@@ -95,23 +95,27 @@ describe('callWebFunction', () => {
   });
 
   it('pauses 500 ms before the first retry by default, less when PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS says so', async () => {
-    const callTimes: number[] = [];
-    answer = (_request, response) => {
-      callTimes.push(performance.now());
-      response.writeHead(503).end();
-    };
-    const gapOfOneRetry = async () => {
-      callTimes.length = 0;
+    answerInTurn(503);
+    // The pause is a timer: which timers a call set says how long it paused, whatever the machine's load.
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const timersOfOneRetry = async () => {
+      timers.mockClear();
       await stepFailureOf(callWebFunction({ url: `${server.url}/busy`, retries: 1 }, { policy: localPolicy }));
-      return callTimes[1]! - callTimes[0]!;
+      return timers.mock.calls.map(([, milliseconds]) => milliseconds);
     };
 
-    const defaultGap = await gapOfOneRetry();
-    process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS = '20';
-    const compressedGap = await gapOfOneRetry().finally(() => delete process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS);
+    try {
+      const byDefault = await timersOfOneRetry();
+      process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS = '20';
+      const compressed = await timersOfOneRetry().finally(() => delete process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS);
 
-    expect(defaultGap).toBeGreaterThanOrEqual(480);
-    expect(compressedGap).toBeLessThan(400);
+      expect(received).toHaveLength(4);
+      expect(byDefault).toContain(500);
+      expect(compressed).toContain(20);
+      expect(compressed).not.toContain(500);
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it('does not retry a 4xx answer', async () => {
@@ -135,13 +139,16 @@ describe('callWebFunction', () => {
 
   it('times out an endpoint that does not answer, retrying the timeout', async () => {
     answer = () => undefined; // never answers
+    const deadlines = vi.spyOn(AbortSignal, 'timeout');
 
-    const started = Date.now();
     const failure = await stepFailureOf(callWebFunction({ url: `${server.url}/slow`, timeoutSeconds: 0.2, retries: 1 }, local));
+    const deadlinesSet = deadlines.mock.calls.map(([milliseconds]) => milliseconds);
+    deadlines.mockRestore();
 
     expect(failure.message).toMatch(/after 2 attempt\(s\): The request timed out/);
     expect(received).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Each attempt had the step's own 0.2 s deadline, not the default.
+    expect(deadlinesSet).toEqual([200, 200]);
   });
 
   it('retries a refused connection, then fails without output', async () => {

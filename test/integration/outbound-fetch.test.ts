@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOutbound, OutboundConnectionPool, OutboundRequestError, type OutboundOptions, type ResolvedAddress } from '../../../src/outbound/outbound-fetch.ts';
-import { countingServer } from '../../support/counting-server.ts';
-import { localPolicy, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
-import { rejectionOf } from '../../support/rejections.ts';
+import { fetchOutbound, OutboundConnectionPool, OutboundRequestError, type OutboundOptions, type ResolvedAddress } from '../../src/outbound/outbound-fetch.ts';
+import { countingServer } from '../support/counting-server.ts';
+import { localPolicy, resolverOf, strictPolicy } from '../support/stub-resolver.ts';
+import { rejectionOf } from '../support/rejections.ts';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 

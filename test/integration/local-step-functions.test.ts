@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../../src/local/local-step-functions.ts';
+import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../src/local/local-step-functions.ts';
 
 // The local Step Functions endpoint with a small state machine whose tasks are modules in a temp
 // folder: a task that doubles, and one that fails on its first call (retried) or always (caught);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { processOcrPool, terminateProcessOcrPool } from '../../../src/extractions/process-ocr-pool.ts';
-import { readDocumentOnDemand } from '../../../src/extractions/processing-wiring.ts';
-import { textPng } from '../extraction-engine/readers/document-builders.ts';
+import { processOcrPool, terminateProcessOcrPool } from '../../src/extractions/process-ocr-pool.ts';
+import { readDocumentOnDemand } from '../../src/extractions/processing-wiring.ts';
+import { textPng } from '../support/document-builders.ts';
 
 // The extract task reads document after document in one process (a warm Lambda, the local stack):
 // the OCR workers start with the first scanned page and serve the next documents too.

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocumentRejectedError, type ReadDocument } from '../../../../src/extraction-engine/document.ts';
-import { OcrPool, readDocument } from '../../../../src/extraction-engine/read-document.ts';
-import { corpusFile } from './document-builders.ts';
+import { DocumentRejectedError, type ReadDocument } from '../../src/extraction-engine/document.ts';
+import { OcrPool, readDocument } from '../../src/extraction-engine/read-document.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // The shared corpus: real invoices with ground truth, and bad/ files with an expected behaviour each.
 
@@ -47,14 +47,11 @@ describe('corpus bad/ documents', () => {
     expect(rejection.message).toMatch(/encrypted.*password/i);
   });
 
-  it('rejects the truncated download as broken, quickly', async () => {
-    const started = Date.now();
-
+  it('rejects the truncated download as broken', async () => {
     const rejection = await rejectionOf(readDocument(readFileSync(corpusFile('bad/truncated_60pct_saeco.pdf'))));
 
     expect(rejection.reason).toBe('broken');
     expect(rejection.message).toMatch(/damaged or incomplete/i);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('skips an embedded XML with an invalid encoding declaration and keeps the visible page', async () => {
@@ -96,14 +93,14 @@ describe('damaged copies of a corpus PDF', () => {
     });
   }
 
-  it('either reads or rejects every damaged copy, each within seconds, never with another error', async () => {
+  // A copy that hangs the reader fails the test by its timeout; how long reading takes is for the
+  // benchmarks, not for an assertion here.
+  it('either reads or rejects every damaged copy, never with another error', async () => {
     const source = readFileSync(corpusFile('zugferd/zf20_EN16931_Einfach.pdf'));
 
     for (const damaged of damagedCopies(source, 12)) {
-      const started = Date.now();
       const outcome = await readDocument(damaged, { ocr }).catch((error: unknown) => error);
       if (outcome instanceof Error) expect(outcome).toBeInstanceOf(DocumentRejectedError);
-      expect(Date.now() - started).toBeLessThan(15_000);
     }
   }, 120_000);
 });

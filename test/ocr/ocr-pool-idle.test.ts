@@ -2,10 +2,10 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
-import { OcrPool, OcrUnavailableError } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
-import { textPng } from './document-builders.ts';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { OcrPool, OcrUnavailableError } from '../../src/extraction-engine/readers/ocr-pool.ts';
+import { TimeBudgetExceededError } from '../../src/extraction-engine/readers/time-budget.ts';
+import { textPng } from '../support/document-builders.ts';
 
 // A long-lived pool (one per process in the extraction wiring) keeps its workers between documents and
 // lets them go after an idle period.
@@ -54,8 +54,7 @@ describe('an OCR pool with an idle timeout', () => {
     expect(pool.workersStarted).toBe(1);
     expect(pool.liveWorkers).toBe(1);
 
-    await sleep(900);
-    expect(pool.liveWorkers).toBe(0);
+    await vi.waitFor(() => expect(pool.liveWorkers).toBe(0), { timeout: 10_000, interval: 20 });
 
     expect((await pool.recognize(page)).map((line) => line.text)).toEqual(['Invoice 4711', 'Total 12.50']);
     expect(pool.workersStarted).toBe(2);
@@ -66,6 +65,7 @@ describe('an OCR pool with an idle timeout', () => {
     await pool.recognize(page);
     const started = pool.workersStarted;
 
+    // A gap well inside the 400 ms timeout, so that the idle timer is running when the page comes.
     await sleep(100);
     await pool.recognize(page);
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { AFRelationship, PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts, degrees } from 'pdf-lib';
 import sharp from 'sharp';
-import { zipArchive, type ZipEntry } from '../../../support/zip-archive.ts';
+import { zipArchive, type ZipEntry } from './zip-archive.ts';
 
 // Builders for the documents the reader tests need, generated in the test so every expectation can be
 // derived from how the document was made.
@@ -101,7 +101,7 @@ export async function blankPng(width = 800, height = 600): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer();
 }
 
-export { zipArchive, type ZipEntry } from '../../../support/zip-archive.ts';
+export { zipArchive, type ZipEntry } from './zip-archive.ts';
 
 /** A minimal Word document: paragraphs, then one table. */
 export function docxFile(paragraphs: string[], tableRows: string[][] = []): Uint8Array {
@@ -148,4 +148,25 @@ export function pngDeclaringSize(width: number, height: number): Uint8Array {
   header.writeUInt8(2, 9);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return new Uint8Array(Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk('IEND', Buffer.alloc(0))]));
+}
+
+/** The lines of a till slip that is in no corpus, for the photo tests (`photographed`). */
+export const tillSlip = [
+  'KAFFEEHAUS MERIDIAN GMBH',
+  'Lindenallee 17, 04109 Leipzig',
+  'Bon 4471   12.03.2024 09:41',
+  'Cappuccino gross       4,20',
+  'Mandelcroissant        3,10',
+  'Summe EUR             23,70',
+  'Gegeben bar           30,00',
+  'Rueckgeld              6,30',
+];
+
+/** The image as phones photograph a page: held at a slant, a shadow falling across it from the left when asked, saved as JPEG. */
+export async function photographed(png: Buffer, options: { slantDegrees: number; shadow: boolean }): Promise<Buffer> {
+  const turned = await sharp(png).rotate(options.slantDegrees, { background: '#ffffff' }).toBuffer({ resolveWithObject: true });
+  const { width, height } = turned.info;
+  const shadow = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0.3"><stop offset="0" stop-color="#3a3a3a"/><stop offset="0.55" stop-color="#b0b0b0"/><stop offset="1" stop-color="#ffffff"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
+  const lit = options.shadow ? sharp(turned.data).composite([{ input: Buffer.from(shadow), blend: 'multiply' }]) : sharp(turned.data);
+  return lit.jpeg({ quality: 70 }).toBuffer();
 }

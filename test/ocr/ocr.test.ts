@@ -1,12 +1,12 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocumentRejectedError, type DocumentPage } from '../../../../src/extraction-engine/document.ts';
-import { OcrPool, readDocument } from '../../../../src/extraction-engine/read-document.ts';
-import { OcrPoolTerminatedError } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { prepareOcrRaster } from '../../../../src/extraction-engine/readers/ocr-raster.ts';
-import { recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
-import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
-import { blankPng, pngDeclaringSize, scannedPdf, textPng } from './document-builders.ts';
+import { DocumentRejectedError, type DocumentPage } from '../../src/extraction-engine/document.ts';
+import { OcrPool, readDocument } from '../../src/extraction-engine/read-document.ts';
+import { OcrPoolTerminatedError } from '../../src/extraction-engine/readers/ocr-pool.ts';
+import { prepareOcrRaster } from '../../src/extraction-engine/readers/ocr-raster.ts';
+import { recognizeUpright } from '../../src/extraction-engine/readers/upright-ocr.ts';
+import { TimeBudgetExceededError } from '../../src/extraction-engine/readers/time-budget.ts';
+import { blankPng, pngDeclaringSize, scannedPdf, textPng } from '../support/document-builders.ts';
 
 // OCR costs about a second per page on two cores: these tests share one pool and few images.
 
@@ -186,15 +186,14 @@ describe('OCR of images and scanned PDFs', () => {
   it('rejects running and queued recognitions at once when the pool is terminated', async () => {
     const raster = await prepareOcrRaster({ input: await textPng(['Never read']) });
     const singleWorkerPool = new OcrPool({ size: 1, languages: ['eng'] });
-    const started = Date.now();
 
     const running = singleWorkerPool.recognize(raster).catch((error: unknown) => error);
     const queued = singleWorkerPool.recognize(raster).catch((error: unknown) => error);
     await singleWorkerPool.terminate();
 
+    // A recognition left to finish would have resolved with the line: rejected, it was cut short.
     expect(await running).toBeInstanceOf(OcrPoolTerminatedError);
     expect(await queued).toBeInstanceOf(OcrPoolTerminatedError);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it.each(['tiff', 'webp', 'jpeg'] as const)('prepares a %s image for OCR as a greyscale PNG scaled up towards 300 dpi', async (format) => {
@@ -210,13 +209,12 @@ describe('OCR of images and scanned PDFs', () => {
   });
 
   it('refuses an image that declares more pixels than any scan, without decoding it', async () => {
-    const started = Date.now();
-
     const rejection = await readDocument(pngDeclaringSize(60_000, 60_000), { ocr }).catch((error: unknown) => error);
 
     expect(rejection).toMatchObject({ reason: 'broken' });
+    // The declared size refused it: decoding 3.6 billion pixels (of which the file holds none) would
+    // have failed with the decoder's own error instead.
     expect((rejection as Error).message).toMatch(/more pixels/);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 

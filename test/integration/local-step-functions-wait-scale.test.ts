@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../../src/local/local-step-functions.ts';
+import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../src/local/local-step-functions.ts';
 
 // Wait states on an endpoint whose time scale is 0.0001: ten minutes pass in 60 ms. The machine is
 // built here because its literal Timestamp must lie ten minutes ahead of the run.

@@ -9,11 +9,11 @@ import {
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../../src/local/local-step-functions.ts';
+import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../src/local/local-step-functions.ts';
 
 // Callback tasks (lambda:invoke.waitForTaskToken) and the plain lambda:invoke integration on the local
 // endpoint, with the ASL files and handler modules of test/fixtures/step-functions.
-const fixtures = fileURLToPath(new URL('../../fixtures/step-functions/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/step-functions/', import.meta.url));
 
 interface ApprovalRequest {
   TaskToken: string;

@@ -1,12 +1,12 @@
 import { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fetchOutbound, OutboundRequestError, type OutboundOptions } from '../../../src/outbound/outbound-fetch.ts';
-import { checkOutboundUrl } from '../../../src/outbound/outbound-url.ts';
-import { WebhookSender, type WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
-import { countingServer, type CountingServer } from '../../support/counting-server.ts';
-import { literalProbes, resolvedProbes } from '../../support/ssrf-probes.ts';
-import { localPolicy, rebindingResolver, resolverOf, strictPolicy } from '../../support/stub-resolver.ts';
-import { rejectionOf } from '../../support/rejections.ts';
+import { fetchOutbound, OutboundRequestError, type OutboundOptions } from '../../src/outbound/outbound-fetch.ts';
+import { checkOutboundUrl } from '../../src/outbound/outbound-url.ts';
+import { WebhookSender, type WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
+import { countingServer, type CountingServer } from '../support/counting-server.ts';
+import { literalProbes, resolvedProbes } from '../support/ssrf-probes.ts';
+import { localPolicy, rebindingResolver, resolverOf, strictPolicy } from '../support/stub-resolver.ts';
+import { rejectionOf } from '../support/rejections.ts';
 
 // The SSRF suite: every probe is refused, and no connection is opened for it. Two witnesses of "no
 // connection": a spy on every socket's connect() in this process, and loopback listeners that count

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookSender, webhookTimeoutMsFromEnvironment, type WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
+import { WebhookSender, webhookTimeoutMsFromEnvironment, type WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
 
 let server: Server;
 let port: number;
