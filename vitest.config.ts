@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 // - `npm run test:unit`: `unit`, domain logic with in-memory stand-ins: no emulator, no OCR, no socket.
 // - `npm test`: `unit`, `ocr` (the readers with tesseract on drawn images) and `integration` (the
 //   embedded stack, the local emulators and loopback servers over real sockets).
-// - `npm run test:slow`: `fuzz`, `corpus` (OCR of the shared corpus's scans and photos), `browser`
+// - `npm run test:slow`: `fuzz`, `faults` (the local stack killed and restarted), `corpus` (OCR of the
+//   shared corpus's scans and photos), `browser`
 //   (the review console in chromium) and `infra` (CDK synth and template assertions).
 //
 // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Every project here
@@ -38,6 +39,11 @@ export default defineConfig({
       // operation here; `npm run fuzz` raises the runs and draws a seed.
       {
         test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles },
+      },
+      // Processes killed (SIGKILL, SIGTERM) mid-work and started again on the same data folder: the
+      // local stack's restart and durability guarantees, a minute or more of restarts each.
+      {
+        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles },
       },
       { test: { name: 'corpus', include: ['test/corpus/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: shortFiles } },
       { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles } },

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 // BatchWriteItem through them) call with the item's old and new versions under the item's lock,
 // right before they write the item: the replacement writes the item in the same batch, and their own
 // write that follows writes the same value again. Written for dynalite 4.0.0 (pinned in package.json);
-// test/integration/local-dynalite-durability.test.ts checks it against the installed version.
+// test/faults/local-dynalite-durability.test.ts checks it against the installed version.
 
 interface DynaliteKeyElement {
   AttributeName: string;
