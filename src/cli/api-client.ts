@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ApiConnection } from './cli-configuration.ts';
 import { ApiError, ApiUnreachableError, type ApiErrorDetail } from './cli-errors.ts';
 import type { MultipartBody } from './multipart-body.ts';
@@ -5,7 +6,9 @@ import type { MultipartBody } from './multipart-body.ts';
 // The public API over HTTP, as any client reaches it: the base URL and key of the configuration, JSON
 // in and out, the error envelope turned into an ApiError. A 429 is answered at the edge before the
 // request reaches the service, so it is safe to send again, creations included: after `Retry-After`
-// seconds (spec, Retry rules), a few times.
+// seconds (spec, Retry rules), a few times. A create is sent with an Idempotency-Key (the service's
+// extension, README "Idempotent creates"), the same on every try of it, so a create whose answer was
+// lost (the connection broke after it was sent) is sent again and creates nothing twice.
 
 export type QueryValue = string | number | undefined;
 
@@ -19,6 +22,8 @@ export interface ApiRequest {
   /** Sent as multipart/form-data, streamed, `onUploadProgress` told the bytes sent so far. */
   multipart?: MultipartBody;
   onUploadProgress?: (sentBytes: number, totalBytes: number) => void;
+  /** A create: sent with one Idempotency-Key on every try, and tried again when the connection fails. */
+  create?: boolean;
 }
 
 export interface ApiResponse<Body> {
@@ -30,6 +35,8 @@ export interface ApiResponse<Body> {
 export interface ApiClientOptions {
   /** How many 429s in a row are waited out before the last one is reported (default 5). */
   rateLimitRetries?: number;
+  /** How many times a create is sent again after its connection failed (default 2). */
+  connectionRetries?: number;
   sleep?: (milliseconds: number) => Promise<void>;
 }
 
@@ -37,6 +44,7 @@ const maximumRetryAfterSeconds = 60;
 
 export class PaperflowApiClient {
   private readonly rateLimitRetries: number;
+  private readonly connectionRetries: number;
   private readonly sleep: (milliseconds: number) => Promise<void>;
 
   constructor(
@@ -44,6 +52,7 @@ export class PaperflowApiClient {
     options: ApiClientOptions = {},
   ) {
     this.rateLimitRetries = options.rateLimitRetries ?? 5;
+    this.connectionRetries = options.connectionRetries ?? 2;
     this.sleep = options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
   }
 
@@ -53,8 +62,18 @@ export class PaperflowApiClient {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async request<Body = any>(request: ApiRequest): Promise<ApiResponse<Body>> {
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.send(request);
+    const idempotencyKey = request.create ? randomUUID() : undefined;
+    for (let attempt = 0, connectionFailures = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await this.send(request, idempotencyKey);
+      } catch (error) {
+        // Only a create carries a key that makes sending it again safe.
+        if (!(error instanceof ApiUnreachableError) || idempotencyKey === undefined || connectionFailures >= this.connectionRetries) throw error;
+        connectionFailures += 1;
+        await this.sleep(1000);
+        continue;
+      }
       if (response.status === 429 && attempt < this.rateLimitRetries) {
         await response.body?.cancel();
         await this.sleep(retryAfterMilliseconds(response.headers.get('retry-after')));
@@ -67,10 +86,11 @@ export class PaperflowApiClient {
     }
   }
 
-  private async send(request: ApiRequest): Promise<Response> {
+  private async send(request: ApiRequest, idempotencyKey: string | undefined): Promise<Response> {
     const url = new URL(`${this.connection.apiUrl}${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { authorization: `api-key ${this.connection.apiKey}`, accept: 'application/json' };
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let body: string | ReadableStream<Uint8Array> | undefined;
     if (request.json !== undefined) {
       headers['content-type'] = 'application/json';

@@ -179,6 +179,7 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
     .action(async (options: { name: string; url: string; events: string[]; workflow?: string; json?: boolean }) => {
       const { body } = await (await context.client()).request<Subscription>({
         method: 'POST',
+        create: true,
         path: '/event-subscriptions',
         json: { name: options.name, endpointUrl: options.url, eventTypes: options.events, ...(options.workflow ? { filters: { workflowId: options.workflow } } : {}) },
       });

@@ -124,7 +124,7 @@ const isUrl = (source: string) => /^https?:\/\//i.test(source);
 async function startExtraction(context: CommandContext, source: string, labels: Record<string, string> | undefined): Promise<Extraction> {
   const client = await context.client();
   if (isUrl(source)) {
-    return (await client.request<Extraction>({ method: 'POST', path: extractionsPath, json: { document: { url: source }, ...(labels ? { labels } : {}) } })).body;
+    return (await client.request<Extraction>({ method: 'POST', create: true, path: extractionsPath, json: { document: { url: source }, ...(labels ? { labels } : {}) } })).body;
   }
   const file = await stat(source).catch(() => undefined);
   if (!file?.isFile()) throw new UsageError(`No file at ${source} (give a file path or an http(s) URL).`);
@@ -134,7 +134,7 @@ async function startExtraction(context: CommandContext, source: string, labels: 
   ]);
   const progress = new UploadProgress(context.io.stderr, `Uploading ${basename(source)}`);
   try {
-    return (await client.request<Extraction>({ method: 'POST', path: `${extractionsPath}/upload`, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
+    return (await client.request<Extraction>({ method: 'POST', create: true, path: `${extractionsPath}/upload`, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
   } finally {
     progress.done();
   }

@@ -118,12 +118,12 @@ export function addRunCommands(program: Command, context: CommandContext): void 
         const body = multipartBody(await runInputParts(options.data, options.file));
         const progress = new UploadProgress(context.io.stderr, 'Uploading');
         try {
-          run = (await client.request<WorkflowRun>({ method: 'POST', path, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
+          run = (await client.request<WorkflowRun>({ method: 'POST', create: true, path, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
         } finally {
           progress.done();
         }
       } else {
-        run = (await client.request<WorkflowRun>({ method: 'POST', path, json: options.data })).body;
+        run = (await client.request<WorkflowRun>({ method: 'POST', create: true, path, json: options.data })).body;
       }
       await showRun(context, run, options);
     });

@@ -75,13 +75,13 @@ async function triggerExtractionEvent(context: CommandContext, eventType: Extrac
     { name: 'labels', text: JSON.stringify({ paperflowTrigger: eventType }), contentType: 'application/json' },
     { name: 'file', fileName: sample.fileName, content: await sampleContent(sample), contentType: sample.contentType },
   ]);
-  const started = (await (await context.client()).request<Extraction>({ method: 'POST', path: extractionsUploadPath, multipart: body })).body;
+  const started = (await (await context.client()).request<Extraction>({ method: 'POST', create: true, path: extractionsUploadPath, multipart: body })).body;
   return waitForExtraction(context, started.id);
 }
 
 /** Starts a run of the workflow with POST /workflows/{workflowId}/runs and waits for its end. */
 async function triggerRunEvent(context: CommandContext, workflowId: string, data: unknown): Promise<WorkflowRun> {
-  const started = (await (await context.client()).request<WorkflowRun>({ method: 'POST', path: `/workflows/${encodeURIComponent(workflowId)}/runs`, json: data })).body;
+  const started = (await (await context.client()).request<WorkflowRun>({ method: 'POST', create: true, path: `/workflows/${encodeURIComponent(workflowId)}/runs`, json: data })).body;
   return waitForRun(context, started.id);
 }
 

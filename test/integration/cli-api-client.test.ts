@@ -36,6 +36,49 @@ async function apiAnswering(answers: Answer[]): Promise<{ client: PaperflowApiCl
 const json = { 'content-type': 'application/json' };
 
 describe('PaperflowApiClient', () => {
+  it('sends a create with an Idempotency-Key, the same on every try of it, and other requests without one', async () => {
+    const { client, requests } = await apiAnswering([{ status: 429, headers: { 'retry-after': '0' }, body: 'slow down' }, { status: 201, headers: json, body: '{"id":"sub_1"}' }]);
+
+    await client.request({ method: 'POST', create: true, path: '/event-subscriptions', json: { name: 'n' } });
+    await client.request({ method: 'POST', path: '/event-subscriptions/sub_1/recover', json: { since: '2026-01-01T00:00:00Z' } });
+    await client.request({ method: 'POST', create: true, path: '/event-subscriptions', json: { name: 'n' } });
+
+    const keys = requests.map((request) => request.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toBeUndefined();
+    // A new create is a new operation: a new key.
+    expect(keys[3]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[3]).not.toBe(keys[0]);
+  });
+
+  it('sends a create again, with its key, when the connection broke before the answer; another request fails at once', async () => {
+    let dropped = 0;
+    const requests: ReceivedWebhook[] = [];
+    server = await startWebhookReceiver((request, response) => {
+      requests.push(request);
+      // The first request of each kind is received and its connection cut before any answer.
+      if (requests.length === 1 || requests.length === 3) {
+        dropped += 1;
+        response.socket?.destroy();
+        return;
+      }
+      response.writeHead(201, json).end('{"id":"run_1"}');
+    });
+    const waits: number[] = [];
+    const client = new PaperflowApiClient({ apiUrl: `${server.url}/api/public/v1`, apiKey: 'pf_live_unittestkey000000' }, { sleep: async (milliseconds) => void waits.push(milliseconds) });
+
+    const created = await client.request({ method: 'POST', create: true, path: '/workflows/wf_1/runs', json: { a: 1 } });
+    const other = await client.request({ method: 'POST', path: '/workflow-runs/run_1/redrive' }).catch((error: unknown) => error);
+
+    expect(created.body).toEqual({ id: 'run_1' });
+    expect(requests[1]!.headers['idempotency-key']).toBe(requests[0]!.headers['idempotency-key']);
+    expect(waits).toEqual([1000]);
+    expect(other).toBeInstanceOf(ApiUnreachableError);
+    expect(dropped).toBe(2);
+    expect(requests).toHaveLength(3);
+  });
+
   it('sends the key, the query and JSON, and returns the body with the request id', async () => {
     const { client, requests } = await apiAnswering([{ status: 202, headers: { ...json, 'x-request-id': 'req-1' }, body: '{"id":"ext_1"}' }]);
 
