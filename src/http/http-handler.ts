@@ -156,7 +156,7 @@ export function renderError(error: DomainError, requestId: string): APIGatewayPr
   };
 }
 
-function renderSuccess(response: HttpResponse, requestId: string): APIGatewayProxyResult {
+export function renderSuccess(response: HttpResponse, requestId: string): APIGatewayProxyResult {
   const hasBody = response.body !== undefined;
   return {
     statusCode: response.status,

@@ -12,7 +12,7 @@ import {
 } from '../platform/idempotency/request-fingerprint.ts';
 import type { RecordedResponse } from '../platform/idempotency/sealed-responses.ts';
 import { errorEnvelope, errorHeadersOf, httpStatusOf } from './error-responses.ts';
-import type { HttpResponse } from './http-handler.ts';
+import { renderSuccess, type HttpResponse } from './http-handler.ts';
 import { attachStreamedBody, requestBodyBuffer, streamedBodyOf } from './request-body.ts';
 
 // The Idempotency-Key step of the shared HTTP chain, for the routes whose row sets
@@ -57,17 +57,7 @@ function recordedError(error: DomainError): RecordedResponse {
 
 function rendered(response: RecordedResponse, requestId: string, replayed: boolean): APIGatewayProxyResult {
   const body = response.status >= 400 && isErrorEnvelope(response.body) ? withRequestId(response.body, requestId) : response.body;
-  const hasBody = body !== undefined;
-  return {
-    statusCode: response.status,
-    headers: {
-      ...(hasBody ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
-      'X-Request-Id': requestId,
-      ...response.headers,
-      ...(replayed ? { [idempotentReplayHeader]: 'true' } : {}),
-    },
-    body: hasBody ? JSON.stringify(body) : '',
-  };
+  return renderSuccess({ status: response.status, headers: { ...response.headers, ...(replayed ? { [idempotentReplayHeader]: 'true' } : {}) }, body }, requestId);
 }
 
 function isErrorEnvelope(body: unknown): body is { error: Record<string, unknown> } {
