@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { isWorkspaceId } from '../workspaces/workspace-store.ts';
-import { usagePlanRegistryFromEnvironment } from '../auth/usage-plan-registry.ts';
+import { usagePlanRegistryFromEnvironment } from '../auth/aws/api-gateway-usage-plan-registry.ts';
 import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
 import { reprocessExtraction } from '../extractions/wiring.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';

@@ -1,7 +1,8 @@
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { WorkspaceStore } from '../workspaces/workspace-store.ts';
-import { ApiKeyStore } from './api-key-store.ts';
+import { DynamoDbWorkspaceStore } from '../workspaces/aws/dynamodb-workspace-store.ts';
+import type { WorkspaceStore } from '../workspaces/workspace-store.ts';
+import { DynamoDbApiKeyStore } from './aws/dynamodb-api-key-store.ts';
 import { ApiKeyService, type EdgeRateLimitRegistry } from './api-keys.ts';
 
 // Built from the environment the stack (deployed or local) sets. The services are thin and cheap;
@@ -10,9 +11,9 @@ import { ApiKeyService, type EdgeRateLimitRegistry } from './api-keys.ts';
 export function apiKeyService(edgeRateLimits?: EdgeRateLimitRegistry): ApiKeyService {
   const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
   const client = dynamoDocumentClient();
-  return new ApiKeyService(new ApiKeyStore(client, tableName), new WorkspaceStore(client, tableName), () => new Date(), edgeRateLimits);
+  return new ApiKeyService(new DynamoDbApiKeyStore(client, tableName), new DynamoDbWorkspaceStore(client, tableName), () => new Date(), edgeRateLimits);
 }
 
 export function workspaceStore(): WorkspaceStore {
-  return new WorkspaceStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+  return new DynamoDbWorkspaceStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }

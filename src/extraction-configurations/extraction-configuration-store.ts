@@ -1,4 +1,3 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   defaultExtractionConfiguration,
   parseExtractionConfiguration,
@@ -20,39 +19,41 @@ export type ApplyConfigurationResult =
   | { ok: true; stored: StoredExtractionConfiguration }
   | { ok: false; problems: ConfigurationProblem[] };
 
-const configurationKey = (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: 'EXTRACTION_CONFIGURATION' });
+/** A configuration an operator applied to a workspace, as kept. */
+export interface AppliedConfiguration {
+  configuration: ExtractionConfiguration;
+  source: string;
+  appliedAt: string;
+}
+
+/**
+ * Where each workspace's applied configuration is kept (one per workspace, the last applied wins).
+ * The records table's adapter is aws/dynamodb-applied-configurations.ts.
+ */
+export interface AppliedConfigurations {
+  find(workspaceId: string): Promise<AppliedConfiguration | undefined>;
+  save(workspaceId: string, applied: AppliedConfiguration): Promise<void>;
+}
 
 /** One extraction configuration per workspace, applied by operators (`paperflow-admin config apply`). */
 export class ExtractionConfigurationStore {
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    private readonly applied: AppliedConfigurations,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async get(workspaceId: string): Promise<StoredExtractionConfiguration> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: configurationKey(workspaceId) }));
-    if (!Item) return { workspaceId, configuration: defaultExtractionConfiguration, isDefault: true };
-    return {
-      workspaceId,
-      configuration: Item.configuration as ExtractionConfiguration,
-      source: Item.source as string,
-      appliedAt: Item.appliedAt as string,
-      isDefault: false,
-    };
+    const applied = await this.applied.find(workspaceId);
+    if (!applied) return { workspaceId, configuration: defaultExtractionConfiguration, isDefault: true };
+    return { workspaceId, ...applied, isDefault: false };
   }
 
   /** Validates the text and stores it; nothing is stored when it has problems. */
   async apply(workspaceId: string, source: string, format: 'yaml' | 'json' = 'yaml'): Promise<ApplyConfigurationResult> {
     const parsed = parseExtractionConfiguration(source, format);
     if (!parsed.ok) return { ok: false, problems: parsed.problems };
-    const appliedAt = this.now().toISOString();
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...configurationKey(workspaceId), workspaceId, configuration: parsed.configuration, source, appliedAt },
-      }),
-    );
-    return { ok: true, stored: { workspaceId, configuration: parsed.configuration, source, appliedAt, isDefault: false } };
+    const applied: AppliedConfiguration = { configuration: parsed.configuration, source, appliedAt: this.now().toISOString() };
+    await this.applied.save(workspaceId, applied);
+    return { ok: true, stored: { workspaceId, ...applied, isDefault: false } };
   }
 }

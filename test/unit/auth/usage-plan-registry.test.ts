@@ -14,7 +14,7 @@ import {
   UsagePlanRegistrationError,
   UsagePlanRegistry,
   usagePlanRegistryFromEnvironment,
-} from '../../../src/auth/usage-plan-registry.ts';
+} from '../../../src/auth/aws/api-gateway-usage-plan-registry.ts';
 
 const gateway = mockClient(APIGatewayClient);
 const stack = { defaultUsagePlanId: 'plan-default', restApiId: 'api123', stageName: 'prod' };

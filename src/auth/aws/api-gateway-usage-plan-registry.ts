@@ -6,9 +6,9 @@ import {
   DeleteApiKeyCommand,
   DeleteUsagePlanCommand,
 } from '@aws-sdk/client-api-gateway';
-import { defaultRateLimit, type ApiKeyRecord, type RateLimit } from './api-key-store.ts';
-import type { EdgeRateLimitRegistry } from './api-keys.ts';
-import { sdkLogger } from '../infrastructure/logger.ts';
+import { defaultRateLimit, type ApiKeyRecord, type RateLimit } from '../api-key-store.ts';
+import type { EdgeRateLimitRegistry } from '../api-keys.ts';
+import { sdkLogger } from '../../infrastructure/logger.ts';
 
 // Deployed, API Gateway enforces each Paperflow key's rate limit through a usage plan. The REST API
 // takes its API key from the authorizer (`usageIdentifierKey`), never from the client, so the API
