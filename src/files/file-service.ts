@@ -9,7 +9,7 @@ import { FileLookup, type ContentUrlSigner, type FileView } from './file-lookup.
 import { maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
 import type { BlockedReason, FileRecord, FileRecordStore } from './file-records.ts';
 import { HeadCollector } from './multipart-upload.ts';
-import type { FileUploadForms, UploadForm } from './upload-forms.ts';
+import type { UploadForm, UploadFormSigner } from './upload-forms.ts';
 
 export interface UploadSession {
   fileId: string;
@@ -34,7 +34,7 @@ export class FileService {
     private readonly records: FileRecordStore,
     private readonly blobs: FileBlobStore,
     contentUrls: ContentUrlSigner,
-    private readonly uploadForms: Pick<FileUploadForms, 'uploadForm'>,
+    private readonly uploadForms: UploadFormSigner,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.lookup = new FileLookup(records, contentUrls, now);

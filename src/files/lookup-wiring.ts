@@ -1,10 +1,12 @@
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { FileContentUrls } from './content-urls.ts';
-import { FileBlobStore } from './file-blobs.ts';
-import { FileLookup } from './file-lookup.ts';
-import { FileRecordStore } from './file-records.ts';
+import { DynamoDbFileRecordStore } from './aws/dynamodb-file-record-store.ts';
+import { S3FileBlobStore } from './aws/s3-file-blob-store.ts';
+import { S3FileContentUrls } from './aws/s3-file-content-urls.ts';
+import type { FileBlobStore } from './file-blobs.ts';
+import { FileLookup, type ContentUrlSigner } from './file-lookup.ts';
+import type { FileRecordStore } from './file-records.ts';
 
 // Apart from wiring.ts, which builds the file service and the direct upload: a module that imports them
 // bundles the upload path (busboy, file-type, pre-signed POSTs), which `GET /files/{fileId}` never runs.
@@ -15,18 +17,18 @@ export function fileLookup(): FileLookup {
 }
 
 export function fileRecordStore(): FileRecordStore {
-  return new FileRecordStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+  return new DynamoDbFileRecordStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }
 
-export function fileContentUrls(): FileContentUrls {
-  return new FileContentUrls(s3Client(), filesBucketName());
+export function fileContentUrls(): ContentUrlSigner {
+  return new S3FileContentUrls(s3Client(), filesBucketName());
 }
 
 export function filesBucketName(): string {
   return requiredEnvironment(resourceEnvironment.filesBucketName);
 }
 
-/** Object reads and writes without the upload path: file-blobs.ts needs neither busboy nor file-type. */
+/** Object reads and writes without the upload path: the blob store needs neither busboy nor file-type. */
 export function fileBlobStore(): FileBlobStore {
-  return new FileBlobStore(s3Client(), filesBucketName());
+  return new S3FileBlobStore(s3Client(), filesBucketName());
 }

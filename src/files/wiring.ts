@@ -3,14 +3,14 @@ import { DirectUploads } from './direct-uploads.ts';
 import { FileService } from './file-service.ts';
 import { FormUploads } from './form-uploads.ts';
 import { fileBlobStore, fileContentUrls, fileRecordStore, filesBucketName } from './lookup-wiring.ts';
-import { FileUploadForms } from './upload-forms.ts';
+import { S3UploadForms } from './aws/s3-upload-forms.ts';
 
 // Built per call, which is cheap: the SDK clients underneath are the cached ones, and a process that
 // starts a second local stack (benchmarks) gets that stack's endpoints and names.
 
 /** Upload sessions, their finalizer, and reads, over the stack's table and bucket. */
 export function fileService(): FileService {
-  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls(), new FileUploadForms(s3Client(), filesBucketName()));
+  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls(), new S3UploadForms(s3Client(), filesBucketName()));
 }
 
 /** Multipart uploads: `POST /files` and the extraction upload. */
