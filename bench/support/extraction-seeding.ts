@@ -1,7 +1,7 @@
 import { decodeTime } from 'ulidx';
 import type { ExtractionRecord, ExtractionStatus } from '../../src/extractions/extraction.ts';
-import { itemOf, labelItemsOf } from '../../src/extractions/extraction-items.ts';
-import type { ExtractionStore } from '../../src/extractions/extraction-store.ts';
+import type { DynamoDbExtractionStore } from '../../src/extractions/aws/dynamodb-extraction-store.ts';
+import { itemOf, labelItemsOf } from '../../src/extractions/aws/extraction-items.ts';
 import { batchWrite } from '../../src/infrastructure/dynamodb-batches.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
@@ -46,7 +46,7 @@ export async function seedRecords(records: ExtractionRecord[]): Promise<void> {
 }
 
 /** Writes `count` records in batches and sets the workspace counters to match. */
-export async function seedWorkspace(store: ExtractionStore, workspaceId: string, count: number, concurrency = 8): Promise<void> {
+export async function seedWorkspace(store: DynamoDbExtractionStore, workspaceId: string, count: number, concurrency = 8): Promise<void> {
   const batchSize = 200;
   let next = 0;
   const counts: Partial<Record<ExtractionStatus | 'total', number>> = { total: count };

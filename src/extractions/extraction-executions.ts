@@ -1,4 +1,3 @@
-import { ExecutionAlreadyExists, StartExecutionCommand, type SFNClient } from '@aws-sdk/client-sfn';
 import type { ExtractionRecord } from './extraction.ts';
 
 /** The input of the extraction state machine (statemachines/extraction.asl.json). */
@@ -8,7 +7,7 @@ export interface ExtractionExecutionInput {
   generation: number;
 }
 
-/** Starts the processing of one generation of an extraction. */
+/** Starts the processing of one generation of an extraction (the Step Functions adapter: aws/step-functions-extraction-executions.ts). */
 export interface ExtractionExecutions {
   start(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'generation'>): Promise<void>;
 }
@@ -16,24 +15,4 @@ export interface ExtractionExecutions {
 /** One execution per generation, named after it: starting twice cannot run the work twice. */
 export function executionNameOf(record: Pick<ExtractionRecord, 'id' | 'generation'>): string {
   return `${record.id}-g${record.generation}`;
-}
-
-export class StepFunctionsExtractionExecutions implements ExtractionExecutions {
-  constructor(
-    private readonly client: SFNClient,
-    private readonly stateMachineArn: string,
-  ) {}
-
-  async start(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'generation'>): Promise<void> {
-    const input: ExtractionExecutionInput = { workspaceId: record.workspaceId, extractionId: record.id, generation: record.generation };
-    try {
-      await this.client.send(
-        new StartExecutionCommand({ stateMachineArn: this.stateMachineArn, name: executionNameOf(record), input: JSON.stringify(input) }),
-      );
-    } catch (error) {
-      // Same name, already started (a retried call): the execution exists, which is what we wanted.
-      if (error instanceof ExecutionAlreadyExists || (error as Error).name === 'ExecutionAlreadyExists') return;
-      throw error;
-    }
-  }
 }

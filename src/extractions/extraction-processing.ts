@@ -16,9 +16,8 @@ import { inFlightStatuses, type RunError } from './extraction.ts';
 import type { DownloadedDocuments } from './downloaded-documents.ts';
 import type { ExtractionDocuments } from './extraction-documents.ts';
 import type { ExtractionExecutionInput } from './extraction-executions.ts';
-import type { ExtractionOutputStore } from './extraction-output-store.ts';
 import type { ExtractionSettlement, TerminalOutcome } from './extraction-settlement.ts';
-import type { ExtractionStore, StoredExtraction } from './extraction-store.ts';
+import type { ExtractionOutputs, ExtractionStore, StoredExtraction } from './extraction-store.ts';
 import { messageOfCause, TransientProcessingError, type CaughtFailure } from '../platform/task-errors.ts';
 
 /**
@@ -64,7 +63,7 @@ const genericFailureMessage = 'The document could not be processed; retry with b
 export class ExtractionProcessor {
   constructor(
     private readonly store: ExtractionStore,
-    private readonly outputs: ExtractionOutputStore,
+    private readonly outputs: ExtractionOutputs,
     private readonly documents: ExtractionDocuments,
     private readonly downloads: DownloadedDocuments,
     private readonly settlement: ExtractionSettlement,

@@ -16,11 +16,10 @@ import {
 } from './extraction.ts';
 import type { ExtractionDocuments } from './extraction-documents.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';
-import { ExtractionLister, type ExtractionListQuery } from './extraction-listing.ts';
-import type { ExtractionOutputStore } from './extraction-output-store.ts';
+import type { ExtractionListQuery } from './extraction-listing.ts';
 import { documentReferenceIssues, labelIssues, type DocumentReference } from './extraction-requests.ts';
 import type { ExtractionSettlement } from './extraction-settlement.ts';
-import type { ExtractionStore, StoredExtraction } from './extraction-store.ts';
+import type { ExtractionOutputs, ExtractionStore, StoredExtraction } from './extraction-store.ts';
 
 export interface CreateExtractionRequest {
   document: DocumentReference;
@@ -38,7 +37,7 @@ export type FileUploads = Pick<DirectUploads, 'uploadFileWithTextParts'>;
 
 export interface ExtractionServiceDependencies {
   store: ExtractionStore;
-  outputs: ExtractionOutputStore;
+  outputs: ExtractionOutputs;
   /** Every service but upload-extraction's has it (`extractionService()`): reads of files and their download links. */
   documents?: ExtractionDocuments;
   /** Only upload-extraction's service has it (`extractionServiceWithUploads()`), so no other handler bundles busboy and file-type. */
@@ -52,11 +51,9 @@ export interface ExtractionServiceDependencies {
 /** The public API's extraction operations, free of HTTP and Lambda types. */
 export class ExtractionService {
   private readonly now: () => Date;
-  private readonly lister: ExtractionLister;
 
   constructor(private readonly dependencies: ExtractionServiceDependencies) {
     this.now = dependencies.now ?? (() => new Date());
-    this.lister = new ExtractionLister(dependencies.store);
   }
 
   private documents(): ExtractionDocuments {
@@ -164,7 +161,7 @@ export class ExtractionService {
   }
 
   async listExtractions(workspaceId: string, query: ExtractionListQuery): Promise<{ data: ExtractionView[]; totalItems: number }> {
-    const { records, totalItems } = await this.lister.list(workspaceId, query);
+    const { records, totalItems } = await this.dependencies.store.list(workspaceId, query);
     return { data: records.map(extractionSummary), totalItems };
   }
 

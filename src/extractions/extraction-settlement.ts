@@ -5,8 +5,7 @@ import { inFlightStatuses, isTerminal, type ExtractionStatus, type RunError } fr
 import type { EventRecorder } from '../events/event-recorder.ts';
 import { extractionEventOf } from './extraction-events.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';
-import type { ExtractionOutputStore } from './extraction-output-store.ts';
-import type { ExtractionStore, StoredExtraction } from './extraction-store.ts';
+import type { ExtractionOutputs, ExtractionStore, StoredExtraction } from './extraction-store.ts';
 
 export interface TerminalOutcome {
   status: Extract<ExtractionStatus, 'COMPLETED' | 'FAILED' | 'REJECTED'>;
@@ -31,7 +30,7 @@ export interface SweepReport {
 export class ExtractionSettlement {
   constructor(
     private readonly store: ExtractionStore,
-    private readonly outputs: ExtractionOutputStore,
+    private readonly outputs: ExtractionOutputs,
     private readonly events: EventRecorder,
     private readonly now: () => Date = () => new Date(),
   ) {}

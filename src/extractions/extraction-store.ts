@@ -1,225 +1,90 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { logger } from '../infrastructure/logger.ts';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
-import { batchGet, batchWrite } from '../infrastructure/dynamodb-batches.ts';
-import { queryPages } from '../infrastructure/dynamodb-queries.ts';
-import { isTerminal, type ExtractionRecord } from './extraction.ts';
-import { ExtractionCounters } from './extraction-counters.ts';
-import { ExtractionFeedback } from './extraction-feedback.ts';
-import { ExtractionIndexItems } from './extraction-index-items.ts';
-import { assertStorableKeys, itemOf, labelItemsOf, recordOf, type StoredExtraction } from './extraction-items.ts';
-import { extractionKey, recordSortKey } from './extraction-keys.ts';
+import type { ExtractionOutput, ExtractionRecord, ExtractionStatus, Feedback } from './extraction.ts';
+import type { ExtractionListQuery, ExtractionListResult } from './extraction-listing.ts';
+import type { PendingCount } from '../platform/exact-counters.ts';
 
-export type { StoredExtraction } from './extraction-items.ts';
+// The ports through which the extraction services keep extractions. The records table's adapters are in
+// aws/ (dynamodb-extraction-store.ts and its parts); the unit tests' are in test/support/in-memory/.
+
+/** The record as stored: the resource plus bookkeeping for optimistic locking and counters. */
+export interface StoredExtraction extends ExtractionRecord {
+  /** Increments on every write of the record; writes are conditional on it (optimistic locking). */
+  revision: number;
+  /** The status the workspace counters currently count this record under; absent: not counted. */
+  countedAs?: ExtractionStatus;
+  /** Set while a delete is under way: the record has left every list and GET answers 404. */
+  deleting?: boolean;
+  /** A counter change claimed and not yet confirmed (src/platform/exact-counters.ts). */
+  pendingCount?: PendingCount<ExtractionStatus>;
+  /**
+   * Set by the terminal transition of a generation, cleared once its event is recorded: until then
+   * the record stays in the attention index whatever else changes (counters, feedback), so the
+   * sweeper records the event of a settlement that stopped between the two writes.
+   */
+  eventPending?: boolean;
+}
 
 export interface MutationResult {
   applied: boolean;
   record: StoredExtraction | undefined;
 }
 
-const optimisticRetries = 10;
+/** The workspace's exact totals: one per status and `total`. */
+export type ExtractionCounts = Record<ExtractionStatus | 'total', number>;
+
+/** What points at extraction records: label items (list filters), content hashes, the attention index. */
+export interface ExtractionIndex {
+  /** Idempotent: the label items of a record (labels never change after creation). */
+  writeLabelItems(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'labels'>): Promise<void>;
+  /** Registers the content of a record for the duplicate policy. */
+  rememberContentHash(record: Pick<ExtractionRecord, 'workspaceId' | 'id'>, sha256: string): Promise<void>;
+  /** Whether an extraction created before this one (ids are time-sortable) had the same content. */
+  hasEarlierWithContentHash(record: Pick<ExtractionRecord, 'workspaceId' | 'id'>, sha256: string): Promise<boolean>;
+  /** Records that are in flight, not yet counted, waiting for their event or being deleted: what the sweeper looks at. */
+  needingAttention(): AsyncIterable<StoredExtraction>;
+}
+
+/** Feedback on extractions, kept with the extraction (and removed with it). */
+export interface ExtractionFeedbackRecords {
+  put(feedback: Feedback): Promise<void>;
+}
+
+/** The extraction's output, kept beside its record (large ones elsewhere, see the adapter). */
+export interface ExtractionOutputs {
+  put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>, output: ExtractionOutput): Promise<void>;
+  get(extractionId: string): Promise<ExtractionOutput | undefined>;
+  /** Removes what the output keeps outside the records (the rest goes with `removeItems`). */
+  deleteObject(extractionId: string): Promise<void>;
+}
 
 /**
- * DynamoDB storage of extractions (key layout: extraction-keys.ts): the records themselves, and the
- * multi-item changes that keep the other parts in step with them, which share its one client:
- * `indexItems` (labels, content hashes, attention), `counters` (exact totals) and `feedback`.
- * DynamoDB Local emulators have no transactions, so multi-item changes are ordered to be safe when
- * interrupted, and every write of the record is a conditional put on its revision.
+ * The extractions: records with optimistic locking, the exact workspace counters that follow them, the
+ * index items and feedback kept with them, and the lists. The DynamoDB emulators have no
+ * transactions, so the adapter orders multi-item changes to be safe when interrupted (see it).
  */
-export class ExtractionStore {
-  readonly indexItems: ExtractionIndexItems;
-  readonly counters: ExtractionCounters;
-  readonly feedback: ExtractionFeedback;
+export interface ExtractionStore {
+  readonly indexItems: ExtractionIndex;
+  readonly feedback: ExtractionFeedbackRecords;
 
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    readonly tableName: string,
-    now: () => number = Date.now,
-  ) {
-    this.indexItems = new ExtractionIndexItems(client, tableName);
-    this.counters = new ExtractionCounters(client, tableName, now);
-    this.feedback = new ExtractionFeedback(client, tableName);
-  }
-
-  /**
-   * The record first, then its label items, then the counters: until counted the record stays in the
-   * attention index, and the sweeper rewrites the label items of any record that is not counted yet,
-   * so an interrupted create can leave neither orphan label items nor a record missing from them.
-   * Every item is derived, and its keys checked, before the first write, so a record that cannot be
-   * indexed is refused with nothing written; a label write that fails takes the record back out.
-   */
-  async create(record: ExtractionRecord): Promise<StoredExtraction> {
-    const stored: StoredExtraction = { ...record, revision: 1 };
-    const recordItem = itemOf(stored);
-    for (const item of [recordItem, ...labelItemsOf(record)]) assertStorableKeys(item);
-    await this.client.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: recordItem,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    try {
-      await this.indexItems.writeLabelItems(record);
-    } catch (error) {
-      await this.withdrawCreated(stored);
-      throw error;
-    }
-    await this.syncCounters(stored);
-    return stored;
-  }
-
-  /**
-   * Undoes a create that failed before its counters were touched: label items, then the record (only
-   * as created: nobody else has changed it). Should this fail too, the record is still uncounted and in
-   * the attention index, where the sweeper finishes the create instead.
-   */
-  private async withdrawCreated(record: StoredExtraction): Promise<void> {
-    try {
-      await this.indexItems.removeLabelItems(record);
-      await this.client.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: extractionKey(record.id),
-          ConditionExpression: 'revision = :created AND attribute_not_exists(countedAs) AND attribute_not_exists(pendingCount)',
-          ExpressionAttributeValues: { ':created': record.revision },
-        }),
-      );
-    } catch (error) {
-      logger.warn('could not withdraw a failed create; the sweeper finishes it', { extractionId: record.id, error });
-    }
-  }
-
-  async get(extractionId: string): Promise<StoredExtraction | undefined> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: extractionKey(extractionId), ConsistentRead: true }),
-    );
-    return Item ? recordOf(Item) : undefined;
-  }
-
+  /** Stores a new record (revision 1) with its label items; nothing is left when this fails. */
+  create(record: ExtractionRecord): Promise<StoredExtraction>;
+  get(extractionId: string): Promise<StoredExtraction | undefined>;
   /** The extraction as the workspace sees it: another workspace's or a deleted one does not exist. */
-  async getInWorkspace(workspaceId: string, extractionId: string): Promise<StoredExtraction | undefined> {
-    const record = await this.get(extractionId);
-    return record && record.workspaceId === workspaceId && !record.deleting ? record : undefined;
-  }
-
-  async getMany(extractionIds: string[]): Promise<StoredExtraction[]> {
-    const found = new Map<string, StoredExtraction>();
-    for (const item of await batchGet(this.client, this.tableName, extractionIds.map(extractionKey))) {
-      const record = recordOf(item);
-      found.set(record.id, record);
-    }
-    return extractionIds.map((id) => found.get(id)).filter((record): record is StoredExtraction => record !== undefined);
-  }
-
+  getInWorkspace(workspaceId: string, extractionId: string): Promise<StoredExtraction | undefined>;
   /**
    * Read-decide-write with optimistic locking: `decide` sees the current record and returns the next
-   * one, or undefined when the change no longer applies. Counters follow every applied change.
+   * one, or undefined when the change no longer applies. Counters follow every applied change; the
+   * counter bookkeeping (`countedAs`, `pendingCount`) is the store's, whatever `decide` returns.
    */
-  async mutate(
-    extractionId: string,
-    decide: (current: StoredExtraction) => ExtractionRecord | StoredExtraction | undefined,
-  ): Promise<MutationResult> {
-    for (let attempt = 0; attempt < optimisticRetries; attempt += 1) {
-      const current = await this.get(extractionId);
-      if (!current || current.deleting) return { applied: false, record: current };
-      const decided = decide(current);
-      if (!decided) return { applied: false, record: current };
-      const { countedAs: _countedAs, pendingCount: _pendingCount, ...decidedContent } = decided as StoredExtraction;
-      // Counter bookkeeping is not the caller's to change: it is carried over from the record read.
-      const next: StoredExtraction = {
-        ...decidedContent,
-        revision: current.revision + 1,
-        ...(current.countedAs ? { countedAs: current.countedAs } : {}),
-        ...(current.pendingCount ? { pendingCount: current.pendingCount } : {}),
-      };
-      try {
-        await this.client.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: itemOf(next),
-            ConditionExpression: 'revision = :revision',
-            ExpressionAttributeValues: { ':revision': current.revision },
-          }),
-        );
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) continue;
-        throw error;
-      }
-      await this.syncCounters(next);
-      return { applied: true, record: next };
-    }
-    throw new Error(`Extraction ${extractionId} kept changing; gave up after ${optimisticRetries} attempts.`);
-  }
-
+  mutate(extractionId: string, decide: (current: StoredExtraction) => ExtractionRecord | StoredExtraction | undefined): Promise<MutationResult>;
   /**
-   * Brings the workspace counters in line with the record, exactly once per change (the protocol of
-   * src/platform/exact-counters.ts). Until counted, and until its terminal event is recorded
-   * (`eventPending`), a record stays in the attention index, so the sweeper finishes what an
-   * interrupted caller left; a terminal record counted as it is, its event recorded, leaves it.
+   * Brings the workspace counters in line with the record, exactly once per change; a terminal
+   * record counted as it is, its event recorded, leaves the attention index.
    */
-  async syncCounters(record: Pick<StoredExtraction, 'id'>): Promise<void> {
-    const counted = await this.counters.sync(() => this.get(record.id));
-    if (counted && isTerminal(counted.status) && !counted.deleting && !counted.eventPending) await this.indexItems.leaveAttentionIndex(counted);
-  }
-
-  /**
-   * The terminal event of `generation` is recorded: the record no longer waits for it. Does nothing
-   * when it was already cleared, or the record has moved on to another generation since.
-   */
-  async clearEventPending(extractionId: string, generation: number): Promise<void> {
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: extractionKey(extractionId),
-          UpdateExpression: 'REMOVE eventPending SET revision = revision + :one',
-          ConditionExpression: 'attribute_exists(eventPending) AND generation = :generation',
-          ExpressionAttributeValues: { ':generation': generation, ':one': 1 },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
-
-  /** Every page of a Query, following LastEvaluatedKey; stop early by leaving the loop. */
-  queryPages(input: QueryCommandInput): AsyncGenerator<QueryCommandOutput> {
-    return queryPages(this.client, input);
-  }
-
-  /** How many items a Query matches (`Select: COUNT`, every page). */
-  async countMatching(input: QueryCommandInput): Promise<number> {
-    let total = 0;
-    for await (const page of this.queryPages({ ...input, Select: 'COUNT' })) total += page.Count ?? 0;
-    return total;
-  }
-
-  /** Every item under the extraction's partition (record, output, feedback), plus label and hash items. */
-  async removeItems(record: StoredExtraction): Promise<void> {
-    const owned: Record<string, unknown>[] = [];
-    const pages = this.queryPages({
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': extractionKey(record.id).pk },
-      ProjectionExpression: 'pk, sk',
-    });
-    for await (const page of pages) owned.push(...(page.Items ?? []));
-    const children = owned.filter((key) => key.sk !== recordSortKey);
-    await batchWrite(
-      this.client,
-      this.tableName,
-      [...children, ...this.indexItems.keysOf(record)].map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })),
-    );
-    // The record goes last: until then it says what remains to be removed.
-    await this.client.send(new DeleteCommand({ TableName: this.tableName, Key: extractionKey(record.id) }));
-  }
+  syncCounters(record: Pick<StoredExtraction, 'id'>): Promise<void>;
+  /** The terminal event of `generation` is recorded; nothing when already cleared or superseded. */
+  clearEventPending(extractionId: string, generation: number): Promise<void>;
+  /** Every item of the extraction (output, feedback, label and hash items), the record last. */
+  removeItems(record: StoredExtraction): Promise<void>;
+  /** A page of the workspace's extractions, with the exact total of what matches. */
+  list(workspaceId: string, query: ExtractionListQuery): Promise<ExtractionListResult>;
 }

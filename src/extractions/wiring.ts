@@ -7,18 +7,20 @@ import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { extractionSummary, type ExtractionView } from './extraction.ts';
 import { ExtractionDocuments } from './extraction-documents.ts';
-import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
+import { DynamoDbExtractionStore } from './aws/dynamodb-extraction-store.ts';
+import { StepFunctionsExtractionExecutions } from './aws/step-functions-extraction-executions.ts';
+import type { ExtractionExecutions } from './extraction-executions.ts';
 import { ExtractionOutputStore } from './extraction-output-store.ts';
 import { ExtractionService, type ExtractionServiceDependencies } from './extraction-service.ts';
 import { ExtractionSettlement } from './extraction-settlement.ts';
-import { ExtractionStore } from './extraction-store.ts';
 
 // Built from the environment the stack (deployed or local) sets; clients are shared per process.
 // Nothing here may import the files upload path (DirectUploads, sniffing): every extraction API handler
 // bundles this module; upload-extraction adds the upload (upload-wiring.ts), the fetch task the sniffing.
 
-export function extractionStore(): ExtractionStore {
-  return new ExtractionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+/** The records table's store; seeding and tests also reach its counters and table name. */
+export function extractionStore(): DynamoDbExtractionStore {
+  return new DynamoDbExtractionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }
 
 export function outputStore(): ExtractionOutputStore {

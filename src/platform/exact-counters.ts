@@ -1,15 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-
 /*
- * Exact counts per scope (a workspace's extractions, subscriptions, runs…) and category (a status),
- * kept in one counters item per scope, so that a list can answer `totalItems` without counting. The
- * subject items (records) take part in the protocol through three attributes of their own:
- * `revision` (incremented on every write), `countedAs` (the category the counters count it under) and
- * `pendingCount` (a change claimed and not yet confirmed).
+ * Exact counts per scope (a workspace's extractions…) and category (a status), kept so that a list can
+ * answer `totalItems` without counting. The subject records take part in the protocol through three
+ * attributes of their own: `revision` (incremented on every write), `countedAs` (the category the
+ * counters count it under) and `pendingCount` (a change claimed and not yet confirmed). The records
+ * table's implementation of the protocol is aws/dynamodb-exact-counters.ts.
  */
-
-type TableKey = Record<string, unknown>;
 
 export interface PendingCount<Category extends string = string> {
   token: string;
@@ -19,166 +14,11 @@ export interface PendingCount<Category extends string = string> {
   to?: Category;
 }
 
-/** What a subject item carries for the protocol. */
+/** What a subject record carries for the protocol. */
 export interface CountedState<Category extends string> {
   revision: number;
   countedAs?: Category;
   pendingCount?: PendingCount<Category>;
 }
 
-export interface CountedSubject<Category extends string> {
-  /** Names the subject in claim tokens and messages (e.g. the extraction id). */
-  id: string;
-  /** The subject item's key. */
-  key: TableKey;
-  /** The counters item of the scope the subject is counted in. */
-  scope: TableKey;
-  /** The category the subject should be counted under as it now stands; undefined: not at all (deleted). */
-  target: Category | undefined;
-}
-
 export type Counts<Category extends string> = Record<Category | 'total', number>;
-
-const optimisticRetries = 10;
-/** A claimant finishes its counter change within this (three DynamoDB writes); older claims are abandoned. */
-const claimLeaseMs = 60_000;
-
-export class ExactCounters<Category extends string> {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-    private readonly categories: readonly Category[],
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /**
-   * Brings the scope's counters in line with the subject, exactly once per change even when
-   * interrupted, repeated or raced (DynamoDB emulators have no transactions): the subject first claims
-   * the change (`pendingCount`, conditional: one claimant), the counters apply it guarded by its token
-   * (`NOT contains(tokens, :token)`), then the subject clears the claim and says what it is counted
-   * as, and the token leaves the counters item. Only the claimant works on a fresh claim: another
-   * finisher could otherwise apply it again after the claimant removed its token. A claim older than
-   * the lease was abandoned (its claimant stopped) and is finished by whoever finds it; if the counters
-   * already carry its token, it is only confirmed. So the token set holds only claims in progress.
-   *
-   * `read` loads the subject as it stands (consistently). Returns the subject once it is counted as
-   * its target, or undefined when it is gone or a fresh claim is left to its claimant; a caller whose
-   * subjects wait somewhere until counted (an attention index) takes them out on the former.
-   */
-  async sync<State extends CountedState<Category>>(
-    read: () => Promise<State | undefined>,
-    subjectOf: (state: State) => CountedSubject<Category>,
-  ): Promise<State | undefined> {
-    let name = 'subject';
-    for (let attempt = 0; attempt < optimisticRetries; attempt += 1) {
-      const current = await read();
-      if (!current) return undefined;
-      const subject = subjectOf(current);
-      name = subject.id;
-      if (current.pendingCount) {
-        if (this.now() - current.pendingCount.claimedAt < claimLeaseMs) return undefined; // its claimant finishes it
-        await this.applyPendingCount(subject, current.pendingCount);
-        continue;
-      }
-      if (current.countedAs === subject.target) return current;
-      const claimedAt = this.now();
-      const pending: PendingCount<Category> = {
-        token: `${subject.id}#${current.revision}#${claimedAt}`,
-        claimedAt,
-        ...(current.countedAs ? { from: current.countedAs } : {}),
-        ...(subject.target ? { to: subject.target } : {}),
-      };
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: subject.key,
-            UpdateExpression: 'SET pendingCount = :pending, revision = revision + :one',
-            ConditionExpression: 'revision = :revision AND attribute_not_exists(pendingCount)',
-            ExpressionAttributeValues: { ':pending': pending, ':revision': current.revision, ':one': 1 },
-          }),
-        );
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) continue; // changed meanwhile: look again
-        throw error;
-      }
-      await this.applyPendingCount(subject, pending);
-    }
-    throw new Error(`Counters of ${name} kept changing; gave up after ${optimisticRetries} attempts.`);
-  }
-
-  private async applyPendingCount(subject: CountedSubject<Category>, pending: PendingCount<Category>): Promise<void> {
-    const deltas = new Map<string, number>();
-    if (pending.from) deltas.set(pending.from, -1);
-    if (pending.to) deltas.set(pending.to, (deltas.get(pending.to) ?? 0) + 1);
-    if (!pending.from && pending.to) deltas.set('total', 1);
-    if (pending.from && !pending.to) deltas.set('total', -1);
-    const names: Record<string, string> = { '#tokens': 'tokens' };
-    const values: Record<string, unknown> = { ':token': pending.token, ':tokens': new Set([pending.token]) };
-    const additions = [...deltas].map(([name, delta], index) => {
-      names[`#c${index}`] = name;
-      values[`:d${index}`] = delta;
-      return `#c${index} :d${index}`;
-    });
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: subject.scope,
-          UpdateExpression: `ADD ${[...additions, '#tokens :tokens'].join(', ')}`,
-          ConditionExpression: 'attribute_not_exists(#tokens) OR NOT contains(#tokens, :token)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error; // applied before an interruption
-    }
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: subject.key,
-          UpdateExpression: `${pending.to ? 'SET countedAs = :to, ' : 'SET '}revision = revision + :one REMOVE pendingCount${pending.to ? '' : ', countedAs'}`,
-          ConditionExpression: 'pendingCount.#token = :token',
-          ExpressionAttributeNames: { '#token': 'token' },
-          ExpressionAttributeValues: { ':token': pending.token, ':one': 1, ...(pending.to ? { ':to': pending.to } : {}) },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error; // finished by someone else
-    }
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: subject.scope,
-        UpdateExpression: 'DELETE #tokens :tokens',
-        ExpressionAttributeNames: { '#tokens': 'tokens' },
-        ExpressionAttributeValues: { ':tokens': new Set([pending.token]) },
-      }),
-    );
-  }
-
-  /** The scope's counts: the total and one per category (0 when never counted). */
-  async counts(scope: TableKey): Promise<Counts<Category>> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: scope, ConsistentRead: true }));
-    const counts = { total: Number(Item?.total ?? 0) } as Counts<Category>;
-    for (const category of this.categories) counts[category] = Number(Item?.[category] ?? 0);
-    return counts;
-  }
-
-  /** Adds to a scope's counters directly: only for seeding and for tests that simulate a crash. */
-  async add(scope: TableKey, deltas: Partial<Counts<Category>>): Promise<void> {
-    const entries = Object.entries(deltas).filter(([, delta]) => delta);
-    if (entries.length === 0) return;
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: scope,
-        UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :d${index}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], index) => [`:d${index}`, delta])),
-      }),
-    );
-  }
-}

@@ -3,7 +3,7 @@ import { decodeTime } from 'ulidx';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtractionRecord, ExtractionStatus } from '../../src/extractions/extraction.ts';
 import { labelKeyPartition, labelValuePartition, statusPartition, workspacePartition } from '../../src/extractions/extraction-keys.ts';
-import { ExtractionLister } from '../../src/extractions/extraction-listing.ts';
+import { DynamoDbExtractionLister } from '../../src/extractions/aws/dynamodb-extraction-listing.ts';
 import { ExtractionSettlement } from '../../src/extractions/extraction-settlement.ts';
 import { extractionSettlement, extractionStore, outputStore } from '../../src/extractions/wiring.ts';
 import type { EventRecorder } from '../../src/events/event-recorder.ts';
@@ -123,7 +123,7 @@ describe('the sweeper', () => {
     }
     await store.counters.add(workspaceId, { total: -1, QUEUED: -1 });
     await recordsTable().client.send(new UpdateCommand({ TableName: store.tableName, Key: { pk: `EXT#${record.id}`, sk: 'EXTRACTION' }, UpdateExpression: 'REMOVE countedAs' }));
-    const lister = new ExtractionLister(store);
+    const lister = new DynamoDbExtractionLister(store);
     const query = { page: 0, size: 10, sortBy: 'createdAt' as const, sort: 'desc' as const, labels: { customer: 'acme' } };
     expect((await lister.list(workspaceId, query)).totalItems).toBe(0);
 

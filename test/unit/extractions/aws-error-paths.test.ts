@@ -3,9 +3,9 @@ import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand, InvalidArn } 
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { StepFunctionsExtractionExecutions } from '../../../src/extractions/extraction-executions.ts';
+import { StepFunctionsExtractionExecutions } from '../../../src/extractions/aws/step-functions-extraction-executions.ts';
 import { ExtractionOutputStore } from '../../../src/extractions/extraction-output-store.ts';
-import { ExtractionStore } from '../../../src/extractions/extraction-store.ts';
+import { DynamoDbExtractionStore } from '../../../src/extractions/aws/dynamodb-extraction-store.ts';
 import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
 import { conditionalFailure, documentClient, failedExtractionRecord } from '../../support/mocked-records.ts';
 
@@ -69,14 +69,14 @@ describe('ExtractionOutputStore', () => {
   });
 });
 
-describe('ExtractionStore', () => {
+describe('DynamoDbExtractionStore', () => {
   const stored = { pk: `EXT#${record.id}`, sk: 'EXTRACTION', ...record, revision: 4, countedAs: 'FAILED' };
 
   it('retries a write that lost the optimistic lock with what is stored now', async () => {
     documents.on(GetCommand).resolves({ Item: stored });
     documents.on(PutCommand).rejectsOnce(conditionalFailure()).resolves({});
     documents.on(UpdateCommand).resolves({});
-    const store = new ExtractionStore(documentClient(), 'records');
+    const store = new DynamoDbExtractionStore(documentClient(), 'records');
 
     const result = await store.mutate(record.id, (current) => ({ ...current, reviewRequired: true }));
 
@@ -94,7 +94,7 @@ describe('ExtractionStore', () => {
       .on(UpdateCommand)
       .rejectsOnce(conditionalFailure()) // the counters already carry this token: applied before the claimant stopped
       .resolves({});
-    const store = new ExtractionStore(documentClient(), 'records', () => 1_000 + 61_000);
+    const store = new DynamoDbExtractionStore(documentClient(), 'records', () => 1_000 + 61_000);
 
     await store.syncCounters(record);
 
@@ -109,7 +109,7 @@ describe('ExtractionStore', () => {
   it('leaves a fresh claim to its claimant', async () => {
     const claimed = { ...stored, status: 'FAILED', countedAs: 'PROCESSING', pendingCount: { token: `${record.id}#3#1000`, claimedAt: 1_000, from: 'PROCESSING', to: 'FAILED' } };
     documents.on(GetCommand).resolves({ Item: claimed });
-    const store = new ExtractionStore(documentClient(), 'records', () => 1_000 + 5_000);
+    const store = new DynamoDbExtractionStore(documentClient(), 'records', () => 1_000 + 5_000);
 
     await store.syncCounters(record);
 
@@ -119,7 +119,7 @@ describe('ExtractionStore', () => {
   it('does not touch the counters when the record is already counted as it is', async () => {
     documents.on(GetCommand).resolves({ Item: { ...stored } });
     documents.on(UpdateCommand).resolves({});
-    const store = new ExtractionStore(documentClient(), 'records');
+    const store = new DynamoDbExtractionStore(documentClient(), 'records');
 
     await store.syncCounters(record);
 
@@ -129,11 +129,11 @@ describe('ExtractionStore', () => {
   });
 });
 
-describe('ExtractionStore.create', () => {
+describe('DynamoDbExtractionStore.create', () => {
   const queued: ExtractionRecord = { ...record, status: 'QUEUED', generation: 1, completedAt: undefined, error: undefined, labels: { customer: 'acme' } };
 
   it('writes nothing when a label cannot be encoded into its index key', async () => {
-    const store = new ExtractionStore(documentClient(), 'records');
+    const store = new DynamoDbExtractionStore(documentClient(), 'records');
 
     await expect(store.create({ ...queued, labels: { '\udfff': 'v' } })).rejects.toThrow(URIError);
 
@@ -144,7 +144,7 @@ describe('ExtractionStore.create', () => {
     documents.on(PutCommand).resolves({});
     documents.on(BatchWriteCommand).rejectsOnce(new Error('throttled')).resolves({});
     documents.on(DeleteCommand).resolves({});
-    const store = new ExtractionStore(documentClient(), 'records');
+    const store = new DynamoDbExtractionStore(documentClient(), 'records');
 
     await expect(store.create(queued)).rejects.toThrow('throttled');
 
@@ -158,7 +158,7 @@ describe('ExtractionStore.create', () => {
     documents.on(PutCommand).resolves({});
     documents.on(BatchWriteCommand).resolves({});
     documents.on(GetCommand).resolves({ Item: { pk: `EXT#${record.id}`, sk: 'EXTRACTION', ...queued, revision: 1, countedAs: 'QUEUED' } });
-    const store = new ExtractionStore(documentClient(), 'records');
+    const store = new DynamoDbExtractionStore(documentClient(), 'records');
 
     await store.create({ ...queued, labels: { constructor: 'x', prototype: 'y' } });
 

@@ -1,7 +1,8 @@
 import { encodeTime } from 'ulidx';
 import { describe, expect, it } from 'vitest';
 import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
-import { comparatorFor, matchesFilters, planExtractionList, type ExtractionListQuery } from '../../../src/extractions/extraction-listing.ts';
+import { planExtractionList } from '../../../src/extractions/aws/dynamodb-extraction-listing.ts';
+import { comparatorFor, matchesFilters, type ExtractionListQuery } from '../../../src/extractions/extraction-listing.ts';
 import { pageWindow } from '../../../src/platform/page-window.ts';
 import { labelKeyPartition, labelValuePartition } from '../../../src/extractions/extraction-keys.ts';
 

@@ -1,16 +1,17 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchWrite } from '../infrastructure/dynamodb-batches.ts';
-import { queryPages } from '../infrastructure/dynamodb-queries.ts';
-import type { ExtractionRecord } from './extraction.ts';
-import { labelItemKeys, labelItemsOf, recordOf, type StoredExtraction } from './extraction-items.ts';
-import { attentionPartition, attentionShardCount, contentHashPartition, extractionKey } from './extraction-keys.ts';
+import { batchWrite } from '../../infrastructure/dynamodb-batches.ts';
+import { queryPages } from '../../infrastructure/dynamodb-queries.ts';
+import type { ExtractionRecord } from '../extraction.ts';
+import { attentionPartition, attentionShardCount, contentHashPartition, extractionKey } from '../extraction-keys.ts';
+import type { ExtractionIndex, StoredExtraction } from '../extraction-store.ts';
+import { labelItemKeys, labelItemsOf, recordOf } from './extraction-items.ts';
 
 /**
  * The items and index entries that point at extraction records: label items (list filters), content
  * hashes (the duplicate policy) and the sparse attention index (the sweeper).
  */
-export class ExtractionIndexItems {
+export class DynamoDbExtractionIndexItems implements ExtractionIndex {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,

@@ -1,24 +1,22 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ExactCounters, type Counts } from '../platform/exact-counters.ts';
-import { extractionStatuses, type ExtractionStatus } from './extraction.ts';
-import type { StoredExtraction } from './extraction-items.ts';
-import { countersKey, extractionKey } from './extraction-keys.ts';
-
-export type ExtractionCounts = Counts<ExtractionStatus>;
+import { DynamoDbExactCounters } from '../../platform/aws/dynamodb-exact-counters.ts';
+import { extractionStatuses, type ExtractionStatus } from '../extraction.ts';
+import { countersKey, extractionKey } from '../extraction-keys.ts';
+import type { ExtractionCounts, StoredExtraction } from '../extraction-store.ts';
 
 /**
  * The workspace's extraction counters (WS#<ws>#EXTCOUNTS / COUNTS): a total and one count per status,
  * kept exact by the pending-count protocol of src/platform/exact-counters.ts. A record being deleted
  * is counted under nothing.
  */
-export class ExtractionCounters {
-  private readonly counters: ExactCounters<ExtractionStatus>;
+export class DynamoDbExtractionCounters {
+  private readonly counters: DynamoDbExactCounters<ExtractionStatus>;
 
   constructor(client: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now) {
-    this.counters = new ExactCounters(client, tableName, extractionStatuses, now);
+    this.counters = new DynamoDbExactCounters(client, tableName, extractionStatuses, now);
   }
 
-  /** Returns the record once counted as it stands (see ExactCounters.sync). */
+  /** Returns the record once counted as it stands (see DynamoDbExactCounters.sync). */
   sync(read: () => Promise<StoredExtraction | undefined>): Promise<StoredExtraction | undefined> {
     return this.counters.sync(read, (record) => ({
       id: record.id,

@@ -1,28 +1,11 @@
 /// <reference lib="es2024.string" />
-import { asDynamoMap } from '../infrastructure/caller-keyed-maps.ts';
-import type { PendingCount } from '../platform/exact-counters.ts';
-import type { ExtractionRecord, ExtractionStatus } from './extraction.ts';
-import { extractionKey, indexAttributesOf, labelKeyPartition, labelValuePartition } from './extraction-keys.ts';
+import * as z from 'zod/mini';
+import { asDynamoMap } from '../../infrastructure/caller-keyed-maps.ts';
+import { extractionStatuses, type ExtractionRecord } from '../extraction.ts';
+import { extractionKey, indexAttributesOf, labelKeyPartition, labelValuePartition } from '../extraction-keys.ts';
+import type { StoredExtraction } from '../extraction-store.ts';
 
 // The items an extraction is stored as (key layout: extraction-keys.ts), shared by the store's parts.
-
-/** The record as stored: the resource plus bookkeeping for optimistic locking and counters. */
-export interface StoredExtraction extends ExtractionRecord {
-  /** Increments on every write of the record; writes are conditional on it (optimistic locking). */
-  revision: number;
-  /** The status the workspace counters currently count this record under; absent: not counted. */
-  countedAs?: ExtractionStatus;
-  /** Set while a delete is under way: the record has left every list and GET answers 404. */
-  deleting?: boolean;
-  /** A counter change claimed and not yet confirmed (src/platform/exact-counters.ts). */
-  pendingCount?: PendingCount<ExtractionStatus>;
-  /**
-   * Set by the terminal transition of a generation, cleared once its event is recorded: until then
-   * the record stays in the attention index whatever else changes (counters, feedback), so the
-   * sweeper records the event of a settlement that stopped between the two writes.
-   */
-  eventPending?: boolean;
-}
 
 export function labelItemKeys(record: Pick<ExtractionRecord, 'workspaceId' | 'id' | 'labels'>): { pk: string; sk: string }[] {
   return Object.entries(record.labels).flatMap(([key, value]) => [
@@ -61,12 +44,37 @@ export function itemOf(record: StoredExtraction, options?: { needsAttention: boo
   return item;
 }
 
-const internalAttributes = new Set([
-  'pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk',
-]);
+const status = z.enum(extractionStatuses);
+
+/** The record item: the record's attributes (keys and index attributes are left out). */
+const recordItem = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  status,
+  generation: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.optional(z.string()),
+  error: z.optional(z.object({ code: z.enum(['DOCUMENT_NOT_ROUTED', 'DOCUMENT_EXTRACTION_FAILED', 'DOCUMENT_REJECTED']), message: z.string() })),
+  labels: z.record(z.string(), z.string()),
+  document: z.object({
+    fileId: z.optional(z.string()),
+    fileName: z.optional(z.string()),
+    mimeType: z.optional(z.string()),
+    size: z.optional(z.number()),
+    pageCount: z.optional(z.number()),
+  }),
+  source: z.optional(z.object({ url: z.string(), fileName: z.optional(z.string()) })),
+  sha256: z.optional(z.string()),
+  outputAvailable: z.boolean(),
+  reviewRequired: z.optional(z.boolean()),
+  revision: z.number(),
+  countedAs: z.optional(status),
+  deleting: z.optional(z.boolean()),
+  pendingCount: z.optional(z.object({ token: z.string(), claimedAt: z.number(), from: z.optional(status), to: z.optional(status) })),
+  eventPending: z.optional(z.boolean()),
+});
 
 export function recordOf(item: Record<string, unknown>): StoredExtraction {
-  const record: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(item)) if (!internalAttributes.has(name)) record[name] = value;
-  return record as unknown as StoredExtraction;
+  return recordItem.parse(item);
 }
