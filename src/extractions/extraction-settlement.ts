@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { logger } from '../infrastructure/logger.ts';
 import { metrics, millisecondsSince } from '../infrastructure/metrics.ts';
 import { inFlightStatuses, isTerminal, type ExtractionStatus, type RunError } from './extraction.ts';
-import type { EventRecorder } from '../events/event-recorder.ts';
+import type { EventEnvelope } from '../events/event-envelope.ts';
 import { extractionEventOf } from './extraction-events.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';
 import type { ExtractionOutputs, ExtractionStore, StoredExtraction } from './extraction-store.ts';
@@ -11,6 +11,11 @@ export interface TerminalOutcome {
   status: Extract<ExtractionStatus, 'COMPLETED' | 'FAILED' | 'REJECTED'>;
   error?: RunError;
   pageCount?: number;
+}
+
+/** Where terminal events are recorded: idempotently by event id (false: it was recorded before). */
+export interface ExtractionEventRecorder {
+  record(workspaceId: string, event: EventEnvelope): Promise<boolean>;
 }
 
 export interface SweepReport {
@@ -31,7 +36,7 @@ export class ExtractionSettlement {
   constructor(
     private readonly store: ExtractionStore,
     private readonly outputs: ExtractionOutputs,
-    private readonly events: EventRecorder,
+    private readonly events: ExtractionEventRecorder,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
