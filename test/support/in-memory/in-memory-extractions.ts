@@ -146,7 +146,7 @@ export class InMemoryExtractionStore implements ExtractionStore {
 export class InMemoryExtractionOutputs implements ExtractionOutputs {
   readonly outputs = new Map<string, ExtractionOutput>();
 
-  async put(record: Pick<ExtractionRecord, 'id'>, output: ExtractionOutput): Promise<void> {
+  async put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>, output: ExtractionOutput): Promise<void> {
     this.outputs.set(record.id, structuredClone(output));
   }
 
