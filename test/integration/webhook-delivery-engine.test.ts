@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.ts';
+import { DynamoEventRecords } from '../../src/events/aws/dynamodb-event-records.ts';
 import { EventRecorder } from '../../src/events/event-recorder.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
@@ -11,7 +12,7 @@ import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/webh
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
-import { fakeSign, InMemorySubscriptions } from '../support/in-memory-deliveries.ts';
+import { fakeSign, InMemorySubscriptions } from '../support/in-memory/webhook-deliveries.ts';
 
 // The delivery engine against the embedded stack's DynamoDB and SQS emulators and a real receiver on
 // loopback: events recorded as the extraction recorder writes them, deliveries fanned out, attempt
@@ -75,7 +76,7 @@ async function recordEvent(): Promise<EventEnvelope> {
     data: { extractionId: newIdentifier('ext'), status: 'COMPLETED' },
   };
   // The outbox's hand-off is left out: these tests call the fan-out themselves.
-  await new EventRecorder(dynamoDocumentClient(), stack.resources.recordsTableName, { handOff: async () => undefined }).record(workspaceId, envelope);
+  await new EventRecorder(new DynamoEventRecords(dynamoDocumentClient(), stack.resources.recordsTableName), { handOff: async () => undefined }).record(workspaceId, envelope);
   return envelope;
 }
 

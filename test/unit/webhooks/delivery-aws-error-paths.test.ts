@@ -5,7 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SqsDeliveryQueue } from '../../../src/infrastructure/delivery-queue.ts';
 import type { AttemptRecord, DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
-import { DynamoDeliveryStore } from '../../../src/webhooks/delivery-store.ts';
+import { DynamoDeliveryStore } from '../../../src/webhooks/aws/dynamodb-delivery-store.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);

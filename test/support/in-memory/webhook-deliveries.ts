@@ -1,8 +1,8 @@
-import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
-import { deliveryExpired, type AttemptRecord, type AttemptResult, type DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
-import type { AttemptSettlement, DeliveryStore, FanOut, FannedOutDelivery, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
-import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
-import type { WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
+import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../../src/webhooks/delivery-attempts.ts';
+import { deliveryExpired, type AttemptRecord, type AttemptResult, type DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
+import type { AttemptSettlement, DeliveryStore, FanOut, FannedOutDelivery, HeldDelivery } from '../../../src/webhooks/delivery-store.ts';
+import type { EventPayloads, RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
+import type { WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
 
 // In-test implementations of the delivery engine's ports, with the same conditions as the DynamoDB
 // store (test/integration/webhook-delivery-engine.test.ts runs the real one).
