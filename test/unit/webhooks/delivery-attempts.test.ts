@@ -504,6 +504,38 @@ describe('processAttemptMessage', () => {
   });
 });
 
+describe('writes per delivery', () => {
+  it("a fanned-out delivery's first attempt costs two writes of its delivery: its creation, and the settle that records the outcome", async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    subscriptions.add(subscriptionOf());
+
+    const [delivery] = await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], { sendFirstAttemptsNow: true });
+
+    expect(receiver.requests).toHaveLength(1);
+    expect(store.writesOf(delivery!.id)).toEqual(['create', 'settleAttempt']);
+    expect(await store.recentAttempts(delivery!, 100)).toEqual({ attempts: [expect.objectContaining({ number: 1, outcome: 'succeeded' })], omitted: false });
+  });
+
+  it("a queued first attempt (resend) costs two writes too: the delivery's put and the settle; the next attempt's mark starts at attempt 2", async () => {
+    const receiver = scriptedReceiver([200, 500, 500, 200]);
+    const engine = engineWith(receiver.send);
+    const original = await fanOut(engine);
+    await drain(engine);
+
+    const resent = await engine.resendDelivery(workspaceId, eventId, original.id);
+    await drain(engine);
+
+    expect(store.writesOf(resent.id)).toEqual(['create', 'settleAttempt']);
+    expect(await store.get(eventId, resent.id)).toMatchObject({ status: 'FAILED', attemptCount: 1 });
+
+    // An automatic delivery whose attempt 1 failed: attempt 2 is queued and marked (a lost one is told from a duplicate by it).
+    const failing = await fanOut(engine, subscriptionOf({ id: 'sub_01JZ00000000000000000000S2' }));
+    await drain(engine);
+    expect(store.writesOf(failing.id)).toEqual(['create', 'settleAttempt', 'markScheduled', 'settleAttempt']);
+  });
+});
+
 describe('resendDelivery', () => {
   it('creates a new manual delivery with one attempt, whatever the old one’s state', async () => {
     const receiver = scriptedReceiver([200, 500]);
