@@ -1,9 +1,5 @@
 import { logger } from '../infrastructure/logger.ts';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { queryPages } from '../infrastructure/dynamodb-queries.ts';
 import type { EventType } from './event-envelope.ts';
-import { eventKey, outboxPartition, outboxShardCount } from './event-keys.ts';
 
 /**
  * The hand-off message: "this event was recorded; fan it out". Duplicates are expected (an inline
@@ -27,6 +23,14 @@ export interface OutboxEntry {
   eventType: EventType;
 }
 
+/** The recorded events not yet handed off (an event is added to them by its own record, `EventRecords.add`). */
+export interface OutboxEntries {
+  /** Entries recorded before `recordedBefore` (ISO 8601), oldest first within each part of the store. */
+  recordedBefore(recordedBefore: string): AsyncIterable<OutboxEntry & { recordedAt: string }>;
+  /** Takes the event out; one already taken out (a racing drain) is no error. */
+  remove(eventId: string): Promise<void>;
+}
+
 export interface DrainReport {
   handedOff: number;
   /** Entries whose hand-off failed (each logged at warn level); the next drain tries again. */
@@ -47,17 +51,16 @@ export const defaultOutboxGraceMs = 30_000;
 
 /**
  * The outbox guarantee: every recorded event reaches delivery, also when its recorder dies right
- * after recording it. The recorder writes the event with outbox attributes (the sparse gsi6, see
- * event-keys.ts) in the same conditional put, then calls `handOff`; the attributes are cleared only
- * after the send succeeded, so an event is in the outbox until it has been handed off at least once.
+ * after recording it. The record that stores the event puts it in the outbox (`EventRecords.add`; in
+ * DynamoDB the sparse gsi6, see aws/event-keys.ts), then the recorder calls `handOff`, which takes it out
+ * only after the send succeeded, so an event is in the outbox until it has been handed off at least once.
  * `drain` (a schedule row, every minute) hands off whatever was left.
  */
 export class EventOutbox {
   private readonly now: () => number;
 
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    private readonly entries: OutboxEntries,
     private readonly delivery: EventDeliveryHandOff,
     private readonly options: EventOutboxOptions = { graceMs: defaultOutboxGraceMs },
   ) {
@@ -67,37 +70,12 @@ export class EventOutbox {
   /** Sends the hand-off message, then takes the event out of the outbox. Throws when the send fails. */
   async handOff(entry: OutboxEntry): Promise<void> {
     await this.delivery.send({ kind: 'event-recorded', workspaceId: entry.workspaceId, eventId: entry.eventId, eventType: entry.eventType });
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: eventKey(entry.eventId),
-          UpdateExpression: 'REMOVE gsi6pk, gsi6sk',
-          ConditionExpression: 'attribute_exists(gsi6pk)',
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error; // already cleared (a racing drain)
-    }
+    await this.entries.remove(entry.eventId);
   }
 
-  /** Events still waiting for their hand-off, oldest first per shard (older than the grace period). */
-  async *pending(graceMs = this.options.graceMs): AsyncGenerator<OutboxEntry & { recordedAt: string }> {
-    const before = new Date(this.now() - graceMs).toISOString();
-    for (let shard = 0; shard < outboxShardCount; shard += 1) {
-      const pages = queryPages(this.client, {
-        TableName: this.tableName,
-        IndexName: 'gsi6',
-        // `<recordedAt>#<eventId>` sorts below `before` exactly when recordedAt is earlier.
-        KeyConditionExpression: 'gsi6pk = :shard AND gsi6sk < :before',
-        ExpressionAttributeValues: { ':shard': outboxPartition(shard), ':before': before },
-      });
-      for await (const page of pages) {
-        for (const item of page.Items ?? []) {
-          yield { workspaceId: item.workspaceId, eventId: item.eventId, eventType: item.eventType, recordedAt: item.recordedAt };
-        }
-      }
-    }
+  /** Events still waiting for their hand-off, oldest first (older than the grace period). */
+  pending(graceMs = this.options.graceMs): AsyncIterable<OutboxEntry & { recordedAt: string }> {
+    return this.entries.recordedBefore(new Date(this.now() - graceMs).toISOString());
   }
 
   /** Hands off every entry older than the grace period; one failure does not stop the others. */

@@ -1,9 +1,6 @@
 import { logger } from '../infrastructure/logger.ts';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { filesBucket } from '../infrastructure/resource-definitions.ts';
 import { eventRetentionDays, type EventEnvelope } from './event-envelope.ts';
-import { eventKey, outboxAttributesOf, workspaceEventsPartition } from './event-keys.ts';
 import type { EventOutbox } from './event-outbox.ts';
 
 /** An event whose `data` would not fit a DynamoDB item (400 KB) keeps it in S3 instead. */
@@ -13,18 +10,35 @@ export interface EventPayloadObjects {
   put(objectKey: string, body: string): Promise<void>;
 }
 
+/** An event as it is stored: its envelope with `data` as its JSON text, or where that text was put instead. */
+export interface StoredEvent {
+  workspaceId: string;
+  envelope: Omit<EventEnvelope, 'data'>;
+  data: { json: string } | { objectKey: string };
+  recordedAt: string;
+  /** Unix seconds: `occurredAt` + 90 days (the table's TTL attribute). */
+  expiresAt: number;
+}
+
+/** Where events are recorded. */
+export interface EventRecords {
+  /**
+   * Stores the event once, in the outbox from this very write on (so a recorder that stops right
+   * after it leaves the event to the drain, never undelivered); false when it was already recorded.
+   */
+  add(event: StoredEvent): Promise<boolean>;
+}
+
 export const eventPayloadObjectKey = (workspaceId: string, eventId: string) => `${filesBucket.eventPayloadPrefix}${workspaceId}/${eventId}.json`;
 
 /**
- * Durable, idempotent recording of domain events in the records table (key layout: event-keys.ts),
- * each handed to delivery through the outbox. `data` is stored as its JSON text (`dataJson`); when
- * it is too large for an item (an output over ~300 KB), the item carries `dataObjectKey` (the files
- * bucket) instead.
+ * Durable, idempotent recording of domain events (`EventRecords`), each handed to delivery through the
+ * outbox. `data` is stored as its JSON text; when it is too large for a table item (an output over
+ * ~300 KB), it goes to the files bucket and the record names its object instead.
  */
 export class EventRecorder {
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    private readonly records: EventRecords,
     private readonly outbox: Pick<EventOutbox, 'handOff'>,
     private readonly payloads?: EventPayloadObjects,
     private readonly inlineLimitBytes = inlineEventDataLimitBytes,
@@ -42,38 +56,15 @@ export class EventRecorder {
     // `data` is kept as the JSON text that is sent, not as a DynamoDB map: a map cannot hold every
     // JSON value (numbers beyond DynamoDB's 38 digits or 1e-130..1e126, such as a run input's 1e-200),
     // and the text is byte for byte the payload GET /events/{id} and every delivery show.
-    const { data: _data, ...envelopeWithoutData } = event;
-    let stored: Record<string, unknown> = { ...envelopeWithoutData, dataJson: data };
+    const { data: _data, ...envelope } = event;
+    let stored: StoredEvent['data'] = { json: data };
     if (Buffer.byteLength(data) > this.inlineLimitBytes) {
       if (!this.payloads) throw new Error(`Event ${event.eventId} is too large for the table and no payload store is configured.`);
-      const dataObjectKey = eventPayloadObjectKey(workspaceId, event.eventId);
-      await this.payloads.put(dataObjectKey, data);
-      stored = { ...envelopeWithoutData, dataObjectKey };
+      const objectKey = eventPayloadObjectKey(workspaceId, event.eventId);
+      await this.payloads.put(objectKey, data);
+      stored = { objectKey };
     }
-    const recordedAt = this.now().toISOString();
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...eventKey(event.eventId),
-            workspaceId,
-            ...stored,
-            recordedAt,
-            gsi1pk: workspaceEventsPartition(workspaceId),
-            gsi1sk: `${event.occurredAt}#${event.eventId}`,
-            // In the outbox from the first write on: a recorder that stops right after this put
-            // leaves the event to the drain, never undelivered.
-            ...outboxAttributesOf(event.eventId, recordedAt),
-            expiresAt,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+    if (!(await this.records.add({ workspaceId, envelope, data: stored, recordedAt: this.now().toISOString(), expiresAt }))) return false;
     try {
       await this.outbox.handOff({ workspaceId, eventId: event.eventId, eventType: event.eventType });
     } catch (error) {

@@ -352,10 +352,16 @@ export class DeliveryAttempts {
     return { action: 'rescheduled', attempt: next };
   }
 
+  /**
+   * Queues `attempt`, then marks it queued. Attempt 1 is not marked (as the fan-out does not mark the
+   * attempt 1 it queues): the mark only tells a lost attempt n+1 from a duplicate once attempt n is
+   * settled (`nextAttemptLost`), and a mark of 1 or none read the same there, so a resend's first
+   * attempt costs two writes, its delivery's put and the settle that records its outcome.
+   */
   private async queueAttempt(delivery: DeliveryRecord, attempt: number, delaySeconds: number, now: Date): Promise<void> {
     const { delaySeconds: firstHop, notBefore } = queuedDelay(delaySeconds, now);
     await this.dependencies.queue.send({ kind: 'attempt', deliveryId: delivery.id, eventId: delivery.eventId, attempt, ...(notBefore ? { notBefore } : {}) }, firstHop);
-    await this.dependencies.store.markScheduled(delivery.eventId, delivery.id, attempt);
+    if (attempt > 1) await this.dependencies.store.markScheduled(delivery.eventId, delivery.id, attempt);
   }
 
   private newDelivery(

@@ -4,7 +4,8 @@ import { requiredEnvironment, resourceEnvironment } from '../infrastructure/reso
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from './delivery-attempts.ts';
 import { DeliveryHistory } from './delivery-history.ts';
-import { DynamoDeliveryStore, type DeliveryStore } from './delivery-store.ts';
+import { DynamoDeliveryStore } from './aws/dynamodb-delivery-store.ts';
+import type { DeliveryStore } from './delivery-store.ts';
 import { RecordedEventPayloads, type EventPayloads } from './event-payloads.ts';
 import { eventLister } from '../events/wiring.ts';
 import { OutboundConnectionPool } from '../outbound/outbound-fetch.ts';

@@ -4,8 +4,9 @@ import { requiredEnvironment, resourceEnvironment } from '../infrastructure/reso
 import type { DeliveryAttempts } from './delivery-attempts.ts';
 import { FailedDeliveryRecovery } from './delivery-recovery.ts';
 import { attemptQueue, deliveryHistory, deliveryStore } from './delivery-wiring.ts';
-import { DeliveryPurge } from './delivery-purge.ts';
-import { EventHistory, SubscriptionDeliveredEvents } from './event-history.ts';
+import { DynamoDeliveryPurge } from './aws/dynamodb-delivery-purge.ts';
+import { DynamoSubscriptionDeliveredEvents } from './aws/dynamodb-subscription-delivered-events.ts';
+import { EventHistory } from './event-history.ts';
 import { subscriptionLookup, subscriptionStore, webhookDeliveries } from './wiring.ts';
 
 // The events API's objects, built from the environment the stack (deployed or local) sets.
@@ -14,7 +15,7 @@ export function eventHistory(): EventHistory {
   return new EventHistory({
     subscriptions: subscriptionStore(),
     events: eventLister(),
-    delivered: new SubscriptionDeliveredEvents(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
+    delivered: new DynamoSubscriptionDeliveredEvents(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
     deliveries: deliveryHistory(),
   });
 }
@@ -30,6 +31,6 @@ export function failedDeliveryRecovery(): FailedDeliveryRecovery {
 }
 
 /** Removes an expired event's deliveries and attempts (the events purge calls it first). */
-export function deliveryPurge(): DeliveryPurge {
-  return new DeliveryPurge(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+export function deliveryPurge(): DynamoDeliveryPurge {
+  return new DynamoDeliveryPurge(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }

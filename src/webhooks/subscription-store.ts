@@ -1,25 +1,5 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { BatchedItemReads } from '../infrastructure/batched-item-reads.ts';
-import { callDownstream } from '../platform/downstream-calls.ts';
 import type { EncryptedSigningSecret } from './subscription-secrets.ts';
 import type { SubscriptionChanges, SubscriptionRecord } from './subscription.ts';
-
-// Key design (docs/webhooks.md): one item per subscription under pk `SUB#<id>`, sk `SUBSCRIPTION`,
-// carrying its workspace; gsi1 (`WS#<ws>#SUB`, `<createdAt>#<id>`) holds a workspace's subscriptions,
-// at most 25, read whole by one Query. Every read and write checks the workspace, so another
-// workspace's subscription answers exactly as a missing one does. The secret is stored only as
-// `secretCiphertext`, read by `encryptedSecretOf` and, with the record, by `getForDelivery`. After a
-// rotation the secret it replaced stays as `previousSecretCiphertext` until `previousSecretExpiresAt`
-// (docs/webhooks.md, Secret rotation).
-const subscriptionKey = (subscriptionId: string) => ({ pk: `SUB#${subscriptionId}`, sk: 'SUBSCRIPTION' });
-const workspacePartition = (workspaceId: string) => `WS#${workspaceId}#SUB`;
-
-// A resumed subscription carries a sparse mark (gsi5 `SUBSCRIPTIONS#RESUMED` / `<resumedAt>#<id>`) until
-// the held-delivery sweeper has released its held attempts once more after a grace period: a crash
-// between the resume and its release, or an attempt held while the resume was being written, is then
-// still released (docs/webhooks.md, Resume).
-const resumedPartition = 'SUBSCRIPTIONS#RESUMED';
 
 /** A subscription whose resume still awaits the sweeper's release. */
 export interface ResumedSubscription {
@@ -27,8 +7,6 @@ export interface ResumedSubscription {
   subscriptionId: string;
   resumedAt: string;
 }
-
-const recordAttributes = ['id', 'workspaceId', 'name', 'endpointUrl', 'eventTypes', 'filters', 'status', 'createdAt', 'updatedAt'] as const;
 
 /** The secret a rotation replaced, kept encrypted until its overlap ends. */
 export interface PreviousSigningSecret {
@@ -45,275 +23,49 @@ export interface SubscriptionForDelivery {
   previousSecret?: PreviousSigningSecret;
 }
 
-const deliveryAttributes = [...recordAttributes, 'secretCiphertext', 'previousSecretCiphertext', 'previousSecretExpiresAt'] as const;
-
-export class SubscriptionStore {
-  /** Set for one queue consumer invocation: its records' subscription reads are batched and remembered. */
-  private readonly batchedReads: BatchedItemReads | undefined;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-    options: { batchReadsForOneInvocation?: boolean } = {},
-  ) {
-    this.batchedReads = options.batchReadsForOneInvocation
-      ? new BatchedItemReads(client, tableName, { consistentRead: false, attributes: [...deliveryAttributes], remember: true })
-      : undefined;
-  }
-
-  async create(record: SubscriptionRecord, secretCiphertext: EncryptedSigningSecret): Promise<void> {
-    await callDownstream('DynamoDB PutItem (subscription)', () =>
-      this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            ...subscriptionKey(record.id),
-            ...record,
-            secretCiphertext,
-            gsi1pk: workspacePartition(record.workspaceId),
-            gsi1sk: `${record.createdAt}#${record.id}`,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
-    );
-  }
-
-  async get(workspaceId: string, subscriptionId: string): Promise<SubscriptionRecord | undefined> {
-    const item = await this.item(workspaceId, subscriptionId, recordAttributes);
-    return item ? toSubscriptionRecord(item) : undefined;
-  }
-
+/**
+ * The subscriptions of every workspace, each with its encrypted signing secret (docs/webhooks.md,
+ * Records). Every read and write names the workspace: another workspace's subscription answers exactly
+ * as a missing one does (undefined, or false).
+ */
+export interface SubscriptionStore {
+  /** Writes a new subscription with its encrypted secret (its id is new: nothing is overwritten). */
+  create(record: SubscriptionRecord, secretCiphertext: EncryptedSigningSecret): Promise<void>;
+  get(workspaceId: string, subscriptionId: string): Promise<SubscriptionRecord | undefined>;
   /** The stored ciphertext of the signing secret, for the one reader that decrypts it. */
-  async encryptedSecretOf(workspaceId: string, subscriptionId: string): Promise<EncryptedSigningSecret | undefined> {
-    const item = await this.item(workspaceId, subscriptionId, ['workspaceId', 'secretCiphertext']);
-    return item?.secretCiphertext as EncryptedSigningSecret | undefined;
-  }
-
+  encryptedSecretOf(workspaceId: string, subscriptionId: string): Promise<EncryptedSigningSecret | undefined>;
   /**
    * The record and the ciphertext of its secret in one read (the delivery consumer needs both for
    * every attempt); undefined when the workspace has no such subscription.
    */
-  async getForDelivery(workspaceId: string, subscriptionId: string): Promise<SubscriptionForDelivery | undefined> {
-    const item = this.batchedReads
-      ? await callDownstream('DynamoDB BatchGetItem (subscriptions)', () => this.batchedReads!.get(subscriptionKey(subscriptionId)))
-      : await this.item(workspaceId, subscriptionId, deliveryAttributes);
-    if (!item || item.workspaceId !== workspaceId || !item.secretCiphertext) return undefined;
-    const found: SubscriptionForDelivery = { record: toSubscriptionRecord(item), secretCiphertext: item.secretCiphertext as EncryptedSigningSecret };
-    if (item.previousSecretCiphertext && typeof item.previousSecretExpiresAt === 'string') {
-      found.previousSecret = { ciphertext: item.previousSecretCiphertext as EncryptedSigningSecret, expiresAt: item.previousSecretExpiresAt };
-    }
-    return found;
-  }
-
+  getForDelivery(workspaceId: string, subscriptionId: string): Promise<SubscriptionForDelivery | undefined>;
   /**
-   * Replaces the signing secret in one conditional write. With `previousExpiresAt` the current secret
-   * becomes the previous one until then (an older previous one is dropped: at most two secrets sign);
-   * without it the current secret is removed at once, and any previous one with it. Undefined when
-   * the workspace has no such subscription.
+   * Replaces the signing secret in one write. With `previousExpiresAt` the current secret becomes the
+   * previous one until then (an older previous one is dropped: at most two sign); without it the
+   * current secret is removed at once, and any previous one with it.
    */
-  async rotateSecret(
+  rotateSecret(
     workspaceId: string,
     subscriptionId: string,
     secretCiphertext: EncryptedSigningSecret,
     options: { previousExpiresAt?: string; updatedAt: string },
-  ): Promise<SubscriptionRecord | undefined> {
-    const keepPrevious = options.previousExpiresAt !== undefined;
-    const written = await this.conditionally(
-      'DynamoDB UpdateItem (subscription secret)',
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: subscriptionKey(subscriptionId),
-        UpdateExpression: keepPrevious
-          ? 'SET previousSecretCiphertext = secretCiphertext, previousSecretExpiresAt = :expiresAt, secretCiphertext = :secret, updatedAt = :updatedAt'
-          : 'SET secretCiphertext = :secret, updatedAt = :updatedAt REMOVE previousSecretCiphertext, previousSecretExpiresAt',
-        ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
-        ExpressionAttributeNames: { '#workspaceId': 'workspaceId' },
-        ExpressionAttributeValues: {
-          ':secret': secretCiphertext,
-          ':updatedAt': options.updatedAt,
-          ':workspaceId': workspaceId,
-          ...(keepPrevious ? { ':expiresAt': options.previousExpiresAt } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return written?.Attributes ? toSubscriptionRecord(written.Attributes) : undefined;
-  }
-
+  ): Promise<SubscriptionRecord | undefined>;
   /**
    * Removes a previous secret whose overlap ended at `expiresAt`, unless a later rotation replaced it
    * meanwhile (that one has its own expiry). False when there was nothing to remove.
    */
-  async destroyPreviousSecret(subscriptionId: string, expiresAt: string): Promise<boolean> {
-    const written = await this.conditionally(
-      'DynamoDB UpdateItem (subscription secret)',
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: subscriptionKey(subscriptionId),
-        UpdateExpression: 'REMOVE previousSecretCiphertext, previousSecretExpiresAt',
-        ConditionExpression: 'previousSecretExpiresAt = :expiresAt',
-        ExpressionAttributeValues: { ':expiresAt': expiresAt },
-      }),
-    );
-    return written !== undefined;
-  }
-
+  destroyPreviousSecret(subscriptionId: string, expiresAt: string): Promise<boolean>;
   /** Every subscription of the workspace (at most the quota), in creation order. */
-  async listWorkspace(workspaceId: string): Promise<SubscriptionRecord[]> {
-    const records: SubscriptionRecord[] = [];
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await callDownstream('DynamoDB Query (subscriptions)', () =>
-        this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :partition',
-            ExpressionAttributeValues: { ':partition': workspacePartition(workspaceId) },
-            ProjectionExpression: recordAttributes.map((_, index) => `#a${index}`).join(', '),
-            ExpressionAttributeNames: Object.fromEntries(recordAttributes.map((name, index) => [`#a${index}`, name])),
-            ExclusiveStartKey: exclusiveStartKey,
-          }),
-        ),
-      );
-      records.push(...(page.Items ?? []).map(toSubscriptionRecord));
-      exclusiveStartKey = page.LastEvaluatedKey;
-    } while (exclusiveStartKey);
-    return records;
-  }
-
+  listWorkspace(workspaceId: string): Promise<SubscriptionRecord[]>;
   /**
-   * Applies the changes and sets `updatedAt`; undefined when the workspace has no such subscription.
-   * Setting `status: active` marks the subscription resumed in the same write; pausing removes the mark.
+   * Applies the changes and sets `updatedAt`. Setting `status: active` marks the subscription resumed
+   * in the same write (`resumedBefore` finds it until `clearResumeMark`); pausing removes the mark.
    */
-  async update(workspaceId: string, subscriptionId: string, changes: SubscriptionChanges, updatedAt: string): Promise<SubscriptionRecord | undefined> {
-    const resumeMark = changes.status === 'active' ? { resumedAt: updatedAt, gsi5pk: resumedPartition, gsi5sk: `${updatedAt}#${subscriptionId}` } : {};
-    const fields = { ...changes, updatedAt, ...resumeMark };
-    const names = Object.keys(fields);
-    const removeMark = changes.status === 'paused' ? ' REMOVE resumedAt, gsi5pk, gsi5sk' : '';
-    return callDownstream('DynamoDB UpdateItem (subscription)', async () => {
-      try {
-        const { Attributes } = await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: subscriptionKey(subscriptionId),
-            UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :f${index}`).join(', ')}${removeMark}`,
-            ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
-            ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, index) => [`#f${index}`, name])), '#workspaceId': 'workspaceId' },
-            ExpressionAttributeValues: {
-              ...Object.fromEntries(names.map((name, index) => [`:f${index}`, fields[name as keyof typeof fields]])),
-              ':workspaceId': workspaceId,
-            },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return Attributes ? toSubscriptionRecord(Attributes) : undefined;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return undefined;
-        throw error;
-      }
-    });
-  }
-
+  update(workspaceId: string, subscriptionId: string, changes: SubscriptionChanges, updatedAt: string): Promise<SubscriptionRecord | undefined>;
   /** Subscriptions resumed before `cutoff` (ISO 8601) whose mark the sweeper has not cleared, oldest first. */
-  async resumedBefore(cutoff: string): Promise<ResumedSubscription[]> {
-    const resumed: ResumedSubscription[] = [];
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi5',
-          KeyConditionExpression: 'gsi5pk = :partition AND gsi5sk < :cutoff',
-          ExpressionAttributeValues: { ':partition': resumedPartition, ':cutoff': cutoff },
-          ProjectionExpression: 'id, workspaceId, resumedAt',
-          ExclusiveStartKey: exclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        resumed.push({ workspaceId: item.workspaceId as string, subscriptionId: item.id as string, resumedAt: item.resumedAt as string });
-      }
-      exclusiveStartKey = page.LastEvaluatedKey;
-    } while (exclusiveStartKey);
-    return resumed;
-  }
-
+  resumedBefore(cutoff: string): Promise<ResumedSubscription[]>;
   /** Removes the resume mark, unless a later resume replaced it (that one gets its own sweep). */
-  async clearResumeMark(subscriptionId: string, resumedAt: string): Promise<void> {
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: subscriptionKey(subscriptionId),
-          UpdateExpression: 'REMOVE resumedAt, gsi5pk, gsi5sk',
-          ConditionExpression: 'resumedAt = :resumedAt',
-          ExpressionAttributeValues: { ':resumedAt': resumedAt },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
-
-  /** Deletes it; false when the workspace has no such subscription. */
-  async delete(workspaceId: string, subscriptionId: string): Promise<boolean> {
-    return callDownstream('DynamoDB DeleteItem (subscription)', async () => {
-      try {
-        await this.client.send(
-          new DeleteCommand({
-            TableName: this.tableName,
-            Key: subscriptionKey(subscriptionId),
-            ConditionExpression: 'attribute_exists(pk) AND #workspaceId = :workspaceId',
-            ExpressionAttributeNames: { '#workspaceId': 'workspaceId' },
-            ExpressionAttributeValues: { ':workspaceId': workspaceId },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
-    });
-  }
-
-  /** Sends a conditional write; undefined when its condition did not hold. */
-  private async conditionally(operation: string, command: UpdateCommand): Promise<UpdateCommandOutput | undefined> {
-    return callDownstream(operation, async () => {
-      try {
-        return await this.client.send(command);
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return undefined;
-        throw error;
-      }
-    });
-  }
-
-  private async item(workspaceId: string, subscriptionId: string, attributes: readonly string[]): Promise<Record<string, unknown> | undefined> {
-    const { Item } = await callDownstream('DynamoDB GetItem (subscription)', () =>
-      this.client.send(
-        new GetCommand({
-          TableName: this.tableName,
-          Key: subscriptionKey(subscriptionId),
-          ProjectionExpression: attributes.map((_, index) => `#a${index}`).join(', '),
-          ExpressionAttributeNames: Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
-        }),
-      ),
-    );
-    return Item && Item.workspaceId === workspaceId ? Item : undefined;
-  }
-}
-
-function toSubscriptionRecord(item: Record<string, unknown>): SubscriptionRecord {
-  return {
-    id: item.id as string,
-    workspaceId: item.workspaceId as string,
-    name: item.name as string,
-    endpointUrl: item.endpointUrl as string,
-    eventTypes: item.eventTypes as SubscriptionRecord['eventTypes'],
-    filters: (item.filters as SubscriptionRecord['filters'] | undefined) ?? {},
-    status: item.status as SubscriptionRecord['status'],
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-  };
+  clearResumeMark(subscriptionId: string, resumedAt: string): Promise<void>;
+  /** False when the workspace has no such subscription. */
+  delete(workspaceId: string, subscriptionId: string): Promise<boolean>;
 }

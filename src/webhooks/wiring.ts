@@ -9,10 +9,11 @@ import type { DeliveryAttempts } from './delivery-attempts.ts';
 import { DeliveryQueueMessages } from './delivery-queue-messages.ts';
 import { deliveryAttempts, deliveryStore, eventPayloads } from './delivery-wiring.ts';
 import { StoredSubscriptionLookup } from './subscription-lookup.ts';
-import { SubscriptionQuota } from './subscription-quota.ts';
+import { DynamoSubscriptionQuota } from './aws/dynamodb-subscription-quota.ts';
+import { DynamoSubscriptionStore } from './aws/dynamodb-subscription-store.ts';
 import { SigningSecretCipher } from './subscription-secrets.ts';
 import { SubscriptionService } from './subscription-service.ts';
-import { SubscriptionStore } from './subscription-store.ts';
+import type { SubscriptionStore } from './subscription-store.ts';
 import { signWebhook } from './webhook-signature.ts';
 
 // Built from the environment the stack (deployed or local) sets. The one choice between deployed and
@@ -30,13 +31,13 @@ export function signingSecretDataKeys(): DataKeyProvider {
 
 /** `batchReadsForOneInvocation`: for one queue consumer invocation (reads batched and remembered). */
 export function subscriptionStore(options: { batchReadsForOneInvocation?: boolean } = {}): SubscriptionStore {
-  return new SubscriptionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), options);
+  return new DynamoSubscriptionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), options);
 }
 
 export function subscriptionService(): SubscriptionService {
   return new SubscriptionService({
     store: subscriptionStore(),
-    quota: new SubscriptionQuota(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
+    quota: new DynamoSubscriptionQuota(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
     cipher: () => new SigningSecretCipher(signingSecretDataKeys()),
     releaseHeldDeliveries: (subscriptionId) => webhookDeliveries().releaseHeldDeliveries(subscriptionId),
   });

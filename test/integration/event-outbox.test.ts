@@ -2,10 +2,11 @@ import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deterministicEventId, type EventEnvelope } from '../../src/events/event-envelope.ts';
-import { eventKey } from '../../src/events/event-keys.ts';
+import { DynamoEventRecords } from '../../src/events/aws/dynamodb-event-records.ts';
+import { eventKey } from '../../src/events/aws/event-keys.ts';
+import { SqsEventHandOff } from '../../src/events/aws/sqs-event-hand-off.ts';
 import { EventOutbox } from '../../src/events/event-outbox.ts';
 import { EventRecorder } from '../../src/events/event-recorder.ts';
-import { SqsEventHandOff } from '../../src/events/sqs-event-hand-off.ts';
 import { eventLister, eventRecorder } from '../../src/events/wiring.ts';
 import { sqsClient } from '../../src/infrastructure/sqs-client.ts';
 import { ExtractionClient, waitForEvents, workspaceKey } from '../support/extraction-client.ts';
@@ -51,9 +52,14 @@ async function receiveAllDeliveryMessages(): Promise<Record<string, unknown>[]> 
 }
 
 /** A drain that takes every entry, however young (the deployed one leaves 30 s to the inline hand-off). */
-function immediateDrain(): EventOutbox {
+/** The records table's events, through the adapter the functions use. */
+function eventRecords(): DynamoEventRecords {
   const { client: documents, tableName } = recordsTable();
-  return new EventOutbox(documents, tableName, new SqsEventHandOff(sqsClient(), () => stack.resources.webhookDeliveryQueueUrl), { graceMs: 0 });
+  return new DynamoEventRecords(documents, tableName);
+}
+
+function immediateDrain(): EventOutbox {
+  return new EventOutbox(eventRecords(), new SqsEventHandOff(sqsClient(), () => stack.resources.webhookDeliveryQueueUrl), { graceMs: 0 });
 }
 
 async function pendingEventIds(): Promise<string[]> {
@@ -90,12 +96,11 @@ describe('the event outbox', () => {
   });
 
   it('hands off, through the drain, an event whose recorder stopped before its hand-off; a second drain hands off nothing', async () => {
-    const { client: documents, tableName } = recordsTable();
-    const dyingOutbox = new EventOutbox(documents, tableName, { send: async () => Promise.reject(new Error('the process stopped here')) });
+    const dyingOutbox = new EventOutbox(eventRecords(), { send: async () => Promise.reject(new Error('the process stopped here')) });
     captureLogLines(); // the expected warnings stay out of the test output
     const event = anEvent(`run_died_${Date.now()}`, new Date().toISOString());
 
-    expect(await new EventRecorder(documents, tableName, dyingOutbox).record(workspaceId, event)).toBe(true);
+    expect(await new EventRecorder(eventRecords(), dyingOutbox).record(workspaceId, event)).toBe(true);
     expect(await pendingEventIds()).toContain(event.eventId);
 
     const first = await immediateDrain().drain();
@@ -112,12 +117,11 @@ describe('the event outbox', () => {
   });
 
   it('leaves entries younger than the grace period to their inline hand-off', async () => {
-    const { client: documents, tableName } = recordsTable();
-    const dyingOutbox = new EventOutbox(documents, tableName, { send: async () => Promise.reject(new Error('the process stopped here')) });
+    const dyingOutbox = new EventOutbox(eventRecords(), { send: async () => Promise.reject(new Error('the process stopped here')) });
     captureLogLines(); // the expected warnings stay out of the test output
     const event = anEvent(`run_young_${Date.now()}`, new Date().toISOString());
-    await new EventRecorder(documents, tableName, dyingOutbox).record(workspaceId, event);
-    const patient = new EventOutbox(documents, tableName, new SqsEventHandOff(sqsClient(), () => stack.resources.webhookDeliveryQueueUrl), { graceMs: 60_000 });
+    await new EventRecorder(eventRecords(), dyingOutbox).record(workspaceId, event);
+    const patient = new EventOutbox(eventRecords(), new SqsEventHandOff(sqsClient(), () => stack.resources.webhookDeliveryQueueUrl), { graceMs: 60_000 });
 
     expect(await patient.drain()).toEqual({ handedOff: 0, failed: 0 });
     expect(await pendingEventIds()).toContain(event.eventId);

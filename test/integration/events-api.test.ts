@@ -3,6 +3,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope, EventType } from '../../src/events/event-envelope.ts';
+import { DynamoEventRecords } from '../../src/events/aws/dynamodb-event-records.ts';
 import { EventRecorder, eventPayloadObjectKey } from '../../src/events/event-recorder.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
@@ -10,7 +11,7 @@ import { s3Client } from '../../src/infrastructure/s3-client.ts';
 import type { DeliveryAttempts } from '../../src/webhooks/delivery-attempts.ts';
 import { automaticDeliveryId, manualDeliveryId, type DeliveryRecord, type DeliveryStatus } from '../../src/webhooks/delivery-records.ts';
 import { deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
-import { attemptAttribute, type DynamoDeliveryStore } from '../../src/webhooks/delivery-store.ts';
+import { attemptAttribute, type DynamoDeliveryStore } from '../../src/webhooks/aws/dynamodb-delivery-store.ts';
 import { envelopeBody } from '../../src/webhooks/event-payloads.ts';
 import { resendingDeliveryAttempts } from '../../src/webhooks/event-wiring.ts';
 import { subscriptionLookup } from '../../src/webhooks/wiring.ts';
@@ -62,7 +63,7 @@ beforeAll(async () => {
   sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
   store = deliveryStore();
   engine = resendingDeliveryAttempts();
-  recorder = new EventRecorder(dynamoDocumentClient(), stack.resources.recordsTableName, { handOff: async () => undefined }, {
+  recorder = new EventRecorder(new DynamoEventRecords(dynamoDocumentClient(), stack.resources.recordsTableName), { handOff: async () => undefined }, {
     put: async (objectKey, body) => {
       await s3Client().send(new PutObjectCommand({ Bucket: stack.resources.filesBucketName, Key: objectKey, Body: body }));
     },

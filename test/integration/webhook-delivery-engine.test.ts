@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.ts';
+import { DynamoEventRecords } from '../../src/events/aws/dynamodb-event-records.ts';
 import { EventRecorder } from '../../src/events/event-recorder.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
@@ -11,7 +12,7 @@ import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/webh
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
-import { fakeSign, InMemorySubscriptions } from '../support/in-memory-deliveries.ts';
+import { fakeSign, InMemorySubscriptions } from '../support/in-memory/webhook-deliveries.ts';
 
 // The delivery engine against the embedded stack's DynamoDB and SQS emulators and a real receiver on
 // loopback: events recorded as the extraction recorder writes them, deliveries fanned out, attempt
@@ -75,7 +76,7 @@ async function recordEvent(): Promise<EventEnvelope> {
     data: { extractionId: newIdentifier('ext'), status: 'COMPLETED' },
   };
   // The outbox's hand-off is left out: these tests call the fan-out themselves.
-  await new EventRecorder(dynamoDocumentClient(), stack.resources.recordsTableName, { handOff: async () => undefined }).record(workspaceId, envelope);
+  await new EventRecorder(new DynamoEventRecords(dynamoDocumentClient(), stack.resources.recordsTableName), { handOff: async () => undefined }).record(workspaceId, envelope);
   return envelope;
 }
 
@@ -230,5 +231,55 @@ describe('webhook delivery engine over the embedded stack', () => {
     expect(second.data).toEqual([expect.objectContaining({ id: resent.id, trigger: 'manual', maxAttempts: 1, status: 'SUCCEEDED' })]);
     await expect(history.listEventDeliveries('ws_other', event.eventId, {}, { page: 0, size: 10 })).rejects.toThrow('does not exist');
     await expect(history.getDelivery('ws_other', event.eventId, delivery.id)).rejects.toThrow('does not exist');
+  });
+});
+
+/**
+ * Every item write sent to the table from now to the end of the test, on the SDK client the store
+ * uses (the stack runs in this process): one per PutItem, UpdateItem and DeleteItem, and one per item
+ * of a BatchWriteItem, each kept as its JSON so a test can count the writes of one item.
+ */
+function recordItemWrites(): { of: (...keyParts: string[]) => number } {
+  const written: string[] = [];
+  const middlewareName = 'recordItemWrites';
+  dynamoDocumentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { RequestItems?: Record<string, unknown[]> };
+      if (/BatchWrite/.test(context.commandName ?? '')) for (const requests of Object.values(input.RequestItems ?? {})) written.push(...requests.map((request) => JSON.stringify(request)));
+      else if (/^(Put|Update|Delete)/.test(context.commandName ?? '')) written.push(JSON.stringify(input));
+      return next(args);
+    },
+    { step: 'initialize', name: middlewareName },
+  );
+  onTestFinished(() => void dynamoDocumentClient().middlewareStack.remove(middlewareName));
+  return { of: (...keyParts) => written.filter((write) => keyParts.every((part) => write.includes(part))).length };
+}
+
+describe('writes per delivery, on the DynamoDB store', () => {
+  it("a fanned-out delivery's first attempt costs two writes of its item, its creation and the settle that records the outcome; the event's claim one for all of them", async () => {
+    const event = await recordEvent();
+    const targets = [subscribe('/ok'), subscribe('/ok'), subscribe('/ok')];
+    const writes = recordItemWrites();
+
+    const deliveries = await engine.createAutomaticDeliveries({ workspaceId, envelope: event }, targets, { sendFirstAttemptsNow: true });
+
+    expect(deliveries).toHaveLength(3);
+    for (const delivery of deliveries) {
+      expect(await history.getDelivery(workspaceId, event.eventId, delivery.id)).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1, attempts: [expect.objectContaining({ number: 1, outcome: 'succeeded' })] });
+      expect(writes.of(`DELIVERY#${delivery.id}`)).toBe(2);
+    }
+    expect(writes.of(`EVENT#${event.eventId}`, 'FANOUT')).toBe(1);
+    expect(await consume()).toEqual([]);
+  });
+
+  it("a resend's first attempt, through the queue, costs two writes of its item too: the new delivery and the settle", async () => {
+    const { event, delivery } = await deliverOnce('/ok');
+    const writes = recordItemWrites();
+
+    const resent = await engine.resendDelivery(workspaceId, event.eventId, delivery.id);
+    expect(await consume()).toEqual([{ action: 'sent', outcome: 'succeeded', deliveryStatus: 'SUCCEEDED' }]);
+
+    expect(await history.getDelivery(workspaceId, event.eventId, resent.id)).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+    expect(writes.of(`DELIVERY#${resent.id}`)).toBe(2);
   });
 });

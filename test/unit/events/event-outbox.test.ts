@@ -3,10 +3,11 @@ import { DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from 
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { deterministicEventId, type EventEnvelope } from '../../../src/events/event-envelope.ts';
-import { outboxShardCount } from '../../../src/events/event-keys.ts';
+import { DynamoEventRecords } from '../../../src/events/aws/dynamodb-event-records.ts';
+import { outboxShardCount } from '../../../src/events/aws/event-keys.ts';
+import { SqsEventHandOff } from '../../../src/events/aws/sqs-event-hand-off.ts';
 import { EventOutbox } from '../../../src/events/event-outbox.ts';
 import { EventRecorder } from '../../../src/events/event-recorder.ts';
-import { SqsEventHandOff } from '../../../src/events/sqs-event-hand-off.ts';
 import { extractionEventOf } from '../../../src/extractions/extraction-events.ts';
 import { captureLogLines } from '../../support/log-lines.ts';
 import { conditionalFailure, documentClient, failedExtractionRecord } from '../../support/mocked-records.ts';
@@ -26,11 +27,11 @@ const recordedAt = new Date('2026-01-01T10:00:06.000Z');
 const record = failedExtractionRecord;
 
 function outboxWith(options = { graceMs: 30_000, now: () => recordedAt.getTime() }) {
-  return new EventOutbox(documentClient(), 'records', new SqsEventHandOff(new SQSClient({ region: 'us-east-1' }), () => queueUrl), options);
+  return new EventOutbox(new DynamoEventRecords(documentClient(), 'records'), new SqsEventHandOff(new SQSClient({ region: 'us-east-1' }), () => queueUrl), options);
 }
 
-function recorder(payloads?: ConstructorParameters<typeof EventRecorder>[3], inlineLimitBytes?: number) {
-  return new EventRecorder(documentClient(), 'records', outboxWith(), payloads, inlineLimitBytes, () => recordedAt);
+function recorder(payloads?: ConstructorParameters<typeof EventRecorder>[2], inlineLimitBytes?: number) {
+  return new EventRecorder(new DynamoEventRecords(documentClient(), 'records'), outboxWith(), payloads, inlineLimitBytes, () => recordedAt);
 }
 
 describe('deterministicEventId', () => {

@@ -5,7 +5,7 @@ import { DeliveryAttempts, subscriptionMatches, type DeliverySubscription, type 
 import { automaticDeliveryId } from '../../../src/webhooks/delivery-records.ts';
 import type { RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
 import { retrySchedule } from '../../../src/webhooks/retry-schedule.ts';
-import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/in-memory-deliveries.ts';
+import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/in-memory/webhook-deliveries.ts';
 
 const workspaceId = 'ws_a';
 const eventId = 'evt_01JZ00000000000000000000E1';
@@ -501,6 +501,38 @@ describe('processAttemptMessage', () => {
 
     clock = new Date(settledAt + 1_000_000);
     expect(await engine.processAttemptMessage(secondHop!.message)).toMatchObject({ action: 'sent', deliveryStatus: 'SUCCEEDED' });
+  });
+});
+
+describe('writes per delivery', () => {
+  it("a fanned-out delivery's first attempt costs two writes of its delivery: its creation, and the settle that records the outcome", async () => {
+    const receiver = scriptedReceiver([200]);
+    const engine = engineWith(receiver.send);
+    subscriptions.add(subscriptionOf());
+
+    const [delivery] = await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], { sendFirstAttemptsNow: true });
+
+    expect(receiver.requests).toHaveLength(1);
+    expect(store.writesOf(delivery!.id)).toEqual(['create', 'settleAttempt']);
+    expect(await store.recentAttempts(delivery!, 100)).toEqual({ attempts: [expect.objectContaining({ number: 1, outcome: 'succeeded' })], omitted: false });
+  });
+
+  it("a queued first attempt (resend) costs two writes too: the delivery's put and the settle; the next attempt's mark starts at attempt 2", async () => {
+    const receiver = scriptedReceiver([200, 500, 500, 200]);
+    const engine = engineWith(receiver.send);
+    const original = await fanOut(engine);
+    await drain(engine);
+
+    const resent = await engine.resendDelivery(workspaceId, eventId, original.id);
+    await drain(engine);
+
+    expect(store.writesOf(resent.id)).toEqual(['create', 'settleAttempt']);
+    expect(await store.get(eventId, resent.id)).toMatchObject({ status: 'FAILED', attemptCount: 1 });
+
+    // An automatic delivery whose attempt 1 failed: attempt 2 is queued and marked (a lost one is told from a duplicate by it).
+    const failing = await fanOut(engine, subscriptionOf({ id: 'sub_01JZ00000000000000000000S2' }));
+    await drain(engine);
+    expect(store.writesOf(failing.id)).toEqual(['create', 'settleAttempt', 'markScheduled', 'settleAttempt']);
   });
 });
 

@@ -5,7 +5,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SqsDeliveryQueue } from '../../../src/infrastructure/delivery-queue.ts';
 import type { AttemptRecord, DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
-import { DynamoDeliveryStore } from '../../../src/webhooks/delivery-store.ts';
+import { DynamoDeliveryStore } from '../../../src/webhooks/aws/dynamodb-delivery-store.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -49,6 +49,14 @@ const completed: AttemptRecord = {
 };
 
 describe('DynamoDeliveryStore', () => {
+  it('reads a stored delivery as its record only (keys, indexes and attempt records left out), and refuses a malformed item instead of casting it', async () => {
+    const item = { pk: `EVENT#${delivery.eventId}`, sk: `DELIVERY#${delivery.id}`, gsi1pk: 'SUB#x#DELIVERIES', expiresAt: 1, attempt0001: completed, ...delivery };
+    documents.on(GetCommand).resolvesOnce({ Item: item }).resolves({ Item: { ...item, status: 'LOST', attemptCount: '1' } });
+
+    expect(await store().get(delivery.eventId, delivery.id)).toEqual(delivery);
+    await expect(store().get(delivery.eventId, delivery.id)).rejects.toThrow(/status|attemptCount/);
+  });
+
   it('creates a delivery with its keys, its subscription index and its expiry, once', async () => {
     documents.on(PutCommand).resolvesOnce({}).rejects(conditionalFailure());
 

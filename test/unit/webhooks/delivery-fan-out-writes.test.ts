@@ -3,8 +3,9 @@ import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClie
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptRecord, DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
-import { DeliveryPurge } from '../../../src/webhooks/delivery-purge.ts';
-import { DynamoDeliveryStore, FanOutInProgress, fanOutWriteWindowMilliseconds } from '../../../src/webhooks/delivery-store.ts';
+import { DynamoDeliveryPurge } from '../../../src/webhooks/aws/dynamodb-delivery-purge.ts';
+import { DynamoDeliveryStore, fanOutWriteWindowMilliseconds } from '../../../src/webhooks/aws/dynamodb-delivery-store.ts';
+import { FanOutInProgress } from '../../../src/webhooks/delivery-store.ts';
 
 // The fan-out's deliveries written in one BatchWriteItem under a claim on the event (delivery-store.ts,
 // createAll): a synthetic event with three subscriptions, against a mocked table.
@@ -175,7 +176,7 @@ describe('DeliveryPurge', () => {
     documents.on(BatchWriteCommand).resolves({});
     documents.on(DeleteCommand).resolves({});
 
-    await new DeliveryPurge(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'records').purgeOfEvent(eventId);
+    await new DynamoDeliveryPurge(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'records').purgeOfEvent(eventId);
 
     const deletes = documents.commandCalls(BatchWriteCommand).flatMap((call) => call.args[0].input.RequestItems!.records!);
     expect(deletes).toContainEqual({ DeleteRequest: { Key: { pk: `EVENT#${eventId}`, sk: 'FANOUT' } } });

@@ -4,10 +4,10 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureLocalKeyFile, LocalFileDataKeys } from '../../../src/infrastructure/local-file-data-keys.ts';
 import { ConflictError, DownstreamError, NotFoundError } from '../../../src/platform/errors.ts';
-import { SubscriptionQuota } from '../../../src/webhooks/subscription-quota.ts';
+import { DynamoSubscriptionQuota } from '../../../src/webhooks/aws/dynamodb-subscription-quota.ts';
+import { DynamoSubscriptionStore } from '../../../src/webhooks/aws/dynamodb-subscription-store.ts';
 import { SigningSecretCipher } from '../../../src/webhooks/subscription-secrets.ts';
 import { SubscriptionService } from '../../../src/webhooks/subscription-service.ts';
-import { SubscriptionStore } from '../../../src/webhooks/subscription-store.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ function quotaTable(initial: { slots?: Record<string, string>; subscriptions?: s
   return table;
 }
 
-const quotaOf = () => new SubscriptionQuota(documentClient(), 'records', { now: () => now });
+const quotaOf = () => new DynamoSubscriptionQuota(documentClient(), 'records', { now: () => now });
 const fullOf = (takenAt: (n: number) => string) => Object.fromEntries(Array.from({ length: 25 }, (_, n) => [subscriptionId(n), takenAt(n)]));
 
 beforeEach(() => {
@@ -149,8 +149,8 @@ describe('SubscriptionService with the quota', () => {
     const keyFile = join(keyFolder, 'key');
     await ensureLocalKeyFile(keyFile);
     return new SubscriptionService({
-      store: new SubscriptionStore(documentClient(), 'records'),
-      quota: new SubscriptionQuota(documentClient(), 'records', { now: () => clock }),
+      store: new DynamoSubscriptionStore(documentClient(), 'records'),
+      quota: new DynamoSubscriptionQuota(documentClient(), 'records', { now: () => clock }),
       cipher: () => new SigningSecretCipher(new LocalFileDataKeys(keyFile)),
       releaseHeldDeliveries: async () => 0,
     });

@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { EventDeliveryHandOff, EventRecordedMessage } from './event-outbox.ts';
+import type { EventDeliveryHandOff, EventRecordedMessage } from '../event-outbox.ts';
 
 /**
  * The hand-off to the webhook delivery queue, whose consumer fans an event out to the matching

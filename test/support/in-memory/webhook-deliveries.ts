@@ -1,8 +1,8 @@
-import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../src/webhooks/delivery-attempts.ts';
-import { deliveryExpired, type AttemptRecord, type AttemptResult, type DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
-import type { AttemptSettlement, DeliveryStore, FanOut, FannedOutDelivery, HeldDelivery } from '../../src/webhooks/delivery-store.ts';
-import type { EventPayloads, RecordedEvent } from '../../src/webhooks/event-payloads.ts';
-import type { WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
+import type { AttemptMessage, AttemptQueue, DeliverySubscription, SendWebhook, SignWebhook, SubscriptionLookup } from '../../../src/webhooks/delivery-attempts.ts';
+import { deliveryExpired, type AttemptRecord, type AttemptResult, type DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
+import type { AttemptSettlement, DeliveryStore, FanOut, FannedOutDelivery, HeldDelivery } from '../../../src/webhooks/delivery-store.ts';
+import type { EventPayloads, RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
+import type { WebhookRequest } from '../../../src/webhooks/webhook-sender.ts';
 
 // In-test implementations of the delivery engine's ports, with the same conditions as the DynamoDB
 // store (test/integration/webhook-delivery-engine.test.ts runs the real one).
@@ -14,8 +14,24 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   readonly attempts = new Map<string, AttemptRecord[]>();
   /** Set to make the next settleAttempt throw, as a consumer dying after the POST would. */
   failNextSettle = false;
+  /**
+   * Every write sent for a delivery, in order, named by the store method that sent it: each is one
+   * item write of the DynamoDB store (a conditional one is sent, and paid for, whether or not it holds;
+   * `createAll` and `settleOwnAttempts` write one item per delivery, batched). The claim on the event
+   * that the DynamoDB fan-out adds is not a delivery's write and is not modelled here.
+   */
+  readonly writes: { deliveryId: string; write: string }[] = [];
+
+  writesOf(deliveryId: string): string[] {
+    return this.writes.filter((write) => write.deliveryId === deliveryId).map(({ write }) => write);
+  }
+
+  private wrote(deliveryId: string, write: string): void {
+    this.writes.push({ deliveryId, write });
+  }
 
   async create(record: DeliveryRecord): Promise<boolean> {
+    this.wrote(record.id, 'create');
     if (this.deliveries.has(record.id)) return false;
     this.deliveries.set(record.id, copy(record));
     return true;
@@ -30,6 +46,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
       const stored = this.deliveries.get(record.id);
       if (stored) created.push({ current: copy(stored), createdNow: false });
       else {
+        this.wrote(record.id, 'create');
         this.deliveries.set(record.id, copy(record));
         created.push({ current: copy(record), createdNow: true });
       }
@@ -57,11 +74,13 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   }
 
   async markScheduled(_eventId: string, deliveryId: string, attempt: number): Promise<void> {
+    this.wrote(deliveryId, 'markScheduled');
     const record = this.deliveries.get(deliveryId);
     if (record && (record.scheduledAttempt ?? 0) < attempt) record.scheduledAttempt = attempt;
   }
 
   async hold(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean> {
+    this.wrote(delivery.id, 'hold');
     const record = this.nextOf(delivery.id, attempt);
     if (!record) return false;
     Object.assign(record, { heldAttempt: attempt, updatedAt: at });
@@ -70,6 +89,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   }
 
   async release(delivery: Pick<DeliveryRecord, 'id'>, attempt: number): Promise<boolean> {
+    this.wrote(delivery.id, 'release');
     const record = this.deliveries.get(delivery.id);
     if (record?.heldAttempt !== attempt) return false;
     delete record.heldAttempt;
@@ -87,6 +107,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
       this.failNextSettle = false;
       throw new Error('The consumer stopped before recording the outcome.');
     }
+    this.wrote(delivery.id, 'settleAttempt');
     const record = this.nextOf(delivery.id, completed.number);
     if (!record) return false;
     this.attemptsOf(delivery.id).push(copy(completed));
@@ -97,6 +118,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   }
 
   async endWithoutAttempt(delivery: DeliveryRecord, attempt: number, at: string): Promise<boolean> {
+    this.wrote(delivery.id, 'endWithoutAttempt');
     const record = this.nextOf(delivery.id, attempt);
     if (!record) return false;
     Object.assign(record, { status: 'FAILED', nextAttemptAt: null, updatedAt: at });
@@ -128,6 +150,7 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   }
 
   async markRecovered(failed: Pick<DeliveryRecord, 'id'>, recoveryId: string): Promise<boolean> {
+    this.wrote(failed.id, 'markRecovered');
     if (!this.deliveries.has(failed.id) || this.recoveredBy.has(failed.id)) return false;
     this.recoveredBy.set(failed.id, recoveryId);
     return true;

@@ -1,8 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchWrite } from '../infrastructure/dynamodb-batches.ts';
-import { queryAllItems } from '../infrastructure/dynamodb-queries.ts';
-import { fanOutClaimKey } from './delivery-store.ts';
-import type { EventDependents } from '../events/expired-event-purge.ts';
+import * as z from 'zod/mini';
+import type { EventDependents } from '../../events/expired-event-purge.ts';
+import { batchWrite } from '../../infrastructure/dynamodb-batches.ts';
+import { queryAllItems } from '../../infrastructure/dynamodb-queries.ts';
+import { fanOutClaimKey } from './dynamodb-delivery-store.ts';
+
+const itemKeySchema = z.object({ pk: z.string(), sk: z.string() });
 
 /**
  * The deliveries of an event, with the attempt records they hold, removed when the event expires (the
@@ -10,7 +13,7 @@ import type { EventDependents } from '../events/expired-event-purge.ts';
  * every delivery carries its event's `expiresAt`). One Query by key: the event's partition
  * (`EVENT#<evt>`, `DELIVERY#…`, and the fan-out claim `FANOUT`).
  */
-export class DeliveryPurge implements EventDependents {
+export class DynamoDeliveryPurge implements EventDependents {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -29,5 +32,6 @@ export class DeliveryPurge implements EventDependents {
 }
 
 function deleteRequest(item: Record<string, unknown>): Record<string, unknown> {
-  return { DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } };
+  const { pk, sk } = itemKeySchema.parse(item);
+  return { DeleteRequest: { Key: { pk, sk } } };
 }
