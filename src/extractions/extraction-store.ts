@@ -13,7 +13,8 @@ import { batchGet, batchWrite } from '../infrastructure/dynamodb-batches.ts';
 import { queryPages } from '../infrastructure/dynamodb-queries.ts';
 import { isTerminal, type ExtractionRecord } from './extraction.ts';
 import { ExtractionCounters } from './extraction-counters.ts';
-import { ExtractionFeedback } from './extraction-feedback.ts';
+import type { ExtractionFeedback } from './extraction-feedback.ts';
+import { DynamoDbExtractionFeedback } from './aws/dynamodb-extraction-feedback.ts';
 import { ExtractionIndexItems } from './extraction-index-items.ts';
 import { assertStorableKeys, itemOf, labelItemsOf, recordOf, type StoredExtraction } from './extraction-items.ts';
 import { extractionKey, recordSortKey } from './extraction-keys.ts';
@@ -46,7 +47,7 @@ export class ExtractionStore {
   ) {
     this.indexItems = new ExtractionIndexItems(client, tableName);
     this.counters = new ExtractionCounters(client, tableName, now);
-    this.feedback = new ExtractionFeedback(client, tableName);
+    this.feedback = new DynamoDbExtractionFeedback(client, tableName);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { eventRecorder } from '../events/wiring.ts';
+import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
 import { fileBlobStore, fileLookup, fileRecordStore } from '../files/lookup-wiring.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
@@ -8,6 +9,8 @@ import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.
 import { extractionSummary, type ExtractionView } from './extraction.ts';
 import { ExtractionDocuments } from './extraction-documents.ts';
 import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
+import { DynamoDbContentCorrections } from './aws/dynamodb-content-corrections.ts';
+import { DynamoDbExtractionOutputs } from './aws/dynamodb-extraction-outputs.ts';
 import { ExtractionOutputStore } from './extraction-output-store.ts';
 import { ExtractionService, type ExtractionServiceDependencies } from './extraction-service.ts';
 import { ExtractionSettlement } from './extraction-settlement.ts';
@@ -22,12 +25,16 @@ export function extractionStore(): ExtractionStore {
 }
 
 export function outputStore(): ExtractionOutputStore {
+  const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
   return new ExtractionOutputStore(
-    dynamoDocumentClient(),
-    requiredEnvironment(resourceEnvironment.recordsTableName),
-    s3Client(),
-    requiredEnvironment(resourceEnvironment.filesBucketName),
+    new DynamoDbExtractionOutputs(dynamoDocumentClient(), tableName, s3Client(), requiredEnvironment(resourceEnvironment.filesBucketName)),
+    contentCorrections(),
   );
+}
+
+/** Corrections remembered per document content (value correction; the feedback export reads them). */
+export function contentCorrections(): DynamoDbContentCorrections {
+  return new DynamoDbContentCorrections(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }
 
 export function extractionDocuments(): ExtractionDocuments {
@@ -55,6 +62,7 @@ export function serviceDependencies(): ExtractionServiceDependencies {
     executions: extractionExecutions(),
     settlement: extractionSettlement(),
     urlPolicy: outboundUrlPolicyFromEnvironment,
+    configurationOf: async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
   };
 }
 
