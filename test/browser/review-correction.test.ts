@@ -109,10 +109,26 @@ describe.skipIf(!browserPath)('value correction in the review console', () => {
     // The refused total was a 422 the view showed: the only console error is that answer's.
     expect(problems.filter((problem) => !problem.includes('422'))).toEqual([]);
   }, 120_000);
+
+  it('keeps the review aids within a phone\'s width (390 px): nothing scrolls the page sideways', async () => {
+    const created = await extractions.upload(await invoicePdf({ invoiceNumber: 'REV-0390' }), 'phone.pdf');
+    await extractions.waitForTerminal(created.body.id, 60_000);
+    const page = await signedInPage({ width: 390, height: 844 });
+    await page.goto(`${consoleUrl}#/extractions/${created.body.id}`);
+    await page.locator('.page canvas').first().waitFor();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+
+    // Elements reaching past the window, other than those inside a region that scrolls in place.
+    const outside = await page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
+      .filter((element) => !element.closest('.table-scroll, .pages-viewport') && element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+      .map((element) => element.tagName.toLowerCase() + '.' + element.className)`);
+    expect(outside).toEqual([]);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+  }, 90_000);
 });
 
-async function signedInPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function signedInPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(consoleUrl);
   await page.getByLabel('API key').fill(apiKey);

@@ -99,7 +99,6 @@ export function correctedValueOf(type: string, text: string): unknown {
 export function FieldCorrection({ field, onSave }: { field: ExtractedField; onSave(correctedValue: unknown): Promise<void> }) {
   const [text, setText] = useState('');
   const [saving, setSaving] = useState(false);
-  const inputId = `correct-${field.id}`;
   if (field.type === 'table') return <span class="hint">correct rows below</span>;
   return (
     <div class="field-correction">
@@ -121,11 +120,10 @@ export function FieldCorrection({ field, onSave }: { field: ExtractedField; onSa
             .finally(() => setSaving(false));
         }}
       >
-        <label class="visually-hidden" for={inputId}>
-          Right value of {field.name}
-        </label>
+        {/* Named by aria-label: a visually hidden label is absolutely placed, and inside the table's
+            sideways scroll it would escape the scroll and widen the page on a phone. */}
         <input
-          id={inputId}
+          aria-label={`Right value of ${field.name}`}
           type="text"
           name="correctedValue"
           value={text}
