@@ -172,14 +172,21 @@ function printTable(title: string, header: string[], rows: string[][]): void {
   for (const row of rows) console.log(format(row));
 }
 
-/** The hand-labelled rows of a corpus document (test/fixtures/line-items/<path>.rows.json), if it has them. */
+/**
+ * The hand-labelled rows of a corpus document (test/fixtures/line-items/<path>.rows.json), or the rows
+ * label beside the document (a set written by paperflow-admin feedback export), if it has them.
+ */
 async function handLabelledRows(relative: string): Promise<LineItemRow[] | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(lineItemLabelDirectory, `${relative}.rows.json`), 'utf8');
-  } catch {
-    return undefined;
+  let text: string | undefined;
+  for (const directory of [lineItemLabelDirectory, corpusDirectory]) {
+    try {
+      text = await readFile(join(directory, `${relative}.rows.json`), 'utf8');
+      break;
+    } catch {
+      // not labelled there
+    }
   }
+  if (text === undefined) return undefined;
   const label = lineItemLabelSchema.parse(JSON.parse(text));
   if (label.document !== relative) throw new Error(`${relative}.rows.json labels ${label.document}`);
   return label.rows;

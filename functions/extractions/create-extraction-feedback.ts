@@ -4,5 +4,5 @@ import { extractionService } from '../../src/extractions/wiring.ts';
 
 export const handler = httpHandler(createExtractionFeedbackRoute, async ({ principal, pathParameters, body }) => ({
   status: 201,
-  body: await extractionService().addFeedback(principal.workspaceId, pathParameters.extractionId!, body),
+  body: await extractionService().addFeedback(principal.workspaceId, pathParameters.extractionId!, body, principal.keyId),
 }));

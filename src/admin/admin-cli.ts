@@ -1,11 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
 import { isWorkspaceId } from '../workspaces/workspace-store.ts';
 import { usagePlanRegistryFromEnvironment } from '../auth/aws/api-gateway-usage-plan-registry.ts';
 import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
-import { reprocessExtraction } from '../extractions/wiring.ts';
+import { contentCorrections, extractionDocuments, reprocessExtraction } from '../extractions/wiring.ts';
+import { planLabelledSet } from './feedback-export.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
 import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
@@ -31,6 +32,7 @@ const usage = `Usage: paperflow-admin <command>
   config apply <file.yaml|file.json> --workspace <ws_id>
   config show --workspace <ws_id>
   extractions reprocess <ext_id> [--workspace <ws_id>]
+  feedback export --workspace <ws_id> --out <dir>
   workflows publish <file.yaml|file.json> --workspace <ws_id>
   workflows list --workspace <ws_id>
   workflows show <wf_id> --workspace <ws_id>
@@ -132,6 +134,34 @@ const commands: Record<string, Command> = {
     const extractionId = positionals[0];
     if (!extractionId) return fail(output, 'Name the extraction: extractions reprocess <ext_id>.');
     output.out(JSON.stringify(await reprocessExtraction(values.workspace, extractionId)));
+    return 0;
+  },
+  // The corrected documents as a labelled set in the corpus format (feedback-export.ts).
+  'feedback export': async (args, output) => {
+    const { values } = parseArgs({ args, options: { workspace: { type: 'string' }, out: { type: 'string' } } });
+    if (!values.workspace || !values.out) return fail(output, 'Usage: feedback export --workspace <ws_id> --out <dir>.');
+    if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
+    const plan = planLabelledSet(values.workspace, await contentCorrections().ofWorkspace(values.workspace));
+    const documents = extractionDocuments();
+    const out = resolve(values.out);
+    let written = 0;
+    for (const document of plan.documents) {
+      const file = await documents.find(values.workspace, document.fileId);
+      if (!file || file.status !== 'ready') {
+        plan.skipped.push({ sha256: document.sha256, reason: `its file ${document.fileId} is gone (files are staged for 30 days)` });
+        continue;
+      }
+      const path = join(out, document.path);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, await documents.read(file));
+      await writeFile(`${path}.expected.json`, `${JSON.stringify(document.labels, null, 1)}\n`);
+      if (document.rows) await writeFile(`${path}.rows.json`, `${JSON.stringify(document.rows, null, 1)}\n`);
+      written += 1;
+    }
+    for (const skipped of plan.skipped) output.err(`skipped document ${skipped.sha256}: ${skipped.reason}`);
+    if (written === 0) output.err(`No corrected documents to export in workspace ${values.workspace}.`);
+    else output.err(`Measure the engine on them: PAPERFLOW_CORPUS_DIR=${out} npm run eval:corpus -- --no-scans`);
+    output.out(JSON.stringify({ workspaceId: values.workspace, out, documents: written, skipped: plan.skipped.length }));
     return 0;
   },
   'workflows publish': async (args, output) => {

@@ -115,7 +115,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Feedback on an extraction or one of its fields; ERROR (the default) marks it for review. */
+        /** Feedback on an extraction or one of its fields; ERROR (the default) marks it for review. Extension: field feedback may carry correctedValue. */
         post: operations["createExtractionFeedback"];
         delete?: never;
         options?: never;
@@ -1652,8 +1652,20 @@ export interface operations {
                                 name: string;
                                 /** @description string, number, amount, integer, date, datetime, currency, boolean, email, phone, iban, enum or table. */
                                 type: string;
-                                /** @description Normalized per type; null when not found. A table field (line_items) holds its rows: one object per row with the columns the document prints, e.g. {"description": "Office Chair", "product_code": "FURN_7777", "quantity": 1, "unit": "Units", "unit_price": 70, "tax_rate": 15, "amount": 70}. */
+                                /** @description Normalized per type; null when not found. A table field (line_items) holds its rows: one object per row with the columns the document prints, e.g. {"description": "Office Chair", "product_code": "FURN_7777", "quantity": 1, "unit": "Units", "unit_price": 70, "tax_rate": 15, "amount": 70}. Always the extracted value, also once corrected (see correctedValue). */
                                 value: unknown;
+                                /** @description Extension: present once a reviewer corrected the field (feedback with correctedValue), on this extraction or on an earlier extraction of the same document (same SHA-256, document type, field name and type). The reviewed value in the format of value; null when the document does not show the field. Downstream readers should prefer it to value; document_insights steps do (values.<name>). */
+                                correctedValue?: unknown;
+                                /** @description Extension: when, by which key and with which feedback the field was corrected; present with correctedValue. */
+                                correction?: {
+                                    correctedAt: string;
+                                    /** @description The id of the API key that sent the correction. */
+                                    correctedBy: string;
+                                    /** @description The feedback that carried it. */
+                                    feedbackId: string;
+                                    /** @description The extraction it was made on: this one, or an earlier extraction of the same document. */
+                                    extractionId: string;
+                                };
                                 metadata: {
                                     extracted: boolean;
                                     /** @description In [0, 1]. */
@@ -1980,6 +1992,8 @@ export interface operations {
                     type?: "ERROR" | "INFO";
                     /** @description An id from output.fields (fld_ followed by 26 characters); omit for feedback on the whole extraction. */
                     fieldId?: string;
+                    /** @description Extension: the value the field should have (needs fieldId), in the format of the output's value for its type: a number for amount, number and integer; true or false for boolean; YYYY-MM-DD for date; an ISO 4217 code for currency; one of the values of an enum; for a table, a list of rows, each an object of the field's columns with values of the column's type; null when the document does not show the field. Checked against the field's type in the workspace configuration (422 VALIDATION_FAILED with details such as correctedValue[1].amount) and normalized (an IBAN without spaces, a code in capitals). The output then shows it as the field's correctedValue with a correction note, and later extractions of the same document carry it. */
+                    correctedValue?: unknown;
                 };
             };
         };
@@ -2000,6 +2014,8 @@ export interface operations {
                         type: "ERROR" | "INFO";
                         fieldId: string | null;
                         createdAt: string;
+                        /** @description Extension: the corrected value as checked and normalized, when the feedback carried one. */
+                        correctedValue?: unknown;
                     };
                 };
             };
@@ -5180,8 +5196,20 @@ export interface operations {
                                 name: string;
                                 /** @description string, number, amount, integer, date, datetime, currency, boolean, email, phone, iban, enum or table. */
                                 type: string;
-                                /** @description Normalized per type; null when not found. A table field (line_items) holds its rows: one object per row with the columns the document prints, e.g. {"description": "Office Chair", "product_code": "FURN_7777", "quantity": 1, "unit": "Units", "unit_price": 70, "tax_rate": 15, "amount": 70}. */
+                                /** @description Normalized per type; null when not found. A table field (line_items) holds its rows: one object per row with the columns the document prints, e.g. {"description": "Office Chair", "product_code": "FURN_7777", "quantity": 1, "unit": "Units", "unit_price": 70, "tax_rate": 15, "amount": 70}. Always the extracted value, also once corrected (see correctedValue). */
                                 value: unknown;
+                                /** @description Extension: present once a reviewer corrected the field (feedback with correctedValue), on this extraction or on an earlier extraction of the same document (same SHA-256, document type, field name and type). The reviewed value in the format of value; null when the document does not show the field. Downstream readers should prefer it to value; document_insights steps do (values.<name>). */
+                                correctedValue?: unknown;
+                                /** @description Extension: when, by which key and with which feedback the field was corrected; present with correctedValue. */
+                                correction?: {
+                                    correctedAt: string;
+                                    /** @description The id of the API key that sent the correction. */
+                                    correctedBy: string;
+                                    /** @description The feedback that carried it. */
+                                    feedbackId: string;
+                                    /** @description The extraction it was made on: this one, or an earlier extraction of the same document. */
+                                    extractionId: string;
+                                };
                                 metadata: {
                                     extracted: boolean;
                                     /** @description In [0, 1]. */

@@ -16,6 +16,9 @@ export interface ExtractedField {
   name: string;
   type: string;
   value: unknown;
+  /** Extension: a reviewer's value, beside the extracted one, and when and by which key it was given. */
+  correctedValue?: unknown;
+  correction?: { correctedAt: string; correctedBy: string; feedbackId: string; extractionId: string };
   /** `rows` on a `table` field only: one per row of its value, in the same order. */
   metadata?: { extracted?: boolean; confidence?: number; page?: number; placement?: Placement; rows?: TableRowMetadata[] };
 }
@@ -48,6 +51,7 @@ export interface Feedback {
   type: 'ERROR' | 'INFO';
   fieldId: string | null;
   message: string;
+  correctedValue?: unknown;
 }
 
 export type RunStatus = 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CLOSED';

@@ -18,6 +18,7 @@ export {
   parseExtractionConfiguration,
   type ConfigurationProblem,
 } from './configuration/parse-extraction-configuration.ts';
+export { checkCorrectedValue, type CorrectedField, type CorrectedValueCheck, type CorrectedValueIssue } from './corrected-values.ts';
 export { DocumentRejectedError, type ReadDocument, type TextLine } from './document.ts';
 export {
   extractDocument,

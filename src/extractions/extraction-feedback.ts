@@ -1,15 +1,6 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Feedback } from './extraction.ts';
-import { feedbackKey } from './extraction-keys.ts';
 
-/** Feedback items, under the extraction's partition (removed with it). */
-export class ExtractionFeedback {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  async put(feedback: Feedback): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...feedbackKey(feedback.extractionId, feedback.id), ...feedback } }));
-  }
+/** Where feedback is kept, under its extraction (aws/dynamodb-extraction-feedback.ts). */
+export interface ExtractionFeedback {
+  put(feedback: Feedback): Promise<void>;
 }

@@ -8,6 +8,8 @@ import { isTerminal } from './extraction.ts';
  * Record           pk EXT#<id>                         sk EXTRACTION
  * Output           pk EXT#<id>                         sk OUTPUT        (or an S3 object when large)
  * Feedback         pk EXT#<id>                         sk FEEDBACK#<fb_id>
+ * Correction       pk EXT#<id>                         sk CORRECTION#<fld_id>  (aws/dynamodb-extraction-outputs.ts)
+ * Content fix      pk WS#<ws>#EXTCORRECTIONS           sk <sha256>#<docType>#<field>  (aws/dynamodb-content-corrections.ts)
  * Label value      pk WS#<ws>#EXTLABEL#<key>=<hash(v)> sk <ext_id>      written right after the record
  * Label presence   pk WS#<ws>#EXTLABELKEY#<key>        sk <ext_id>
  * Content hash     pk WS#<ws>#EXTSHA#<sha256>          sk <ext_id>      duplicate policy

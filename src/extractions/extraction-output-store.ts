@@ -1,48 +1,74 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ExtractionOutput, ExtractionRecord } from './extraction.ts';
-import { outputKey } from './extraction-keys.ts';
-import { filesBucket } from '../infrastructure/resource-definitions.ts';
+import type { ExtractedField, ExtractionOutput, ExtractionRecord } from './extraction.ts';
+import type { ExtractionOutputs } from './extraction-store.ts';
+import { correctionsForOutput, withCorrections, type ContentCorrections, type CorrectedDocument, type FieldCorrection } from './field-corrections.ts';
 
 /** Outputs up to this size stay in the table (one GetItem); larger ones go to S3 (the 400 KB item limit). */
 export const inlineOutputLimitBytes = 300 * 1024;
 
-/** The extraction output: an OUTPUT item next to the record, or an S3 object under the workspace prefix. */
-export class ExtractionOutputStore {
+/** The stored output of one extraction as extracted, and the corrections made to it since, by field id. */
+export interface StoredOutput {
+  output: ExtractionOutput;
+  corrections: Map<string, FieldCorrection>;
+}
+
+/** Where an extraction's output and its corrections are kept (aws/dynamodb-extraction-outputs.ts). */
+export interface ExtractionOutputRecords {
+  put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>, output: ExtractionOutput, corrections: ReadonlyMap<string, FieldCorrection>): Promise<void>;
+  get(extractionId: string): Promise<StoredOutput | undefined>;
+  /** Sets (or replaces) the correction of one field; removed with the extraction's other items. */
+  putCorrection(extractionId: string, fieldId: string, correction: FieldCorrection): Promise<void>;
+  /** Removes the large output's object, if any. */
+  deleteObject(extractionId: string): Promise<void>;
+}
+
+/**
+ * The extraction output as clients read it: as extracted, with each corrected field's reviewed value
+ * beside its extracted one (field-corrections.ts). A new output of a document already corrected in
+ * the workspace starts with those corrections.
+ */
+export class ExtractionOutputStore implements ExtractionOutputs {
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    private readonly tableName: string,
-    private readonly s3: S3Client,
-    private readonly bucketName: string,
-    private readonly inlineLimitBytes = inlineOutputLimitBytes,
+    private readonly outputs: ExtractionOutputRecords,
+    private readonly contentCorrections: ContentCorrections,
   ) {}
 
-  async put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>, output: ExtractionOutput): Promise<void> {
-    const body = JSON.stringify(output);
-    if (Buffer.byteLength(body) <= this.inlineLimitBytes) {
-      await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...outputKey(record.id), generation: record.generation, output } }));
-      return;
-    }
-    const objectKey = outputObjectKey(record);
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucketName, Key: objectKey, Body: body, ContentType: 'application/json' }));
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: { ...outputKey(record.id), generation: record.generation, objectKey } }));
+  /** `sha256` is the document's content: its corrections carry over to this output. */
+  async put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation' | 'sha256'>, output: ExtractionOutput): Promise<void> {
+    const remembered = record.sha256 ? await this.contentCorrections.ofContent(record.workspaceId, record.sha256) : [];
+    await this.outputs.put(record, output, correctionsForOutput(output, remembered));
   }
 
   async get(extractionId: string): Promise<ExtractionOutput | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: outputKey(extractionId), ConsistentRead: true }));
-    if (!Item) return undefined;
-    if (Item.output) return Item.output as ExtractionOutput;
-    const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucketName, Key: Item.objectKey as string }));
-    return JSON.parse(await object.Body!.transformToString('utf8')) as ExtractionOutput;
+    const stored = await this.outputs.get(extractionId);
+    return stored && withCorrections(stored.output, stored.corrections);
   }
 
-  /** Removes the S3 object, if any; the OUTPUT item goes with the extraction's other items. */
-  async deleteObject(extractionId: string): Promise<void> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: outputKey(extractionId), ConsistentRead: true }));
-    if (Item?.objectKey) await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucketName, Key: Item.objectKey as string }));
+  /**
+   * Corrects one field of this extraction's output and remembers the correction for the document's
+   * content (when known), so later extractions of the same document carry it.
+   */
+  async correct(
+    record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'sha256'> & { document: CorrectedDocument },
+    output: Pick<ExtractionOutput, 'docType'>,
+    field: Pick<ExtractedField, 'id' | 'name' | 'type'>,
+    correction: FieldCorrection,
+  ): Promise<void> {
+    await this.outputs.putCorrection(record.id, field.id, correction);
+    if (!record.sha256 || !output.docType) return;
+    const { fileId, fileName, mimeType } = record.document;
+    await this.contentCorrections.remember({
+      ...correction,
+      workspaceId: record.workspaceId,
+      sha256: record.sha256,
+      docType: output.docType,
+      fieldName: field.name,
+      fieldType: field.type,
+      document: { ...(fileId ? { fileId } : {}), ...(fileName ? { fileName } : {}), ...(mimeType ? { mimeType } : {}) },
+    });
   }
-}
 
-function outputObjectKey(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>): string {
-  return `${filesBucket.extractionOutputPrefix}${record.workspaceId}/${record.id}/output-${record.generation}.json`;
+  /** Removes the S3 object, if any; the OUTPUT item and corrections go with the extraction's other items. */
+  deleteObject(extractionId: string): Promise<void> {
+    return this.outputs.deleteObject(extractionId);
+  }
 }

@@ -160,7 +160,8 @@ export class ExtractionProcessor {
         pageCount: outcome.pageCount,
       };
     }
-    await this.outputs.put(record, {
+    // The hash just read, not the record's: a downloaded document has none on its record yet.
+    await this.outputs.put({ ...record, sha256 }, {
       docType: outcome.docType,
       fieldCount: outcome.fields.length,
       fields: outcome.fields,

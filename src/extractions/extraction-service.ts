@@ -18,6 +18,8 @@ import type { ExtractionDocuments } from './extraction-documents.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';
 import type { ExtractionListQuery } from './extraction-listing.ts';
 import { documentReferenceIssues, labelIssues, type DocumentReference } from './extraction-requests.ts';
+import { checkedCorrectedValue } from './corrected-value-check.ts';
+import type { ExtractionConfiguration } from '../extraction-engine/index.ts';
 import type { ExtractionSettlement } from './extraction-settlement.ts';
 import type { ExtractionOutputs, ExtractionStore, StoredExtraction } from './extraction-store.ts';
 
@@ -30,6 +32,8 @@ export interface FeedbackRequest {
   message: string;
   type?: FeedbackType;
   fieldId?: string;
+  /** Extension: the field's right value (field-corrections.ts); needs fieldId. */
+  correctedValue?: unknown;
 }
 
 /** The files domain's streamed multipart upload (same limits, 413 and 415), with the form's other text parts. */
@@ -45,6 +49,8 @@ export interface ExtractionServiceDependencies {
   executions: ExtractionExecutions;
   settlement: ExtractionSettlement;
   urlPolicy: () => OutboundUrlPolicy;
+  /** The workspace's configuration in force: a corrected value is checked against its field types. */
+  configurationOf: (workspaceId: string) => Promise<ExtractionConfiguration>;
   now?: () => Date;
 }
 
@@ -165,16 +171,29 @@ export class ExtractionService {
     return { data: records.map(extractionSummary), totalItems };
   }
 
-  /** Feedback of type ERROR (the default) marks the extraction for review. */
-  async addFeedback(workspaceId: string, extractionId: string, request: FeedbackRequest): Promise<Feedback> {
+  /**
+   * Feedback of type ERROR (the default) marks the extraction for review. Field-level feedback with
+   * `correctedValue` also corrects the field: checked against its type, shown beside the extracted
+   * value from now on, and carried by later extractions of the same document. `keyId` names the
+   * API key that sent it (the correction's `correctedBy`).
+   */
+  async addFeedback(workspaceId: string, extractionId: string, request: FeedbackRequest, keyId?: string): Promise<Feedback> {
     const record = await this.existing(workspaceId, extractionId);
+    let output: ExtractionOutput | undefined;
     if (request.fieldId !== undefined) {
-      const output: ExtractionOutput | undefined =
-        record.outputAvailable && isIdentifier('fld', request.fieldId) ? await this.dependencies.outputs.get(record.id) : undefined;
+      output = record.outputAvailable && isIdentifier('fld', request.fieldId) ? await this.dependencies.outputs.get(record.id) : undefined;
       if (!output?.fields.some((field) => field.id === request.fieldId)) {
         throw new ValidationError([{ field: 'fieldId', issue: 'is not the id of a field in this extraction\'s output.' }]);
       }
     }
+    const field = output?.fields.find((candidate) => candidate.id === request.fieldId);
+    if (request.correctedValue !== undefined && (!output || !field)) {
+      throw new ValidationError([{ field: 'correctedValue', issue: 'corrects one field: send it with fieldId.' }]);
+    }
+    const correctedValue =
+      request.correctedValue !== undefined && output && field
+        ? checkedCorrectedValue(await this.dependencies.configurationOf(workspaceId), output, field, request.correctedValue)
+        : undefined;
     const feedback: Feedback = {
       id: newIdentifier('fb'),
       extractionId,
@@ -182,7 +201,12 @@ export class ExtractionService {
       type: request.type ?? 'ERROR',
       fieldId: request.fieldId ?? null,
       createdAt: this.now().toISOString(),
+      ...(request.correctedValue !== undefined ? { correctedValue } : {}),
     };
+    if (request.correctedValue !== undefined && output && field) {
+      if (!keyId) throw new Error('A correction names the key that made it: pass the principal\'s keyId.');
+      await this.dependencies.outputs.correct(record, output, field, { correctedValue, correctedAt: feedback.createdAt, correctedBy: keyId, feedbackId: feedback.id, extractionId });
+    }
     await this.dependencies.store.feedback.put(feedback);
     if (feedback.type === 'ERROR' && !record.reviewRequired) {
       await this.dependencies.store.mutate(extractionId, (current) => ({ ...current, reviewRequired: true }));

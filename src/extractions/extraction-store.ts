@@ -1,4 +1,6 @@
-import type { ExtractionOutput, ExtractionRecord, ExtractionStatus, Feedback } from './extraction.ts';
+import type { ExtractedField, ExtractionOutput, ExtractionRecord, ExtractionStatus } from './extraction.ts';
+import type { ExtractionFeedback } from './extraction-feedback.ts';
+import type { CorrectedDocument, FieldCorrection } from './field-corrections.ts';
 import type { ExtractionListQuery, ExtractionListResult } from './extraction-listing.ts';
 import type { PendingCount } from '../platform/exact-counters.ts';
 
@@ -43,15 +45,21 @@ export interface ExtractionIndex {
   needingAttention(): AsyncIterable<StoredExtraction>;
 }
 
-/** Feedback on extractions, kept with the extraction (and removed with it). */
-export interface ExtractionFeedbackRecords {
-  put(feedback: Feedback): Promise<void>;
-}
-
-/** The extraction's output, kept beside its record (large ones elsewhere, see the adapter). */
+/**
+ * The extraction's output as clients read it, with the reviewers' corrections beside the extracted
+ * values (ExtractionOutputStore in extraction-output-store.ts, over the records the adapter keeps).
+ */
 export interface ExtractionOutputs {
-  put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>, output: ExtractionOutput): Promise<void>;
+  /** `sha256` is the document's content: corrections remembered for it carry over to this output. */
+  put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation' | 'sha256'>, output: ExtractionOutput): Promise<void>;
   get(extractionId: string): Promise<ExtractionOutput | undefined>;
+  /** Corrects one field of the output and remembers the correction for the document's content. */
+  correct(
+    record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'sha256'> & { document: CorrectedDocument },
+    output: Pick<ExtractionOutput, 'docType'>,
+    field: Pick<ExtractedField, 'id' | 'name' | 'type'>,
+    correction: FieldCorrection,
+  ): Promise<void>;
   /** Removes what the output keeps outside the records (the rest goes with `removeItems`). */
   deleteObject(extractionId: string): Promise<void>;
 }
@@ -63,7 +71,7 @@ export interface ExtractionOutputs {
  */
 export interface ExtractionStore {
   readonly indexItems: ExtractionIndex;
-  readonly feedback: ExtractionFeedbackRecords;
+  readonly feedback: ExtractionFeedback;
 
   /** Stores a new record (revision 1) with its label items; nothing is left when this fails. */
   create(record: ExtractionRecord): Promise<StoredExtraction>;

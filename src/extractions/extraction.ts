@@ -31,6 +31,9 @@ export interface ExtractedField {
   name: string;
   type: string;
   value: unknown;
+  /** Extension (field-corrections.ts): a reviewer's value; `value` stays the extracted one. */
+  correctedValue?: unknown;
+  correction?: CorrectionNote;
   metadata: {
     extracted: boolean;
     confidence?: number;
@@ -76,6 +79,15 @@ export interface ExtractionRecord {
 
 export type FeedbackType = 'ERROR' | 'INFO';
 
+/** When, by which API key and with which feedback a field's value was corrected. */
+export interface CorrectionNote {
+  correctedAt: string;
+  correctedBy: string;
+  feedbackId: string;
+  /** The extraction the reviewer corrected: this one, or an earlier extraction of the same document. */
+  extractionId: string;
+}
+
 export interface Feedback {
   id: string;
   extractionId: string;
@@ -83,6 +95,8 @@ export interface Feedback {
   type: FeedbackType;
   fieldId: string | null;
   createdAt: string;
+  /** Extension: the value the field should have had (field-level feedback only). */
+  correctedValue?: unknown;
 }
 
 /** The API representation. `output` and `document.contentUrl` only from Get extraction. */

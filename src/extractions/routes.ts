@@ -62,8 +62,26 @@ export const outputSchema = z.object({
       }),
       value: z.unknown().register(z.globalRegistry, {
         description:
-          'Normalized per type; null when not found. A table field (line_items) holds its rows: one object per row with the columns the document prints, e.g. {"description": "Office Chair", "product_code": "FURN_7777", "quantity": 1, "unit": "Units", "unit_price": 70, "tax_rate": 15, "amount": 70}.',
+          'Normalized per type; null when not found. A table field (line_items) holds its rows: one object per row with the columns the document prints, e.g. {"description": "Office Chair", "product_code": "FURN_7777", "quantity": 1, "unit": "Units", "unit_price": 70, "tax_rate": 15, "amount": 70}. ' +
+          'Always the extracted value, also once corrected (see correctedValue).',
       }),
+      correctedValue: z.optional(z.unknown()).register(z.globalRegistry, {
+        description:
+          'Extension: present once a reviewer corrected the field (feedback with correctedValue), on this extraction or on an earlier extraction of the same document ' +
+          '(same SHA-256, document type, field name and type). The reviewed value in the format of value; null when the document does not show the field. ' +
+          'Downstream readers should prefer it to value; document_insights steps do (values.<name>).',
+        'x-paperflow-extension': true,
+      }),
+      correction: z
+        .optional(
+          z.object({
+            correctedAt: z.string(),
+            correctedBy: z.string().register(z.globalRegistry, { description: 'The id of the API key that sent the correction.' }),
+            feedbackId: z.string().register(z.globalRegistry, { description: 'The feedback that carried it.' }),
+            extractionId: z.string().register(z.globalRegistry, { description: 'The extraction it was made on: this one, or an earlier extraction of the same document.' }),
+          }),
+        )
+        .register(z.globalRegistry, { description: 'Extension: when, by which key and with which feedback the field was corrected; present with correctedValue.', 'x-paperflow-extension': true }),
       metadata: z.object({
         extracted: z.boolean(),
         confidence: z.optional(z.number()).register(z.globalRegistry, { description: 'In [0, 1].' }),
@@ -169,6 +187,15 @@ export const feedbackRequestSchema = z.object({
   fieldId: z
     .optional(z.string())
     .register(z.globalRegistry, { description: 'An id from output.fields (fld_ followed by 26 characters); omit for feedback on the whole extraction.' }),
+  correctedValue: z.optional(z.unknown()).register(z.globalRegistry, {
+    description:
+      'Extension: the value the field should have (needs fieldId), in the format of the output\'s value for its type: a number for amount, number and integer; ' +
+      'true or false for boolean; YYYY-MM-DD for date; an ISO 4217 code for currency; one of the values of an enum; for a table, a list of rows, each an object ' +
+      'of the field\'s columns with values of the column\'s type; null when the document does not show the field. Checked against the field\'s type in the ' +
+      'workspace configuration (422 VALIDATION_FAILED with details such as correctedValue[1].amount) and normalized (an IBAN without spaces, a code in capitals). ' +
+      'The output then shows it as the field\'s correctedValue with a correction note, and later extractions of the same document carry it.',
+    'x-paperflow-extension': true,
+  }),
 });
 
 const feedbackSchema = z.object({
@@ -178,6 +205,9 @@ const feedbackSchema = z.object({
   type: z.enum(['ERROR', 'INFO']),
   fieldId: z.nullable(z.string()),
   createdAt: z.string(),
+  correctedValue: z
+    .optional(z.unknown())
+    .register(z.globalRegistry, { description: 'Extension: the corrected value as checked and normalized, when the feedback carried one.', 'x-paperflow-extension': true }),
 });
 
 const pageInfoSchema = z.object({ page: integer(), size: integer(), totalItems: integer(), totalPages: integer() });
@@ -258,7 +288,7 @@ export const createExtractionFeedbackRoute = defineRoute({
   handler: 'functions/extractions/create-extraction-feedback.ts',
   scope: 'extractions:write',
   access: access.write,
-  summary: 'Feedback on an extraction or one of its fields; ERROR (the default) marks it for review.',
+  summary: 'Feedback on an extraction or one of its fields; ERROR (the default) marks it for review. Extension: field feedback may carry correctedValue.',
   tag,
   requestBody: { 'application/json': feedbackRequestSchema },
   responses: { 201: { description: 'The recorded feedback.', schema: feedbackSchema } },

@@ -1,4 +1,5 @@
 import { eventRecorder } from '../events/wiring.ts';
+import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
 import { fileBlobStore, fileLookup, fileRecordStore } from '../files/lookup-wiring.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
@@ -10,6 +11,8 @@ import { ExtractionDocuments } from './extraction-documents.ts';
 import { DynamoDbExtractionStore } from './aws/dynamodb-extraction-store.ts';
 import { StepFunctionsExtractionExecutions } from './aws/step-functions-extraction-executions.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';
+import { DynamoDbContentCorrections } from './aws/dynamodb-content-corrections.ts';
+import { DynamoDbExtractionOutputs } from './aws/dynamodb-extraction-outputs.ts';
 import { ExtractionOutputStore } from './extraction-output-store.ts';
 import { ExtractionService, type ExtractionServiceDependencies } from './extraction-service.ts';
 import { ExtractionSettlement } from './extraction-settlement.ts';
@@ -24,12 +27,16 @@ export function extractionStore(): DynamoDbExtractionStore {
 }
 
 export function outputStore(): ExtractionOutputStore {
+  const tableName = requiredEnvironment(resourceEnvironment.recordsTableName);
   return new ExtractionOutputStore(
-    dynamoDocumentClient(),
-    requiredEnvironment(resourceEnvironment.recordsTableName),
-    s3Client(),
-    requiredEnvironment(resourceEnvironment.filesBucketName),
+    new DynamoDbExtractionOutputs(dynamoDocumentClient(), tableName, s3Client(), requiredEnvironment(resourceEnvironment.filesBucketName)),
+    contentCorrections(),
   );
+}
+
+/** Corrections remembered per document content (value correction; the feedback export reads them). */
+export function contentCorrections(): DynamoDbContentCorrections {
+  return new DynamoDbContentCorrections(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
 }
 
 export function extractionDocuments(): ExtractionDocuments {
@@ -57,6 +64,7 @@ export function serviceDependencies(): ExtractionServiceDependencies {
     executions: extractionExecutions(),
     settlement: extractionSettlement(),
     urlPolicy: outboundUrlPolicyFromEnvironment,
+    configurationOf: async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
   };
 }
 

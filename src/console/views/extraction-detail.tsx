@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiClient, ApiError } from '../api-client.ts';
-import { terminalExtractionStatuses, type Extraction, type Feedback } from '../api-types.ts';
-import { confidenceText } from '../confidence.ts';
+import { terminalExtractionStatuses, type ExtractedField, type Extraction, type Feedback } from '../api-types.ts';
+import { confidenceBandOf, confidenceText } from '../confidence.ts';
 import { fieldValueText } from '../field-value-text.ts';
 import { ErrorNotice, RecordedErrorNotice, StatusBadge, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
 import { DocumentPages } from './document-pages.tsx';
 import { pageBoxesOf, selectionKeyOf, type FieldSelection } from './field-selection.ts';
 import { TableField } from './table-field.tsx';
+import { ConfidenceLegend, ConfidenceThreshold, FieldCorrection, ZoomControls, isShownAtThreshold } from './field-review.tsx';
 
 export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
   const extraction = useResource(() => api.get<Extraction>(`/document-insights/extractions/${encodeURIComponent(id)}`), [id], {
@@ -15,6 +16,10 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
     keepRefreshing: (loaded) => !terminalExtractionStatuses.has(loaded.status),
   });
   const [selection, setSelection] = useState<FieldSelection | undefined>(undefined);
+  const [threshold, setThreshold] = useState(100);
+  const [zoom, setZoom] = useState(1);
+  const [correctionError, setCorrectionError] = useState<ApiError | undefined>(undefined);
+  const [corrected, setCorrected] = useState<Feedback | undefined>(undefined);
   const selectedKey = selection && selectionKeyOf(selection);
   // The pre-signed URL changes on every GET; the pages are drawn once per extraction, from the first.
   const [contentUrl, setContentUrl] = useState<string | undefined>(undefined);
@@ -33,6 +38,23 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
     });
   };
   const fields = loaded?.output?.fields ?? [];
+  // Feedback with correctedValue (an API extension): the output then shows it beside the extracted value.
+  const saveCorrection = async (field: ExtractedField, correctedValue: unknown) => {
+    setCorrectionError(undefined);
+    setCorrected(undefined);
+    try {
+      const feedback = await api.post<Feedback>(`/document-insights/extractions/${encodeURIComponent(id)}/feedback`, {
+        message: `Corrected ${field.name} in the review console.`,
+        fieldId: field.id,
+        correctedValue,
+      });
+      setCorrected(feedback);
+      extraction.reload();
+    } catch (error) {
+      setCorrectionError(error as ApiError);
+      throw error;
+    }
+  };
   const tableFields = fields.filter((field) => field.type === 'table' && Array.isArray(field.value) && field.value.length > 0);
 
   return (
@@ -51,20 +73,46 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
           <RecordedErrorNotice error={loaded.error} />
           <div class={tableFields.length > 0 ? 'review review-with-tables' : 'review'}>
             <div class="review-document">
+              <ConfidenceLegend />
               {contentUrl ? (
-                <DocumentPages
-                  contentUrl={contentUrl}
-                  mimeType={loaded.document?.mimeType}
-                  boxes={pageBoxesOf(fields, selection)}
-                  selectedKey={selectedKey}
-                  onSelect={(selected) => select(selected, 'page')}
-                />
+                <>
+                  <ZoomControls zoom={zoom} onZoom={setZoom} />
+                  {/* Zoomed pages keep their boxes (placed in fractions of the page) and scroll sideways. */}
+                  <div class="pages-viewport">
+                    <div class="pages-zoom" style={{ width: `${zoom * 100}%` }} data-zoom={zoom}>
+                      <DocumentPages
+                        contentUrl={contentUrl}
+                        mimeType={loaded.document?.mimeType}
+                        boxes={pageBoxesOf(fields, selection)}
+                        selectedKey={selectedKey}
+                        onSelect={(selected) => select(selected, 'page')}
+                      />
+                    </div>
+                  </div>
+                </>
               ) : (
                 <p>No document to show.</p>
               )}
             </div>
             <div class="review-fields">
-              <FieldsTable extraction={loaded} selectedKey={selectedKey} onSelect={(fieldId) => select({ fieldId }, 'table')} />
+              {loaded.output ? (
+                <ConfidenceThreshold value={threshold} onChange={setThreshold} shown={fields.filter((field) => isShownAtThreshold(field, threshold)).length} total={fields.length} />
+              ) : null}
+              <FieldsTable
+                extraction={loaded}
+                threshold={threshold}
+                selectedKey={selectedKey}
+                onSelect={(fieldId) => select({ fieldId }, 'table')}
+                onCorrect={saveCorrection}
+              />
+              <div class="correction-outcome">
+                <ErrorNotice error={correctionError} />
+                {corrected ? (
+                  <p class="notice" role="status">
+                    Saved: {fields.find((field) => field.id === corrected.fieldId)?.name ?? corrected.fieldId} is now {JSON.stringify(corrected.correctedValue)}.
+                  </p>
+                ) : null}
+              </div>
               {tableFields.map((field) => (
                 <TableField key={field.id} field={field} selectedKey={selectedKey} onSelect={(selected) => select(selected, 'table')} />
               ))}
@@ -77,7 +125,16 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
   );
 }
 
-function FieldsTable({ extraction, selectedKey, onSelect }: { extraction: Extraction; selectedKey: string | undefined; onSelect(fieldId: string): void }) {
+interface FieldsTableProps {
+  extraction: Extraction;
+  /** Percent: only fields below it are listed (100: all). */
+  threshold: number;
+  selectedKey: string | undefined;
+  onSelect(fieldId: string): void;
+  onCorrect(field: ExtractedField, correctedValue: unknown): Promise<void>;
+}
+
+function FieldsTable({ extraction, threshold, selectedKey, onSelect, onCorrect }: FieldsTableProps) {
   if (!extraction.output) return <p aria-live="polite">{terminalExtractionStatuses.has(extraction.status) ? 'No fields.' : 'Extracting…'}</p>;
   return (
     <div class="table-scroll">
@@ -90,10 +147,11 @@ function FieldsTable({ extraction, selectedKey, onSelect }: { extraction: Extrac
             <th scope="col">Field</th>
             <th scope="col">Value</th>
             <th scope="col">Confidence</th>
+            <th scope="col">Right value</th>
           </tr>
         </thead>
         <tbody>
-          {extraction.output.fields.map((field) => (
+          {extraction.output.fields.filter((field) => isShownAtThreshold(field, threshold)).map((field) => (
             <tr
               key={field.id}
               data-field-id={field.id}
@@ -111,7 +169,12 @@ function FieldsTable({ extraction, selectedKey, onSelect }: { extraction: Extrac
             >
               <th scope="row">{field.name}</th>
               <td>{fieldValueText(field)}</td>
-              <td>{confidenceText(field.metadata?.confidence)}</td>
+              <td>
+                <span class={`confidence-swatch confidence-${confidenceBandOf(field.metadata?.confidence)}`} aria-hidden="true" /> {confidenceText(field.metadata?.confidence)}
+              </td>
+              <td>
+                <FieldCorrection field={field} onSave={(correctedValue) => onCorrect(field, correctedValue)} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -12,7 +12,7 @@ import { batchGet, batchWrite } from '../../infrastructure/dynamodb-batches.ts';
 import { queryPages } from '../../infrastructure/dynamodb-queries.ts';
 import { logger } from '../../infrastructure/logger.ts';
 import { isTerminal, type ExtractionRecord } from '../extraction.ts';
-import { ExtractionFeedback } from '../extraction-feedback.ts';
+import { DynamoDbExtractionFeedback } from './dynamodb-extraction-feedback.ts';
 import { extractionKey, recordSortKey } from '../extraction-keys.ts';
 import type { ExtractionListQuery, ExtractionListResult } from '../extraction-listing.ts';
 import type { ExtractionStore, MutationResult, StoredExtraction } from '../extraction-store.ts';
@@ -33,7 +33,7 @@ const optimisticRetries = 10;
 export class DynamoDbExtractionStore implements ExtractionStore {
   readonly indexItems: DynamoDbExtractionIndexItems;
   readonly counters: DynamoDbExtractionCounters;
-  readonly feedback: ExtractionFeedback;
+  readonly feedback: DynamoDbExtractionFeedback;
   private readonly lister: DynamoDbExtractionLister;
 
   constructor(
@@ -43,7 +43,7 @@ export class DynamoDbExtractionStore implements ExtractionStore {
   ) {
     this.indexItems = new DynamoDbExtractionIndexItems(client, tableName);
     this.counters = new DynamoDbExtractionCounters(client, tableName, now);
-    this.feedback = new ExtractionFeedback(client, tableName);
+    this.feedback = new DynamoDbExtractionFeedback(client, tableName);
     this.lister = new DynamoDbExtractionLister(this);
   }
 

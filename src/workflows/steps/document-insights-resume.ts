@@ -4,6 +4,7 @@
 import type { RecordedEventListener, RecordedEventNotice } from '../../events/event-listeners.ts';
 import type { ExtractedField, ExtractionOutput, ExtractionStatus, RunError } from '../../extractions/extraction.ts';
 import { isTerminal } from '../../extractions/extraction.ts';
+import { reviewedValueOf } from '../../extractions/field-corrections.ts';
 import { logger } from '../../infrastructure/logger.ts';
 import type { TaskCallbacks } from '../task-callbacks.ts';
 import type { DocumentInsightsWaits } from './document-insights-waits.ts';
@@ -55,12 +56,13 @@ export async function resumeWaitingStep(dependencies: StepResumeDependencies, wo
 
 /**
  * The fields by name (`values.total_amount`), beside the list: what a definition reads. Each name maps
- * to its field's `value` whatever its type (a table's list of rows included); the first field of a
- * name wins, as the list is in reading order.
+ * to its field's `value` whatever its type (a table's list of rows included), or to the reviewer's
+ * `correctedValue` when the document was corrected (field-corrections.ts); the first field of a name
+ * wins, as the list is in reading order.
  */
-export function valuesByName(fields: readonly Pick<ExtractedField, 'name' | 'value'>[]): Record<string, unknown> {
+export function valuesByName(fields: readonly Pick<ExtractedField, 'name' | 'value' | 'correctedValue' | 'correction'>[]): Record<string, unknown> {
   const values = new Map<string, unknown>();
-  for (const field of fields) if (!values.has(field.name)) values.set(field.name, field.value);
+  for (const field of fields) if (!values.has(field.name)) values.set(field.name, reviewedValueOf(field));
   // fromEntries defines each name as an own property, `__proto__` included.
   return Object.fromEntries(values);
 }

@@ -1,13 +1,12 @@
 import type { EventEnvelope } from '../../../src/events/event-envelope.ts';
 import { isTerminal, type ExtractionOutput, type ExtractionRecord, type Feedback } from '../../../src/extractions/extraction.ts';
 import type { ExtractionExecutionInput, ExtractionExecutions } from '../../../src/extractions/extraction-executions.ts';
+import type { ExtractionFeedback } from '../../../src/extractions/extraction-feedback.ts';
 import { comparatorFor, matchesFilters, type ExtractionListQuery, type ExtractionListResult } from '../../../src/extractions/extraction-listing.ts';
 import type { ExtractionEventRecorder } from '../../../src/extractions/extraction-settlement.ts';
 import type {
   ExtractionCounts,
-  ExtractionFeedbackRecords,
   ExtractionIndex,
-  ExtractionOutputs,
   ExtractionStore,
   MutationResult,
   StoredExtraction,
@@ -53,7 +52,7 @@ function needsAttention(record: StoredExtraction): boolean {
   return !isTerminal(record.status) || record.countedAs !== record.status || record.deleting === true || record.eventPending === true;
 }
 
-export class InMemoryExtractionFeedback implements ExtractionFeedbackRecords {
+export class InMemoryExtractionFeedback implements ExtractionFeedback {
   readonly feedback: Feedback[] = [];
 
   async put(feedback: Feedback): Promise<void> {
@@ -140,23 +139,6 @@ export class InMemoryExtractionStore implements ExtractionStore {
       this.counters.set(workspaceId, { total: 0, QUEUED: 0, PROCESSING: 0, COMPLETED: 0, FAILED: 0, REJECTED: 0 });
     }
     return this.counters.get(workspaceId)!;
-  }
-}
-
-export class InMemoryExtractionOutputs implements ExtractionOutputs {
-  readonly outputs = new Map<string, ExtractionOutput>();
-
-  async put(record: Pick<ExtractionRecord, 'id' | 'workspaceId' | 'generation'>, output: ExtractionOutput): Promise<void> {
-    this.outputs.set(record.id, structuredClone(output));
-  }
-
-  async get(extractionId: string): Promise<ExtractionOutput | undefined> {
-    const output = this.outputs.get(extractionId);
-    return output ? structuredClone(output) : undefined;
-  }
-
-  async deleteObject(extractionId: string): Promise<void> {
-    this.outputs.delete(extractionId);
   }
 }
 

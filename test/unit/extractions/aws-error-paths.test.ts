@@ -4,7 +4,7 @@ import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, P
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { StepFunctionsExtractionExecutions } from '../../../src/extractions/aws/step-functions-extraction-executions.ts';
-import { ExtractionOutputStore } from '../../../src/extractions/extraction-output-store.ts';
+import { DynamoDbExtractionOutputs } from '../../../src/extractions/aws/dynamodb-extraction-outputs.ts';
 import { DynamoDbExtractionStore } from '../../../src/extractions/aws/dynamodb-extraction-store.ts';
 import type { ExtractionRecord } from '../../../src/extractions/extraction.ts';
 import { conditionalFailure, documentClient, failedExtractionRecord } from '../../support/mocked-records.ts';
@@ -50,16 +50,16 @@ describe('StepFunctionsExtractionExecutions', () => {
   });
 });
 
-describe('ExtractionOutputStore', () => {
+describe('DynamoDbExtractionOutputs', () => {
   it('keeps a small output in the table and a large one in S3 under the workspace prefix', async () => {
     documents.on(PutCommand).resolves({});
     s3.on(PutObjectCommand).resolves({});
-    const store = new ExtractionOutputStore(documentClient(), 'records', new S3Client({ region: 'us-east-1' }), 'files', 1_000);
+    const store = new DynamoDbExtractionOutputs(documentClient(), 'records', new S3Client({ region: 'us-east-1' }), 'files', 1_000);
     const small = { fieldCount: 0, fields: [] };
     const large = { fieldCount: 1, fields: [{ id: 'fld_1', name: 'note', type: 'string', value: 'x'.repeat(2_000), metadata: { extracted: true } }] };
 
-    await store.put(record, small);
-    await store.put(record, large);
+    await store.put(record, small, new Map());
+    await store.put(record, large, new Map());
 
     const puts = documents.commandCalls(PutCommand).map((call) => call.args[0].input.Item);
     expect(puts[0]).toMatchObject({ pk: `EXT#${record.id}`, sk: 'OUTPUT', output: small });

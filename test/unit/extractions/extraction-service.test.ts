@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { defaultExtractionConfiguration } from '../../../src/extraction-engine/index.ts';
 import { ExtractionDocuments } from '../../../src/extractions/extraction-documents.ts';
 import type { ExtractionOutput } from '../../../src/extractions/extraction.ts';
 import type { ExtractionListQuery } from '../../../src/extractions/extraction-listing.ts';
+import { ExtractionOutputStore } from '../../../src/extractions/extraction-output-store.ts';
 import { ExtractionService } from '../../../src/extractions/extraction-service.ts';
 import { ExtractionSettlement } from '../../../src/extractions/extraction-settlement.ts';
 import { FileLookup } from '../../../src/files/file-lookup.ts';
@@ -11,9 +13,9 @@ import { ConflictError, DownstreamError, NotFoundError, ValidationError } from '
 import {
   InMemoryEventRecorder,
   InMemoryExtractionExecutions,
-  InMemoryExtractionOutputs,
   InMemoryExtractionStore,
 } from '../../support/in-memory/in-memory-extractions.ts';
+import { InMemoryContentCorrections, InMemoryExtractionOutputRecords } from '../../support/in-memory/in-memory-extraction-outputs.ts';
 import { InMemoryContentUrls, InMemoryFileBlobStore, InMemoryFileRecordStore } from '../../support/in-memory/in-memory-files.ts';
 
 // The extraction service and its settlement over in-memory adapters: what a client and the event
@@ -24,7 +26,8 @@ const now = new Date('2026-11-21T08:00:00.000Z');
 
 function anExtractionService() {
   const store = new InMemoryExtractionStore();
-  const outputs = new InMemoryExtractionOutputs();
+  const outputRecords = new InMemoryExtractionOutputRecords();
+  const outputs = new ExtractionOutputStore(outputRecords, new InMemoryContentCorrections());
   const executions = new InMemoryExtractionExecutions();
   const events = new InMemoryEventRecorder();
   const files = new InMemoryFileRecordStore();
@@ -37,9 +40,10 @@ function anExtractionService() {
     executions,
     settlement,
     urlPolicy: () => ({ allowHttp: false, allowLoopback: false }),
+    configurationOf: async () => defaultExtractionConfiguration,
     now: () => now,
   });
-  return { service, store, outputs, executions, events, files, settlement };
+  return { service, store, outputs, outputRecords, executions, events, files, settlement };
 }
 
 async function aReadyFile(files: InMemoryFileRecordStore, overrides: Partial<FileRecord> = {}): Promise<FileRecord> {
@@ -195,7 +199,7 @@ describe('deleting', () => {
 
     await expect(context.service.getExtraction(workspaceId, created.id)).rejects.toBeInstanceOf(NotFoundError);
     expect(context.store.records.size).toBe(0);
-    expect(context.outputs.outputs.size).toBe(0);
+    expect(context.outputRecords.stored.size).toBe(0);
     expect(context.store.feedback.feedback).toEqual([]);
     expect(context.store.countsOf(workspaceId)).toMatchObject({ total: 0, COMPLETED: 0 });
     expect(context.events.events.map((recorded) => recorded.event.eventType)).toEqual(['document-insights.extraction.completed']);
