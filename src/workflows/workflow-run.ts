@@ -9,7 +9,8 @@ export type RunStatus = (typeof runStatuses)[number];
 
 export const stepStatuses = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'SKIPPED'] as const;
 
-export type RunErrorCode = 'WORKFLOW_STEP_FAILED' | 'WORKFLOW_INPUT_INVALID' | 'WORKFLOW_TIMED_OUT' | 'WORKFLOW_RUN_FAILED';
+export const runErrorCodes = ['WORKFLOW_STEP_FAILED', 'WORKFLOW_INPUT_INVALID', 'WORKFLOW_TIMED_OUT', 'WORKFLOW_RUN_FAILED'] as const;
+export type RunErrorCode = (typeof runErrorCodes)[number];
 
 export interface RunError {
   code: RunErrorCode;
