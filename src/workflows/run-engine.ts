@@ -143,7 +143,7 @@ export class RunEngine {
     );
     for (const skip of plan.skipped) await this.store.settleStep(input.workspaceId, stepNamed(steps, skip.stepId), { status: 'SKIPPED', message: skip.message });
     for (const failure of plan.conditionFailures) await this.store.settleStep(input.workspaceId, stepNamed(steps, failure.stepId), failedOutcome(failure.error));
-    await this.recordProgress(input, steps, plan.skipped.map((skip) => skip.stepId));
+    await this.recordProgress(input, run, steps, plan.skipped.map((skip) => skip.stepId));
     if (plan.failed || plan.ready.length + plan.inFlight.length === 0) return { outcome: 'finished' };
 
     const dispatched: { step: StoredStep; dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }[] = [];
@@ -175,7 +175,7 @@ export class RunEngine {
       if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
       outcome = failedOutcome(error);
     }
-    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, run, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -267,13 +267,13 @@ export class RunEngine {
    * step's caught failure (`failure`).
    */
   async recordStepOutcome(input: StepTaskInput & { output?: unknown; failure?: CaughtFailure; delayCompleted?: boolean; nestedRunsFinished?: boolean }): Promise<void> {
-    const { steps, step } = await this.loadStep(input);
+    const { run, steps, step } = await this.loadStep(input);
     if (isTerminalStepStatus(step.status)) return;
     let outcome: StepOutcome;
     if (input.failure) outcome = outcomeOfCaughtFailure(input.failure);
     else if (input.nestedRunsFinished) outcome = await this.nestedRunsOutcome(input.workspaceId, step);
     else outcome = { status: 'COMPLETED', ...(input.output !== undefined ? { output: input.output } : {}) };
-    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, run, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -417,9 +417,13 @@ export class RunEngine {
    * Progress from the steps as this task read them plus the ones it just ended. Parallel branches
    * each count from their own reading, so one may write a lower count than another: the store keeps
    * the highest, the next plan counts again from scratch, and the terminal state writes the final one.
+   * A count no higher than the one this task read is not written: the store would refuse it anyway
+   * (progress never moves back), so the write would cost a round trip for nothing. That is every plan
+   * that follows a step which recorded its own progress.
    */
-  private async recordProgress(input: RunTaskInput, steps: readonly StoredStep[], nowCompleted: readonly string[]): Promise<void> {
+  private async recordProgress(input: RunTaskInput, run: Pick<RunRecord, 'stepsCompleted'>, steps: readonly StoredStep[], nowCompleted: readonly string[]): Promise<void> {
     const counted = steps.filter((step) => step.status === 'COMPLETED' || step.status === 'SKIPPED' || nowCompleted.includes(step.stepId));
+    if (counted.length <= run.stepsCompleted) return;
     await this.store.recordProgress(input.workspaceId, input.runId, counted.length);
   }
 }
