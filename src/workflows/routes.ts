@@ -3,7 +3,7 @@ import { pageQueryParameters } from '../platform/pagination.ts';
 import type { ResourceAccess } from '../platform/resource-access.ts';
 import { defineRoute, type RouteDefinition } from '../platform/route-table.ts';
 import { runStatuses, stepStatuses } from './workflow-run.ts';
-import { stepTypes } from './step-types.ts';
+import { stepTypes } from './step-types/registry.ts';
 
 // zod/mini for small handler bundles (see src/extractions/routes.ts); descriptions go to the global
 // registry, which the OpenAPI document reads.

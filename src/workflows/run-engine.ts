@@ -16,7 +16,9 @@ import type { RunStore, StepOutcome, StoredRun, StoredStep } from './run-store.t
 import { StepFailedError } from './step-failures.ts';
 import type { DocumentInsightsStepStart } from './steps/document-insights.ts';
 import type { WebFunctionOutput } from './steps/web-function.ts';
-import { forEachDefaults, maximumDelaySeconds, maximumForEachItems, type WorkflowDefinition, type WorkflowStep } from './workflow-definition.ts';
+import type { StepTypeRegistry } from './step-type.ts';
+import { stepTypeRegistry } from './step-types/registry.ts';
+import type { WorkflowDefinition, WorkflowStep } from './workflow-definition.ts';
 import {
   computedDurationMsOf,
   isTerminalRunStatus,
@@ -42,10 +44,13 @@ export interface StepTaskInput extends RunTaskInput {
   stepId: string;
 }
 
-/** One ready step as the state machine's Map hands it to its branch (its Choice reads `kind`). */
+/** One ready step as the state machine's Map hands it to its branch (its Choice reads `state`). */
 export interface DispatchedStep {
   stepId: string;
-  kind: WorkflowStep['type'];
+  /** The step's type. */
+  kind: string;
+  /** The state that carries the step out (its type's `state`): RouteStep's Choice goes there. */
+  state: string;
   /** delay: the Wait's SecondsPath. */
   delaySeconds?: number;
   /** for_each: the inner Map's items (positions of the evaluated items) and MaxConcurrencyPath. */
@@ -69,6 +74,8 @@ export interface RunEngineDependencies {
   /** The run as the API shows it, which is also its event's data. */
   views: Pick<RunViews, 'viewOf'>;
   steps: StepRunners;
+  /** The step types runs may use: the built-in ones unless given (a test's fixture type). */
+  stepTypes?: StepTypeRegistry;
   now?: () => Date;
 }
 
@@ -77,9 +84,11 @@ export const nestedRunFailedError = 'NestedRunFailed';
 
 export class RunEngine {
   private readonly now: () => Date;
+  private readonly stepTypes: StepTypeRegistry;
 
   constructor(private readonly dependencies: RunEngineDependencies) {
     this.now = dependencies.now ?? (() => new Date());
+    this.stepTypes = dependencies.stepTypes ?? stepTypeRegistry;
   }
 
   private get store(): RunStore {
@@ -151,7 +160,7 @@ export class RunEngine {
       const step = stepNamed(steps, stepId);
       const definitionStep = definitionSteps[step.index]!;
       try {
-        dispatched.push({ step, ...(await this.prepare(input.workspaceId, run, step, definitionStep, context)) });
+        dispatched.push({ step, ...(await this.prepare(input.workspaceId, step, definitionStep, context)) });
       } catch (error) {
         await this.store.settleStep(input.workspaceId, step, failedOutcome(error));
         return { outcome: 'finished' };
@@ -161,21 +170,23 @@ export class RunEngine {
     return { outcome: 'dispatch', readySteps: dispatched.map(({ dispatch }) => dispatch) };
   }
 
-  /** RunStep: a transform or web_function step, start to end. Retried safely: an ended step is left as it is. */
+  /** RunStep: a step whose type runs in this Lambda (transform, web_function), start to end. Retried safely: an ended step is left as it is. */
   async runStep(input: StepTaskInput): Promise<void> {
-    const { run, steps, step } = await this.loadStep(input);
-    if (isTerminalStepStatus(step.status) || run.status !== 'PROCESSING') return;
-    const definitionStep = definitionOf(run).steps[step.index]!;
+    const loaded = await this.loadStep(input);
+    const { steps, step } = loaded;
+    if (isTerminalStepStatus(step.status) || loaded.run.status !== 'PROCESSING') return;
+    const definitionStep = definitionOf(loaded.run).steps[step.index]!;
     let outcome: StepOutcome;
     try {
-      const evaluated = await evaluateTemplate(definitionStep.with, contextOf(run, steps), `steps[${step.index}].with`);
-      const output = definitionStep.type === 'web_function' ? await this.dependencies.steps.callWebFunction(evaluated) : evaluated;
-      outcome = { status: 'COMPLETED', output };
+      const run = this.stepTypes.get(definitionStep.type).run;
+      if (!run) throw new Error(`Step type ${definitionStep.type} does not run in RunStep.`);
+      const evaluated = await evaluateTemplate(definitionStep.with, contextOf(loaded.run, steps), `steps[${step.index}].with`);
+      outcome = { status: 'COMPLETED', output: await run(evaluated, this.dependencies.steps) };
     } catch (error) {
       if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
       outcome = failedOutcome(error);
     }
-    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, run, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, loaded.run, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -361,50 +372,25 @@ export class RunEngine {
     return { status: 'FAILED', failureCode: 'WORKFLOW_STEP_FAILED', message: `${failed} of ${runIds.length} nested runs did not complete.`, output };
   }
 
-  /** Evaluates what the state machine needs to run the step: a delay's seconds, a for_each's items. */
+  /** What the state machine needs to carry the step out, from its type: a delay's seconds, a for_each's items. */
   private async prepare(
     workspaceId: string,
-    run: StoredRun,
     step: StoredStep,
     definitionStep: WorkflowStep,
     context: ExpressionContext,
   ): Promise<{ dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }> {
+    const type = this.stepTypes.get(definitionStep.type);
     const path = `steps[${step.index}].with`;
-    if (definitionStep.type === 'delay') {
-      const seconds = await evaluateTemplate(definitionStep.with.seconds, context, `${path}.seconds`);
-      if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > maximumDelaySeconds) {
-        throw new ExpressionEvaluationError(`${path}.seconds`, `must be a whole number of seconds from 0 to ${maximumDelaySeconds}, not ${JSON.stringify(seconds)}`);
-      }
-      return { dispatch: { stepId: step.stepId, kind: 'delay', delaySeconds: seconds } };
-    }
-    if (definitionStep.type === 'for_each') {
-      const forEach = step.forEach ?? (await this.evaluateForEach(workspaceId, definitionStep, context, path));
-      return {
-        dispatch: { stepId: step.stepId, kind: 'for_each', itemIndexes: forEach.items.map((_, index) => index), maxConcurrency: forEach.maxConcurrency },
-        forEach,
-      };
-    }
-    void run;
-    return { dispatch: { stepId: step.stepId, kind: definitionStep.type } };
-  }
-
-  private async evaluateForEach(
-    workspaceId: string,
-    step: Extract<WorkflowStep, { type: 'for_each' }>,
-    context: ExpressionContext,
-    path: string,
-  ): Promise<NonNullable<StoredStep['forEach']>> {
-    const items = await evaluateTemplate(step.with.items, context, `${path}.items`);
-    if (!Array.isArray(items)) throw new ExpressionEvaluationError(`${path}.items`, `must give a list, not ${JSON.stringify(items) ?? 'nothing'}`);
-    if (items.length > maximumForEachItems) throw new ExpressionEvaluationError(`${path}.items`, `gives ${items.length} items; at most ${maximumForEachItems}`);
-    const maxConcurrency = await evaluateTemplate(step.with.maxConcurrency ?? forEachDefaults.maxConcurrency, context, `${path}.maxConcurrency`);
-    if (typeof maxConcurrency !== 'number' || !Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
-      throw new ExpressionEvaluationError(`${path}.maxConcurrency`, `must be a whole number of 1 or more, not ${JSON.stringify(maxConcurrency)}`);
-    }
-    const workflow = await this.dependencies.workflows.get(workspaceId, step.with.workflowId);
-    if (!workflow) throw new StepFailedError(`Workflow ${step.with.workflowId} does not exist in this workspace.`);
-    if (workflow.status !== 'enabled') throw new StepFailedError(`Workflow ${step.with.workflowId} is disabled.`);
-    return { items, workflowId: step.with.workflowId, maxConcurrency };
+    const { forEach, ...preparation } = type.prepare
+      ? await type.prepare(definitionStep.with, {
+          workspaceId,
+          evaluate: (template, below) => evaluateTemplate(template, context, `${path}.${below}`),
+          invalidInput: (below, problem) => new ExpressionEvaluationError(`${path}.${below}`, problem),
+          workflows: this.dependencies.workflows,
+          ...(step.forEach ? { evaluatedForEach: step.forEach } : {}),
+        })
+      : {};
+    return { dispatch: { stepId: step.stepId, kind: type.type, state: type.state, ...preparation }, ...(forEach ? { forEach } : {}) };
   }
 
   private async loadStep(input: StepTaskInput): Promise<{ run: StoredRun; steps: StoredStep[]; step: StoredStep }> {

@@ -2,7 +2,6 @@
 // run). Pure: no storage, no AWS.
 
 import type { StepStatus } from './expressions.ts';
-import type { StepType } from './step-types.ts';
 
 export const runStatuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'CLOSED'] as const;
 export type RunStatus = (typeof runStatuses)[number];
@@ -64,7 +63,8 @@ export interface StepRecord {
   /** Position in the definition: the order steps are listed in. */
   index: number;
   name: string;
-  type: StepType;
+  /** A registered step type (step-types/registry.ts). */
+  type: string;
   status: StepStatus;
   message?: string;
   /** Set when the step failed: the run's error code if this failure ends it. */
@@ -97,7 +97,7 @@ export interface RunView {
 export interface StepView {
   id: string;
   name: string;
-  type: StepType;
+  type: string;
   status: StepStatus;
   /** Ids of the steps this one waits for (the definition's `needs`): the edges of the run's DAG. */
   dependsOn: string[];

@@ -5,8 +5,7 @@ import { batchGet, batchWrite } from '../../infrastructure/dynamodb-batches.ts';
 import { queryAllItems, queryPages } from '../../infrastructure/dynamodb-queries.ts';
 import { filesBucket } from '../../infrastructure/resource-definitions.ts';
 import type { ForEachItems, NewRun, RunListQuery, RunNeedingAttention, RunStore, StepOutcome, StoredRun, StoredStep, TerminalState } from '../run-store.ts';
-import { stepTypes } from '../step-types.ts';
-import type { WorkflowDefinition } from '../workflow-definition.ts';
+import { storedDefinitionSchema } from './stored-definition.ts';
 import { runErrorCodes, runStatuses, stepStatuses, type RunRecord, type RunStatus, type StepRecord } from '../workflow-run.ts';
 
 /*
@@ -386,7 +385,9 @@ export class DynamoDbRunStore implements RunStore {
       ...recordOf(parsed),
       // A snapshot that no longer reads (a definition stored by an older version) leaves the run
       // readable and settleable; the engine refuses to continue it.
-      definition: (await this.valueOf({ json: parsed.definitionJson, objectKey: parsed.definitionObjectKey }).catch(() => undefined)) as WorkflowDefinition | undefined,
+      definition: await this.valueOf({ json: parsed.definitionJson, objectKey: parsed.definitionObjectKey })
+        .then((value) => storedDefinitionSchema.parse(value))
+        .catch(() => undefined),
       body: await this.valueOf({ json: parsed.bodyJson, objectKey: parsed.bodyObjectKey }),
       ...(parsed.parentTaskToken !== undefined ? { parentTaskToken: parsed.parentTaskToken } : {}),
       ...(parsed.settledAt !== undefined ? { settledAt: parsed.settledAt } : {}),
@@ -538,7 +539,7 @@ const stepItemSchema = z.object({
   stepId: z.string(),
   index: z.number(),
   name: z.string(),
-  type: z.enum(stepTypes),
+  type: z.string(),
   status: z.enum(stepStatuses),
   message: optionalString,
   failureCode: z.optional(z.enum(runErrorCodes)),

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
+import { storedDefinitionSchema } from './stored-definition.ts';
 import { queryAllItems } from '../../infrastructure/dynamodb-queries.ts';
 import { ConflictError } from '../../platform/errors.ts';
 import type { WorkflowDefinition } from '../workflow-definition.ts';
@@ -76,7 +77,7 @@ export class DynamoDbWorkflowStore implements WorkflowStore {
     const item = Items?.[0];
     if (!item) return undefined;
     const { workflowId: id, version, definition, source, publishedAt } = versionItemSchema.parse(item);
-    return { workflowId: id, version, definition: definition as WorkflowDefinition, source, publishedAt };
+    return { workflowId: id, version, definition, source, publishedAt };
   }
 
   /** The workspace's workflows by one Query of its partition, in id order. */
@@ -161,8 +162,7 @@ const workflowItemSchema = z.object({
 const versionItemSchema = z.object({
   workflowId: z.string(),
   version: z.number(),
-  // The definition's shape was validated when it was published; what is checked here is that the item holds one.
-  definition: z.looseObject({ name: z.string(), steps: z.array(z.looseObject({ id: z.string(), type: z.string() })) }),
+  definition: storedDefinitionSchema,
   source: z.string(),
   publishedAt: z.string(),
 });

@@ -36,7 +36,7 @@ describe('statemachines/workflow-run.asl.json retries', () => {
   });
 
   it('attempts a step five times on transient errors, records the step failure, and plans again', async () => {
-    const plans = [{ outcome: 'dispatch', readySteps: [{ stepId: 'lookup', kind: 'web_function' }] }, { outcome: 'finished' }];
+    const plans = [{ outcome: 'dispatch', readySteps: [{ stepId: 'lookup', kind: 'web_function', state: 'RunStep' }] }, { outcome: 'finished' }];
     const planRun = counting(async () => plans.shift());
     const runStep = counting(alwaysTransient);
     const recordStepFailure = counting(recorded);
@@ -52,7 +52,7 @@ describe('statemachines/workflow-run.asl.json retries', () => {
   });
 
   it('does not retry a step error that is not transient', async () => {
-    const plans = [{ outcome: 'dispatch', readySteps: [{ stepId: 'lookup', kind: 'web_function' }] }, { outcome: 'finished' }];
+    const plans = [{ outcome: 'dispatch', readySteps: [{ stepId: 'lookup', kind: 'web_function', state: 'RunStep' }] }, { outcome: 'finished' }];
     const runStep = counting(() => Promise.reject(Object.assign(new Error('The expression failed.'), { name: 'StepFailedError' })));
     const recordStepFailure = counting(recorded);
 
