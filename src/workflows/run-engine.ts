@@ -76,8 +76,13 @@ export interface RunEngineDependencies {
   steps: StepRunners;
   /** The step types runs may use: the built-in ones unless given (a test's fixture type). */
   stepTypes?: StepTypeRegistry;
+  /** How long one plan may spend running inline steps before it hands the rest to the state machine. */
+  inlineBudgetMs?: number;
   now?: () => Date;
 }
+
+/** Well inside PlanRun's 120 s timeout, whatever the last inline step's expressions take (1 s each at most). */
+const defaultInlineBudgetMs = 10_000;
 
 /** The error a nested run's failure resumes its parent's Map iteration with. */
 export const nestedRunFailedError = 'NestedRunFailed';
@@ -85,10 +90,12 @@ export const nestedRunFailedError = 'NestedRunFailed';
 export class RunEngine {
   private readonly now: () => Date;
   private readonly stepTypes: StepTypeRegistry;
+  private readonly inlineBudgetMs: number;
 
   constructor(private readonly dependencies: RunEngineDependencies) {
     this.now = dependencies.now ?? (() => new Date());
     this.stepTypes = dependencies.stepTypes ?? stepTypeRegistry;
+    this.inlineBudgetMs = dependencies.inlineBudgetMs ?? defaultInlineBudgetMs;
   }
 
   private get store(): RunStore {
@@ -136,27 +143,74 @@ export class RunEngine {
 
   /**
    * PlanRun: skips what the DAG and `if`s skip, fails a step whose expressions fail on the run's
-   * data, and hands out the next batch of ready steps (marked PROCESSING). `finished` when nothing
-   * is left to run (or a step failed), `settled` when the run already ended (closed).
+   * data, runs the ready steps of an inline type (transform) itself, and hands out the next batch of
+   * ready steps (marked PROCESSING). `finished` when nothing is left to run (or a step failed),
+   * `settled` when the run already ended (closed).
+   *
+   * An inline step is pure and bounded (its expressions have their own limits), so handing it to
+   * RunStep would cost a Map iteration, a task, a re-read of the run and a write for nothing but
+   * the round trip: the plan settles it (startedAt and completedAt its own) and plans again, within
+   * `inlineBudgetMs`, then hands out what remains. Every write is the same conditional one RunStep
+   * makes, so a retried plan, a close racing it, or a concurrent task change nothing that ended.
    */
   async plan(input: RunTaskInput): Promise<PlanResult> {
     const loaded = await this.load(input);
     if (!loaded) return { outcome: 'settled' };
-    const { run, steps } = loaded;
+    const { run } = loaded;
+    let steps = loaded.steps;
     if (run.status !== 'PROCESSING') return { outcome: 'settled' };
     if (!run.startedAt) await this.store.markStarted(input.workspaceId, run.id);
     const definitionSteps = definitionOf(run).steps;
-    const context = contextOf(run, steps);
-    const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
-      evaluateCondition(step.if!, context, `steps[${indexOf(run, step.id)}].if`),
-    );
-    for (const skip of plan.skipped) await this.store.settleStep(input.workspaceId, stepNamed(steps, skip.stepId), { status: 'SKIPPED', message: skip.message });
-    for (const failure of plan.conditionFailures) await this.store.settleStep(input.workspaceId, stepNamed(steps, failure.stepId), failedOutcome(failure.error));
-    await this.recordProgress(input, run, steps, plan.skipped.map((skip) => skip.stepId));
-    if (plan.failed || plan.ready.length + plan.inFlight.length === 0) return { outcome: 'finished' };
+    const inlineUntil = Date.now() + this.inlineBudgetMs;
+    for (;;) {
+      const context = contextOf(run, steps);
+      const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
+        evaluateCondition(step.if!, context, `steps[${indexOf(run, step.id)}].if`),
+      );
+      for (const skip of plan.skipped) steps = await this.settleInPlan(input, steps, skip.stepId, { status: 'SKIPPED', message: skip.message });
+      for (const failure of plan.conditionFailures) steps = await this.settleInPlan(input, steps, failure.stepId, failedOutcome(failure.error));
+      if (plan.failed || plan.ready.length + plan.inFlight.length === 0) {
+        await this.recordProgress(input, run, steps, []);
+        return { outcome: 'finished' };
+      }
+      const inline = plan.ready.filter((stepId) => this.stepTypes.get(definitionSteps[stepNamed(steps, stepId).index]!.type).inline);
+      if (inline.length === 0 || Date.now() > inlineUntil) {
+        await this.recordProgress(input, run, steps, []);
+        return this.dispatch(input, run, steps, [...plan.inFlight, ...plan.ready], context);
+      }
+      for (const stepId of inline) {
+        const step = stepNamed(steps, stepId);
+        const startedAt = this.now().toISOString();
+        const outcome = await this.outcomeOf(definitionSteps[step.index]!, step, context);
+        steps = await this.settleInPlan(input, steps, stepId, outcome.status === 'COMPLETED' ? { ...outcome, startedAt } : outcome);
+      }
+    }
+  }
 
+  /**
+   * A step ended by the plan itself, and the plan's own view of the steps after it. When the step had
+   * already ended (a close, a retried plan), the plan goes on from the steps as they are now.
+   */
+  private async settleInPlan(input: RunTaskInput, steps: StoredStep[], stepId: string, outcome: StepOutcome): Promise<StoredStep[]> {
+    const step = stepNamed(steps, stepId);
+    if (!(await this.store.settleStep(input.workspaceId, step, outcome))) return (await this.load(input))?.steps ?? steps;
+    const now = this.now().toISOString();
+    const settled: StoredStep = {
+      ...step,
+      status: outcome.status,
+      completedAt: now,
+      ...(outcome.status === 'COMPLETED' && outcome.startedAt ? { startedAt: step.startedAt ?? outcome.startedAt } : {}),
+      ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+      ...(outcome.status !== 'SKIPPED' && outcome.output !== undefined ? { output: outcome.output } : {}),
+    };
+    return steps.map((candidate) => (candidate.stepId === stepId ? settled : candidate));
+  }
+
+  /** The next batch for the state machine: each step's state and what it needs, marked PROCESSING. */
+  private async dispatch(input: RunTaskInput, run: StoredRun, steps: StoredStep[], stepIds: readonly string[], context: ExpressionContext): Promise<PlanResult> {
+    const definitionSteps = definitionOf(run).steps;
     const dispatched: { step: StoredStep; dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }[] = [];
-    for (const stepId of [...plan.inFlight, ...plan.ready]) {
+    for (const stepId of stepIds) {
       const step = stepNamed(steps, stepId);
       const definitionStep = definitionSteps[step.index]!;
       try {
@@ -170,22 +224,25 @@ export class RunEngine {
     return { outcome: 'dispatch', readySteps: dispatched.map(({ dispatch }) => dispatch) };
   }
 
+  /** A RunStep or inline step carried out: its output, or the failure of its expressions or its runner. */
+  private async outcomeOf(definitionStep: WorkflowStep, step: StoredStep, context: ExpressionContext): Promise<StepOutcome> {
+    try {
+      const run = this.stepTypes.get(definitionStep.type).run;
+      if (!run) throw new Error(`Step type ${definitionStep.type} does not run in RunStep.`);
+      const evaluated = await evaluateTemplate(definitionStep.with, context, `steps[${step.index}].with`);
+      return { status: 'COMPLETED', output: await run(evaluated, this.dependencies.steps) };
+    } catch (error) {
+      if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
+      return failedOutcome(error);
+    }
+  }
+
   /** RunStep: a step whose type runs in this Lambda (transform, web_function), start to end. Retried safely: an ended step is left as it is. */
   async runStep(input: StepTaskInput): Promise<void> {
     const loaded = await this.loadStep(input);
     const { steps, step } = loaded;
     if (isTerminalStepStatus(step.status) || loaded.run.status !== 'PROCESSING') return;
-    const definitionStep = definitionOf(loaded.run).steps[step.index]!;
-    let outcome: StepOutcome;
-    try {
-      const run = this.stepTypes.get(definitionStep.type).run;
-      if (!run) throw new Error(`Step type ${definitionStep.type} does not run in RunStep.`);
-      const evaluated = await evaluateTemplate(definitionStep.with, contextOf(loaded.run, steps), `steps[${step.index}].with`);
-      outcome = { status: 'COMPLETED', output: await run(evaluated, this.dependencies.steps) };
-    } catch (error) {
-      if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
-      outcome = failedOutcome(error);
-    }
+    const outcome = await this.outcomeOf(definitionOf(loaded.run).steps[step.index]!, step, contextOf(loaded.run, steps));
     if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, loaded.run, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 

@@ -48,7 +48,8 @@ export interface RunListQuery {
 }
 
 export type StepOutcome =
-  | { status: 'COMPLETED'; output?: unknown; message?: string }
+  /** `startedAt`: a step the plan ran itself, which never was PROCESSING; kept if the step has one. */
+  | { status: 'COMPLETED'; output?: unknown; message?: string; startedAt?: string }
   | { status: 'FAILED'; message: string; failureCode: RunErrorCode; output?: unknown }
   | { status: 'SKIPPED'; message: string };
 

@@ -27,6 +27,11 @@ export interface StepTypeDefinition<Type extends string = string> {
    * which RouteStep's Choice names (a unit test holds the two together).
    */
   state: string;
+  /**
+   * RunStep types that are pure and quick (no I/O; bounded by the expression limits): the plan runs
+   * them itself instead of handing them to RunStep, which saves the round trip (run-engine.ts, plan).
+   */
+  inline?: boolean;
   /** RunStep types: the step's output from its evaluated `with`; a StepFailedError fails the step. */
   run?: (evaluatedWith: unknown, services: StepRunners) => Promise<unknown>;
   /**
@@ -70,6 +75,7 @@ export class StepTypeRegistry {
     if (this.byType.size !== types.length) throw new Error('Two step types have the same name.');
     for (const type of types) {
       if ((type.state === runStepState) !== (type.run !== undefined)) throw new Error(`Step type ${type.type}: a RunStep type has a run, and only it.`);
+      if (type.inline && type.state !== runStepState) throw new Error(`Step type ${type.type}: only a RunStep type runs inline.`);
     }
   }
 

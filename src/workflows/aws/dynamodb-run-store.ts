@@ -166,6 +166,10 @@ export class DynamoDbRunStore implements RunStore {
       sets.push('message = :message');
       values[':message'] = outcome.message;
     }
+    if (outcome.status === 'COMPLETED' && outcome.startedAt !== undefined) {
+      sets.push('startedAt = if_not_exists(startedAt, :startedAt)');
+      values[':startedAt'] = outcome.startedAt;
+    }
     if (outcome.status === 'FAILED') {
       sets.push('failureCode = :code');
       values[':code'] = outcome.failureCode;

@@ -105,6 +105,7 @@ export class InMemoryRunStore implements RunStore {
     held.status = outcome.status;
     held.completedAt = this.now().toISOString();
     if (outcome.message !== undefined) held.message = outcome.message;
+    if (outcome.status === 'COMPLETED' && outcome.startedAt !== undefined) held.startedAt ??= outcome.startedAt;
     if (outcome.status === 'FAILED') held.failureCode = outcome.failureCode;
     if (outcome.status !== 'SKIPPED' && outcome.output !== undefined) held.output = copyOf(outcome.output);
     return true;

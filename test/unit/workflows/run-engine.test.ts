@@ -20,9 +20,15 @@ let webFunctionCalls: unknown[];
 let webFunctionAnswer: (evaluatedWith: unknown) => Promise<{ status: number; body: unknown }>;
 let engine: RunEngine;
 let views: RunViews;
+let inlineBudgetMs: number | undefined;
 let service: RunService;
 
 beforeEach(() => {
+  inlineBudgetMs = undefined;
+  buildEngine();
+});
+
+function buildEngine() {
   store = new InMemoryRunStore();
   workflows = new InMemoryWorkflowStore();
   executions = new InMemoryRunExecutions();
@@ -45,9 +51,10 @@ beforeEach(() => {
         throw new Error('no document_insights step in these tests');
       },
     },
+    ...(inlineBudgetMs !== undefined ? { inlineBudgetMs } : {}),
   });
   service = new RunService({ engine, views, store, workflows, executions });
-});
+}
 
 async function publish(workflowId: string, steps: unknown[]): Promise<void> {
   const validated = validateWorkflowDefinition({ id: workflowId, name: workflowId, steps });
@@ -177,6 +184,45 @@ describe('RunEngine over in-memory ports, driven by the workflow run state machi
       ['call', 'COMPLETED', { status: 200, body: { healed: true }, headers: {} }],
     ]);
     expect(events.map((event) => event.eventType)).toEqual(['workflow.run.failed', 'workflow.run.completed']);
+  });
+
+  it('runs a chain of transforms inside one plan: one write per step, none marked PROCESSING, each step with its own times', async () => {
+    await publish('wf_inline', Array.from({ length: 5 }, (_, index) => ({
+      id: `s${index}`,
+      type: 'transform',
+      ...(index > 0 ? { needs: [`s${index - 1}`] } : {}),
+      with: { value: index === 0 ? '{{ body.n }}' : `{{ steps.s${index - 1}.output.value + 1 }}` },
+    })));
+    const started = await service.startRun(workspaceId, 'wf_inline', async () => ({ n: 10 }));
+    const tasks = engineTasks(engine);
+    const taskCalls: string[] = [];
+    const counted = Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, (input: unknown) => (taskCalls.push(name), task(input))]));
+    store.calls.length = 0;
+
+    await runWorkflowMachine({ workspaceId, runId: started.id }, counted);
+    const run = await views.getRun(workspaceId, started.id);
+
+    expect(run).toMatchObject({ status: 'COMPLETED', progress: { stepsCompleted: 5, stepsTotal: 5 } });
+    expect(run.steps!.map((step) => step.output)).toEqual([10, 11, 12, 13, 14].map((value) => ({ value })));
+    for (const step of run.steps!) expect(step).toEqual(expect.objectContaining({ startedAt: expect.any(String), completedAt: expect.any(String), durationMs: expect.any(Number) }));
+    expect(taskCalls).toEqual(['PlanRun', 'RecordRunOutcome']);
+    expect(store.calls.filter((call) => call === 'settleStep')).toHaveLength(5);
+    expect(store.calls).not.toContain('markStepProcessing');
+  });
+
+  it('hands inline steps to RunStep once a plan has spent its inline budget, with the same outcome', async () => {
+    inlineBudgetMs = -1;
+    buildEngine();
+    await publish('wf_budget', [
+      { id: 'a', type: 'transform', with: { value: '{{ body.n }}' } },
+      { id: 'b', type: 'transform', needs: ['a'], with: { value: '{{ steps.a.output.value * 2 }}' } },
+    ]);
+
+    const run = await runToEnd('wf_budget', { n: 21 });
+
+    expect(run).toMatchObject({ status: 'COMPLETED', progress: { stepsCompleted: 2, stepsTotal: 2 } });
+    expect(run.steps!.map((step) => step.output)).toEqual([{ value: 21 }, { value: 42 }]);
+    expect(store.calls.filter((call) => call === 'markStepProcessing')).toHaveLength(2);
   });
 
   it('the sweeper fails a run whose execution ended without recording it', async () => {
