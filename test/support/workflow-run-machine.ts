@@ -8,7 +8,6 @@ import type { RunEngine } from '../../src/workflows/run-engine.ts';
 // by aws-local-stepfunctions: the real states, Choices, Maps, Retry and Catch, with each Task state
 // answered by a local function. Retry pauses and Waits take 0 ms; their counts are those of the file.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type TaskHandler = (input: any) => Promise<any>;
 
 const root = resolve(import.meta.dirname, '../..');

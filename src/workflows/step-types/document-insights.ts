@@ -22,5 +22,4 @@ export const documentInsightsStep = {
     ...literalUrlProblems(inputs.url, path, { refuseFragment: true }, rules.outboundUrlProblem),
   ],
   state: 'StartDocumentInsights',
-  prepare: async () => ({}),
 } as const satisfies StepTypeDefinition<'document_insights'>;
