@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { apiKeyService, workspaceStore } from '../src/auth/wiring.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { publishWorkflow } from '../src/workflows/workflow-publishing.ts';
+import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
 import { workflowStore } from '../src/workflows/wiring.ts';
 import { describeMachine, percentile } from './support/machine.ts';
+import { SdkCallCounter, type OperationCalls } from './support/sdk-calls.ts';
 
 // The run engine's overhead on the embedded stack (in-process Step Functions, DynamoDB emulator):
-// 1. ms per step: a 20-step linear transform workflow against a 1-step one, POST → COMPLETED;
+// 1. ms per step: a 20-step linear transform workflow against a 1-step one, POST → COMPLETED, and the
+//    DynamoDB calls each additional step costs (the bench's own polling GETs, one Query each, left out);
 // 2. 100 concurrent runs of a 5-step workflow (two parallel branches and a join), all terminal, runs/s;
 // 3. for_each over 100 items (maxConcurrency 10), each a nested run of a 1-step workflow.
 const sequentialRuns = Number(process.env.BENCH_SEQUENTIAL ?? 10);
@@ -19,6 +22,10 @@ const workspaceId = 'ws_bench_runs';
 
 const dataDir = await mkdtemp(join(tmpdir(), 'paperflow-bench-'));
 const stack = await startLocalStack({ dataDir, port: 0, authorizerCacheSeconds: 60 });
+// The stack's functions run in this process and share this client: every engine call is counted.
+const sdkCalls = new SdkCallCounter();
+sdkCalls.attach('DynamoDB', dynamoDocumentClient());
+let polls = 0;
 try {
   await workspaceStore().ensure({ id: workspaceId, name: 'bench', createdAt: new Date().toISOString() });
   const { secret } = await apiKeyService().create({ workspaceId, name: 'bench', scopes: ['*'], rateLimit: { requestsPerSecond: 1_000_000, burst: 1_000_000 } });
@@ -38,6 +45,7 @@ try {
   };
   const waitForTerminal = async (runId: string, pollMs: number) => {
     for (;;) {
+      polls += 1;
       const { body } = await api(`/workflow-runs/${runId}`);
       if (terminal.has(body.status)) return body;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
@@ -49,12 +57,24 @@ try {
     if (run.status !== 'COMPLETED') throw new Error(`${run.id} ended ${run.status}: ${JSON.stringify(run.error)}`);
     return performance.now() - startedAt;
   };
+  /** The median latency, and the DynamoDB calls per run by operation (polling Queries taken out). */
   const medianOf = async (workflowId: string) => {
     await timedRun(workflowId);
     const latencies: number[] = [];
+    sdkCalls.reset();
+    polls = 0;
     for (let run = 0; run < sequentialRuns; run += 1) latencies.push(await timedRun(workflowId));
-    return percentile(latencies.sort((a, b) => a - b), 0.5);
+    const calls = sdkCalls.snapshot();
+    const query = calls.get('DynamoDB Query');
+    if (query) calls.set('DynamoDB Query', { calls: query.calls - polls, totalMs: query.totalMs * ((query.calls - polls) / query.calls) });
+    return { medianMs: percentile(latencies.sort((a, b) => a - b), 0.5), calls };
   };
+  /** Calls per additional step: (per run of `many` steps − per run of one step) / (many − 1). */
+  const callsPerStep = (one: Map<string, OperationCalls>, many: Map<string, OperationCalls>, steps: number) =>
+    [...many]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, entry]) => `${name.replace('DynamoDB ', '')} ${((entry.calls - (one.get(name)?.calls ?? 0)) / sequentialRuns / (steps - 1)).toFixed(2)}`)
+      .join(', ');
 
   // 1. Interpreter overhead per step.
   const linearSteps = Array.from({ length: 20 }, (_, index) => ({
@@ -65,8 +85,8 @@ try {
   }));
   const oneStep = await publish('wf_bench_one', [linearSteps[0]]);
   const twentySteps = await publish('wf_bench_twenty', linearSteps);
-  const oneStepMs = await medianOf(oneStep);
-  const twentyStepMs = await medianOf(twentySteps);
+  const { medianMs: oneStepMs, calls: oneStepCalls } = await medianOf(oneStep);
+  const { medianMs: twentyStepMs, calls: twentyStepCalls } = await medianOf(twentySteps);
 
   // 2. 100 concurrent runs of a 5-step workflow.
   const fiveSteps = await publish('wf_bench_five', [
@@ -92,6 +112,7 @@ try {
   console.log(`workflow runs (${describeMachine()}, embedded stack, in-process Step Functions)`);
   console.log(`  POST → COMPLETED, median of ${sequentialRuns}: 1 step ${oneStepMs.toFixed(0)} ms, 20 linear steps ${twentyStepMs.toFixed(0)} ms`);
   console.log(`  interpreter overhead: ${((twentyStepMs - oneStepMs) / 19).toFixed(1)} ms per additional step`);
+  console.log(`  DynamoDB calls per additional step: ${callsPerStep(oneStepCalls, twentyStepCalls, 20)}`);
   console.log(`  ${concurrentRuns} concurrent runs of a 5-step workflow: ${completed} COMPLETED of ${finished.length} in ${(burstMs / 1000).toFixed(1)} s (${(finished.length / (burstMs / 1000)).toFixed(1)} runs/s)`);
   console.log(`  for_each over ${forEachItems} items (maxConcurrency 10): ${forEachRun.status} ${JSON.stringify({ ...forEachRun.steps[0].output, runIds: undefined })} in ${(forEachMs / 1000).toFixed(1)} s`);
   if (completed !== concurrentRuns || forEachRun.status !== 'COMPLETED') process.exitCode = 1;

@@ -16,7 +16,9 @@ import type { RunStore, StepOutcome, StoredRun, StoredStep } from './run-store.t
 import { StepFailedError } from './step-failures.ts';
 import type { DocumentInsightsStepStart } from './steps/document-insights.ts';
 import type { WebFunctionOutput } from './steps/web-function.ts';
-import { forEachDefaults, maximumDelaySeconds, maximumForEachItems, type WorkflowDefinition, type WorkflowStep } from './workflow-definition.ts';
+import type { StepTypeRegistry } from './step-type.ts';
+import { stepTypeRegistry } from './step-types/registry.ts';
+import type { WorkflowDefinition, WorkflowStep } from './workflow-definition.ts';
 import {
   computedDurationMsOf,
   isTerminalRunStatus,
@@ -42,10 +44,13 @@ export interface StepTaskInput extends RunTaskInput {
   stepId: string;
 }
 
-/** One ready step as the state machine's Map hands it to its branch (its Choice reads `kind`). */
+/** One ready step as the state machine's Map hands it to its branch (its Choice reads `state`). */
 export interface DispatchedStep {
   stepId: string;
-  kind: WorkflowStep['type'];
+  /** The step's type. */
+  kind: string;
+  /** The state that carries the step out (its type's `state`): RouteStep's Choice goes there. */
+  state: string;
   /** delay: the Wait's SecondsPath. */
   delaySeconds?: number;
   /** for_each: the inner Map's items (positions of the evaluated items) and MaxConcurrencyPath. */
@@ -69,17 +74,28 @@ export interface RunEngineDependencies {
   /** The run as the API shows it, which is also its event's data. */
   views: Pick<RunViews, 'viewOf'>;
   steps: StepRunners;
+  /** The step types runs may use: the built-in ones unless given (a test's fixture type). */
+  stepTypes?: StepTypeRegistry;
+  /** How long one plan may spend running inline steps before it hands the rest to the state machine. */
+  inlineBudgetMs?: number;
   now?: () => Date;
 }
+
+/** Well inside PlanRun's 120 s timeout, whatever the last inline step's expressions take (1 s each at most). */
+const defaultInlineBudgetMs = 10_000;
 
 /** The error a nested run's failure resumes its parent's Map iteration with. */
 export const nestedRunFailedError = 'NestedRunFailed';
 
 export class RunEngine {
   private readonly now: () => Date;
+  private readonly stepTypes: StepTypeRegistry;
+  private readonly inlineBudgetMs: number;
 
   constructor(private readonly dependencies: RunEngineDependencies) {
     this.now = dependencies.now ?? (() => new Date());
+    this.stepTypes = dependencies.stepTypes ?? stepTypeRegistry;
+    this.inlineBudgetMs = dependencies.inlineBudgetMs ?? defaultInlineBudgetMs;
   }
 
   private get store(): RunStore {
@@ -127,31 +143,78 @@ export class RunEngine {
 
   /**
    * PlanRun: skips what the DAG and `if`s skip, fails a step whose expressions fail on the run's
-   * data, and hands out the next batch of ready steps (marked PROCESSING). `finished` when nothing
-   * is left to run (or a step failed), `settled` when the run already ended (closed).
+   * data, runs the ready steps of an inline type (transform) itself, and hands out the next batch of
+   * ready steps (marked PROCESSING). `finished` when nothing is left to run (or a step failed),
+   * `settled` when the run already ended (closed).
+   *
+   * An inline step is pure and bounded (its expressions have their own limits), so handing it to
+   * RunStep would cost a Map iteration, a task, a re-read of the run and a write for nothing but
+   * the round trip: the plan settles it (startedAt and completedAt its own) and plans again, within
+   * `inlineBudgetMs`, then hands out what remains. Every write is the same conditional one RunStep
+   * makes, so a retried plan, a close racing it, or a concurrent task change nothing that ended.
    */
   async plan(input: RunTaskInput): Promise<PlanResult> {
     const loaded = await this.load(input);
     if (!loaded) return { outcome: 'settled' };
-    const { run, steps } = loaded;
+    const { run } = loaded;
+    let steps = loaded.steps;
     if (run.status !== 'PROCESSING') return { outcome: 'settled' };
     if (!run.startedAt) await this.store.markStarted(input.workspaceId, run.id);
     const definitionSteps = definitionOf(run).steps;
-    const context = contextOf(run, steps);
-    const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
-      evaluateCondition(step.if!, context, `steps[${indexOf(run, step.id)}].if`),
-    );
-    for (const skip of plan.skipped) await this.store.settleStep(input.workspaceId, stepNamed(steps, skip.stepId), { status: 'SKIPPED', message: skip.message });
-    for (const failure of plan.conditionFailures) await this.store.settleStep(input.workspaceId, stepNamed(steps, failure.stepId), failedOutcome(failure.error));
-    await this.recordProgress(input, steps, plan.skipped.map((skip) => skip.stepId));
-    if (plan.failed || plan.ready.length + plan.inFlight.length === 0) return { outcome: 'finished' };
+    const inlineUntil = Date.now() + this.inlineBudgetMs;
+    for (;;) {
+      const context = contextOf(run, steps);
+      const plan = await planRun(definitionSteps, new Map(steps.map((step) => [step.stepId, { status: step.status }])), (step) =>
+        evaluateCondition(step.if!, context, `steps[${indexOf(run, step.id)}].if`),
+      );
+      for (const skip of plan.skipped) steps = await this.settleInPlan(input, steps, skip.stepId, { status: 'SKIPPED', message: skip.message });
+      for (const failure of plan.conditionFailures) steps = await this.settleInPlan(input, steps, failure.stepId, failedOutcome(failure.error));
+      if (plan.failed || plan.ready.length + plan.inFlight.length === 0) {
+        await this.recordProgress(input, run, steps, []);
+        return { outcome: 'finished' };
+      }
+      const inline = plan.ready.filter((stepId) => this.stepTypes.get(definitionSteps[stepNamed(steps, stepId).index]!.type).inline);
+      if (inline.length === 0 || Date.now() > inlineUntil) {
+        await this.recordProgress(input, run, steps, []);
+        return this.dispatch(input, run, steps, [...plan.inFlight, ...plan.ready], context);
+      }
+      for (const stepId of inline) {
+        const step = stepNamed(steps, stepId);
+        const startedAt = this.now().toISOString();
+        const outcome = await this.outcomeOf(definitionSteps[step.index]!, step, context);
+        steps = await this.settleInPlan(input, steps, stepId, outcome.status === 'COMPLETED' ? { ...outcome, startedAt } : outcome);
+      }
+    }
+  }
 
+  /**
+   * A step ended by the plan itself, and the plan's own view of the steps after it. When the step had
+   * already ended (a close, a retried plan), the plan goes on from the steps as they are now.
+   */
+  private async settleInPlan(input: RunTaskInput, steps: StoredStep[], stepId: string, outcome: StepOutcome): Promise<StoredStep[]> {
+    const step = stepNamed(steps, stepId);
+    if (!(await this.store.settleStep(input.workspaceId, step, outcome))) return (await this.load(input))?.steps ?? steps;
+    const now = this.now().toISOString();
+    const settled: StoredStep = {
+      ...step,
+      status: outcome.status,
+      completedAt: now,
+      ...(outcome.status === 'COMPLETED' && outcome.startedAt ? { startedAt: step.startedAt ?? outcome.startedAt } : {}),
+      ...(outcome.message !== undefined ? { message: outcome.message } : {}),
+      ...(outcome.status !== 'SKIPPED' && outcome.output !== undefined ? { output: outcome.output } : {}),
+    };
+    return steps.map((candidate) => (candidate.stepId === stepId ? settled : candidate));
+  }
+
+  /** The next batch for the state machine: each step's state and what it needs, marked PROCESSING. */
+  private async dispatch(input: RunTaskInput, run: StoredRun, steps: StoredStep[], stepIds: readonly string[], context: ExpressionContext): Promise<PlanResult> {
+    const definitionSteps = definitionOf(run).steps;
     const dispatched: { step: StoredStep; dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }[] = [];
-    for (const stepId of [...plan.inFlight, ...plan.ready]) {
+    for (const stepId of stepIds) {
       const step = stepNamed(steps, stepId);
       const definitionStep = definitionSteps[step.index]!;
       try {
-        dispatched.push({ step, ...(await this.prepare(input.workspaceId, run, step, definitionStep, context)) });
+        dispatched.push({ step, ...(await this.prepare(input.workspaceId, step, definitionStep, context)) });
       } catch (error) {
         await this.store.settleStep(input.workspaceId, step, failedOutcome(error));
         return { outcome: 'finished' };
@@ -161,21 +224,26 @@ export class RunEngine {
     return { outcome: 'dispatch', readySteps: dispatched.map(({ dispatch }) => dispatch) };
   }
 
-  /** RunStep: a transform or web_function step, start to end. Retried safely: an ended step is left as it is. */
-  async runStep(input: StepTaskInput): Promise<void> {
-    const { run, steps, step } = await this.loadStep(input);
-    if (isTerminalStepStatus(step.status) || run.status !== 'PROCESSING') return;
-    const definitionStep = definitionOf(run).steps[step.index]!;
-    let outcome: StepOutcome;
+  /** A RunStep or inline step carried out: its output, or the failure of its expressions or its runner. */
+  private async outcomeOf(definitionStep: WorkflowStep, step: StoredStep, context: ExpressionContext): Promise<StepOutcome> {
     try {
-      const evaluated = await evaluateTemplate(definitionStep.with, contextOf(run, steps), `steps[${step.index}].with`);
-      const output = definitionStep.type === 'web_function' ? await this.dependencies.steps.callWebFunction(evaluated) : evaluated;
-      outcome = { status: 'COMPLETED', output };
+      const run = this.stepTypes.get(definitionStep.type).run;
+      if (!run) throw new Error(`Step type ${definitionStep.type} does not run in RunStep.`);
+      const evaluated = await evaluateTemplate(definitionStep.with, context, `steps[${step.index}].with`);
+      return { status: 'COMPLETED', output: await run(evaluated, this.dependencies.steps) };
     } catch (error) {
       if (!(error instanceof ExpressionEvaluationError) && !(error instanceof StepFailedError)) throw error;
-      outcome = failedOutcome(error);
+      return failedOutcome(error);
     }
-    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
+  }
+
+  /** RunStep: a step whose type runs in this Lambda (transform, web_function), start to end. Retried safely: an ended step is left as it is. */
+  async runStep(input: StepTaskInput): Promise<void> {
+    const loaded = await this.loadStep(input);
+    const { steps, step } = loaded;
+    if (isTerminalStepStatus(step.status) || loaded.run.status !== 'PROCESSING') return;
+    const outcome = await this.outcomeOf(definitionOf(loaded.run).steps[step.index]!, step, contextOf(loaded.run, steps));
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, loaded.run, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -267,13 +335,13 @@ export class RunEngine {
    * step's caught failure (`failure`).
    */
   async recordStepOutcome(input: StepTaskInput & { output?: unknown; failure?: CaughtFailure; delayCompleted?: boolean; nestedRunsFinished?: boolean }): Promise<void> {
-    const { steps, step } = await this.loadStep(input);
+    const { run, steps, step } = await this.loadStep(input);
     if (isTerminalStepStatus(step.status)) return;
     let outcome: StepOutcome;
     if (input.failure) outcome = outcomeOfCaughtFailure(input.failure);
     else if (input.nestedRunsFinished) outcome = await this.nestedRunsOutcome(input.workspaceId, step);
     else outcome = { status: 'COMPLETED', ...(input.output !== undefined ? { output: input.output } : {}) };
-    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
+    if (await this.store.settleStep(input.workspaceId, step, outcome)) await this.recordProgress(input, run, steps, outcome.status === 'COMPLETED' ? [step.stepId] : []);
   }
 
   /**
@@ -361,50 +429,25 @@ export class RunEngine {
     return { status: 'FAILED', failureCode: 'WORKFLOW_STEP_FAILED', message: `${failed} of ${runIds.length} nested runs did not complete.`, output };
   }
 
-  /** Evaluates what the state machine needs to run the step: a delay's seconds, a for_each's items. */
+  /** What the state machine needs to carry the step out, from its type: a delay's seconds, a for_each's items. */
   private async prepare(
     workspaceId: string,
-    run: StoredRun,
     step: StoredStep,
     definitionStep: WorkflowStep,
     context: ExpressionContext,
   ): Promise<{ dispatch: DispatchedStep; forEach?: StoredStep['forEach'] }> {
+    const type = this.stepTypes.get(definitionStep.type);
     const path = `steps[${step.index}].with`;
-    if (definitionStep.type === 'delay') {
-      const seconds = await evaluateTemplate(definitionStep.with.seconds, context, `${path}.seconds`);
-      if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > maximumDelaySeconds) {
-        throw new ExpressionEvaluationError(`${path}.seconds`, `must be a whole number of seconds from 0 to ${maximumDelaySeconds}, not ${JSON.stringify(seconds)}`);
-      }
-      return { dispatch: { stepId: step.stepId, kind: 'delay', delaySeconds: seconds } };
-    }
-    if (definitionStep.type === 'for_each') {
-      const forEach = step.forEach ?? (await this.evaluateForEach(workspaceId, definitionStep, context, path));
-      return {
-        dispatch: { stepId: step.stepId, kind: 'for_each', itemIndexes: forEach.items.map((_, index) => index), maxConcurrency: forEach.maxConcurrency },
-        forEach,
-      };
-    }
-    void run;
-    return { dispatch: { stepId: step.stepId, kind: definitionStep.type } };
-  }
-
-  private async evaluateForEach(
-    workspaceId: string,
-    step: Extract<WorkflowStep, { type: 'for_each' }>,
-    context: ExpressionContext,
-    path: string,
-  ): Promise<NonNullable<StoredStep['forEach']>> {
-    const items = await evaluateTemplate(step.with.items, context, `${path}.items`);
-    if (!Array.isArray(items)) throw new ExpressionEvaluationError(`${path}.items`, `must give a list, not ${JSON.stringify(items) ?? 'nothing'}`);
-    if (items.length > maximumForEachItems) throw new ExpressionEvaluationError(`${path}.items`, `gives ${items.length} items; at most ${maximumForEachItems}`);
-    const maxConcurrency = await evaluateTemplate(step.with.maxConcurrency ?? forEachDefaults.maxConcurrency, context, `${path}.maxConcurrency`);
-    if (typeof maxConcurrency !== 'number' || !Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
-      throw new ExpressionEvaluationError(`${path}.maxConcurrency`, `must be a whole number of 1 or more, not ${JSON.stringify(maxConcurrency)}`);
-    }
-    const workflow = await this.dependencies.workflows.get(workspaceId, step.with.workflowId);
-    if (!workflow) throw new StepFailedError(`Workflow ${step.with.workflowId} does not exist in this workspace.`);
-    if (workflow.status !== 'enabled') throw new StepFailedError(`Workflow ${step.with.workflowId} is disabled.`);
-    return { items, workflowId: step.with.workflowId, maxConcurrency };
+    const { forEach, ...preparation } = type.prepare
+      ? await type.prepare(definitionStep.with, {
+          workspaceId,
+          evaluate: (template, below) => evaluateTemplate(template, context, `${path}.${below}`),
+          invalidInput: (below, problem) => new ExpressionEvaluationError(`${path}.${below}`, problem),
+          workflows: this.dependencies.workflows,
+          ...(step.forEach ? { evaluatedForEach: step.forEach } : {}),
+        })
+      : {};
+    return { dispatch: { stepId: step.stepId, kind: type.type, state: type.state, ...preparation }, ...(forEach ? { forEach } : {}) };
   }
 
   private async loadStep(input: StepTaskInput): Promise<{ run: StoredRun; steps: StoredStep[]; step: StoredStep }> {
@@ -417,9 +460,13 @@ export class RunEngine {
    * Progress from the steps as this task read them plus the ones it just ended. Parallel branches
    * each count from their own reading, so one may write a lower count than another: the store keeps
    * the highest, the next plan counts again from scratch, and the terminal state writes the final one.
+   * A count no higher than the one this task read is not written: the store would refuse it anyway
+   * (progress never moves back), so the write would cost a round trip for nothing. That is every plan
+   * that follows a step which recorded its own progress.
    */
-  private async recordProgress(input: RunTaskInput, steps: readonly StoredStep[], nowCompleted: readonly string[]): Promise<void> {
+  private async recordProgress(input: RunTaskInput, run: Pick<RunRecord, 'stepsCompleted'>, steps: readonly StoredStep[], nowCompleted: readonly string[]): Promise<void> {
     const counted = steps.filter((step) => step.status === 'COMPLETED' || step.status === 'SKIPPED' || nowCompleted.includes(step.stepId));
+    if (counted.length <= run.stepsCompleted) return;
     await this.store.recordProgress(input.workspaceId, input.runId, counted.length);
   }
 }

@@ -1,52 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { batchGet, batchWrite } from '../infrastructure/dynamodb-batches.ts';
-import { queryAllItems, queryPages } from '../infrastructure/dynamodb-queries.ts';
-import { filesBucket } from '../infrastructure/resource-definitions.ts';
-import type { StepStatus } from './expressions.ts';
+// Where runs and their steps are kept: the port the engine, the service and the views use. Every
+// transition is idempotent and never moves backwards, whichever implementation keeps them
+// (aws/dynamodb-run-store.ts on the stack, test/support/in-memory/workflows.ts in unit tests).
+
 import type { WorkflowDefinition } from './workflow-definition.ts';
-import type { ParentStep, RunError, RunErrorCode, RunRecord, RunStatus, StepRecord } from './workflow-run.ts';
-
-/*
- * Key layout of workflow runs in the records table, all in the workspace's partition:
- *
- * Run     pk WS#<ws>  sk RUN#<run_id>                 the record, its definition snapshot and input
- * Step    pk WS#<ws>  sk RUN#<run_id>#STEP#<nnnn>     one per step, numbered in definition order
- *
- * so that one Query (begins_with RUN#<run_id>) reads a run with its steps. Top-level runs project
- * into the generic indexes (nested runs do not: they are listed by their parent's step):
- *   gsi1  WS#<ws>#RUN                createdAt#id        all runs by createdAt (from/to in the key)
- *   gsi2  WS#<ws>#RUN#STATUS#<s>     createdAt#id        one status by createdAt
- *   gsi3  WS#<ws>#RUN#WF#<wf>        createdAt#id        one workflow by createdAt
- *   gsi4  WS#<ws>#RUN                updatedAt#id        all runs by updatedAt
- *   gsi5  WS#<ws>#RUN                (completedAt|~)#id  all runs by completedAt, in flight last
- * and every run, nested too, sits in the sparse attention index while it needs the sweeper's eye
- * (in flight, or terminal with its event or parent notification not yet done):
- *   gsi6  RUN#ATTENTION              updatedAt#id
- * Large JSON values (input, outputs, for_each items, the definition) go to the files bucket under
- * `workflow-runs/`, the item keeping the object key.
- */
-
-const workspacePartition = (workspaceId: string) => `WS#${workspaceId}`;
-const runSortKey = (runId: string) => `RUN#${runId}`;
-const stepSortKey = (runId: string, index: number) => `RUN#${runId}#STEP#${String(index).padStart(4, '0')}`;
-const runKey = (workspaceId: string, runId: string) => ({ pk: workspacePartition(workspaceId), sk: runSortKey(runId) });
-const stepKey = (workspaceId: string, runId: string, index: number) => ({ pk: workspacePartition(workspaceId), sk: stepSortKey(runId, index) });
-export const runListPartition = (workspaceId: string) => `WS#${workspaceId}#RUN`;
-export const runStatusPartition = (workspaceId: string, status: RunStatus) => `WS#${workspaceId}#RUN#STATUS#${status}`;
-export const runWorkflowPartition = (workspaceId: string, workflowId: string) => `WS#${workspaceId}#RUN#WF#${workflowId}`;
-const attentionPartition = 'RUN#ATTENTION';
-/** Sorts after every timestamp: runs in flight come last when sorted by completedAt. */
-const notCompleted = '~';
-
-/** Values up to this size stay in their item; larger ones go to S3 (an item holds at most 400 KB). */
-export const inlineValueLimitBytes = 32 * 1024;
-
-/** Where large JSON values of a run live (the files bucket; one AWS implementation in wiring.ts). */
-export interface RunValueObjects {
-  put(objectKey: string, body: string): Promise<void>;
-  get(objectKey: string): Promise<string>;
-}
+import type { RunError, RunErrorCode, RunRecord, RunStatus, StepRecord } from './workflow-run.ts';
 
 /** A run as stored: the record and what the engine needs to continue it. */
 export interface StoredRun extends RunRecord {
@@ -62,7 +19,13 @@ export interface StoredRun extends RunRecord {
 export interface StoredStep extends StepRecord {
   output?: unknown;
   /** for_each: the evaluated items, the workflow the children run and how many run at once. */
-  forEach?: { items: unknown[]; workflowId: string; maxConcurrency: number };
+  forEach?: ForEachItems;
+}
+
+export interface ForEachItems {
+  items: unknown[];
+  workflowId: string;
+  maxConcurrency: number;
 }
 
 export interface NewRun {
@@ -85,7 +48,8 @@ export interface RunListQuery {
 }
 
 export type StepOutcome =
-  | { status: 'COMPLETED'; output?: unknown; message?: string }
+  /** `startedAt`: a step the plan ran itself, which never was PROCESSING; kept if the step has one. */
+  | { status: 'COMPLETED'; output?: unknown; message?: string; startedAt?: string }
   | { status: 'FAILED'; message: string; failureCode: RunErrorCode; output?: unknown }
   | { status: 'SKIPPED'; message: string };
 
@@ -96,487 +60,63 @@ export interface TerminalState {
   computedDurationMs: number;
 }
 
-/** Runs and their steps in the records table; idempotent transitions that never move backwards. */
-export class RunStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    readonly tableName: string,
-    private readonly objects: RunValueObjects,
-    private readonly now: () => Date = () => new Date(),
-    private readonly inlineLimitBytes = inlineValueLimitBytes,
-  ) {}
+/** A run the sweeper looks at: in flight, or ended with its event or parent notification pending. */
+export interface RunNeedingAttention {
+  workspaceId: string;
+  runId: string;
+  status: RunStatus;
+  updatedAt: string;
+  redriveCount: number;
+}
 
-  /** Steps first, then the run: a run that exists always has its steps. */
-  async create(run: NewRun, steps: StepRecord[]): Promise<void> {
-    const { record } = run;
-    const stepItems = steps.map((step) => ({ PutRequest: { Item: { ...stepKey(record.workspaceId, record.id, step.index), ...step } } }));
-    await batchWrite(this.client, this.tableName, stepItems);
-    const item: Record<string, unknown> = {
-      ...runKey(record.workspaceId, record.id),
-      ...record,
-      ...(await this.storedValue(record, 'definition', run.definition)),
-      ...(await this.storedValue(record, 'body', run.body)),
-      ...(run.parentTaskToken ? { parentTaskToken: run.parentTaskToken } : {}),
-      ...indexAttributes(record),
-      gsi6pk: attentionPartition,
-      gsi6sk: `${record.updatedAt}#${record.id}`,
-    };
-    await this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
-  }
-
+/** Runs and their steps; idempotent transitions that never move backwards. */
+export interface RunStore {
+  /** Steps first, then the run: a run that exists always has its steps. Throws if the run exists. */
+  create(run: NewRun, steps: StepRecord[]): Promise<void>;
   /** Creates a nested run unless it exists (a retried start); returns whether this call created it. */
-  async createIfAbsent(run: NewRun, steps: StepRecord[]): Promise<boolean> {
-    try {
-      await this.create(run, steps);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  }
-
-  /** The run with its steps (one Query), or undefined when the workspace has no such run. */
-  async get(workspaceId: string, runId: string): Promise<{ run: StoredRun; steps: StoredStep[] } | undefined> {
-    const items = await queryAllItems(this.client, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': workspacePartition(workspaceId), ':prefix': runSortKey(runId) },
-      ConsistentRead: true,
-    });
-    const runItem = items.find((item) => item.sk === runSortKey(runId));
-    if (!runItem) return undefined;
-    const run = await this.runOf(runItem);
-    const steps = await Promise.all(items.filter((item) => item !== runItem).map((item) => this.stepOf(item)));
-    return { run, steps: steps.sort((left, right) => left.index - right.index) };
-  }
-
+  createIfAbsent(run: NewRun, steps: StepRecord[]): Promise<boolean>;
+  /** The run with its steps in definition order, or undefined when the workspace has no such run. */
+  get(workspaceId: string, runId: string): Promise<{ run: StoredRun; steps: StoredStep[] } | undefined>;
   /** Run records by id, in the order asked, without steps or large values; missing ones left out. */
-  async getRecords(workspaceId: string, runIds: readonly string[]): Promise<RunRecord[]> {
-    const items = await batchGet(this.client, this.tableName, runIds.map((runId) => runKey(workspaceId, runId)));
-    const byId = new Map(items.map((item) => [item.id as string, recordOf(item)]));
-    return runIds.flatMap((runId) => (byId.has(runId) ? [byId.get(runId)!] : []));
-  }
-
-  /** First start of the execution; later calls keep the first time. */
-  async markStarted(workspaceId: string, runId: string): Promise<void> {
-    await this.updateIgnoringCondition({
-      Key: runKey(workspaceId, runId),
-      UpdateExpression: 'SET startedAt = if_not_exists(startedAt, :now)',
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':now': this.now().toISOString(), ':processing': 'PROCESSING' },
-    });
-  }
-
+  getRecords(workspaceId: string, runIds: readonly string[]): Promise<RunRecord[]>;
+  /** First start of the execution; later calls keep the first time. Only while PROCESSING. */
+  markStarted(workspaceId: string, runId: string): Promise<void>;
   /** Progress only moves forward, and only while the run is in flight. */
-  async recordProgress(workspaceId: string, runId: string, stepsCompleted: number): Promise<void> {
-    const now = this.now().toISOString();
-    await this.updateIgnoringCondition({
-      Key: runKey(workspaceId, runId),
-      UpdateExpression: 'SET stepsCompleted = :completed, updatedAt = :now, gsi4sk = :updated, gsi6sk = :updated',
-      ConditionExpression: '#status = :processing AND stepsCompleted < :completed',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':completed': stepsCompleted, ':now': now, ':updated': `${now}#${runId}`, ':processing': 'PROCESSING' },
-    });
-  }
-
+  recordProgress(workspaceId: string, runId: string, stepsCompleted: number): Promise<void>;
   /** QUEUED → PROCESSING (again PROCESSING on a retried plan keeps the first startedAt). */
-  async markStepProcessing(workspaceId: string, step: Pick<StepRecord, 'runId' | 'index'>, forEach?: StoredStep['forEach']): Promise<boolean> {
-    return this.updateIgnoringCondition({
-      Key: stepKey(workspaceId, step.runId, step.index),
-      UpdateExpression: `SET #status = :processing, startedAt = if_not_exists(startedAt, :now)${forEach ? ', nestedRunCount = :count' : ''}`,
-      ConditionExpression: '#status IN (:queued, :processing)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':processing': 'PROCESSING',
-        ':queued': 'QUEUED',
-        ':now': this.now().toISOString(),
-        ...(forEach ? { ':count': forEach.items.length } : {}),
-      },
-    }).then(async (updated) => {
-      if (updated && forEach) await this.storeForEach(workspaceId, step, forEach);
-      return updated;
-    });
-  }
-
+  markStepProcessing(workspaceId: string, step: Pick<StepRecord, 'runId' | 'index'>, forEach?: ForEachItems): Promise<boolean>;
   /**
    * A step's terminal state, written once: QUEUED or PROCESSING to COMPLETED or FAILED, QUEUED to
    * SKIPPED. Returns false when the step had already ended (a retried task): nothing changes then.
    */
-  async settleStep(workspaceId: string, step: Pick<StepRecord, 'runId' | 'index' | 'stepId'>, outcome: StepOutcome): Promise<boolean> {
-    const now = this.now().toISOString();
-    const names: Record<string, string> = { '#status': 'status' };
-    const values: Record<string, unknown> = { ':status': outcome.status, ':now': now, ':queued': 'QUEUED', ...(outcome.status === 'SKIPPED' ? {} : { ':processing': 'PROCESSING' }) };
-    const sets = ['#status = :status', 'completedAt = :now'];
-    if (outcome.message !== undefined) {
-      sets.push('message = :message');
-      values[':message'] = outcome.message;
-    }
-    if (outcome.status === 'FAILED') {
-      sets.push('failureCode = :code');
-      values[':code'] = outcome.failureCode;
-    }
-    if (outcome.status !== 'SKIPPED' && outcome.output !== undefined) {
-      const stored = await this.storedValue({ workspaceId, id: step.runId }, 'output', outcome.output, step.stepId);
-      for (const [attribute, value] of Object.entries(stored)) {
-        sets.push(`${attribute} = :${attribute}`);
-        values[`:${attribute}`] = value;
-      }
-    }
-    return this.updateIgnoringCondition({
-      Key: stepKey(workspaceId, step.runId, step.index),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: outcome.status === 'SKIPPED' ? '#status = :queued' : '#status IN (:queued, :processing)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
-  }
-
+  settleStep(workspaceId: string, step: Pick<StepRecord, 'runId' | 'index' | 'stepId'>, outcome: StepOutcome): Promise<boolean>;
   /**
-   * The run's terminal state, written once (conditional on PROCESSING). Returns false when the run had
+   * The run's terminal state, written once (only from PROCESSING). Returns false when the run had
    * already ended: the first terminal state stands (a close racing the last step, a retried task).
    */
-  async settleRun(workspaceId: string, run: Pick<RunRecord, 'id' | 'createdAt' | 'parent'>, terminal: TerminalState): Promise<boolean> {
-    const now = this.now();
-    const completedAt = now.toISOString();
-    const durationMs = Math.max(0, now.getTime() - Date.parse(run.createdAt));
-    const topLevel = !run.parent;
-    return this.updateIgnoringCondition({
-      Key: runKey(workspaceId, run.id),
-      UpdateExpression: [
-        'SET #status = :status, completedAt = :now, updatedAt = :now, durationMs = :duration, computedDurationMs = :computed',
-        'stepsCompleted = :completed, gsi4sk = :updated, gsi5sk = :completedKey, gsi6sk = :updated',
-        ...(topLevel ? ['gsi2pk = :statusPartition'] : []),
-        ...(terminal.error ? ['#error = :error'] : []),
-      ].join(', '),
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status', ...(terminal.error ? { '#error': 'error' } : {}) },
-      ExpressionAttributeValues: {
-        ':status': terminal.status,
-        ':now': completedAt,
-        ':duration': durationMs,
-        ':computed': terminal.computedDurationMs,
-        ':completed': terminal.stepsCompleted,
-        ':updated': `${completedAt}#${run.id}`,
-        ':completedKey': `${completedAt}#${run.id}`,
-        ':processing': 'PROCESSING',
-        ...(topLevel ? { ':statusPartition': runStatusPartition(workspaceId, terminal.status) } : {}),
-        ...(terminal.error ? { ':error': terminal.error } : {}),
-      },
-    });
-  }
-
-  /** Event recorded and parent told: the run leaves the attention index. */
-  async markSettled(workspaceId: string, runId: string): Promise<void> {
-    await this.updateIgnoringCondition({
-      Key: runKey(workspaceId, runId),
-      UpdateExpression: 'SET settledAt = :now REMOVE gsi6pk, gsi6sk',
-      ConditionExpression: '#status <> :processing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':now': this.now().toISOString(), ':processing': 'PROCESSING' },
-    });
-  }
-
+  settleRun(workspaceId: string, run: Pick<RunRecord, 'id' | 'createdAt' | 'parent'>, terminal: TerminalState): Promise<boolean>;
+  /** Event recorded and parent told: the run no longer needs the sweeper. Only once terminal. */
+  markSettled(workspaceId: string, runId: string): Promise<void>;
   /**
    * Redrive: an ended run back in flight, as the run's `redriveCount`-th execution. Written once per
-   * redrive: conditional on one of `from` and on the count it read, so of two redrives racing one
-   * wins. The terminal fields go, the attention index takes the run again (the sweeper settles it
-   * should its new execution never start), a top-level run moves to the PROCESSING list.
+   * redrive: only from one of `from` and with the count it read, so of two redrives racing one wins
+   * (the other gets undefined). The terminal fields go and the run needs the sweeper's eye again.
    */
-  async reopenRun(
+  reopenRun(
     workspaceId: string,
     run: Pick<RunRecord, 'id' | 'parent' | 'redriveCount'>,
     reopening: { from: readonly RunStatus[]; stepsCompleted: number; parentGeneration?: number },
-  ): Promise<{ redriveCount: number; redrivenAt: string } | undefined> {
-    const redrivenAt = this.now().toISOString();
-    const redriveCount = (run.redriveCount ?? 0) + 1;
-    const values: Record<string, unknown> = {
-      ':processing': 'PROCESSING',
-      ':now': redrivenAt,
-      ':count': redriveCount,
-      ':completed': reopening.stepsCompleted,
-      ':updated': `${redrivenAt}#${run.id}`,
-      ':notCompleted': `${notCompleted}#${run.id}`,
-      ':attention': attentionPartition,
-      ...Object.fromEntries(reopening.from.map((status, index) => [`:from${index}`, status])),
-    };
-    const sets = [
-      '#status = :processing, updatedAt = :now, redrivenAt = :now, redriveCount = :count, stepsCompleted = :completed',
-      'gsi4sk = :updated, gsi5sk = :notCompleted, gsi6pk = :attention, gsi6sk = :updated',
-    ];
-    if (!run.parent) {
-      sets.push('gsi2pk = :statusPartition');
-      values[':statusPartition'] = runStatusPartition(workspaceId, 'PROCESSING');
-    }
-    if (reopening.parentGeneration !== undefined) {
-      sets.push('parentGeneration = :generation');
-      values[':generation'] = reopening.parentGeneration;
-    }
-    let condition = `#status IN (${reopening.from.map((_, index) => `:from${index}`).join(', ')}) AND `;
-    if (run.redriveCount === undefined) condition += 'attribute_not_exists(redriveCount)';
-    else {
-      condition += 'redriveCount = :previous';
-      values[':previous'] = run.redriveCount;
-    }
-    const reopened = await this.updateIgnoringCondition({
-      Key: runKey(workspaceId, run.id),
-      UpdateExpression: `SET ${sets.join(', ')} REMOVE completedAt, #error, durationMs, computedDurationMs, settledAt`,
-      ConditionExpression: condition,
-      ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-      ExpressionAttributeValues: values,
-    });
-    return reopened ? { redriveCount, redrivenAt } : undefined;
-  }
-
+  ): Promise<{ redriveCount: number; redrivenAt: string } | undefined>;
   /**
-   * Redrive: a step that did not complete is QUEUED again, without the outcome of its last attempt.
-   * A for_each step keeps its start and its evaluated items: its nested runs' ids derive from them,
-   * so the nested runs that completed are found again instead of started again.
+   * Redrive: a FAILED, SKIPPED or PROCESSING step is QUEUED again, without the outcome of its last
+   * attempt. A for_each step that evaluated its items keeps its start and its items: its nested runs'
+   * ids derive from them, so the nested runs that completed are found again instead of started again.
    */
-  async requeueStep(workspaceId: string, step: Pick<StoredStep, 'runId' | 'index' | 'type' | 'nestedRunCount'>): Promise<boolean> {
-    const keepsNestedRuns = step.type === 'for_each' && step.nestedRunCount !== undefined;
-    const removed = ['message', 'failureCode', 'completedAt', 'outputJson', 'outputObjectKey', ...(keepsNestedRuns ? [] : ['startedAt'])];
-    return this.updateIgnoringCondition({
-      Key: stepKey(workspaceId, step.runId, step.index),
-      UpdateExpression: `SET #status = :queued REMOVE ${removed.join(', ')}`,
-      ConditionExpression: '#status IN (:failed, :skipped, :processing)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':queued': 'QUEUED', ':failed': 'FAILED', ':skipped': 'SKIPPED', ':processing': 'PROCESSING' },
-    });
-  }
-
+  requeueStep(workspaceId: string, step: Pick<StoredStep, 'runId' | 'index' | 'type' | 'nestedRunCount'>): Promise<boolean>;
   /** A retried nested-run start waits with a new token: the child must resume that one. */
-  async replaceParentTaskToken(workspaceId: string, runId: string, taskToken: string): Promise<void> {
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: runKey(workspaceId, runId),
-        UpdateExpression: 'SET parentTaskToken = :token',
-        ExpressionAttributeValues: { ':token': taskToken },
-      }),
-    );
-  }
-
-  /** Runs the sweeper looks at: in flight, or ended with their event or parent notification pending. */
-  async *needingAttention(): AsyncGenerator<{ workspaceId: string; runId: string; status: RunStatus; updatedAt: string; redriveCount: number }> {
-    const pages = queryPages(this.client, {
-      TableName: this.tableName,
-      IndexName: 'gsi6',
-      KeyConditionExpression: 'gsi6pk = :pk',
-      ExpressionAttributeValues: { ':pk': attentionPartition },
-    });
-    for await (const page of pages) {
-      for (const item of page.Items ?? []) {
-        yield {
-          workspaceId: item.workspaceId as string,
-          runId: item.id as string,
-          status: item.status as RunStatus,
-          updatedAt: item.updatedAt as string,
-          redriveCount: typeof item.redriveCount === 'number' ? item.redriveCount : 0,
-        };
-      }
-    }
-  }
-
-  /** A page of top-level runs by one index Query, with the exact total from a COUNT Query of the same range. */
-  async list(workspaceId: string, query: RunListQuery): Promise<{ records: RunRecord[]; totalItems: number }> {
-    const base = listQueryOf(this.tableName, workspaceId, query);
-    const totalItems = await this.count(base);
-    const offset = query.page * query.size;
-    if (offset >= totalItems) return { records: [], totalItems };
-    const records: RunRecord[] = [];
-    let seen = 0;
-    for await (const page of queryPages(this.client, base)) {
-      for (const item of page.Items ?? []) {
-        seen += 1;
-        if (seen > offset && records.length < query.size) records.push(recordOf(item));
-      }
-      if (records.length >= query.size) break;
-    }
-    return { records, totalItems };
-  }
-
-  private async count(base: QueryCommandInput): Promise<number> {
-    let total = 0;
-    for await (const page of queryPages(this.client, { ...base, Select: 'COUNT' })) total += page.Count ?? 0;
-    return total;
-  }
-
-  private async storeForEach(workspaceId: string, step: Pick<StepRecord, 'runId' | 'index'>, forEach: NonNullable<StoredStep['forEach']>): Promise<void> {
-    const { items, ...settings } = forEach;
-    const stored = await this.storedValue({ workspaceId, id: step.runId }, 'forEachItems', items, `step-${step.index}-items`);
-    await this.client.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: stepKey(workspaceId, step.runId, step.index),
-        UpdateExpression: `SET forEachSettings = :settings, ${Object.keys(stored).map((attribute) => `${attribute} = :${attribute}`).join(', ')}`,
-        ExpressionAttributeValues: { ':settings': settings, ...Object.fromEntries(Object.entries(stored).map(([attribute, value]) => [`:${attribute}`, value])) },
-      }),
-    );
-  }
-
-  /** `{<name>Json}` inline, or `{<name>ObjectKey}` with the JSON in S3 when it is large. */
-  private async storedValue(run: { workspaceId: string; id: string }, name: string, value: unknown, objectName: string = name): Promise<Record<string, string>> {
-    const text = JSON.stringify(value ?? null);
-    if (Buffer.byteLength(text) <= this.inlineLimitBytes) return { [`${name}Json`]: text };
-    const objectKey = `${filesBucket.workflowRunPrefix}${run.workspaceId}/${run.id}/${objectName}.json`;
-    await this.objects.put(objectKey, text);
-    return { [`${name}ObjectKey`]: objectKey };
-  }
-
-  private async valueOf(item: Record<string, unknown>, name: string): Promise<unknown> {
-    const inline = item[`${name}Json`];
-    if (typeof inline === 'string') return JSON.parse(inline) as unknown;
-    const objectKey = item[`${name}ObjectKey`];
-    if (typeof objectKey === 'string') return JSON.parse(await this.objects.get(objectKey)) as unknown;
-    return undefined;
-  }
-
-  private async runOf(item: Record<string, unknown>): Promise<StoredRun> {
-    return {
-      ...recordOf(item),
-      definition: (await this.valueOf(item, 'definition').catch(() => undefined)) as WorkflowDefinition | undefined,
-      body: await this.valueOf(item, 'body'),
-      ...(typeof item.parentTaskToken === 'string' ? { parentTaskToken: item.parentTaskToken } : {}),
-      ...(typeof item.settledAt === 'string' ? { settledAt: item.settledAt } : {}),
-    };
-  }
-
-  private async stepOf(item: Record<string, unknown>): Promise<StoredStep> {
-    const output = await this.valueOf(item, 'output');
-    const settings = item.forEachSettings as { workflowId: string; maxConcurrency: number } | undefined;
-    return {
-      runId: item.runId as string,
-      stepId: item.stepId as string,
-      index: item.index as number,
-      name: item.name as string,
-      type: item.type as StepRecord['type'],
-      status: item.status as StepStatus,
-      ...(item.message !== undefined ? { message: item.message as string } : {}),
-      ...(item.failureCode !== undefined ? { failureCode: item.failureCode as RunErrorCode } : {}),
-      ...(item.startedAt !== undefined ? { startedAt: item.startedAt as string } : {}),
-      ...(item.completedAt !== undefined ? { completedAt: item.completedAt as string } : {}),
-      ...(item.nestedRunCount !== undefined ? { nestedRunCount: item.nestedRunCount as number } : {}),
-      ...(output !== undefined ? { output } : {}),
-      ...(settings ? { forEach: { ...settings, items: ((await this.valueOf(item, 'forEachItems')) as unknown[] | undefined) ?? [] } } : {}),
-    };
-  }
-
-  /** An update whose condition failing means "already done": returns whether it applied. */
-  private async updateIgnoringCondition(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
-    try {
-      await this.client.send(new UpdateCommand({ TableName: this.tableName, ...input }));
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  }
+  replaceParentTaskToken(workspaceId: string, runId: string, taskToken: string): Promise<void>;
+  /** Runs the sweeper looks at, across workspaces. */
+  needingAttention(): AsyncIterable<RunNeedingAttention>;
+  /** A page of top-level runs with the exact total of the filtered range. */
+  list(workspaceId: string, query: RunListQuery): Promise<{ records: RunRecord[]; totalItems: number }>;
 }
-
-/** The index attributes of a top-level run (nested runs are not listed on their own). */
-function indexAttributes(record: RunRecord): Record<string, string> {
-  if (record.parent) return {};
-  const created = `${record.createdAt}#${record.id}`;
-  return {
-    gsi1pk: runListPartition(record.workspaceId),
-    gsi1sk: created,
-    gsi2pk: runStatusPartition(record.workspaceId, record.status),
-    gsi2sk: created,
-    gsi3pk: runWorkflowPartition(record.workspaceId, record.workflow.id),
-    gsi3sk: created,
-    gsi4pk: runListPartition(record.workspaceId),
-    gsi4sk: `${record.updatedAt}#${record.id}`,
-    gsi5pk: runListPartition(record.workspaceId),
-    gsi5sk: `${record.completedAt ?? notCompleted}#${record.id}`,
-  };
-}
-
-// Sorts past "#<id>" for any id, so an inclusive `to` bound keeps every run created at that instant.
-const upperBoundSuffix = '#~';
-
-/**
- * The Query answering a list request: by createdAt, the most selective partition (status, then
- * workflow) with from/to in the key; by updatedAt or completedAt, the workspace's index for that
- * order. Whatever the key does not narrow is a filter, which the COUNT Query applies the same way.
- */
-export function listQueryOf(tableName: string, workspaceId: string, query: RunListQuery): QueryCommandInput {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const filters: string[] = [];
-  let index: string;
-  let partition: string;
-  if (query.sortBy === 'createdAt') {
-    if (query.status) [index, partition] = ['gsi2', runStatusPartition(workspaceId, query.status)];
-    else if (query.workflowId) [index, partition] = ['gsi3', runWorkflowPartition(workspaceId, query.workflowId)];
-    else [index, partition] = ['gsi1', runListPartition(workspaceId)];
-  } else {
-    [index, partition] = [query.sortBy === 'updatedAt' ? 'gsi4' : 'gsi5', runListPartition(workspaceId)];
-  }
-  names['#pk'] = `${index}pk`;
-  values[':pk'] = partition;
-  let keyCondition = '#pk = :pk';
-  if (query.sortBy === 'createdAt' && (query.from || query.to)) {
-    names['#sk'] = `${index}sk`;
-    if (query.from && query.to) keyCondition += ' AND #sk BETWEEN :from AND :to';
-    else if (query.from) keyCondition += ' AND #sk >= :from';
-    else keyCondition += ' AND #sk <= :to';
-    if (query.from) values[':from'] = query.from;
-    if (query.to) values[':to'] = `${query.to}${upperBoundSuffix}`;
-  } else {
-    if (query.from) {
-      filters.push('createdAt >= :from');
-      values[':from'] = query.from;
-    }
-    if (query.to) {
-      filters.push('createdAt <= :to');
-      values[':to'] = query.to;
-    }
-  }
-  if (query.status && index !== 'gsi2') {
-    names['#status'] = 'status';
-    filters.push('#status = :status');
-    values[':status'] = query.status;
-  }
-  if (query.workflowId && index !== 'gsi3') {
-    names['#workflow'] = 'workflow';
-    filters.push('#workflow.#workflowId = :workflowId');
-    names['#workflowId'] = 'id';
-    values[':workflowId'] = query.workflowId;
-  }
-  return {
-    TableName: tableName,
-    IndexName: index,
-    KeyConditionExpression: keyCondition,
-    ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: query.sort === 'asc',
-  };
-}
-
-function recordOf(item: Record<string, unknown>): RunRecord {
-  return {
-    id: item.id as string,
-    workspaceId: item.workspaceId as string,
-    workflow: item.workflow as RunRecord['workflow'],
-    status: item.status as RunStatus,
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-    ...(item.startedAt !== undefined ? { startedAt: item.startedAt as string } : {}),
-    ...(item.completedAt !== undefined ? { completedAt: item.completedAt as string } : {}),
-    ...(item.error !== undefined ? { error: item.error as RunError } : {}),
-    stepsCompleted: item.stepsCompleted as number,
-    stepsTotal: item.stepsTotal as number,
-    ...(item.durationMs !== undefined ? { durationMs: item.durationMs as number } : {}),
-    ...(item.computedDurationMs !== undefined ? { computedDurationMs: item.computedDurationMs as number } : {}),
-    ...(item.parent !== undefined ? { parent: item.parent as ParentStep } : {}),
-    ...(typeof item.redriveCount === 'number' ? { redriveCount: item.redriveCount } : {}),
-    ...(typeof item.redrivenAt === 'string' ? { redrivenAt: item.redrivenAt } : {}),
-    ...(typeof item.parentGeneration === 'number' ? { parentGeneration: item.parentGeneration } : {}),
-  };
-}
-
-/** Keys of a run's items, for tests and tools that reach the table directly. */
-export const runItemKeys = { runKey, stepKey };
-

@@ -4,7 +4,7 @@ import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from
 import { sfnClient } from '../infrastructure/sfn-client.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { RunEngine } from './run-engine.ts';
-import { StepFunctionsRunExecutions } from './run-executions.ts';
+import { StepFunctionsRunExecutions } from './aws/step-functions-run-executions.ts';
 import { runStore, runViews, workflowStore } from './read-wiring.ts';
 import { RunService } from './run-service.ts';
 import { startDocumentInsightsStep } from './steps/document-insights.ts';

@@ -3,22 +3,18 @@
 
 import jsonata from 'jsonata';
 import { z } from 'zod';
-import { stepTypes } from './step-types.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { formatDocumentPath, plainIssueMessage, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../platform/operator-documents.ts';
+import type { StepTypeRegistry } from './step-type.ts';
+import { isWorkflowId, wholeExpression, workflowIdFormat } from './step-inputs.ts';
+import { stepTypeRegistry } from './step-types/registry.ts';
 
-export const maximumDelaySeconds = 86_400;
-export const maximumForEachItems = 1_000;
-export const webFunctionDefaults = { method: 'POST', timeoutSeconds: 10, retries: 2 } as const;
-export const forEachDefaults = { maxConcurrency: 10 } as const;
-
-/** `wf_` and then lowercase letters, digits, `_` or `-`; generated ids (`wf_<ULID>`) are accepted too. */
-const workflowIdFormat = /^wf_(?:[a-z0-9_-]{1,64}|[0-9A-HJKMNP-TV-Z]{26})$/;
-
-export function isWorkflowId(candidate: string): boolean {
-  return workflowIdFormat.test(candidate);
-}
+export { isWorkflowId } from './step-inputs.ts';
+export { maximumDelaySeconds } from './step-types/delay.ts';
+export { forEachDefaults, maximumForEachItems } from './step-types/for-each.ts';
+export { webFunctionDefaults } from './step-types/web-function.ts';
+export { stepTypes, type StepType } from './step-types/registry.ts';
 
 export type TemplateValue =
   | { kind: 'literal' }
@@ -48,62 +44,9 @@ export function readTemplate(value: string): TemplateValue {
   return { kind: 'interpolation', parts };
 }
 
-const wholeExpression = /^\{\{[\s\S]*\}\}$/;
-
-const expressionString = z
-  .string()
-  // Aborting: a string failing both a literal and this leaves the union to say which was meant.
-  .regex(wholeExpression, { message: 'must be a literal value or a "{{ expression }}"', abort: true })
-  .meta({ description: 'A JSONata expression written as "{{ expression }}"; its value keeps its type.' });
-
-/** A literal of the given shape, or an expression evaluated at run time (checked then). */
-function literalOrExpression<T extends z.ZodType>(literal: T) {
-  return z.union([literal, expressionString]);
-}
-
-const templatedString = z.string().meta({ description: 'Text; "{{ expression }}" inside it is replaced by the value.' });
-
-const jsonValue = z.json().meta({ description: 'Any JSON value; strings may hold {{ expressions }}.' });
-
-const documentInsightsInputs = z
-  .strictObject({
-    file: jsonValue.optional().meta({ description: 'A file node from the run input, usually "{{ body.<part> }}".' }),
-    fileId: templatedString.optional(),
-    url: templatedString.optional(),
-    labels: literalOrExpression(z.record(z.string(), z.string())).optional(),
-  })
-  .meta({ description: 'Exactly what to extract: one of file, fileId or url; optional labels.' });
-
-// A literal URL is checked by the rules below (urlProblems), the run time's own outbound rules.
-const webFunctionInputs = z.strictObject({
-  url: z.string().meta({ description: 'HTTPS URL; outbound URL safety rules apply.' }),
-  method: literalOrExpression(z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'])).default(webFunctionDefaults.method),
-  headers: literalOrExpression(z.record(z.string(), templatedString)).optional(),
-  body: jsonValue.optional(),
-  timeoutSeconds: literalOrExpression(z.number().positive()).default(webFunctionDefaults.timeoutSeconds),
-  retries: literalOrExpression(z.number().int().min(0)).default(webFunctionDefaults.retries),
-});
-
-const transformInputs = z.record(z.string(), jsonValue).meta({ description: 'The step output: this object, evaluated.' });
-
-const delayInputs = z.strictObject({
-  seconds: literalOrExpression(z.number().int().min(0).max(maximumDelaySeconds)),
-});
-
-const forEachInputs = z.strictObject({
-  items: z.union([z.array(jsonValue).max(maximumForEachItems), expressionString]).meta({
-    description: `A list, or an expression giving one; at most ${maximumForEachItems} items.`,
-  }),
-  workflowId: z
-    .string()
-    .regex(workflowIdFormat, 'must be a workflow id (wf_...)')
-    .meta({ description: 'A published workflow of the same workspace, run once per item.' }),
-  maxConcurrency: literalOrExpression(z.number().int().min(1)).default(forEachDefaults.maxConcurrency),
-});
-
 const stepIdSchema = z.string().min(1).max(128);
 
-function stepSchema<Type extends string, Inputs extends z.ZodType>(type: Type, inputs: Inputs) {
+function stepSchema(type: string, inputs: z.ZodType) {
   return z.strictObject({
     id: stepIdSchema,
     name: z.string().min(1).optional(),
@@ -114,45 +57,49 @@ function stepSchema<Type extends string, Inputs extends z.ZodType>(type: Type, i
   });
 }
 
-// In a module of their own so that the run API's schemas name them without bundling this validator.
-export { stepTypes, type StepType } from './step-types.ts';
+/** The schema of a definition whose steps are of the registry's types (the built-in ones by default). */
+export function workflowDefinitionSchemaOf(registry: StepTypeRegistry) {
+  const [first, ...others] = registry.types.map((type) => stepSchema(type.type, type.inputs));
+  return z
+    .strictObject({
+      id: z
+        .string()
+        .regex(workflowIdFormat, 'must be wf_ and then lowercase letters, digits, _ or -')
+        .optional()
+        .meta({ description: 'Publishing the same id again makes a new version; without it, a new workflow.' }),
+      name: z.string().min(1),
+      description: z.string().optional(),
+      steps: z.array(z.discriminatedUnion('type', [first!, ...others])).min(1),
+    })
+    .meta({
+      title: 'Paperflow workflow definition',
+      description: 'Steps of a workflow (a DAG through needs), published with paperflow-admin workflows publish.',
+    });
+}
 
-const stepSchemas = {
-  document_insights: stepSchema('document_insights', documentInsightsInputs),
-  web_function: stepSchema('web_function', webFunctionInputs),
-  transform: stepSchema('transform', transformInputs.default({})),
-  delay: stepSchema('delay', delayInputs),
-  for_each: stepSchema('for_each', forEachInputs),
-};
+export const workflowDefinitionSchema = workflowDefinitionSchemaOf(stepTypeRegistry);
 
-export const workflowDefinitionSchema = z
-  .strictObject({
-    id: z
-      .string()
-      .regex(workflowIdFormat, 'must be wf_ and then lowercase letters, digits, _ or -')
-      .optional()
-      .meta({ description: 'Publishing the same id again makes a new version; without it, a new workflow.' }),
-    name: z.string().min(1),
-    description: z.string().optional(),
-    steps: z.array(z.discriminatedUnion('type', [
-        stepSchemas.document_insights,
-        stepSchemas.web_function,
-        stepSchemas.transform,
-        stepSchemas.delay,
-        stepSchemas.for_each,
-      ]),).min(1),
-  })
-  .meta({
-    title: 'Paperflow workflow definition',
-    description: 'Steps of a workflow (a DAG through needs), published with paperflow-admin workflows publish.',
-  });
+/** One step of a validated definition; `with` is as its type's schema gave it. */
+export interface WorkflowStep {
+  id: string;
+  name?: string | undefined;
+  /** A registered step type (step-types/registry.ts). */
+  type: string;
+  needs: string[];
+  if?: string | undefined;
+  with?: unknown;
+}
 
-export type WorkflowDefinition = z.output<typeof workflowDefinitionSchema>;
-export type WorkflowStep = WorkflowDefinition['steps'][number];
+export interface WorkflowDefinition {
+  id?: string | undefined;
+  name: string;
+  description?: string | undefined;
+  steps: WorkflowStep[];
+}
 
 /** The JSON Schema shipped in schemas/, generated from the zod schema above. */
-export function workflowDefinitionJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(workflowDefinitionSchema, { io: 'input' }) as Record<string, unknown>;
+export function workflowDefinitionJsonSchema(registry: StepTypeRegistry = stepTypeRegistry): Record<string, unknown> {
+  return z.toJSONSchema(workflowDefinitionSchemaOf(registry), { io: 'input' }) as Record<string, unknown>;
 }
 
 export type DefinitionProblem = DocumentProblem;
@@ -167,6 +114,8 @@ export function parseWorkflowDefinition(text: string, format: 'yaml' | 'json' = 
 }
 
 export interface DefinitionRules {
+  /** The step types a definition may use: the built-in ones unless given. */
+  stepTypes?: StepTypeRegistry;
   /**
    * The outbound rules a literal URL must pass, as at run time (the publisher passes the stack's,
    * which PAPERFLOW_ALLOW_PRIVATE_URLS relaxes locally); strict when not given.
@@ -180,14 +129,16 @@ export function validateWorkflowDefinition(input: unknown, options: DefinitionRu
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, problems: [{ path: '', message: 'must be an object with a name and a steps list' }] };
   }
-  const result = workflowDefinitionSchema.safeParse(input, { error: plainIssueMessage });
+  const registry = options.stepTypes ?? stepTypeRegistry;
+  const schema = registry === stepTypeRegistry ? workflowDefinitionSchema : workflowDefinitionSchemaOf(registry);
+  const result = schema.safeParse(input, { error: plainIssueMessage });
   // The graph and expression rules run on whatever steps are readable, so one pass lists them all.
-  const ruleProblems = stepRuleProblems(input, options.urlPolicy ?? strictUrlPolicy);
+  const ruleProblems = stepRuleProblems(input, registry, options.urlPolicy ?? strictUrlPolicy);
   // A rule's message is the clearer one where both speak of the same place (a missing input).
   const rulePaths = new Set(ruleProblems.map((problem) => problem.path));
-  const shapeProblems = result.success ? [] : problemsFromIssues(result.error.issues, input).filter((problem) => !rulePaths.has(problem.path));
+  const shapeProblems = result.success ? [] : problemsFromIssues(result.error.issues, input, registry.names).filter((problem) => !rulePaths.has(problem.path));
   const problems = [...shapeProblems, ...ruleProblems];
-  if (problems.length === 0 && result.success) return { ok: true, definition: result.data };
+  if (problems.length === 0 && result.success) return { ok: true, definition: result.data as WorkflowDefinition };
   return { ok: false, problems: inDocumentOrder(problems) };
 }
 
@@ -222,7 +173,7 @@ export interface DefinitionReference {
   workflowId: string;
 }
 
-function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, basePath: readonly PropertyKey[] = []): DefinitionProblem[] {
+function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, typeNames: readonly string[], basePath: readonly PropertyKey[] = []): DefinitionProblem[] {
   return problemsFromZodIssues(
     issues,
     input,
@@ -233,16 +184,16 @@ function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown,
         const type = path.at(-1) === 'type' ? value : (value as { type?: unknown } | undefined)?.type;
         return [
           type === undefined
-            ? { path: formatDocumentPath(typePath), message: `is required: one of ${stepTypes.join(', ')}` }
-            : { path: formatDocumentPath(typePath), message: `unknown type ${JSON.stringify(type)}: one of ${stepTypes.join(', ')}` },
+            ? { path: formatDocumentPath(typePath), message: `is required: one of ${typeNames.join(', ')}` }
+            : { path: formatDocumentPath(typePath), message: `unknown type ${JSON.stringify(type)}: one of ${typeNames.join(', ')}` },
         ];
       }
       // A literal or an expression (the last branch): report against the branch the author meant, a
       // "{{ }}" the expression and anything else the literal; other text is told that an expression
       // would do too.
-      if (typeof value === 'string' && wholeExpression.test(value)) return problemsFromIssues(issue.errors[issue.errors.length - 1]!, value, path);
+      if (typeof value === 'string' && wholeExpression.test(value)) return problemsFromIssues(issue.errors[issue.errors.length - 1]!, value, typeNames, path);
       const unionPath = formatDocumentPath(path);
-      return problemsFromIssues(issue.errors[0]!, value, path).map((problem) =>
+      return problemsFromIssues(issue.errors[0]!, value, typeNames, path).map((problem) =>
         typeof value === 'string' && problem.path === unionPath ? { ...problem, message: `${problem.message}, or a "{{ expression }}"` } : problem,
       );
     },
@@ -279,7 +230,7 @@ function looseSteps(input: object): LooseStep[] {
 }
 
 // Rules across steps, and the ones zod cannot see: ids, needs, cycles, required inputs, expressions.
-function stepRuleProblems(input: object, urlPolicy: OutboundUrlPolicy): DefinitionProblem[] {
+function stepRuleProblems(input: object, registry: StepTypeRegistry, urlPolicy: OutboundUrlPolicy): DefinitionProblem[] {
   const steps = looseSteps(input);
   const problems: DefinitionProblem[] = [];
   const firstIndexById = new Map<string, number>();
@@ -296,8 +247,7 @@ function stepRuleProblems(input: object, urlPolicy: OutboundUrlPolicy): Definiti
       }
       if (need === step.id) problems.push({ path: `steps[${step.index}].needs[${needIndex}]`, message: 'a step cannot need itself' });
     });
-    problems.push(...requiredInputProblems(step));
-    problems.push(...urlProblems(step, urlPolicy));
+    problems.push(...inputProblems(step, registry, urlPolicy));
     if (typeof step.if === 'string') problems.push(...expressionProblems(step.if, `steps[${step.index}].if`));
     problems.push(...templateProblems(step.with, `steps[${step.index}].with`));
   }
@@ -305,40 +255,21 @@ function stepRuleProblems(input: object, urlPolicy: OutboundUrlPolicy): Definiti
   return problems;
 }
 
-function requiredInputProblems(step: LooseStep): DefinitionProblem[] {
-  const inputs = step.with !== null && typeof step.with === 'object' && !Array.isArray(step.with) ? (step.with as Record<string, unknown>) : {};
-  const path = `steps[${step.index}].with`;
-  const missing = (key: string) => (inputs[key] === undefined ? [{ path: `${path}.${key}`, message: `is required for a ${String(step.type)} step` }] : []);
-  switch (step.type) {
-    case 'document_insights':
-      return ['file', 'fileId', 'url'].filter((key) => inputs[key] !== undefined).length === 1
-        ? []
-        : [{ path, message: 'needs exactly one of file, fileId or url' }];
-    case 'web_function':
-      return missing('url');
-    case 'delay':
-      return missing('seconds');
-    case 'for_each':
-      return [...missing('items'), ...missing('workflowId')];
-    default:
-      return [];
-  }
-}
-
 /**
- * A literal URL meets the outbound rules the step applies when it runs (src/outbound: scheme, user
- * info, private and loopback literals, with the same local relaxation), so that publishing refuses
- * exactly what every run would fail on. Host names are resolved only at run time; a URL holding
- * `{{ }}` is checked once evaluated.
+ * The step type's own rules on its inputs as written (required inputs, a literal URL meeting the
+ * outbound rules the step applies when it runs, with the same local relaxation, so that publishing
+ * refuses exactly what every run would fail on). Host names are resolved only at run time.
  */
-function urlProblems(step: LooseStep, urlPolicy: OutboundUrlPolicy): DefinitionProblem[] {
-  const url = (step.with as { url?: unknown } | undefined)?.url;
-  if (typeof url !== 'string' || readTemplate(url).kind !== 'literal') return [];
-  // web_function sends to the URL as written; a document URL follows the extraction API's rules.
-  const rules = step.type === 'web_function' ? { refuseFragment: false } : step.type === 'document_insights' ? { refuseFragment: true } : undefined;
-  if (!rules) return [];
-  const checked = checkOutboundUrl(url, rules, urlPolicy);
-  return checked.ok ? [] : [{ path: `steps[${step.index}].with.url`, message: checked.issue }];
+function inputProblems(step: LooseStep, registry: StepTypeRegistry, urlPolicy: OutboundUrlPolicy): DefinitionProblem[] {
+  const type = typeof step.type === 'string' ? registry.find(step.type) : undefined;
+  if (!type?.inputProblems) return [];
+  const inputs = step.with !== null && typeof step.with === 'object' && !Array.isArray(step.with) ? (step.with as Record<string, unknown>) : {};
+  return type.inputProblems(inputs, `steps[${step.index}].with`, {
+    outboundUrlProblem: (url, rules) => {
+      const checked = checkOutboundUrl(url, rules, urlPolicy);
+      return checked.ok ? undefined : checked.issue;
+    },
+  });
 }
 
 /** Every `{{ }}` inside `with`, at any depth, must compile; so must each `if`. */

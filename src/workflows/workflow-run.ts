@@ -2,14 +2,14 @@
 // run). Pure: no storage, no AWS.
 
 import type { StepStatus } from './expressions.ts';
-import type { StepType } from './step-types.ts';
 
 export const runStatuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'CLOSED'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
 export const stepStatuses = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'SKIPPED'] as const;
 
-export type RunErrorCode = 'WORKFLOW_STEP_FAILED' | 'WORKFLOW_INPUT_INVALID' | 'WORKFLOW_TIMED_OUT' | 'WORKFLOW_RUN_FAILED';
+export const runErrorCodes = ['WORKFLOW_STEP_FAILED', 'WORKFLOW_INPUT_INVALID', 'WORKFLOW_TIMED_OUT', 'WORKFLOW_RUN_FAILED'] as const;
+export type RunErrorCode = (typeof runErrorCodes)[number];
 
 export interface RunError {
   code: RunErrorCode;
@@ -63,7 +63,8 @@ export interface StepRecord {
   /** Position in the definition: the order steps are listed in. */
   index: number;
   name: string;
-  type: StepType;
+  /** A registered step type (step-types/registry.ts). */
+  type: string;
   status: StepStatus;
   message?: string;
   /** Set when the step failed: the run's error code if this failure ends it. */
@@ -96,7 +97,7 @@ export interface RunView {
 export interface StepView {
   id: string;
   name: string;
-  type: StepType;
+  type: string;
   status: StepStatus;
   /** Ids of the steps this one waits for (the definition's `needs`): the edges of the run's DAG. */
   dependsOn: string[];

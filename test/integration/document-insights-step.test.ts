@@ -8,7 +8,7 @@ import type { QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { readRunInput, type FileNode } from '../../src/workflows/run-input.ts';
 import { startDocumentInsightsStep } from '../../src/workflows/steps/document-insights.ts';
-import { StepFunctionsTaskCallbacks } from '../../src/workflows/task-callbacks.ts';
+import { StepFunctionsTaskCallbacks } from '../../src/workflows/aws/step-functions-task-callbacks.ts';
 import { documentInsightsWaits } from '../../src/workflows/callback-wiring.ts';
 import { documentInsightsDependencies } from '../../src/workflows/wiring.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';

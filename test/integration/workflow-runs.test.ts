@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
-import { runItemKeys } from '../../src/workflows/run-store.ts';
+import { runItemKeys } from '../../src/workflows/aws/dynamodb-run-store.ts';
 import { runExecutions, runService, workflowStore } from '../../src/workflows/wiring.ts';
 import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
 import { adminCliFor } from '../support/admin-cli-process.ts';

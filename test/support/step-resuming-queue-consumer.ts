@@ -3,7 +3,8 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { parseDeliveryQueueMessage } from '../../src/webhooks/delivery-queue-messages.ts';
 import { deliveryQueueMessages } from '../../src/webhooks/wiring.ts';
 import { documentInsightsResumer } from '../../src/workflows/steps/document-insights-resume.ts';
-import { StepFunctionsTaskCallbacks, type TaskCallbacks } from '../../src/workflows/task-callbacks.ts';
+import { StepFunctionsTaskCallbacks } from '../../src/workflows/aws/step-functions-task-callbacks.ts';
+import type { TaskCallbacks } from '../../src/workflows/task-callbacks.ts';
 import { documentInsightsWaits } from '../../src/workflows/callback-wiring.ts';
 
 // The delivery queue's consumer as production runs it (fan-out plus the document_insights listener,

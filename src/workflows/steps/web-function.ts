@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { OutboundUrlPolicy } from '../../outbound/outbound-settings.ts';
 import { fetchOutbound, OutboundRequestError, type HostResolver } from '../../outbound/outbound-fetch.ts';
 import { checkOutboundUrl } from '../../outbound/outbound-url.ts';
-import { webFunctionDefaults } from '../workflow-definition.ts';
+import { webFunctionDefaults } from '../step-types/web-function.ts';
 import { StepFailedError } from '../step-failures.ts';
 
 export interface WebFunctionOutput {

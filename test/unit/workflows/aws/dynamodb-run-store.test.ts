@@ -1,9 +1,9 @@
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { listQueryOf, RunStore, type RunValueObjects } from '../../../src/workflows/run-store.ts';
-import type { RunRecord, StepRecord } from '../../../src/workflows/workflow-run.ts';
-import { conditionalFailure, documentClient } from '../../support/mocked-records.ts';
+import { DynamoDbRunStore, listQueryOf, type RunValueObjects } from '../../../../src/workflows/aws/dynamodb-run-store.ts';
+import type { RunRecord, StepRecord } from '../../../../src/workflows/workflow-run.ts';
+import { conditionalFailure, documentClient } from '../../../support/mocked-records.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const fixedNow = () => new Date('2026-11-24T12:00:10.000Z');
@@ -12,7 +12,7 @@ const objects: RunValueObjects = {
   put: async (objectKey, body) => void storedObjects.set(objectKey, body),
   get: async (objectKey) => storedObjects.get(objectKey)!,
 };
-const store = (inlineLimitBytes?: number) => new RunStore(documentClient(), 'records', objects, fixedNow, inlineLimitBytes);
+const store = (inlineLimitBytes?: number) => new DynamoDbRunStore(documentClient(), 'records', objects, fixedNow, inlineLimitBytes);
 
 const record: RunRecord = {
   id: 'run_01JZ0000000000000000000000',

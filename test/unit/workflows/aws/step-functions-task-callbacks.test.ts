@@ -1,7 +1,7 @@
 import { InvalidToken, SendTaskFailureCommand, SendTaskSuccessCommand, SFNClient, TaskDoesNotExist, TaskTimedOut } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StepFunctionsTaskCallbacks } from '../../../src/workflows/task-callbacks.ts';
+import { StepFunctionsTaskCallbacks } from '../../../../src/workflows/aws/step-functions-task-callbacks.ts';
 
 // The SDK's answers for tokens that can no longer be answered, as AWS sends them.
 const sfn = mockClient(SFNClient);

@@ -2,15 +2,15 @@ import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { validateWorkflowDefinition, type WorkflowDefinition } from '../../../src/workflows/workflow-definition.ts';
-import { publishWorkflow } from '../../../src/workflows/workflow-publishing.ts';
-import { WorkflowStore } from '../../../src/workflows/workflow-store.ts';
+import { DynamoDbWorkflowStore } from '../../../../src/workflows/aws/dynamodb-workflow-store.ts';
+import { validateWorkflowDefinition, type WorkflowDefinition } from '../../../../src/workflows/workflow-definition.ts';
+import { publishWorkflow } from '../../../../src/workflows/workflow-publishing.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const documentClient = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const conditionalFailure = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: { httpStatusCode: 400 } });
 const fixedNow = () => new Date('2026-11-24T12:00:00.000Z');
-const store = () => new WorkflowStore(documentClient(), 'records', fixedNow);
+const store = () => new DynamoDbWorkflowStore(documentClient(), 'records', fixedNow);
 
 function definition(overrides: Record<string, unknown> = {}): WorkflowDefinition {
   const result = validateWorkflowDefinition({ id: 'wf_intake', name: 'Intake', steps: [{ id: 'a', type: 'transform', with: { x: 1 } }], ...overrides });
