@@ -6,7 +6,7 @@ import { findAmounts } from '../values/amount.ts';
 import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries, type CountryMention } from '../values/country.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
 import { findIbans } from '../values/iban.ts';
-import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, legalFormRanges, looksLikeKeyAndValue } from '../values/party-name.ts';
+import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, legalFormRanges, looksLikeKeyAndValue, type FoundCompanyName } from '../values/party-name.ts';
 import { findVatIds } from '../values/vat-id.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { boxOfRange, type DocumentLayout, type LayoutPage, type LayoutSegment } from './document-layout.ts';
@@ -225,6 +225,20 @@ export function vatIdCandidates(layout: DocumentLayout, fieldName: string, party
   );
 }
 
+/**
+ * The company names of each segment, its legal form restored, by segment id: companyNameCandidates
+ * looks at every segment twice, for the seller and again for the buyer, and the names do not change.
+ */
+const companyNamesByLayout = new WeakMap<DocumentLayout, (readonly FoundCompanyName[])[]>();
+function companyNamesIn(layout: DocumentLayout, segment: LayoutSegment): readonly FoundCompanyName[] {
+  let byId = companyNamesByLayout.get(layout);
+  if (!byId) {
+    byId = [];
+    companyNamesByLayout.set(layout, byId);
+  }
+  return (byId[segment.id] ??= findCompanyNames(withLegalFormRestored(segment.text)));
+}
+
 /** Company names found by their legal form, scored by where a seller's name is usually printed. */
 export function companyNameCandidates(layout: DocumentLayout, fieldName: string, party: Party, parties: PartyBlocks): FieldCandidate[] {
   const found: FieldCandidate[] = [];
@@ -233,7 +247,7 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
   // footer line): it is not the seller's.
   const buyerNames = new Set<string>();
   for (const segment of layout.segments) {
-    for (const company of findCompanyNames(withLegalFormRestored(segment.text))) {
+    for (const company of companyNamesIn(layout, segment)) {
       const key = normalizeForMatching(company.name);
       occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
       if (parties.partyOf(segment.id) === 'buyer') buyerNames.add(key);
@@ -243,7 +257,7 @@ export function companyNameCandidates(layout: DocumentLayout, fieldName: string,
     for (const row of page.rows) {
       for (const segment of row.segments) {
         // OCR misreads the legal form that ends a letterhead name ("SDN 3HD") as often as a till's.
-        for (const company of findCompanyNames(withLegalFormRestored(segment.text))) {
+        for (const company of companyNamesIn(layout, segment)) {
           const owner = parties.partyOf(segment.id);
           let score: number;
           if (party === 'seller') {

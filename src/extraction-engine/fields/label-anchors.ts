@@ -177,22 +177,31 @@ export function compileLabelSources(sources: LabelSource[]): CompiledLabelSet {
   return node.set;
 }
 
-/** Positions in the set's labels of the labels whose needle the text contains, ascending. */
-function labelsWithNeedleIn(text: string, labelSet: CompiledLabelSet): number[] {
+/** The char-code pairs (prefixKey) that occur in a text: where a needle can start. */
+function characterPairsOf(text: string): Set<number> {
+  const pairs = new Set<number>();
+  for (let at = 0; at + 1 < text.length; at += 1) pairs.add(prefixKey(text, at));
+  return pairs;
+}
+
+/**
+ * Positions in the set's labels of the labels whose needle the text contains, ascending. Only needles
+ * whose first two characters occur in the text are searched for: the set's pairs are looked up in the
+ * text's, or the text's in the set's, whichever are fewer (a document's segments are searched with about
+ * ten label sets, so the text's pairs are worked out once per segment, not once per set).
+ */
+function labelsWithNeedleIn(text: string, textPairs: Set<number>, labelSet: CompiledLabelSet): number[] {
   const found: number[] = [];
-  for (const needle of labelSet.shortNeedles) if (text.includes(needle.text)) found.push(...needle.labelIndexes);
-  const seen = new Set<LabelNeedle>();
-  for (let at = 0; at + 1 < text.length; at += 1) {
-    const candidates = labelSet.needlesByPrefix.get(prefixKey(text, at));
-    if (!candidates) continue;
-    for (const needle of candidates) {
-      if (!seen.has(needle) && text.startsWith(needle.text, at)) {
-        seen.add(needle);
-        found.push(...needle.labelIndexes);
-      }
-    }
+  const add = (needle: LabelNeedle): void => {
+    if (text.includes(needle.text)) for (const index of needle.labelIndexes) found.push(index);
+  };
+  for (const needle of labelSet.shortNeedles) add(needle);
+  if (labelSet.needlesByPrefix.size <= textPairs.size) {
+    for (const [pair, needles] of labelSet.needlesByPrefix) if (textPairs.has(pair)) for (const needle of needles) add(needle);
+  } else {
+    for (const pair of textPairs) for (const needle of labelSet.needlesByPrefix.get(pair) ?? []) add(needle);
   }
-  return found.sort((left, right) => left - right);
+  return found.length > 1 ? found.sort((left, right) => left - right) : found;
 }
 
 function labelStrength(phraseLength: number, options: { compoundPart: boolean; atStart: boolean; isKey: boolean; proseSegment: boolean }): number {
@@ -215,17 +224,48 @@ export function normalizedSegmentText(segment: LayoutSegment): NormalizedText {
   return normalized;
 }
 
+/** A segment's normalized text and the character pairs in it, worked out once per layout. */
+interface SearchableSegment {
+  normalized: NormalizedText;
+  pairs: Set<number>;
+}
+
+/**
+ * Each of the layout's segments as label search needs it, by segment id: findLabelMatches runs about
+ * ten times per document over every segment, and one look-up of the layout replaces one per segment and run.
+ */
+const searchableLayouts = new WeakMap<DocumentLayout, SearchableSegment[]>();
+function searchableSegmentsOf(layout: DocumentLayout): SearchableSegment[] {
+  let searchable = searchableLayouts.get(layout);
+  if (!searchable) {
+    searchable = layout.segments.map((segment) => {
+      const normalized = normalizedSegmentText(segment);
+      return { normalized, pairs: characterPairsOf(normalized.text) };
+    });
+    searchableLayouts.set(layout, searchable);
+  }
+  return searchable;
+}
+
+type FoundLabel = LabelMatch & { normalizedStart: number; normalizedEnd: number };
+
 /** Every label occurrence in the document, with shorter labels inside longer ones removed. */
 export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabelSet): LabelMatch[] {
   const matches: LabelMatch[] = [];
+  const searchableSegments = searchableSegmentsOf(layout);
   for (const segment of layout.segments) {
+    const searchable = searchableSegments[segment.id] ?? { normalized: normalizedSegmentText(segment), pairs: characterPairsOf(normalizedSegmentText(segment).text) };
+    const normalized = searchable.normalized;
+    const labelIndexes = labelsWithNeedleIn(normalized.text, searchable.pairs, labelSet);
+    // Most segments hold no needle of the set: nothing below is needed for them.
+    if (labelIndexes.length === 0) continue;
     const page = layout.pages.find((candidate) => candidate.pageNumber === segment.pageNumber);
     // The title line ("Rechnung Nr. 4711 vom ...") names the document itself; its labels outrank
     // the same words in a reference table further down.
     const isTitle = layout.hasGeometry && segment.pageNumber === 1 && segment.box.y < 0.35 && segment.box.height >= (page?.typicalLineHeight ?? 1) * 1.3;
-    const normalized = normalizedSegmentText(segment);
-    const found: (LabelMatch & { normalizedStart: number; normalizedEnd: number })[] = [];
-    for (const labelIndex of labelsWithNeedleIn(normalized.text, labelSet)) {
+    let proseSegment: boolean | undefined;
+    const found: FoundLabel[] = [];
+    for (const labelIndex of labelIndexes) {
       const label = labelSet.labels[labelIndex]!;
       if (!label.otherWords.every((word) => normalized.text.includes(word))) continue;
       for (const match of matchesOf(label.pattern, normalized.text)) {
@@ -236,12 +276,13 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
         const compoundPart = label.compounding && normalizedStart > 0 && /\p{L}/u.test(normalized.text[normalizedStart - 1] ?? '');
         // A compound only counts when the label ends the compound's first word ("handelsrechnung nr").
         if (compoundPart && /\p{L}/u.test(normalized.text[normalizedEnd] ?? '')) continue;
+        const before = segment.text.slice(0, start);
         const after = segment.text.slice(end);
         const isKey = /^\s*[:：]/.test(after) || after.trim().length === 0;
-        const atStart = segment.text.slice(0, start).trim().length === 0 || /(?:[:|•·]|\s[–-])\s*$/.test(segment.text.slice(0, start));
-        const proseSegment = segment.text.split(/\s+/).length > 10;
+        const atStart = before.trim().length === 0 || /(?:[:|•·]|\s[–-])\s*$/.test(before);
+        proseSegment ??= segment.text.split(/\s+/).length > 10;
         // "Rechnungssumme Netto (excl. USt.) 473,00": a label in parentheses qualifies another one.
-        const insideParentheses = (segment.text.slice(0, start).match(/\(/g) ?? []).length > (segment.text.slice(0, start).match(/\)/g) ?? []).length;
+        const insideParentheses = (before.match(/\(/g) ?? []).length > (before.match(/\)/g) ?? []).length;
         found.push({
           fieldName: label.fieldName,
           segment,
@@ -258,8 +299,9 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
         });
       }
     }
+    if (found.length === 0) continue;
     found.sort((left, right) => right.end - right.start - (left.end - left.start));
-    const kept: typeof found = [];
+    const kept: FoundLabel[] = [];
     for (const candidate of found) {
       const swallowed = kept.some(
         (longer) =>

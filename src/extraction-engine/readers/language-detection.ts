@@ -10,19 +10,31 @@ const markerWords: Record<string, string> = {
   pl: 'i w z na do nie się jest od za po oraz dla przez faktura data kwota razem netto brutto vat stawka sprzedawca nabywca nabywcy ilość cena wartość płatność termin zapłaty sposób nazwa towaru usługi',
 };
 
-const markerSets = Object.fromEntries(Object.entries(markerWords).map(([language, words]) => [language, new Set(words.split(' '))]));
+/** For each marker word, the positions (in markerWords' order) of the languages it marks. */
+const languages = Object.keys(markerWords);
+const languagesOfMarker = new Map<string, number[]>();
+languages.forEach((language, position) => {
+  for (const word of new Set(markerWords[language]!.split(' '))) languagesOfMarker.set(word, [...(languagesOfMarker.get(word) ?? []), position]);
+});
 
 /** Markers needed before guessing at all, and the lead the winner needs over the runner-up. */
 const minimumMarkers = 3;
 const minimumLead = 1.25;
+const maximumWordsCounted = 20_000;
+const WORD = /\p{L}+/gu;
 
 /** ISO 639-1 code of the dominant language, or undefined when the text is too short or too mixed to tell. */
 export function detectLanguage(text: string): string | undefined {
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  const scores = Object.keys(markerSets).map((language) => ({ language, score: 0 }));
-  for (const word of words.slice(0, 20_000)) {
-    for (const entry of scores) if (markerSets[entry.language]!.has(word)) entry.score += 1;
+  // One look-up per word (not one per word and language), without an array of every word of the document.
+  const counts = languages.map(() => 0);
+  const lowerCase = text.toLowerCase();
+  WORD.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  for (let words = 0; words < maximumWordsCounted && (match = WORD.exec(lowerCase)) !== null; words += 1) {
+    for (const position of languagesOfMarker.get(match[0]) ?? []) counts[position]! += 1;
   }
+  WORD.lastIndex = 0;
+  const scores = languages.map((language, position) => ({ language, score: counts[position]! }));
   scores.sort((first, second) => second.score - first.score);
   const [best, runnerUp] = scores;
   if (!best || best.score < minimumMarkers) return undefined;

@@ -261,7 +261,7 @@ async function readPage(
   }
 
   try {
-    const visibleCharacters = readableCharacterCount(textLines);
+    const visibleCharacters = readableCharacterCount(textLines, minimumTextLayerCharacters);
     const isSparse = visibleCharacters < minimumTextLayerCharacters;
     const mayOcr = isSparse ? ocrState.ocrPagesLeft > 0 : options.ocrImagesOnTextPages && ocrState.imageOcrTextPagesLeft > 0;
     if (!mayOcr) return { pageNumber, source: 'text-layer', lines: textLines };

@@ -151,9 +151,16 @@ const READABLE_CHARACTER = /(?![\p{Co}\uFFFD])[\p{L}\p{N}\p{P}\p{S}]/gu;
 /**
  * Characters of a text layer a reader could use. Fonts without a Unicode mapping produce private-use
  * code points or U+FFFD instead of letters; such a layer looks full but says nothing, like a scan.
+ * Counting stops at `upTo`: the reader only asks whether a page has that many, and a full page would
+ * otherwise have every character matched (and kept in an array) for that one comparison.
  */
-export function readableCharacterCount(lines: TextLine[]): number {
+export function readableCharacterCount(lines: TextLine[], upTo = Infinity): number {
   let readable = 0;
-  for (const line of lines) readable += line.text.match(READABLE_CHARACTER)?.length ?? 0;
+  for (const line of lines) {
+    READABLE_CHARACTER.lastIndex = 0;
+    while (readable < upTo && READABLE_CHARACTER.exec(line.text) !== null) readable += 1;
+    if (readable >= upTo) break;
+  }
+  READABLE_CHARACTER.lastIndex = 0;
   return readable;
 }

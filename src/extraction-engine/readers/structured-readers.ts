@@ -1,5 +1,4 @@
-import ExcelJS from 'exceljs';
-import mammoth from 'mammoth';
+import type ExcelJS from 'exceljs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
 import { detectDelimiter, parseDelimitedRows } from './delimited-text.ts';
 import { readEInvoiceXml } from './e-invoice-xml.ts';
@@ -33,6 +32,9 @@ function refuseZipBomb(bytes: Uint8Array, formatName: string): void {
 
 export async function readDocx(bytes: Uint8Array): Promise<DocumentPage[]> {
   refuseZipBomb(bytes, 'Word');
+  // Loaded with the first Word document (like exceljs below): a process reading PDFs and images never
+  // pays for parsing them (exceljs alone is ~25 MB of RSS and the slowest module the engine loads).
+  const { default: mammoth } = await import('mammoth');
   let html: string;
   try {
     // HTML rather than raw text: raw text puts every table cell on its own line, HTML keeps rows together.
@@ -45,7 +47,8 @@ export async function readDocx(bytes: Uint8Array): Promise<DocumentPage[]> {
 
 export async function readXlsx(bytes: Uint8Array): Promise<DocumentPage[]> {
   refuseZipBomb(bytes, 'Excel');
-  const workbook = new ExcelJS.Workbook();
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as never);
   } catch {

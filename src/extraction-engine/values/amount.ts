@@ -128,21 +128,34 @@ const LETTER_O_FOR_ZERO = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PRE
  */
 const SPACE_AFTER_DECIMAL_POINT = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PREFIX}\s?\d{1,6})([.,]) (\d{2})(?![\d.,])(?=\s|$)`, 'gu');
 
+/**
+ * What the two repairs above need to find, without the currency sign they look behind for: a line
+ * without it (almost every line) is left as it is without trying their long lookbehinds at each position.
+ */
+const LETTER_O_BEFORE_CENTS = /[OoÖ](?:[.,]\s?|\s)\d{2}/u;
+const GAP_AFTER_DECIMAL_POINT = /[.,] \d{2}/u;
+
 function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
   // OCR reads a gap on a till slip as "_" ("RM_34.80"); no amount holds one, so it separates like a
   // space (same length: the indices found stay those of the given text).
-  const withZeros = given.replace(/_/gu, ' ').replace(LETTER_O_FOR_ZERO, '0');
+  const withoutUnderscores = given.includes('_') ? given.replace(/_/gu, ' ') : given;
+  const withZeros = LETTER_O_BEFORE_CENTS.test(withoutUnderscores) ? withoutUnderscores.replace(LETTER_O_FOR_ZERO, '0') : withoutUnderscores;
   // Where a gap after a decimal point was closed: an amount over it spans one more character of the given text.
   const closedGaps: number[] = [];
-  const text = withZeros.replace(SPACE_AFTER_DECIMAL_POINT, (_match, separator: string, cents: string, offset: number) => {
-    closedGaps.push(offset + 1);
-    return `${separator}${cents} `;
-  });
+  const text = GAP_AFTER_DECIMAL_POINT.test(withZeros)
+    ? withZeros.replace(SPACE_AFTER_DECIMAL_POINT, (_match, separator: string, cents: string, offset: number) => {
+        closedGaps.push(offset + 1);
+        return `${separator}${cents} `;
+      })
+    : withZeros;
   const found: FoundAmount[] = [];
   // Every amount has a digit; the patterns below are costly to try at each position of a line without one.
   if (!/\d/.test(text)) return found;
-  const spaced = new RegExp(SPACED_AMOUNT.source, SPACED_AMOUNT.flags);
-  const compact = new RegExp(COMPACT_AMOUNT_AT.source, COMPACT_AMOUNT_AT.flags);
+  // The module's own patterns, from the start of this text (nothing read here reads amounts in turn).
+  const spaced = SPACED_AMOUNT;
+  const compact = COMPACT_AMOUNT_AT;
+  spaced.lastIndex = 0;
+  compact.lastIndex = 0;
   let match: RegExpExecArray | null;
   while ((match = spaced.exec(text)) !== null) {
     let groups = match.groups ?? {};

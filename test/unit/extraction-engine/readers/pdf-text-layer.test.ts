@@ -111,6 +111,13 @@ describe('readableCharacterCount', () => {
     expect(readableCharacterCount([line('Total: 12,50 €'), line('Seite 1')])).toBe(18);
     expect(readableCharacterCount([line('\uE001\uE002 \uE003\uFFFD\uFFFD')])).toBe(0);
   });
+
+  it('stops counting at the number asked about', () => {
+    const line = (text: string) => ({ text, words: [] });
+
+    expect(readableCharacterCount([line('Total: 12,50 €'), line('Seite 1')], 5)).toBe(5);
+    expect(readableCharacterCount([line('Total: 12,50 €'), line('Seite 1')], 40)).toBe(18);
+  });
 });
 
 describe('PDF page limit', () => {
