@@ -1,16 +1,38 @@
-import type { ApiClient, Page } from '../api-client.ts';
-import type { WorkflowRun } from '../api-types.ts';
+import { useState } from 'preact/hooks';
+import { answerOf, type ConsoleApi } from '../api-client.ts';
+import { runStatuses, type RunStatus } from '../api-types.ts';
 import { ErrorNotice, StatusBadge, formatDuration, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
+import { TimeRangeInputs, type TimeRange } from './time-range-inputs.tsx';
 
-export function RunsList({ api }: { api: ApiClient }) {
-  const runs = useResource(() => api.get<Page<WorkflowRun>>('/workflow-runs?size=100'), [], {
+export function RunsList({ api }: { api: ConsoleApi }) {
+  const [status, setStatus] = useState<RunStatus | ''>('');
+  const [workflowId, setWorkflowId] = useState('');
+  const [range, setRange] = useState<TimeRange>({});
+  const query = { size: 100, ...(status ? { status } : {}), ...(workflowId.trim() ? { workflowId: workflowId.trim() } : {}), ...range };
+  const runs = useResource(() => answerOf(api.GET('/workflow-runs', { params: { query } })), [JSON.stringify(query)], {
     refreshMs: 2000,
     keepRefreshing: (page) => page.data.some((run) => run.status === 'PROCESSING'),
   });
   return (
     <section aria-labelledby="runs-heading">
       <h1 id="runs-heading">Workflow runs</h1>
+      <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter runs">
+        <label>
+          Status
+          <select name="status" value={status} onChange={(event) => setStatus(event.currentTarget.value as RunStatus | '')}>
+            <option value="">Any</option>
+            {runStatuses.map((option) => (
+              <option value={option}>{option}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Workflow <span class="hint">(wf_… id)</span>
+          <input type="text" name="workflowId" value={workflowId} onChange={(event) => setWorkflowId(event.currentTarget.value)} placeholder="wf_invoice_review" />
+        </label>
+        <TimeRangeInputs noun="Created" range={range} onChange={setRange} />
+      </form>
       <ErrorNotice error={runs.error} />
       {runs.value ? (
         <div class="table-scroll">
@@ -32,7 +54,9 @@ export function RunsList({ api }: { api: ApiClient }) {
                   <td>
                     <a href={hrefOf({ view: 'run', id: run.id })}>{run.id}</a>
                   </td>
-                  <td>{run.workflow.name}</td>
+                  <td>
+                    {run.workflow.name} <span class="hint">({run.workflow.id})</span>
+                  </td>
                   <td>
                     <StatusBadge status={run.status} />
                   </td>
