@@ -27,6 +27,8 @@ export type StepStatus = WorkflowStep['status'];
 export type EventEnvelope = ResponseBody<'/events/{eventId}', 'get'>;
 export type ListedEvent = ListedItem<'/events'>;
 export type EventType = ListedEvent['eventType'];
+/** The spec's event types, in the order it lists them (a unit test holds them to the service's). */
+export const eventTypes: EventType[] = ['document-insights.extraction.completed', 'document-insights.extraction.failed', 'document-insights.extraction.rejected', 'workflow.run.completed', 'workflow.run.failed'];
 export type Delivery = ListedItem<'/events/{eventId}/deliveries'>;
 export type DeliveryDetail = ResponseBody<'/events/{eventId}/deliveries/{deliveryId}', 'get'>;
 export type DeliveryAttempt = DeliveryDetail['attempts'][number];

@@ -5,6 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../../scripts/console-browser.ts';
+import { browserProblems, signedInConsolePage } from '../support/console-pages.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -99,6 +100,10 @@ describe.skipIf(!browserPath)('console events and runs views', () => {
     const subject = page.locator('.event-subject a');
     expect(await subject.getAttribute('href')).toBe(`#/runs/${seeded.completedRunId}`);
     await checkShot(page.locator('main'), 'event-detail');
+    // On a phone the headers and the answer stack and wrap: the page does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.evaluate(() => browserWindow().document.documentElement.scrollWidth - browserWindow().document.documentElement.clientWidth)).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await subject.click();
     await page.getByRole('heading', { name: `Greeting: ${seeded.completedRunId}` }).waitFor();
     expect(problems).toEqual([]);
@@ -154,8 +159,10 @@ describe.skipIf(!browserPath)('console events and runs views', () => {
     await page.getByLabel('Status').selectOption('');
     const workflowFilter = page.getByRole('textbox', { name: /^Workflow/ });
     await workflowFilter.fill(seeded.greetingWorkflowId);
+    const listed = page.waitForRequest((request) => request.url().includes(`workflowId=${seeded.greetingWorkflowId}`));
     await workflowFilter.press('Enter');
-    await expect.poll(runIds).toEqual([seeded.completedRunId]);
+    await listed;
+    await expect.poll(runIds, { timeout: 10_000 }).toEqual([seeded.completedRunId]);
 
     await page.getByLabel('Created to').fill('2000-01-01T00:00');
     await expect.poll(() => page.locator('caption').textContent()).toBe('0 runs');
@@ -183,24 +190,8 @@ async function succeededDeliveryOf(eventId: string): Promise<{ id: string; subsc
   }
 }
 
-async function signedInPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(consoleUrl);
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Open the console' }).click();
-  await page.getByRole('heading', { name: 'Extractions' }).waitFor();
-  return page;
-}
-
-/** Errors the page logged, Content-Security-Policy refusals included. */
-function browserProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
+function signedInPage(viewport?: { width: number; height: number }): Promise<Page> {
+  return signedInConsolePage(browser, consoleUrl, apiKey, viewport);
 }
 
 /**
@@ -220,3 +211,7 @@ async function checkShot(element: Locator, name: string): Promise<void> {
   // Lines of text every few pixels: at least a fifth of the rows carry some.
   expect(rowsWithInk.size / info.height, `${name}.png shows little text`).toBeGreaterThan(0.2);
 }
+
+/** The page's window, in functions playwright runs in the browser (defined there by signedInConsolePage). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare function browserWindow(): any;

@@ -1,17 +1,10 @@
 import { useState } from 'preact/hooks';
 import { answerOf, type ApiError, type ConsoleApi } from '../api-client.ts';
-import type { DeliveryAttempt, EventEnvelope, Subscription } from '../api-types.ts';
+import type { DeliveryAttempt, Subscription } from '../api-types.ts';
 import { ErrorNotice, StatusBadge, formatDuration, formatTime, useResource } from '../resource-loading.tsx';
-import { hrefOf, type ConsoleRoute } from '../routing.ts';
+import { hrefOf } from '../routing.ts';
+import { subjectOf } from './event-subject.ts';
 import { useSubscriptions } from './events-list.tsx';
-
-/** The extraction or run an event is about, as its payload names it (spec, Event types). */
-export function subjectOf(event: Pick<EventEnvelope, 'eventType' | 'data'>): (ConsoleRoute & { view: 'extraction' | 'run' }) | undefined {
-  const { extractionId, runId } = event.data;
-  if (event.eventType.startsWith('document-insights.') && typeof extractionId === 'string') return { view: 'extraction', id: extractionId };
-  if (event.eventType.startsWith('workflow.') && typeof runId === 'string') return { view: 'run', id: runId };
-  return undefined;
-}
 
 /** A subscription's name, or its id when it is gone (deleted) or the key may not read subscriptions. */
 function subscriptionLabel(subscriptions: readonly Subscription[], subscriptionId: string) {

@@ -1,18 +1,9 @@
 import { useState } from 'preact/hooks';
 import { answerOf, type ConsoleApi } from '../api-client.ts';
-import type { EventType, Subscription } from '../api-types.ts';
+import { eventTypes, type EventType, type Subscription } from '../api-types.ts';
 import { ErrorNotice, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
-import { TimeRangeInputs, type TimeRange } from './time-range-inputs.tsx';
-
-/** The spec's event types, in the order it lists them. */
-export const eventTypes: EventType[] = [
-  'document-insights.extraction.completed',
-  'document-insights.extraction.failed',
-  'document-insights.extraction.rejected',
-  'workflow.run.completed',
-  'workflow.run.failed',
-];
+import { ChoiceFilter, choicesOf, TimeRangeInputs, type TimeRange } from './list-filters.tsx';
 
 /**
  * The workspace's subscriptions, for their names (a workspace has at most 25, one page). A key
@@ -34,24 +25,14 @@ export function EventsList({ api }: { api: ConsoleApi }) {
     <section aria-labelledby="events-heading">
       <h1 id="events-heading">Events</h1>
       <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter events">
-        <label>
-          Type
-          <select name="eventType" value={eventType} onChange={(event) => setEventType(event.currentTarget.value as EventType | '')}>
-            <option value="">Any</option>
-            {eventTypes.map((type) => (
-              <option value={type}>{type}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Subscription
-          <select name="subscriptionId" value={subscriptionId} onChange={(event) => setSubscriptionId(event.currentTarget.value)}>
-            <option value="">Any</option>
-            {subscriptions.map((subscription) => (
-              <option value={subscription.id}>{subscription.name}</option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label="Type" name="eventType" value={eventType} choices={choicesOf(eventTypes)} onChange={setEventType} />
+        <ChoiceFilter
+          label="Subscription"
+          name="subscriptionId"
+          value={subscriptionId}
+          choices={subscriptions.map((subscription) => ({ value: subscription.id, label: subscription.name }))}
+          onChange={setSubscriptionId}
+        />
         <TimeRangeInputs noun="Occurred" range={range} onChange={setRange} />
       </form>
       <ErrorNotice error={events.error} />

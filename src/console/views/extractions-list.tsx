@@ -4,6 +4,7 @@ import { extractionStatuses, terminalExtractionStatuses, type ExtractionStatus, 
 import { ErrorNotice, StatusBadge, formatTime, useResource } from '../resource-loading.tsx';
 import { labelPairsOf } from '../labels-text.ts';
 import { hrefOf } from '../routing.ts';
+import { ChoiceFilter, choicesOf } from './list-filters.tsx';
 import { UploadPanel } from './upload-panel.tsx';
 
 type ReviewFilter = 'any' | 'required' | 'not-required';
@@ -32,15 +33,7 @@ export function ExtractionsList({ api }: { api: ConsoleApi }) {
       <h1 id="extractions-heading">Extractions</h1>
       <UploadPanel api={api} onUploaded={listing.reload} />
       <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter extractions">
-        <label>
-          Status
-          <select value={status} onChange={(event) => setStatus(event.currentTarget.value as ExtractionStatus | '')}>
-            <option value="">Any</option>
-            {extractionStatuses.map((option) => (
-              <option value={option}>{option}</option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label="Status" name="status" value={status} choices={choicesOf(extractionStatuses)} onChange={setStatus} />
         <label>
           Labels <span class="hint">(k=v, comma separated)</span>
           <input type="text" value={labels} onChange={(event) => setLabels(event.currentTarget.value)} placeholder="customer=acme" />

@@ -3,10 +3,13 @@ import { answerOf, type ConsoleApi } from '../api-client.ts';
 import { runStatuses, type RunStatus } from '../api-types.ts';
 import { ErrorNotice, StatusBadge, formatDuration, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
-import { TimeRangeInputs, type TimeRange } from './time-range-inputs.tsx';
+import { ChoiceFilter, choicesOf, TimeRangeInputs, type TimeRange } from './list-filters.tsx';
 
 export function RunsList({ api }: { api: ConsoleApi }) {
   const [status, setStatus] = useState<RunStatus | ''>('');
+  // What is typed in the workflow box, and what the list is filtered by: applied on Enter, on Apply and
+  // when the box loses focus, not on every key (each would be a request).
+  const [workflowDraft, setWorkflowDraft] = useState('');
   const [workflowId, setWorkflowId] = useState('');
   const [range, setRange] = useState<TimeRange>({});
   const query = { size: 100, ...(status ? { status } : {}), ...(workflowId.trim() ? { workflowId: workflowId.trim() } : {}), ...range };
@@ -17,21 +20,26 @@ export function RunsList({ api }: { api: ConsoleApi }) {
   return (
     <section aria-labelledby="runs-heading">
       <h1 id="runs-heading">Workflow runs</h1>
-      <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter runs">
-        <label>
-          Status
-          <select name="status" value={status} onChange={(event) => setStatus(event.currentTarget.value as RunStatus | '')}>
-            <option value="">Any</option>
-            {runStatuses.map((option) => (
-              <option value={option}>{option}</option>
-            ))}
-          </select>
-        </label>
+      <form class="filters" aria-label="Filter runs" onSubmit={(event) => event.preventDefault()}>
+        <ChoiceFilter label="Status" name="status" value={status} choices={choicesOf(runStatuses)} onChange={setStatus} />
         <label>
           Workflow <span class="hint">(wf_… id)</span>
-          <input type="text" name="workflowId" value={workflowId} onChange={(event) => setWorkflowId(event.currentTarget.value)} placeholder="wf_invoice_review" />
+          <input
+            type="text"
+            name="workflowId"
+            value={workflowDraft}
+            placeholder="wf_invoice_review"
+            onInput={(event) => setWorkflowDraft(event.currentTarget.value)}
+            onChange={(event) => setWorkflowId(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') setWorkflowId(event.currentTarget.value);
+            }}
+          />
         </label>
         <TimeRangeInputs noun="Created" range={range} onChange={setRange} />
+        <button type="button" class="filters-apply" onClick={() => setWorkflowId(workflowDraft)}>
+          Apply
+        </button>
       </form>
       <ErrorNotice error={runs.error} />
       {runs.value ? (
