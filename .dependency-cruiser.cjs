@@ -130,12 +130,13 @@ module.exports = {
       name: 'cli-only-public-api',
       comment:
         'src/cli (paperflow) reaches the service only through the public API over HTTP, so it works the same against any stack: ' +
-        'besides itself it may import only the pure modules that give the event types and sign deliveries as the service does, and no AWS SDK.',
+        'besides itself it may import only the typed client (src/client, its HTTP), the pure modules that give the event types and sign deliveries as the service does, and no AWS SDK.',
       severity: 'error',
       from: { path: '^src/cli/' },
       to: {
         pathNot: [
           '^src/cli/',
+          '^src/client/(paperflow-client|api-answers|api-schema)\\.ts$',
           '^src/events/event-envelope\\.ts$',
           '^src/webhooks/(webhook-signature|delivery-headers|event-payloads|subscription-secrets)\\.ts$',
           'node_modules/commander/',
@@ -162,10 +163,10 @@ module.exports = {
       name: 'console-only-browser',
       comment:
         'src/console (the review console) runs in the browser and reaches the service only through the public API over HTTP: ' +
-        'besides itself it may import only Preact and pdf.js, nothing server-side and no Node module.',
+        'besides itself it may import only the browser-safe part of the typed client (not its node:crypto webhook helper), Preact and pdf.js, nothing server-side and no Node module.',
       severity: 'error',
       from: { path: '^src/console/' },
-      to: { pathNot: ['^src/console/', 'node_modules/(preact|pdfjs-dist)/'] },
+      to: { pathNot: ['^src/console/', '^src/client/(paperflow-client|api-answers|api-schema)\\.ts$', 'node_modules/(preact|pdfjs-dist)/'] },
     },
     {
       name: 'console-not-imported',

@@ -30,7 +30,10 @@ export async function seedConsoleDemo(apiUrl: string, workspaceId = 'ws_console_
   };
   const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  const receiver: Server = createServer((request, response) => request.resume().on('end', () => response.writeHead(204).end()));
+  // It answers with a body, as most receivers do: the console shows an attempt's first 4 KB of it.
+  const receiver: Server = createServer((request, response) =>
+    request.resume().on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}')),
+  );
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   await api('/event-subscriptions', json('POST', { name: 'demo receiver', endpointUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, eventTypes: ['document-insights.extraction.completed'] }));
 

@@ -57,6 +57,15 @@ try {
   await page.goto(`${consoleUrl}#/events`);
   await page.locator('tbody tr').first().waitFor();
   await shoot('events');
+
+  // An event with its delivery open: the subscription's name, the headers sent and the answer.
+  await page.locator('tbody tr').filter({ hasText: '1 succeeded' }).first().getByRole('link').click();
+  await page.getByRole('button', { name: 'Attempts' }).first().click();
+  await page.locator('.attempts .headers').first().waitFor();
+  // Tall enough for the link to the extraction, the deliveries and the attempt together.
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await shoot('event-detail');
+  await page.setViewportSize({ width: 1280, height: 860 });
   await demo.close();
 } finally {
   await browser.close();

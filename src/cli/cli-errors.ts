@@ -1,6 +1,8 @@
 // The three ways a `paperflow` command ends badly, each with its exit code (README, Command line):
 // 2 for a command line that cannot be run as written, 1 for everything the API or the network said no to.
 
+import type { ApiErrorDetail, PaperflowApiError } from '../client/api-answers.ts';
+
 export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** The command line is wrong (a missing argument, a malformed option, no configuration): exit 2. */
@@ -12,25 +14,8 @@ export class UsageError extends Error {
   }
 }
 
-export interface ApiErrorDetail {
-  field: string;
-  issue: string;
-}
-
-/** The API answered with an error: its envelope (spec, Errors), or what the edge sent instead. Exit 1. */
-export class ApiError extends Error {
-  readonly exitCode = exitCodes.failed;
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly requestId: string | undefined,
-    readonly details: ApiErrorDetail[] = [],
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+/** The API answered with an error (its envelope, or what the edge sent instead): exit 1. The typed client's error, shared with the console. */
+export { PaperflowApiError as ApiError, type ApiErrorDetail } from '../client/api-answers.ts';
 
 /** The API could not be reached at all (DNS, refused connection, TLS): exit 1. */
 export class ApiUnreachableError extends Error {
@@ -54,7 +39,7 @@ export class UnsuccessfulOutcomeError extends Error {
  * The lines an API error is shown as: code and message, every validation detail the message does not
  * already say (a 422's message names its first few), the request id.
  */
-export function apiErrorLines(error: ApiError): string[] {
+export function apiErrorLines(error: PaperflowApiError): string[] {
   const saidInMessage = (detail: ApiErrorDetail) => error.message.includes(`${detail.field || '(body)'}: ${detail.issue.replace(/\.+$/, '')}`);
   return [
     `${error.code} (HTTP ${error.status}): ${error.message}`,

@@ -1,56 +1,19 @@
 import type { Command } from 'commander';
-import { eventTypes } from '../events/event-envelope.ts';
+import { eventTypes, type EventType } from '../events/event-envelope.ts';
 import { oneOf, parseDateTime, parseEventTypes, parseOverlapHours, parsePageNumber, parsePageSize } from './argument-parsing.ts';
 import { UsageError } from './cli-errors.ts';
-import type { CommandContext, ListAnswer } from './command-context.ts';
+import type { CommandContext } from './command-context.ts';
+import type { ListedItem, QueryOf, ResponseBody } from '../client/api-answers.ts';
 import { regularNoun, type TableColumn } from './table-format.ts';
 
 // `paperflow events …` and `paperflow subscriptions …`: the event history, deliveries and resends,
 // and the webhook subscriptions that decide what is delivered (and what GET /events lists).
 
-interface ListedEvent {
-  eventId: string;
-  eventType: string;
-  occurredAt: string;
-  deliverySummary: { total: number; succeeded: number; failed: number; pending: number };
-}
-
-interface Delivery {
-  id: string;
-  subscriptionId: string;
-  trigger: string;
-  status: string;
-  attemptCount: number;
-  maxAttempts: number;
-  createdAt: string;
-  lastResponseStatus: number | null;
-  nextAttemptAt: string | null;
-}
-
-interface DeliveryAttempt {
-  number: number;
-  startedAt: string;
-  durationMs: number | null;
-  responseStatus: number | null;
-  error: { kind: string; message: string } | null;
-  outcome: string;
-}
-
-interface DeliveryDetail extends Delivery {
-  attempts: DeliveryAttempt[];
-  attemptsOmitted: boolean;
-}
-
-export interface Subscription {
-  id: string;
-  name: string;
-  endpointUrl: string;
-  eventTypes: string[];
-  filters: { workflowId?: string };
-  status: string;
-  createdAt: string;
-  signingSecret?: string;
-}
+type ListedEvent = ListedItem<'/events'>;
+type Delivery = ListedItem<'/events/{eventId}/deliveries'>;
+type DeliveryAttempt = ResponseBody<'/events/{eventId}/deliveries/{deliveryId}', 'get'>['attempts'][number];
+/** A subscription as the API answers it; `signingSecret` only in the answer to its create. */
+export type Subscription = ListedItem<'/event-subscriptions'> & { signingSecret?: string };
 
 const eventColumns: TableColumn<ListedEvent>[] = [
   { header: 'EVENT ID', value: (event) => event.eventId },
@@ -93,8 +56,6 @@ export const subscriptionColumns: TableColumn<Subscription>[] = [
 const pageOptions = (command: Command) =>
   command.option('--page <n>', 'page number, from 0', parsePageNumber).option('--size <n>', 'items per page, 1 to 100', parsePageSize).option('--json', 'print the API answer as JSON');
 
-const segment = encodeURIComponent;
-
 export function addEventCommands(program: Command, context: CommandContext): void {
   const events = program.command('events').description('The event history: events, their deliveries, resends.');
 
@@ -107,11 +68,10 @@ export function addEventCommands(program: Command, context: CommandContext): voi
       .option('--from <datetime>', 'occurred at or after (ISO 8601)', parseDateTime)
       .option('--to <datetime>', 'occurred at or before (ISO 8601)', parseDateTime)
       .option('--sort <order>', 'asc or desc', oneOf(['asc', 'desc'])),
-  ).action(async (options: { type?: string; subscription?: string; from?: string; to?: string; sort?: string; page?: number; size?: number; json?: boolean }) => {
-    const { body } = await (await context.client()).request<ListAnswer<ListedEvent>>({
-      path: '/events',
-      query: { eventType: options.type, subscriptionId: options.subscription, from: options.from, to: options.to, sort: options.sort, page: options.page, size: options.size },
-    });
+  ).action(async (options: Omit<QueryOf<'/events'>, 'eventType' | 'subscriptionId'> & { type?: EventType; subscription?: string; json?: boolean }) => {
+    const { from, to, sort, page, size } = options;
+    const query = { eventType: options.type, subscriptionId: options.subscription, from, to, sort, page, size };
+    const body = await (await context.client()).call((api) => api.GET('/events', { params: { query } }));
     if (options.json) context.json(body);
     else context.list(body, eventColumns, regularNoun('event'));
   });
@@ -121,7 +81,7 @@ export function addEventCommands(program: Command, context: CommandContext): voi
     .description('Print an event exactly as its webhooks carry it (JSON).')
     .argument('<eventId>')
     .action(async (eventId: string) => {
-      context.json((await (await context.client()).request({ path: `/events/${segment(eventId)}` })).body);
+      context.json(await (await context.client()).call((api) => api.GET('/events/{eventId}', { params: { path: { eventId } } })));
     });
 
   pageOptions(
@@ -134,7 +94,7 @@ export function addEventCommands(program: Command, context: CommandContext): voi
   ).action(async (eventId: string, deliveryId: string | undefined, options: { subscription?: string; page?: number; size?: number; json?: boolean }) => {
     const client = await context.client();
     if (deliveryId !== undefined) {
-      const { body } = await client.request<DeliveryDetail>({ path: `/events/${segment(eventId)}/deliveries/${segment(deliveryId)}` });
+      const body = await client.call((api) => api.GET('/events/{eventId}/deliveries/{deliveryId}', { params: { path: { eventId, deliveryId } } }));
       if (options.json) return context.json(body);
       context.table(deliveryColumns, [body]);
       context.out();
@@ -143,10 +103,8 @@ export function addEventCommands(program: Command, context: CommandContext): voi
       else context.out('No attempts yet.');
       return;
     }
-    const { body } = await client.request<ListAnswer<Delivery>>({
-      path: `/events/${segment(eventId)}/deliveries`,
-      query: { subscriptionId: options.subscription, page: options.page, size: options.size },
-    });
+    const query = { subscriptionId: options.subscription, page: options.page, size: options.size };
+    const body = await client.call((api) => api.GET('/events/{eventId}/deliveries', { params: { path: { eventId }, query } }));
     if (options.json) context.json(body);
     else context.list(body, deliveryColumns, { one: 'delivery', many: 'deliveries' });
   });
@@ -158,7 +116,7 @@ export function addEventCommands(program: Command, context: CommandContext): voi
     .argument('<deliveryId>', 'a delivery of the event (events deliveries <eventId> lists them)')
     .option('--json', 'print the new delivery as JSON')
     .action(async (eventId: string, deliveryId: string, options: { json?: boolean }) => {
-      const { body } = await (await context.client()).request<Delivery>({ method: 'POST', path: `/events/${segment(eventId)}/deliveries/${segment(deliveryId)}/resend` });
+      const body = await (await context.client()).call((api) => api.POST('/events/{eventId}/deliveries/{deliveryId}/resend', { params: { path: { eventId, deliveryId } } }));
       if (options.json) context.json(body);
       else context.out(`Resend queued as delivery ${body.id} (${body.status}).`);
     });
@@ -176,13 +134,13 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
     .requiredOption('--events <types>', `event types, comma-separated or repeated: ${eventTypes.join(', ')}`, parseEventTypes)
     .option('--workflow <workflowId>', 'deliver workflow events of this workflow only')
     .option('--json', 'print the subscription (with the secret) as JSON')
-    .action(async (options: { name: string; url: string; events: string[]; workflow?: string; json?: boolean }) => {
-      const { body } = await (await context.client()).request<Subscription>({
-        method: 'POST',
-        create: true,
-        path: '/event-subscriptions',
-        json: { name: options.name, endpointUrl: options.url, eventTypes: options.events, ...(options.workflow ? { filters: { workflowId: options.workflow } } : {}) },
-      });
+    .action(async (options: { name: string; url: string; events: EventType[]; workflow?: string; json?: boolean }) => {
+      const body = await (await context.client()).create((api, header) =>
+        api.POST('/event-subscriptions', {
+          params: { header },
+          body: { name: options.name, endpointUrl: options.url, eventTypes: options.events, ...(options.workflow ? { filters: { workflowId: options.workflow } } : {}) },
+        }),
+      );
       if (options.json) return context.json(body);
       context.table(subscriptionColumns, [body]);
       context.out();
@@ -201,11 +159,10 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
       .option('--to <datetime>', 'created at or before (ISO 8601)', parseDateTime)
       .option('--sort-by <field>', 'createdAt or updatedAt', oneOf(['createdAt', 'updatedAt']))
       .option('--sort <order>', 'asc or desc', oneOf(['asc', 'desc'])),
-  ).action(async (options: { name?: string; status?: string; type?: string; from?: string; to?: string; sortBy?: string; sort?: string; page?: number; size?: number; json?: boolean }) => {
-    const { body } = await (await context.client()).request<ListAnswer<Subscription>>({
-      path: '/event-subscriptions',
-      query: { name: options.name, status: options.status, eventType: options.type, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size },
-    });
+  ).action(async (options: Omit<QueryOf<'/event-subscriptions'>, 'eventType'> & { type?: EventType; json?: boolean }) => {
+    const { name, status, from, to, sortBy, sort, page, size } = options;
+    const query = { name, status, eventType: options.type, from, to, sortBy, sort, page, size };
+    const body = await (await context.client()).call((api) => api.GET('/event-subscriptions', { params: { query } }));
     if (options.json) context.json(body);
     else context.list(body, subscriptionColumns, regularNoun('subscription'));
   });
@@ -216,7 +173,7 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
     .argument('<subscriptionId>')
     .option('--json', 'print the subscription as JSON')
     .action(async (subscriptionId: string, options: { json?: boolean }) => {
-      printOne((await (await context.client()).request<Subscription>({ path: `/event-subscriptions/${segment(subscriptionId)}` })).body, options.json);
+      printOne(await (await context.client()).call((api) => api.GET('/event-subscriptions/{subscriptionId}', { params: { path: { subscriptionId } } })), options.json);
     });
 
   subscriptions
@@ -237,7 +194,7 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
       if (Object.keys(patch).length === 0) {
         throw new UsageError('Nothing to change: give --name, --url, --events, --workflow, --no-workflow or --status.');
       }
-      printOne((await (await context.client()).request<Subscription>({ method: 'PATCH', path: `/event-subscriptions/${segment(subscriptionId)}`, json: patch })).body, options.json);
+      printOne(await (await context.client()).call((api) => api.PATCH('/event-subscriptions/{subscriptionId}', { params: { path: { subscriptionId } }, body: patch })), options.json);
     });
 
   subscriptions
@@ -245,7 +202,7 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
     .description('Delete a subscription; nothing more is delivered to it.')
     .argument('<subscriptionId>')
     .action(async (subscriptionId: string) => {
-      await (await context.client()).request({ method: 'DELETE', path: `/event-subscriptions/${segment(subscriptionId)}` });
+      await (await context.client()).call((api) => api.DELETE('/event-subscriptions/{subscriptionId}', { params: { path: { subscriptionId } } }));
       context.out(`Deleted ${subscriptionId}.`);
     });
 
@@ -256,11 +213,12 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
     .option('--overlap-hours <n>', 'how long the old secret still signs, 0 to 168 hours (default 24; 0 removes it at once)', parseOverlapHours)
     .option('--json', 'print the answer (with the secret) as JSON')
     .action(async (subscriptionId: string, options: { overlapHours?: number; json?: boolean }) => {
-      const { body } = await (await context.client()).request<{ subscriptionId: string; signingSecret: string; previousSecretExpiresAt: string | null }>({
-        method: 'POST',
-        path: `/event-subscriptions/${segment(subscriptionId)}/rotate-secret`,
-        json: options.overlapHours === undefined ? {} : { overlapHours: options.overlapHours },
-      });
+      const body = await (await context.client()).call((api) =>
+        api.POST('/event-subscriptions/{subscriptionId}/rotate-secret', {
+          params: { path: { subscriptionId } },
+          body: options.overlapHours === undefined ? {} : { overlapHours: options.overlapHours },
+        }),
+      );
       if (options.json) return context.json(body);
       context.out(`Signing secret: ${context.paint('bold', body.signingSecret)}`);
       context.out(body.previousSecretExpiresAt ? `The old secret signs too until ${body.previousSecretExpiresAt}.` : 'The old secret was removed: it signs nothing more.');
@@ -278,11 +236,7 @@ export function addSubscriptionCommands(program: Command, context: CommandContex
       // The API recovers at most 100 per request and says when more wait: asked again until none do.
       let total = 0;
       for (;;) {
-        const { body } = await client.request<{ recovered: number; hasMore: boolean }>({
-          method: 'POST',
-          path: `/event-subscriptions/${segment(subscriptionId)}/recover`,
-          json: { since: options.since },
-        });
+        const body = await client.call((api) => api.POST('/event-subscriptions/{subscriptionId}/recover', { params: { path: { subscriptionId } }, body: { since: options.since } }));
         if (options.json) context.json(body);
         total += body.recovered;
         // Nothing sent although more wait: those are another request's, still being written; asking

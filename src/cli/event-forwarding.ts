@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { hostname } from 'node:os';
-import type { EventEnvelope, EventType } from '../events/event-envelope.ts';
+import type { EventType } from '../events/event-envelope.ts';
 import { deliveryRequestHeaders } from '../webhooks/delivery-headers.ts';
 import { envelopeBody } from '../webhooks/event-payloads.ts';
 import { signWebhook } from '../webhooks/webhook-signature.ts';
 import type { PaperflowApiClient } from './api-client.ts';
 import { ApiError } from './cli-errors.ts';
-import type { ListAnswer } from './command-context.ts';
+import type { ListedItem } from '../client/api-answers.ts';
 import type { Subscription } from './event-commands.ts';
 
 // `paperflow listen`: follows new events through GET /events and forwards each, signed with a local
@@ -63,11 +63,7 @@ function processRunsHere(pid: number): boolean {
   }
 }
 
-interface ListedEvent {
-  eventId: string;
-  eventType: EventType;
-  occurredAt: string;
-}
+type ListedEvent = ListedItem<'/events'>;
 
 export class EventForwarder {
   private readonly seen = new Map<string, number>();
@@ -86,19 +82,17 @@ export class EventForwarder {
    * and the ones an earlier, killed listen of this host left behind, which it deleted first.
    */
   async ensureListed(): Promise<{ created?: Subscription; removedLeftovers: Subscription[] }> {
-    const subscriptions = await this.allPages<Subscription>('/event-subscriptions', {});
+    const subscriptions = await allPages((page) => this.client.call((api) => api.GET('/event-subscriptions', { params: { query: { page, size: listPageSize } } })));
     const leftovers = subscriptions.filter((subscription) => this.isLeftBehind(subscription));
     for (const leftover of leftovers) await this.deleteSubscription(leftover.id);
     const covered = new Set(subscriptions.filter((subscription) => !leftovers.includes(subscription)).flatMap((subscription) => subscription.eventTypes));
     const missing = this.options.eventTypes.filter((type) => !covered.has(type));
     if (missing.length === 0) return { removedLeftovers: leftovers };
-    const { body: created } = await this.client.request<Subscription>({
-      method: 'POST',
-      path: '/event-subscriptions',
-      json: { name: listenSubscriptionName(hostname(), process.pid), endpointUrl: listenPlaceholderEndpoint, eventTypes: missing },
-    });
+    const created = await this.client.call((api) =>
+      api.POST('/event-subscriptions', { body: { name: listenSubscriptionName(hostname(), process.pid), endpointUrl: listenPlaceholderEndpoint, eventTypes: missing } }),
+    );
     this.createdSubscription = created;
-    const { body: paused } = await this.client.request<Subscription>({ method: 'PATCH', path: `/event-subscriptions/${created.id}`, json: { status: 'paused' } });
+    const paused = await this.client.call((api) => api.PATCH('/event-subscriptions/{subscriptionId}', { params: { path: { subscriptionId: created.id } }, body: { status: 'paused' } }));
     return { created: paused, removedLeftovers: leftovers };
   }
 
@@ -112,7 +106,7 @@ export class EventForwarder {
 
   private async deleteSubscription(id: string): Promise<void> {
     try {
-      await this.client.request({ method: 'DELETE', path: `/event-subscriptions/${id}` });
+      await this.client.call((api) => api.DELETE('/event-subscriptions/{subscriptionId}', { params: { path: { subscriptionId: id } } }));
     } catch (error) {
       // Another listen cleaning up at the same time got there first.
       if (!(error instanceof ApiError && error.status === 404)) throw error;
@@ -144,7 +138,7 @@ export class EventForwarder {
   }
 
   private async forward(event: ListedEvent): Promise<ForwardedEvent> {
-    const { body: envelope } = await this.client.request<EventEnvelope>({ path: `/events/${encodeURIComponent(event.eventId)}` });
+    const envelope = await this.client.call((api) => api.GET('/events/{eventId}', { params: { path: { eventId: event.eventId } } }));
     const body = envelopeBody(envelope);
     const timestamp = Math.floor((this.options.now ?? Date.now)() / 1000);
     const signature = signWebhook({ secret: this.options.secret, eventId: envelope.eventId, body, timestamp });
@@ -174,18 +168,19 @@ export class EventForwarder {
 
   private async listedEvents(): Promise<ListedEvent[]> {
     const types = this.options.eventTypes;
-    const query = { from: new Date(this.windowStart()).toISOString(), sort: 'asc', ...(types.length === 1 ? { eventType: types[0] } : {}) };
-    const events = await this.allPages<ListedEvent>('/events', query);
+    const query = { from: new Date(this.windowStart()).toISOString(), sort: 'asc', ...(types.length === 1 ? { eventType: types[0] } : {}), size: listPageSize } as const;
+    const events = await allPages((page) => this.client.call((api) => api.GET('/events', { params: { query: { ...query, page } } })));
     return events.filter((event) => types.includes(event.eventType));
   }
+}
 
-  private async allPages<Item>(path: string, query: Record<string, string>): Promise<Item[]> {
-    const items: Item[] = [];
-    for (let page = 0; ; page++) {
-      const { body } = await this.client.request<ListAnswer<Item>>({ path, query: { ...query, page, size: listPageSize } });
-      items.push(...body.data);
-      if (page + 1 >= body.pageInfo.totalPages) return items;
-    }
+/** Every item of a list, page after page (`listPage` asks for one). */
+async function allPages<Item>(listPage: (page: number) => Promise<{ data: Item[]; pageInfo: { totalPages: number } }>): Promise<Item[]> {
+  const items: Item[] = [];
+  for (let page = 0; ; page++) {
+    const answer = await listPage(page);
+    items.push(...answer.data);
+    if (page + 1 >= answer.pageInfo.totalPages) return items;
   }
 }
 

@@ -3,8 +3,10 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { oneOf, parseDateTime, parseLabel, parseLabelFilter, parsePageNumber, parsePageSize } from './argument-parsing.ts';
 import { UnsuccessfulOutcomeError, UsageError } from './cli-errors.ts';
-import { pollUntilTerminal, type CommandContext, type ListAnswer } from './command-context.ts';
+import { pollUntilTerminal, type CommandContext } from './command-context.ts';
 import { multipartBody } from './multipart-body.ts';
+import { multipartRequest } from './api-client.ts';
+import type { ListedItem, QueryOf, ResponseBody } from '../client/api-answers.ts';
 import { UploadProgress } from './progress-display.ts';
 import { regularNoun, type TableColumn } from './table-format.ts';
 
@@ -13,31 +15,15 @@ import { regularNoun, type TableColumn } from './table-format.ts';
 const extractionStatuses = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED'] as const;
 const terminalStatuses = new Set(['COMPLETED', 'FAILED', 'REJECTED']);
 const waitIntervalMs = 1000;
-const extractionsPath = '/document-insights/extractions';
 
-interface ExtractedField {
-  id: string;
-  name: string;
-  type: string;
-  value: unknown;
-  metadata?: { confidence?: number; page?: number; rows?: { confidence?: number; page?: number }[] };
-}
-
+/** An extraction as GET /document-insights/extractions/{extractionId} answers it (the typed client's type). */
+export type Extraction = ResponseBody<'/document-insights/extractions/{extractionId}', 'get'>;
+type ExtractedField = NonNullable<Extraction['output']>['fields'][number];
+type ListedExtraction = ListedItem<'/document-insights/extractions'>;
 type TableRowValues = Record<string, unknown>;
 
 function isTableField(field: ExtractedField): field is ExtractedField & { value: TableRowValues[] } {
   return field.type === 'table' && Array.isArray(field.value);
-}
-
-export interface Extraction {
-  id: string;
-  status: string;
-  createdAt: string;
-  labels?: Record<string, string>;
-  reviewRequired?: boolean;
-  document?: { fileName?: string; pageCount?: number };
-  error?: { code: string; message: string };
-  output?: { fieldCount: number; fields: ExtractedField[] };
 }
 
 export const fieldColumns: TableColumn<ExtractedField>[] = [
@@ -50,7 +36,7 @@ export const fieldColumns: TableColumn<ExtractedField>[] = [
   { header: 'FIELD ID', value: (field) => field.id },
 ];
 
-const extractionColumns: TableColumn<Extraction>[] = [
+const extractionColumns: TableColumn<ListedExtraction>[] = [
   { header: 'ID', value: (extraction) => extraction.id },
   { header: 'STATUS', value: (extraction) => extraction.status },
   { header: 'CREATED', value: (extraction) => extraction.createdAt },
@@ -96,7 +82,7 @@ function printTableField(context: CommandContext, field: ExtractedField & { valu
 }
 
 async function readExtraction(context: CommandContext, extractionId: string): Promise<Extraction> {
-  return (await (await context.client()).request<Extraction>({ path: `${extractionsPath}/${encodeURIComponent(extractionId)}` })).body;
+  return (await context.client()).call((api) => api.GET('/document-insights/extractions/{extractionId}', { params: { path: { extractionId } } }));
 }
 
 /** Polls the extraction until COMPLETED, FAILED or REJECTED, with a spinner on a terminal. */
@@ -108,7 +94,7 @@ export function waitForExtraction(context: CommandContext, extractionId: string)
  * The id of the field `--field` names: a field id as `extractions get` prints it, or a field's name.
  * A name two fields share (a repeated field) is refused with their ids, so feedback never lands on a guess.
  */
-export function fieldIdNamed(extraction: Pick<Extraction, 'id' | 'output'>, nameOrId: string): string {
+export function fieldIdNamed(extraction: { id: string; output?: { fields: { id: string; name: string }[] } }, nameOrId: string): string {
   const fields = extraction.output?.fields ?? [];
   if (fields.some((field) => field.id === nameOrId)) return nameOrId;
   const named = fields.filter((field) => field.name === nameOrId);
@@ -121,10 +107,10 @@ export function fieldIdNamed(extraction: Pick<Extraction, 'id' | 'output'>, name
 
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
-async function startExtraction(context: CommandContext, source: string, labels: Record<string, string> | undefined): Promise<Extraction> {
+async function startExtraction(context: CommandContext, source: string, labels: Record<string, string> | undefined) {
   const client = await context.client();
   if (isUrl(source)) {
-    return (await client.request<Extraction>({ method: 'POST', create: true, path: extractionsPath, json: { document: { url: source }, ...(labels ? { labels } : {}) } })).body;
+    return client.create((api, headers) => api.POST('/document-insights/extractions', { body: { document: { url: source }, ...(labels ? { labels } : {}) }, params: { header: headers } }));
   }
   const file = await stat(source).catch(() => undefined);
   if (!file?.isFile()) throw new UsageError(`No file at ${source} (give a file path or an http(s) URL).`);
@@ -134,7 +120,9 @@ async function startExtraction(context: CommandContext, source: string, labels: 
   ]);
   const progress = new UploadProgress(context.io.stderr, `Uploading ${basename(source)}`);
   try {
-    return (await client.request<Extraction>({ method: 'POST', create: true, path: `${extractionsPath}/upload`, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
+    return await client.create((api, headers) =>
+      api.POST('/document-insights/extractions/upload', { ...multipartRequest(body, (sent, total) => progress.update(sent, total)), params: { header: headers } }),
+    );
   } finally {
     progress.done();
   }
@@ -150,8 +138,8 @@ export function addExtractionCommands(program: Command, context: CommandContext)
     .option('--json', 'print the extraction as JSON')
     .addHelpText('after', '\nWithout --wait it prints the new extraction (QUEUED); with --wait it exits 1 when the extraction ends FAILED or REJECTED.')
     .action(async (source: string, options: { label?: Record<string, string>; wait?: boolean; json?: boolean }) => {
-      let extraction = await startExtraction(context, source, options.label);
-      if (options.wait) extraction = await waitForExtraction(context, extraction.id);
+      const started = await startExtraction(context, source, options.label);
+      const extraction = options.wait ? await waitForExtraction(context, started.id) : started;
       if (options.json) context.json(extraction);
       else printExtraction(context, extraction);
       if (options.wait && extraction.status !== 'COMPLETED') throw new UnsuccessfulOutcomeError(`The extraction ended ${extraction.status}.`);
@@ -171,12 +159,10 @@ export function addExtractionCommands(program: Command, context: CommandContext)
     .option('--page <n>', 'page number, from 0', parsePageNumber)
     .option('--size <n>', 'items per page, 1 to 100', parsePageSize)
     .option('--json', 'print the API answer as JSON')
-    .action(async (options: { status?: string; label?: Record<string, string>; from?: string; to?: string; sortBy?: string; sort?: string; page?: number; size?: number; json?: boolean }) => {
-      const labelQuery = Object.fromEntries(Object.entries(options.label ?? {}).map(([key, value]) => [`labels[${key}]`, value]));
-      const { body } = await (await context.client()).request<ListAnswer<Extraction>>({
-        path: extractionsPath,
-        query: { status: options.status, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size, ...labelQuery },
-      });
+    .action(async (options: Omit<QueryOf<'/document-insights/extractions'>, 'labels'> & { label?: Record<string, string>; json?: boolean }) => {
+      const { status, from, to, sortBy, sort, page, size } = options;
+      const query = { status, from, to, sortBy, sort, page, size, labels: options.label };
+      const body = await (await context.client()).call((api) => api.GET('/document-insights/extractions', { params: { query } }));
       if (options.json) context.json(body);
       else context.list(body, extractionColumns, regularNoun('extraction'));
     });
@@ -200,13 +186,14 @@ export function addExtractionCommands(program: Command, context: CommandContext)
     .option('--type <type>', 'ERROR (default: needs correction and review) or INFO (a note)', oneOf(['ERROR', 'INFO']))
     .option('--field <name|fieldId>', 'the field it is about: its name (total_amount) or its FIELD ID of `extractions get`; omit for the whole document')
     .option('--json', 'print the feedback as JSON')
-    .action(async (extractionId: string, options: { message: string; type?: string; field?: string; json?: boolean }) => {
+    .action(async (extractionId: string, options: { message: string; type?: 'ERROR' | 'INFO'; field?: string; json?: boolean }) => {
       const fieldId = options.field === undefined ? undefined : fieldIdNamed(await readExtraction(context, extractionId), options.field);
-      const { body } = await (await context.client()).request<{ id: string; type: string; fieldId: string | null }>({
-        method: 'POST',
-        path: `${extractionsPath}/${encodeURIComponent(extractionId)}/feedback`,
-        json: { message: options.message, ...(options.type ? { type: options.type } : {}), ...(fieldId ? { fieldId } : {}) },
-      });
+      const body = await (await context.client()).call((api) =>
+        api.POST('/document-insights/extractions/{extractionId}/feedback', {
+          params: { path: { extractionId } },
+          body: { message: options.message, ...(options.type ? { type: options.type } : {}), ...(fieldId ? { fieldId } : {}) },
+        }),
+      );
       if (options.json) context.json(body);
       else context.out(`Feedback ${body.id} (${body.type}) recorded on ${extractionId}${body.fieldId ? `, field ${body.fieldId}` : ''}.`);
     });
@@ -216,7 +203,7 @@ export function addExtractionCommands(program: Command, context: CommandContext)
     .description('Delete a finished extraction and its stored output, permanently.')
     .argument('<extractionId>')
     .action(async (extractionId: string) => {
-      await (await context.client()).request({ method: 'DELETE', path: `${extractionsPath}/${encodeURIComponent(extractionId)}` });
+      await (await context.client()).call((api) => api.DELETE('/document-insights/extractions/{extractionId}', { params: { path: { extractionId } } }));
       context.out(`Deleted ${extractionId}.`);
     });
 }

@@ -3,8 +3,10 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { oneOf, parseDateTime, parseFileArgument, parseJsonArgument, parsePageNumber, parsePageSize, type FileArgument } from './argument-parsing.ts';
 import { UnsuccessfulOutcomeError, UsageError } from './cli-errors.ts';
-import { pollUntilTerminal, type CommandContext, type ListAnswer } from './command-context.ts';
+import { pollUntilTerminal, type CommandContext } from './command-context.ts';
 import { multipartBody, type MultipartPart } from './multipart-body.ts';
+import { multipartRequest } from './api-client.ts';
+import type { ListedItem, QueryOf, ResponseBody } from '../client/api-answers.ts';
 import { UploadProgress } from './progress-display.ts';
 import { regularNoun, type TableColumn } from './table-format.ts';
 
@@ -14,27 +16,10 @@ const runStatuses = ['PROCESSING', 'COMPLETED', 'FAILED', 'CLOSED'] as const;
 const terminalStatuses = new Set(['COMPLETED', 'FAILED', 'CLOSED']);
 const waitIntervalMs = 1000;
 
-interface RunStep {
-  id: string;
-  name: string;
-  type: string;
-  status: string;
-  message?: string;
-  output?: unknown;
-  nestedRuns?: { count: number };
-}
-
-export interface WorkflowRun {
-  id: string;
-  status: string;
-  createdAt: string;
-  workflow: { id: string; name: string };
-  progress?: { stepsCompleted: number; stepsTotal: number };
-  durationMs?: number;
-  redriveCount?: number;
-  error?: { code: string; message: string };
-  steps?: RunStep[];
-}
+/** A run as GET /workflow-runs/{runId} answers it (the typed client's type). */
+export type WorkflowRun = ResponseBody<'/workflow-runs/{runId}', 'get'>;
+type RunStep = NonNullable<WorkflowRun['steps']>[number];
+type ListedRun = ListedItem<'/workflow-runs'>;
 
 const stepColumns: TableColumn<RunStep>[] = [
   { header: 'STEP', value: (step) => step.id },
@@ -44,7 +29,7 @@ const stepColumns: TableColumn<RunStep>[] = [
   { header: 'OUTPUT / MESSAGE', value: (step) => step.message ?? step.output },
 ];
 
-const runColumns: TableColumn<WorkflowRun>[] = [
+const runColumns: TableColumn<ListedRun>[] = [
   { header: 'ID', value: (run) => run.id },
   { header: 'STATUS', value: (run) => run.status },
   { header: 'WORKFLOW', value: (run) => run.workflow.id },
@@ -70,7 +55,7 @@ async function showRun(context: CommandContext, started: WorkflowRun, options: {
 }
 
 async function readRun(context: CommandContext, runId: string): Promise<WorkflowRun> {
-  return (await (await context.client()).request<WorkflowRun>({ path: `/workflow-runs/${encodeURIComponent(runId)}` })).body;
+  return (await context.client()).call((api) => api.GET('/workflow-runs/{runId}', { params: { path: { runId } } }));
 }
 
 /** Polls the run until COMPLETED, FAILED or CLOSED, with a spinner on a terminal. */
@@ -112,18 +97,20 @@ export function addRunCommands(program: Command, context: CommandContext): void 
     .addHelpText('after', '\nWith --wait it exits 1 when the run ends FAILED or CLOSED.')
     .action(async (workflowId: string, options: { data?: unknown; file?: FileArgument[]; wait?: boolean; json?: boolean }) => {
       const client = await context.client();
-      const path = `/workflows/${encodeURIComponent(workflowId)}/runs`;
+      const path = { workflowId };
       let run: WorkflowRun;
       if (options.file && options.file.length > 0) {
         const body = multipartBody(await runInputParts(options.data, options.file));
         const progress = new UploadProgress(context.io.stderr, 'Uploading');
         try {
-          run = (await client.request<WorkflowRun>({ method: 'POST', create: true, path, multipart: body, onUploadProgress: (sent, total) => progress.update(sent, total) })).body;
+          run = await client.create((api, header) =>
+            api.POST('/workflows/{workflowId}/runs', { ...multipartRequest(body, (sent, total) => progress.update(sent, total)), params: { path, header } }),
+          );
         } finally {
           progress.done();
         }
       } else {
-        run = (await client.request<WorkflowRun>({ method: 'POST', create: true, path, json: options.data })).body;
+        run = await client.create((api, header) => api.POST('/workflows/{workflowId}/runs', { body: options.data, params: { path, header } }));
       }
       await showRun(context, run, options);
     });
@@ -136,8 +123,7 @@ export function addRunCommands(program: Command, context: CommandContext): void 
     .option('--json', 'print the run as JSON')
     .addHelpText('after', '\nOnly a FAILED top-level run can be redriven (the API answers 409 CONFLICT otherwise). With --wait it exits 1 when the run ends FAILED or CLOSED again.')
     .action(async (runId: string, options: { wait?: boolean; json?: boolean }) => {
-      const client = await context.client();
-      const run = (await client.request<WorkflowRun>({ method: 'POST', path: `/workflow-runs/${encodeURIComponent(runId)}/redrive` })).body;
+      const run = await (await context.client()).call((api) => api.POST('/workflow-runs/{runId}/redrive', { params: { path: { runId } } }));
       await showRun(context, run, options);
     });
 
@@ -164,11 +150,10 @@ export function addRunCommands(program: Command, context: CommandContext): void 
     .option('--page <n>', 'page number, from 0', parsePageNumber)
     .option('--size <n>', 'items per page, 1 to 100', parsePageSize)
     .option('--json', 'print the API answer as JSON')
-    .action(async (options: { status?: string; workflow?: string; from?: string; to?: string; sortBy?: string; sort?: string; page?: number; size?: number; json?: boolean }) => {
-      const { body } = await (await context.client()).request<ListAnswer<WorkflowRun>>({
-        path: '/workflow-runs',
-        query: { status: options.status, workflowId: options.workflow, from: options.from, to: options.to, sortBy: options.sortBy, sort: options.sort, page: options.page, size: options.size },
-      });
+    .action(async (options: Omit<QueryOf<'/workflow-runs'>, 'workflowId'> & { workflow?: string; json?: boolean }) => {
+      const { status, from, to, sortBy, sort, page, size } = options;
+      const query = { status, workflowId: options.workflow, from, to, sortBy, sort, page, size };
+      const body = await (await context.client()).call((api) => api.GET('/workflow-runs', { params: { query } }));
       if (options.json) context.json(body);
       else context.list(body, runColumns, regularNoun('run'));
     });

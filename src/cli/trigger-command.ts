@@ -6,6 +6,7 @@ import { parseJsonArgument } from './argument-parsing.ts';
 import { UnsuccessfulOutcomeError, UsageError } from './cli-errors.ts';
 import type { CommandContext } from './command-context.ts';
 import { waitForExtraction, type Extraction } from './extraction-commands.ts';
+import { multipartRequest } from './api-client.ts';
 import { multipartBody } from './multipart-body.ts';
 import { waitForRun, type WorkflowRun } from './run-commands.ts';
 
@@ -41,7 +42,6 @@ const extractionSamples: Record<ExtractionEventType, ExtractionSample> = {
 };
 
 const samplesFolder = new URL('./trigger-samples/', import.meta.url);
-const extractionsUploadPath = '/document-insights/extractions/upload';
 
 /** The event an extraction's terminal status records (spec, Event types). */
 const extractionEventOfStatus: Record<string, ExtractionEventType> = {
@@ -75,13 +75,13 @@ async function triggerExtractionEvent(context: CommandContext, eventType: Extrac
     { name: 'labels', text: JSON.stringify({ paperflowTrigger: eventType }), contentType: 'application/json' },
     { name: 'file', fileName: sample.fileName, content: await sampleContent(sample), contentType: sample.contentType },
   ]);
-  const started = (await (await context.client()).request<Extraction>({ method: 'POST', create: true, path: extractionsUploadPath, multipart: body })).body;
+  const started = await (await context.client()).create((api, header) => api.POST('/document-insights/extractions/upload', { ...multipartRequest(body), params: { header } }));
   return waitForExtraction(context, started.id);
 }
 
 /** Starts a run of the workflow with POST /workflows/{workflowId}/runs and waits for its end. */
 async function triggerRunEvent(context: CommandContext, workflowId: string, data: unknown): Promise<WorkflowRun> {
-  const started = (await (await context.client()).request<WorkflowRun>({ method: 'POST', create: true, path: `/workflows/${encodeURIComponent(workflowId)}/runs`, json: data })).body;
+  const started = await (await context.client()).create((api, header) => api.POST('/workflows/{workflowId}/runs', { params: { path: { workflowId }, header }, body: data }));
   return waitForRun(context, started.id);
 }
 

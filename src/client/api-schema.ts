@@ -4271,8 +4271,8 @@ export interface operations {
                         steps: {
                             id: string;
                             name: string;
-                            /** @enum {string} */
-                            type: "document_insights" | "web_function" | "transform" | "delay" | "for_each";
+                            /** @description The step type: document_insights, web_function, transform, delay or for_each (README, Workflow step types). */
+                            type: string;
                             /** @enum {string} */
                             status: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
                             /** @description Ids of the steps this one waits for (the definition's needs): the edges of the run's step DAG. */
@@ -4728,8 +4728,8 @@ export interface operations {
                         steps: {
                             id: string;
                             name: string;
-                            /** @enum {string} */
-                            type: "document_insights" | "web_function" | "transform" | "delay" | "for_each";
+                            /** @description The step type: document_insights, web_function, transform, delay or for_each (README, Workflow step types). */
+                            type: string;
                             /** @enum {string} */
                             status: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
                             /** @description Ids of the steps this one waits for (the definition's needs): the edges of the run's step DAG. */
@@ -4953,8 +4953,8 @@ export interface operations {
                         steps: {
                             id: string;
                             name: string;
-                            /** @enum {string} */
-                            type: "document_insights" | "web_function" | "transform" | "delay" | "for_each";
+                            /** @description The step type: document_insights, web_function, transform, delay or for_each (README, Workflow step types). */
+                            type: string;
                             /** @enum {string} */
                             status: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
                             /** @description Ids of the steps this one waits for (the definition's needs): the edges of the run's step DAG. */
@@ -5473,8 +5473,8 @@ export interface operations {
                         steps: {
                             id: string;
                             name: string;
-                            /** @enum {string} */
-                            type: "document_insights" | "web_function" | "transform" | "delay" | "for_each";
+                            /** @description The step type: document_insights, web_function, transform, delay or for_each (README, Workflow step types). */
+                            type: string;
                             /** @enum {string} */
                             status: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
                             /** @description Ids of the steps this one waits for (the definition's needs): the edges of the run's step DAG. */
@@ -5604,8 +5604,8 @@ export interface operations {
                         steps: {
                             id: string;
                             name: string;
-                            /** @enum {string} */
-                            type: "document_insights" | "web_function" | "transform" | "delay" | "for_each";
+                            /** @description The step type: document_insights, web_function, transform, delay or for_each (README, Workflow step types). */
+                            type: string;
                             /** @enum {string} */
                             status: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
                             /** @description Ids of the steps this one waits for (the definition's needs): the edges of the run's step DAG. */
@@ -5692,8 +5692,8 @@ export interface operations {
                         steps: {
                             id: string;
                             name: string;
-                            /** @enum {string} */
-                            type: "document_insights" | "web_function" | "transform" | "delay" | "for_each";
+                            /** @description The step type: document_insights, web_function, transform, delay or for_each (README, Workflow step types). */
+                            type: string;
                             /** @enum {string} */
                             status: "QUEUED" | "PROCESSING" | "COMPLETED" | "FAILED" | "SKIPPED";
                             /** @description Ids of the steps this one waits for (the definition's needs): the edges of the run's step DAG. */

@@ -1,116 +1,35 @@
-// The shapes the console reads, as the public API documents them (the spec and the served OpenAPI
-// document); only the fields the views use.
+import type { ListedItem, ResponseBody } from '../client/api-answers.ts';
 
-export type ExtractionStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'REJECTED';
+// The shapes the console reads, named for its views: each is the typed client's type of the answer
+// that carries it (generated from the served OpenAPI document), so a change to the API shows here as
+// a compile error rather than as a blank cell.
+
+export type Extraction = ResponseBody<'/document-insights/extractions/{extractionId}', 'get'>;
+export type ListedExtraction = ListedItem<'/document-insights/extractions'>;
+export type ExtractionStatus = Extraction['status'];
 export const extractionStatuses: ExtractionStatus[] = ['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED', 'REJECTED'];
-
-export interface Placement {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface ExtractedField {
-  id: string;
-  name: string;
-  type: string;
-  value: unknown;
-  /** Extension: a reviewer's value, beside the extracted one, and when and by which key it was given. */
-  correctedValue?: unknown;
-  correction?: { correctedAt: string; correctedBy: string; feedbackId: string; extractionId: string };
-  /** `rows` on a `table` field only: one per row of its value, in the same order. */
-  metadata?: { extracted?: boolean; confidence?: number; page?: number; placement?: Placement; rows?: TableRowMetadata[] };
-}
-
-export interface TableRowMetadata {
-  confidence?: number;
-  page?: number;
-  placement?: Placement;
-  /** By column name; a cell the row leaves empty has none. */
-  cells?: Record<string, { confidence?: number; placement?: Placement }>;
-}
-
-export interface Extraction {
-  id: string;
-  status: ExtractionStatus;
-  createdAt: string;
-  updatedAt: string;
-  completedAt?: string;
-  reviewRequired?: boolean;
-  labels?: Record<string, string>;
-  error?: { code: string; message: string };
-  document?: { fileId: string; fileName?: string; mimeType?: string; size?: number; pageCount?: number | null; contentUrl?: string | null };
-  output?: { fieldCount: number; fields: ExtractedField[] };
-}
-
 export const terminalExtractionStatuses: ReadonlySet<ExtractionStatus> = new Set(['COMPLETED', 'FAILED', 'REJECTED']);
 
-export interface Feedback {
-  id: string;
-  type: 'ERROR' | 'INFO';
-  fieldId: string | null;
-  message: string;
-  correctedValue?: unknown;
-}
+export type ExtractedField = NonNullable<Extraction['output']>['fields'][number];
+/** `rows` on a `table` field only: one per row of its value, in the same order. */
+export type TableRowMetadata = NonNullable<ExtractedField['metadata']['rows']>[number];
+export type Placement = NonNullable<ExtractedField['metadata']['placement']>;
 
-export type RunStatus = 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'CLOSED';
-export type StepStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'SKIPPED';
+export type Feedback = ResponseBody<'/document-insights/extractions/{extractionId}/feedback', 'post'>;
 
-export interface WorkflowRun {
-  id: string;
-  status: RunStatus;
-  createdAt: string;
-  completedAt?: string;
-  durationMs?: number;
-  parentRunId?: string;
-  error?: { code: string; message: string };
-  workflow: { id: string; name: string };
-  progress: { stepsCompleted: number; stepsTotal: number };
-  steps?: WorkflowStep[];
-}
+export type WorkflowRun = ResponseBody<'/workflow-runs/{runId}', 'get'>;
+export type ListedRun = ListedItem<'/workflow-runs'>;
+export type RunStatus = WorkflowRun['status'];
+export const runStatuses: RunStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED', 'CLOSED'];
+export type WorkflowStep = WorkflowRun['steps'][number];
+export type StepStatus = WorkflowStep['status'];
 
-export interface WorkflowStep {
-  id: string;
-  name: string;
-  type: string;
-  status: StepStatus;
-  dependsOn?: string[];
-  durationMs?: number;
-  message?: string;
-  output?: unknown;
-  nestedRuns?: { count: number; data: WorkflowRun[] };
-}
-
-export interface ListedEvent {
-  eventId: string;
-  eventType: string;
-  occurredAt: string;
-  deliverySummary: { total: number; succeeded: number; failed: number; pending: number };
-}
-
-export interface Delivery {
-  id: string;
-  subscriptionId: string;
-  trigger: 'automatic' | 'manual';
-  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
-  attemptCount: number;
-  maxAttempts: number;
-  createdAt: string;
-  lastResponseStatus: number | null;
-}
-
-export interface DeliveryAttempt {
-  number: number;
-  startedAt: string;
-  durationMs: number | null;
-  responseStatus: number | null;
-  responseBody: string | null;
-  error: { kind: string; message: string } | null;
-  outcome: 'pending' | 'succeeded' | 'failed';
-}
-
-export interface DeliveryDetail extends Delivery {
-  attempts: DeliveryAttempt[];
-  attemptsOmitted: boolean;
-}
+export type EventEnvelope = ResponseBody<'/events/{eventId}', 'get'>;
+export type ListedEvent = ListedItem<'/events'>;
+export type EventType = ListedEvent['eventType'];
+/** The spec's event types, in the order it lists them (a unit test holds them to the service's). */
+export const eventTypes: EventType[] = ['document-insights.extraction.completed', 'document-insights.extraction.failed', 'document-insights.extraction.rejected', 'workflow.run.completed', 'workflow.run.failed'];
+export type Delivery = ListedItem<'/events/{eventId}/deliveries'>;
+export type DeliveryDetail = ResponseBody<'/events/{eventId}/deliveries/{deliveryId}', 'get'>;
+export type DeliveryAttempt = DeliveryDetail['attempts'][number];
+export type Subscription = ListedItem<'/event-subscriptions'>;

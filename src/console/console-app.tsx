@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { ApiClient, ApiError } from './api-client.ts';
+import { answerOf, ApiError, consoleApi, type ConsoleApi } from './api-client.ts';
 import { defaultApiUrl, forgetSession, loadSession, saveSession, type ConsoleSession } from './session.ts';
 import { hrefOf, useRoute, type ConsoleRoute } from './routing.ts';
 import { ExtractionsList } from './views/extractions-list.tsx';
@@ -13,7 +13,7 @@ import { EventDetail } from './views/event-detail.tsx';
 function ConsoleApp() {
   const [session, setSession] = useState<ConsoleSession | undefined>(loadSession);
   const route = useRoute();
-  const api = useMemo(() => (session ? new ApiClient(session) : undefined), [session]);
+  const api = useMemo(() => (session ? consoleApi(session) : undefined), [session]);
   if (!api) {
     return (
       <SignIn
@@ -54,7 +54,7 @@ function ConsoleApp() {
   );
 }
 
-function RouteView({ api, route }: { api: ApiClient; route: ConsoleRoute }) {
+function RouteView({ api, route }: { api: ConsoleApi; route: ConsoleRoute }) {
   switch (route.view) {
     case 'extractions':
       return <ExtractionsList api={api} />;
@@ -87,7 +87,7 @@ function SectionLink({ route, to, label }: { route: ConsoleRoute; to: ConsoleRou
  */
 async function signInProblem(session: ConsoleSession): Promise<string | undefined> {
   try {
-    await new ApiClient(session).get('/document-insights/extractions?size=1');
+    await answerOf(consoleApi(session).GET('/document-insights/extractions', { params: { query: { size: 1 } } }));
     return undefined;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

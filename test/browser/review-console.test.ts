@@ -3,6 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceBandOf, confidenceText } from '../../src/console/confidence.ts';
 import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../../scripts/console-browser.ts';
+import { browserProblems, signedInConsolePage } from '../support/console-pages.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { laidOutPdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -313,25 +314,8 @@ async function uploadCorpusInvoice(fileName: string, content?: Buffer): Promise<
   return body;
 }
 
-async function signedInPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript('globalThis.browserWindow = () => globalThis;');
-  const page = await context.newPage();
-  await page.goto(consoleUrl);
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Open the console' }).click();
-  await page.getByRole('heading', { name: 'Extractions' }).waitFor();
-  return page;
-}
-
-/** Errors the page logged, Content-Security-Policy refusals included. */
-function browserProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
+function signedInPage(viewport?: { width: number; height: number }): Promise<Page> {
+  return signedInConsolePage(browser, consoleUrl, apiKey, viewport);
 }
 
 /** Drops a file on the upload area as a user dragging it from their desktop would. */

@@ -2,12 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaperflowApiClient } from '../../src/cli/api-client.ts';
+import { multipartRequest, PaperflowApiClient } from '../../src/cli/api-client.ts';
 import { ApiError, ApiUnreachableError } from '../../src/cli/cli-errors.ts';
 import { multipartBody } from '../../src/cli/multipart-body.ts';
 import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 
-// The client against a loopback HTTP server playing the API: what it sends, and how it reads answers.
+// The CLI's client (the typed client with its retries) against a loopback HTTP server playing the API:
+// what it sends, and how it reads answers.
 
 let server: RunningWebhookReceiver | undefined;
 
@@ -39,9 +40,10 @@ describe('PaperflowApiClient', () => {
   it('sends a create with an Idempotency-Key, the same on every try of it, and other requests without one', async () => {
     const { client, requests } = await apiAnswering([{ status: 429, headers: { 'retry-after': '0' }, body: 'slow down' }, { status: 201, headers: json, body: '{"id":"sub_1"}' }]);
 
-    await client.request({ method: 'POST', create: true, path: '/event-subscriptions', json: { name: 'n' } });
-    await client.request({ method: 'POST', path: '/event-subscriptions/sub_1/recover', json: { since: '2026-01-01T00:00:00Z' } });
-    await client.request({ method: 'POST', create: true, path: '/event-subscriptions', json: { name: 'n' } });
+    const subscription = { name: 'n', endpointUrl: 'https://receiver.test/hooks', eventTypes: ['workflow.run.completed' as const] };
+    await client.create((api, header) => api.POST('/event-subscriptions', { params: { header }, body: subscription }));
+    await client.call((api) => api.POST('/event-subscriptions/{subscriptionId}/recover', { params: { path: { subscriptionId: 'sub_1' } }, body: { since: '2026-01-01T00:00:00Z' } }));
+    await client.create((api, header) => api.POST('/event-subscriptions', { params: { header }, body: subscription }));
 
     const keys = requests.map((request) => request.headers['idempotency-key']);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -68,10 +70,10 @@ describe('PaperflowApiClient', () => {
     const waits: number[] = [];
     const client = new PaperflowApiClient({ apiUrl: `${server.url}/api/public/v1`, apiKey: 'pf_live_unittestkey000000' }, { sleep: async (milliseconds) => void waits.push(milliseconds) });
 
-    const created = await client.request({ method: 'POST', create: true, path: '/workflows/wf_1/runs', json: { a: 1 } });
-    const other = await client.request({ method: 'POST', path: '/workflow-runs/run_1/redrive' }).catch((error: unknown) => error);
+    const created = await client.create((api, header) => api.POST('/workflows/{workflowId}/runs', { params: { path: { workflowId: 'wf_1' }, header }, body: { a: 1 } }));
+    const other = await client.call((api) => api.POST('/workflow-runs/{runId}/redrive', { params: { path: { runId: 'run_1' } } })).catch((error: unknown) => error);
 
-    expect(created.body).toEqual({ id: 'run_1' });
+    expect(created).toEqual({ id: 'run_1' });
     expect(requests[1]!.headers['idempotency-key']).toBe(requests[0]!.headers['idempotency-key']);
     expect(waits).toEqual([1000]);
     expect(other).toBeInstanceOf(ApiUnreachableError);
@@ -79,14 +81,22 @@ describe('PaperflowApiClient', () => {
     expect(requests).toHaveLength(3);
   });
 
-  it('sends the key, the query and JSON, and returns the body with the request id', async () => {
-    const { client, requests } = await apiAnswering([{ status: 202, headers: { ...json, 'x-request-id': 'req-1' }, body: '{"id":"ext_1"}' }]);
+  it('sends the key, the query with labels as the API reads them, and JSON, and returns the body', async () => {
+    const { client, requests } = await apiAnswering([
+      { status: 200, headers: json, body: '{"data":[],"pageInfo":{"page":0,"size":20,"totalItems":0,"totalPages":0}}' },
+      { status: 202, headers: { ...json, 'x-request-id': 'req-1' }, body: '{"id":"ext_1"}' },
+    ]);
 
-    const answer = await client.request({ method: 'POST', path: '/document-insights/extractions', query: { page: 0, status: undefined, 'labels[a b]': 'c' }, json: { document: { url: 'https://x.test/a.pdf' } } });
+    const listed = await client.call((api) => api.GET('/document-insights/extractions', { params: { query: { page: 0, status: undefined, labels: { 'a b': 'c' } } } }));
+    const created = await client.create((api, header) => api.POST('/document-insights/extractions', { params: { header }, body: { document: { url: 'https://x.test/a.pdf' } } }));
 
-    expect(answer).toEqual({ status: 202, body: { id: 'ext_1' }, requestId: 'req-1' });
-    expect(requests[0]).toMatchObject({
-      path: '/api/public/v1/document-insights/extractions?page=0&labels%5Ba+b%5D=c',
+    expect(listed.pageInfo.totalItems).toBe(0);
+    expect(created).toEqual({ id: 'ext_1' });
+    expect(requests[0]).toMatchObject({ headers: { authorization: 'api-key pf_live_unittestkey000000' } });
+    expect(new URL(requests[0]!.path, 'http://x').searchParams).toEqual(new URLSearchParams({ page: '0', 'labels[a b]': 'c' }));
+    expect(requests[0]!.path.startsWith('/api/public/v1/document-insights/extractions?')).toBe(true);
+    expect(requests[1]).toMatchObject({
+      path: '/api/public/v1/document-insights/extractions',
       headers: { authorization: 'api-key pf_live_unittestkey000000', 'content-type': 'application/json' },
       body: '{"document":{"url":"https://x.test/a.pdf"}}',
     });
@@ -96,7 +106,7 @@ describe('PaperflowApiClient', () => {
     const envelope = { error: { code: 'VALIDATION_FAILED', message: 'labels.a is too long', requestId: 'req-2', retryable: false, details: [{ field: 'labels.a', issue: 'too long' }] } };
     const { client } = await apiAnswering([{ status: 422, headers: { ...json, 'x-request-id': 'req-2' }, body: JSON.stringify(envelope) }]);
 
-    const refused = await client.request({ path: '/x' }).catch((error: unknown) => error);
+    const refused = await client.call((api) => api.GET('/workflow-runs/{runId}', { params: { path: { runId: 'run_1' } } })).catch((error: unknown) => error);
 
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 422, code: 'VALIDATION_FAILED', message: 'labels.a is too long', requestId: 'req-2', details: [{ field: 'labels.a', issue: 'too long' }] });
@@ -108,9 +118,9 @@ describe('PaperflowApiClient', () => {
       { status: 200, headers: json, body: '{"ok":true}' },
     ]);
 
-    const answer = await client.request({ path: '/events' });
+    const answer = await client.call((api) => api.GET('/events'));
 
-    expect(answer.body).toEqual({ ok: true });
+    expect(answer).toEqual({ ok: true });
     expect(waits).toEqual([3000]);
     expect(requests).toHaveLength(2);
   });
@@ -118,7 +128,7 @@ describe('PaperflowApiClient', () => {
   it('reports the edge\'s plain-text 429 as RATE_LIMITED once the retries are spent', async () => {
     const { client, waits } = await apiAnswering([{ status: 429, headers: { 'retry-after': '1', 'x-request-id': 'req-3' }, body: 'Too Many Requests\n' }]);
 
-    const refused = await client.request({ path: '/events' }).catch((error: unknown) => error);
+    const refused = await client.call((api) => api.GET('/events')).catch((error: unknown) => error);
 
     expect(refused).toMatchObject({ status: 429, code: 'RATE_LIMITED', message: 'Too Many Requests', requestId: 'req-3' });
     expect(waits).toEqual([1000, 1000]);
@@ -127,7 +137,7 @@ describe('PaperflowApiClient', () => {
   it('says the API cannot be reached when nothing listens', async () => {
     const client = new PaperflowApiClient({ apiUrl: await refusedConnectionUrl('/api/public/v1'), apiKey: 'pf_live_unittestkey000000' });
 
-    await expect(client.request({ path: '/events' })).rejects.toThrow(ApiUnreachableError);
+    await expect(client.call((api) => api.GET('/events'))).rejects.toThrow(ApiUnreachableError);
   });
 
   describe('a multipart upload', () => {
@@ -149,7 +159,7 @@ describe('PaperflowApiClient', () => {
       ]);
       const progress: number[] = [];
 
-      await client.request({ method: 'POST', path: '/upload', multipart: body, onUploadProgress: (sent, total) => progress.push(sent / total) });
+      await client.create((api, header) => api.POST('/document-insights/extractions/upload', { ...multipartRequest(body, (sent, total) => progress.push(sent / total)), params: { header } }));
 
       const received = requests[0]!;
       expect(Number(received.headers['content-length'])).toBe(body.contentLength);
@@ -164,7 +174,7 @@ describe('PaperflowApiClient', () => {
       const { client, requests } = await apiAnswering([{ status: 202, headers: json, body: '{}' }]);
       const body = multipartBody([{ name: 'file', fileName: 'sample.txt', content: Buffer.from('Invoice PF-1\n'), contentType: 'text/plain' }]);
 
-      await client.request({ method: 'POST', path: '/upload', multipart: body });
+      await client.create((api, header) => api.POST('/workflows/{workflowId}/runs', { ...multipartRequest(body), params: { path: { workflowId: 'wf_1' }, header } }));
 
       const received = requests[0]!;
       expect(Number(received.headers['content-length'])).toBe(body.contentLength);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ApiClient, ApiError } from '../api-client.ts';
+import { answerOf, type ApiError, type ConsoleApi } from '../api-client.ts';
 import { terminalExtractionStatuses, type ExtractedField, type Extraction, type Feedback } from '../api-types.ts';
 import { confidenceBandOf, confidenceText } from '../confidence.ts';
 import { fieldValueText } from '../field-value-text.ts';
@@ -10,8 +10,8 @@ import { pageBoxesOf, selectionKeyOf, type FieldSelection } from './field-select
 import { TableField } from './table-field.tsx';
 import { ConfidenceLegend, ConfidenceThreshold, FieldCorrection, ZoomControls, isShownAtThreshold } from './field-review.tsx';
 
-export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
-  const extraction = useResource(() => api.get<Extraction>(`/document-insights/extractions/${encodeURIComponent(id)}`), [id], {
+export function ExtractionDetail({ api, id }: { api: ConsoleApi; id: string }) {
+  const extraction = useResource(() => answerOf(api.GET('/document-insights/extractions/{extractionId}', { params: { path: { extractionId: id } } })), [id], {
     refreshMs: 1000,
     keepRefreshing: (loaded) => !terminalExtractionStatuses.has(loaded.status),
   });
@@ -43,11 +43,12 @@ export function ExtractionDetail({ api, id }: { api: ApiClient; id: string }) {
     setCorrectionError(undefined);
     setCorrected(undefined);
     try {
-      const feedback = await api.post<Feedback>(`/document-insights/extractions/${encodeURIComponent(id)}/feedback`, {
-        message: `Corrected ${field.name} in the review console.`,
-        fieldId: field.id,
-        correctedValue,
-      });
+      const feedback = await answerOf(
+        api.POST('/document-insights/extractions/{extractionId}/feedback', {
+          params: { path: { extractionId: id } },
+          body: { message: `Corrected ${field.name} in the review console.`, fieldId: field.id, correctedValue },
+        }),
+      );
       setCorrected(feedback);
       extraction.reload();
     } catch (error) {
@@ -184,7 +185,7 @@ function FieldsTable({ extraction, threshold, selectedKey, onSelect, onCorrect }
 }
 
 /** ERROR (marks the extraction for review) or INFO feedback, on the selected field or the whole document. */
-function FeedbackForm({ api, extraction, fieldId, onSent }: { api: ApiClient; extraction: Extraction; fieldId: string | undefined; onSent(): void }) {
+function FeedbackForm({ api, extraction, fieldId, onSent }: { api: ConsoleApi; extraction: Extraction; fieldId: string | undefined; onSent(): void }) {
   const [type, setType] = useState<'ERROR' | 'INFO'>('ERROR');
   const [scope, setScope] = useState<'field' | 'document'>('field');
   const [message, setMessage] = useState('');
@@ -204,13 +205,12 @@ function FeedbackForm({ api, extraction, fieldId, onSent }: { api: ApiClient; ex
       onSubmit={(event) => {
         event.preventDefault();
         setError(undefined);
-        api
-          .post<Feedback>(`/document-insights/extractions/${encodeURIComponent(extraction.id)}/feedback`, {
-            message,
-            type,
-            ...(onField ? { fieldId: field.id } : {}),
-          })
-          .then(
+        answerOf(
+          api.POST('/document-insights/extractions/{extractionId}/feedback', {
+            params: { path: { extractionId: extraction.id } },
+            body: { message, type, ...(onField ? { fieldId: field.id } : {}) },
+          }),
+        ).then(
             (feedback) => {
               setSent(feedback);
               setMessage('');

@@ -1,26 +1,25 @@
 import { useState } from 'preact/hooks';
-import type { ApiClient, Page } from '../api-client.ts';
-import { extractionStatuses, terminalExtractionStatuses, type Extraction } from '../api-types.ts';
+import { answerOf, type ConsoleApi } from '../api-client.ts';
+import { extractionStatuses, terminalExtractionStatuses, type ExtractionStatus, type ListedExtraction } from '../api-types.ts';
 import { ErrorNotice, StatusBadge, formatTime, useResource } from '../resource-loading.tsx';
 import { labelPairsOf } from '../labels-text.ts';
 import { hrefOf } from '../routing.ts';
+import { ChoiceFilter, choicesOf } from './list-filters.tsx';
 import { UploadPanel } from './upload-panel.tsx';
 
 type ReviewFilter = 'any' | 'required' | 'not-required';
 
 /** Extractions needing review first, then as the API sorted them (newest first). */
-export function reviewFirst(extractions: readonly Extraction[]): Extraction[] {
+export function reviewFirst(extractions: readonly ListedExtraction[]): ListedExtraction[] {
   return [...extractions].sort((left, right) => Number(Boolean(right.reviewRequired)) - Number(Boolean(left.reviewRequired)));
 }
 
-export function ExtractionsList({ api }: { api: ApiClient }) {
-  const [status, setStatus] = useState('');
+export function ExtractionsList({ api }: { api: ConsoleApi }) {
+  const [status, setStatus] = useState<ExtractionStatus | ''>('');
   const [labels, setLabels] = useState('');
   const [review, setReview] = useState<ReviewFilter>('any');
-  const query = new URLSearchParams({ size: '100' });
-  if (status) query.set('status', status);
-  for (const [key, value] of labelPairsOf(labels)) query.set(`labels[${key}]`, value);
-  const listing = useResource(() => api.get<Page<Extraction>>(`/document-insights/extractions?${query}`), [query.toString()], {
+  const query = { size: 100, ...(status ? { status } : {}), labels: Object.fromEntries(labelPairsOf(labels)) };
+  const listing = useResource(() => answerOf(api.GET('/document-insights/extractions', { params: { query } })), [JSON.stringify(query)], {
     refreshMs: 1500,
     keepRefreshing: (page) => page.data.some((extraction) => !terminalExtractionStatuses.has(extraction.status)),
   });
@@ -34,15 +33,7 @@ export function ExtractionsList({ api }: { api: ApiClient }) {
       <h1 id="extractions-heading">Extractions</h1>
       <UploadPanel api={api} onUploaded={listing.reload} />
       <form class="filters" onSubmit={(event) => event.preventDefault()} aria-label="Filter extractions">
-        <label>
-          Status
-          <select value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
-            <option value="">Any</option>
-            {extractionStatuses.map((option) => (
-              <option value={option}>{option}</option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label="Status" name="status" value={status} choices={choicesOf(extractionStatuses)} onChange={setStatus} />
         <label>
           Labels <span class="hint">(k=v, comma separated)</span>
           <input type="text" value={labels} onChange={(event) => setLabels(event.currentTarget.value)} placeholder="customer=acme" />

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { ApiClient } from '../api-client.ts';
-import type { WorkflowRun, WorkflowStep } from '../api-types.ts';
+import { answerOf, type ConsoleApi } from '../api-client.ts';
+import type { WorkflowStep } from '../api-types.ts';
 import { ErrorNotice, RecordedErrorNotice, StatusBadge, formatDuration, formatTime, useResource } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
 import { layOutSteps } from './step-graph.ts';
@@ -10,8 +10,8 @@ const nodeHeight = 68;
 const columnGap = 56;
 const rowGap = 20;
 
-export function RunDetail({ api, id }: { api: ApiClient; id: string }) {
-  const run = useResource(() => api.get<WorkflowRun>(`/workflow-runs/${encodeURIComponent(id)}`), [id], {
+export function RunDetail({ api, id }: { api: ConsoleApi; id: string }) {
+  const run = useResource(() => answerOf(api.GET('/workflow-runs/{runId}', { params: { path: { runId: id } } })), [id], {
     refreshMs: 1000,
     keepRefreshing: (loaded) => loaded.status === 'PROCESSING',
   });

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ApiClient, ApiError } from '../api-client.ts';
+import { answerOf, fetchReportingUpload, type ApiError, type ConsoleApi } from '../api-client.ts';
 import type { Extraction } from '../api-types.ts';
 import { ErrorNotice } from '../resource-loading.tsx';
 import { hrefOf } from '../routing.ts';
@@ -13,7 +13,7 @@ interface Upload {
 }
 
 /** Drop a document (or choose it with the file input, from the keyboard) to upload and extract it. */
-export function UploadPanel({ api, onUploaded }: { api: ApiClient; onUploaded: () => void }) {
+export function UploadPanel({ api, onUploaded }: { api: ConsoleApi; onUploaded: () => void }) {
   const [dragging, setDragging] = useState(false);
   const [labels, setLabels] = useState('');
   const [upload, setUpload] = useState<Upload | undefined>(undefined);
@@ -21,9 +21,18 @@ export function UploadPanel({ api, onUploaded }: { api: ApiClient; onUploaded: (
   const send = (file: File) => {
     setUpload({ fileName: file.name, fraction: 0 });
     const chosenLabels = Object.fromEntries(labelPairsOf(labels).filter(([, value]) => value !== ''));
-    api
-      .upload<Extraction>(file, chosenLabels, (fraction) => setUpload({ fileName: file.name, fraction }))
-      .then(
+    // Labels first, so the service stores the file while it arrives.
+    const form = new FormData();
+    if (Object.keys(chosenLabels).length > 0) form.append('labels', JSON.stringify(chosenLabels));
+    form.append('file', file, file.name);
+    answerOf(
+      api.POST('/document-insights/extractions/upload', {
+        // The form is sent as built above; the typed body (its parts as strings) is only a placeholder.
+        body: {} as never,
+        bodySerializer: () => form,
+        fetch: fetchReportingUpload((fraction) => setUpload({ fileName: file.name, fraction })),
+      }),
+    ).then(
         (extraction) => {
           setUpload({ fileName: file.name, fraction: 1, extraction });
           onUploaded();

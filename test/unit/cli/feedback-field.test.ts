@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/cli/cli-errors.ts';
-import { fieldIdNamed, type Extraction } from '../../../src/cli/extraction-commands.ts';
+import { fieldIdNamed } from '../../../src/cli/extraction-commands.ts';
 
-function extractionWith(fields: Array<{ id: string; name: string }>): Extraction {
-  return {
-    id: 'ext_1',
-    status: 'COMPLETED',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    output: { fieldCount: fields.length, fields: fields.map((field) => ({ ...field, type: 'string', value: 'x' })) },
-  };
+function extractionWith(fields: Array<{ id: string; name: string }>): Parameters<typeof fieldIdNamed>[0] {
+  return { id: 'ext_1', output: { fields: fields.map((field) => ({ ...field, type: 'string', value: 'x' })) } };
 }
 
 describe('fieldIdNamed', () => {

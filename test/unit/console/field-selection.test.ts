@@ -3,7 +3,7 @@ import type { ExtractedField } from '../../../src/console/api-types.ts';
 import { pageBoxesOf, selectionKeyOf } from '../../../src/console/views/field-selection.ts';
 
 const placement = (y: number) => ({ x: 0.1, y, width: 0.5, height: 0.01 });
-const total: ExtractedField = { id: 'fld_total', name: 'total_amount', type: 'number', value: 85, metadata: { confidence: 0.8, page: 1, placement: placement(0.7) } };
+const total: ExtractedField = { id: 'fld_total', name: 'total_amount', type: 'number', value: 85, metadata: { extracted: true, confidence: 0.8, page: 1, placement: placement(0.7) } };
 const lineItems: ExtractedField = {
   id: 'fld_items',
   name: 'line_items',
@@ -13,6 +13,7 @@ const lineItems: ExtractedField = {
     { description: 'Tape measure', amount: 20 },
   ],
   metadata: {
+    extracted: true,
     confidence: 0.95,
     page: 1,
     placement: placement(0.3),
