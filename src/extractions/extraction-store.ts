@@ -5,7 +5,7 @@ import type { ExtractionListQuery, ExtractionListResult } from './extraction-lis
 import type { PendingCount } from '../platform/exact-counters.ts';
 
 // The ports through which the extraction services keep extractions. The records table's adapters are in
-// aws/ (dynamodb-extraction-store.ts and its parts); the unit tests' are in test/support/in-memory/.
+// aws/ (dynamodb-extraction-store.ts and its parts); the unit tests' are in test/support/memory/.
 
 /** The record as stored: the resource plus bookkeeping for optimistic locking and counters. */
 export interface StoredExtraction extends ExtractionRecord {

@@ -1,5 +1,5 @@
 // Orchestration of runs, as the engine and the service see it (aws/step-functions-run-executions.ts on
-// the stack, test/support/in-memory/workflows.ts in unit tests).
+// the stack, test/support/memory/workflows.ts in unit tests).
 
 /** The input of the workflow run state machine (statemachines/workflow-run.asl.json). */
 export interface RunExecutionInput {

@@ -1,6 +1,6 @@
 // Where runs and their steps are kept: the port the engine, the service and the views use. Every
 // transition is idempotent and never moves backwards, whichever implementation keeps them
-// (aws/dynamodb-run-store.ts on the stack, test/support/in-memory/workflows.ts in unit tests).
+// (aws/dynamodb-run-store.ts on the stack, test/support/memory/workflows.ts in unit tests).
 
 import type { WorkflowDefinition } from './workflow-definition.ts';
 import type { RunError, RunErrorCode, RunRecord, RunStatus, StepRecord } from './workflow-run.ts';

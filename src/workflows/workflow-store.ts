@@ -1,5 +1,5 @@
 // Published workflows: the port the publisher, the run service and the engine use
-// (aws/dynamodb-workflow-store.ts on the stack, test/support/in-memory/workflows.ts in unit tests).
+// (aws/dynamodb-workflow-store.ts on the stack, test/support/memory/workflows.ts in unit tests).
 
 import type { WorkflowDefinition } from './workflow-definition.ts';
 

@@ -12,7 +12,7 @@ import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/webh
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
-import { fakeSign, InMemorySubscriptions } from '../support/in-memory/webhook-deliveries.ts';
+import { fakeSign, InMemorySubscriptions } from '../support/memory/webhook-deliveries.ts';
 
 // The delivery engine against the embedded stack's DynamoDB and SQS emulators and a real receiver on
 // loopback: events recorded as the extraction recorder writes them, deliveries fanned out, attempt

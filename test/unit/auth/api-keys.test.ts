@@ -3,8 +3,8 @@ import type { ApiKeyRecord } from '../../../src/auth/api-key-store.ts';
 import { ApiKeyService, type EdgeRateLimitRegistry } from '../../../src/auth/api-keys.ts';
 import { hashApiKey } from '../../../src/auth/api-key-secrets.ts';
 import { UnauthorizedError } from '../../../src/platform/errors.ts';
-import { InMemoryApiKeyStore } from '../../support/in-memory/in-memory-api-keys.ts';
-import { InMemoryWorkspaceStore } from '../../support/in-memory/in-memory-workspaces.ts';
+import { InMemoryApiKeyStore } from '../../support/memory/in-memory-api-keys.ts';
+import { InMemoryWorkspaceStore } from '../../support/memory/in-memory-workspaces.ts';
 
 // The key service's rules over in-memory adapters; the table's item layout is dynamodb-api-key-store.test.ts's.
 

@@ -3,7 +3,7 @@ import { deterministicEventId, type EventEnvelope } from '../../../src/events/ev
 import { EventOutbox } from '../../../src/events/event-outbox.ts';
 import { EventRecorder } from '../../../src/events/event-recorder.ts';
 import { ExpiredEventPurge } from '../../../src/events/expired-event-purge.ts';
-import { InMemoryEventRecords, RecordingHandOff } from '../../support/in-memory/events.ts';
+import { InMemoryEventRecords, RecordingHandOff } from '../../support/memory/events.ts';
 import { captureLogLines, type CapturedLogLines } from '../../support/log-lines.ts';
 
 // The recorder, the outbox and the purge over in-memory adapters (no emulator): every recorded event

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultExtractionConfiguration } from '../../../src/extraction-engine/index.ts';
 import { DynamoDbAppliedConfigurations } from '../../../src/extraction-configurations/aws/dynamodb-applied-configurations.ts';
 import { ExtractionConfigurationStore } from '../../../src/extraction-configurations/extraction-configuration-store.ts';
-import { InMemoryAppliedConfigurations } from '../../support/in-memory/in-memory-extraction-configurations.ts';
+import { InMemoryAppliedConfigurations } from '../../support/memory/in-memory-extraction-configurations.ts';
 import { documentClient } from '../../support/mocked-records.ts';
 
 const appliedAt = new Date('2026-03-01T12:00:00Z');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExtractionOutput } from '../../../src/extractions/extraction.ts';
 import { ExtractionOutputStore } from '../../../src/extractions/extraction-output-store.ts';
-import { InMemoryContentCorrections, InMemoryExtractionOutputRecords } from '../../support/in-memory/in-memory-extraction-outputs.ts';
+import { InMemoryContentCorrections, InMemoryExtractionOutputRecords } from '../../support/memory/in-memory-extraction-outputs.ts';
 
 // The output as clients read it: as extracted, with corrections beside the values, and carried to a
 // later extraction of the same document.

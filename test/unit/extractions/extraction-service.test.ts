@@ -14,9 +14,9 @@ import {
   InMemoryEventRecorder,
   InMemoryExtractionExecutions,
   InMemoryExtractionStore,
-} from '../../support/in-memory/in-memory-extractions.ts';
-import { InMemoryContentCorrections, InMemoryExtractionOutputRecords } from '../../support/in-memory/in-memory-extraction-outputs.ts';
-import { InMemoryContentUrls, InMemoryFileBlobStore, InMemoryFileRecordStore } from '../../support/in-memory/in-memory-files.ts';
+} from '../../support/memory/in-memory-extractions.ts';
+import { InMemoryContentCorrections, InMemoryExtractionOutputRecords } from '../../support/memory/in-memory-extraction-outputs.ts';
+import { InMemoryContentUrls, InMemoryFileBlobStore, InMemoryFileRecordStore } from '../../support/memory/in-memory-files.ts';
 
 // The extraction service and its settlement over in-memory adapters: what a client and the event
 // stream see of creates, reads, lists, feedback and deletes, with no emulator and no SDK mock.

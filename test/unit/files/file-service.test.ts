@@ -6,7 +6,7 @@ import { FileService } from '../../../src/files/file-service.ts';
 import { contentUrlLifetimeSeconds, maximumFileBytes } from '../../../src/files/file-limits.ts';
 import type { FileRecord } from '../../../src/files/file-records.ts';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../../src/platform/errors.ts';
-import { InMemoryContentUrls, InMemoryFileBlobStore, InMemoryFileRecordStore, InMemoryUploadForms } from '../../support/in-memory/in-memory-files.ts';
+import { InMemoryContentUrls, InMemoryFileBlobStore, InMemoryFileRecordStore, InMemoryUploadForms } from '../../support/memory/in-memory-files.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../../support/sample-files.ts';
 
 // The files domain's rules (upload sessions, their finalizer, reads, direct uploads) over in-memory

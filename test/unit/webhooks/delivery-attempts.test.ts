@@ -5,7 +5,7 @@ import { DeliveryAttempts, subscriptionMatches, type DeliverySubscription, type 
 import { automaticDeliveryId } from '../../../src/webhooks/delivery-records.ts';
 import type { RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
 import { retrySchedule } from '../../../src/webhooks/retry-schedule.ts';
-import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/in-memory/webhook-deliveries.ts';
+import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/memory/webhook-deliveries.ts';
 
 const workspaceId = 'ws_a';
 const eventId = 'evt_01JZ00000000000000000000E1';

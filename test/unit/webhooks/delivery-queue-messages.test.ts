@@ -4,7 +4,7 @@ import { DeliveryAttempts, type DeliverySubscription } from '../../../src/webhoo
 import { DeliveryQueueMessages, MalformedDeliveryMessage, parseDeliveryQueueMessage } from '../../../src/webhooks/delivery-queue-messages.ts';
 import type { RecordedEvent } from '../../../src/webhooks/event-payloads.ts';
 import { retrySchedule } from '../../../src/webhooks/retry-schedule.ts';
-import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/in-memory/webhook-deliveries.ts';
+import { fakeSign, InMemoryDeliveryStore, InMemoryEvents, InMemorySubscriptions, RecordingAttemptQueue, scriptedReceiver } from '../../support/memory/webhook-deliveries.ts';
 
 // The delivery queue consumer's domain side: which bodies are messages, and what each kind does.
 

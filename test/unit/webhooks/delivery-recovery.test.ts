@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '../../../src/platform/errors.ts';
 import type { DeliverySubscription } from '../../../src/webhooks/delivery-attempts.ts';
 import { newDeliveryRecord, recoveryDeliveryId, type DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
 import { FailedDeliveryRecovery, recoveriesPerRequest, recoveryWriterLifetimeMs } from '../../../src/webhooks/delivery-recovery.ts';
-import { InMemoryDeliveryStore, InMemorySubscriptions, RecordingAttemptQueue } from '../../support/in-memory/webhook-deliveries.ts';
+import { InMemoryDeliveryStore, InMemorySubscriptions, RecordingAttemptQueue } from '../../support/memory/webhook-deliveries.ts';
 
 // Recover over the engine's in-memory ports: which deliveries are sent again, once each, and what a
 // request that stopped half-way leaves for the next one.

@@ -3,8 +3,8 @@ import { ConflictError, NotFoundError } from '../../../src/platform/errors.ts';
 import { SubscriptionService } from '../../../src/webhooks/subscription-service.ts';
 import { StoredSubscriptionLookup } from '../../../src/webhooks/subscription-lookup.ts';
 import { SigningSecretCipher } from '../../../src/webhooks/subscription-secrets.ts';
-import { InMemoryDataKeys } from '../../support/in-memory/data-keys.ts';
-import { InMemorySubscriptionQuota, InMemorySubscriptionStore } from '../../support/in-memory/webhook-subscriptions.ts';
+import { InMemoryDataKeys } from '../../support/memory/data-keys.ts';
+import { InMemorySubscriptionQuota, InMemorySubscriptionStore } from '../../support/memory/webhook-subscriptions.ts';
 import { captureLogLines, type CapturedLogLines } from '../../support/log-lines.ts';
 
 // The subscription service over the in-memory store, quota and data keys (no emulator): what a caller

@@ -5,7 +5,7 @@ import { RunService } from '../../../src/workflows/run-service.ts';
 import { RunViews } from '../../../src/workflows/run-views.ts';
 import { StepFailedError } from '../../../src/workflows/step-failures.ts';
 import { validateWorkflowDefinition } from '../../../src/workflows/workflow-definition.ts';
-import { InMemoryRunExecutions, InMemoryRunStore, InMemoryWorkflowStore } from '../../support/in-memory/workflows.ts';
+import { InMemoryRunExecutions, InMemoryRunStore, InMemoryWorkflowStore } from '../../support/memory/workflows.ts';
 import { engineTasks, runWorkflowMachine } from '../../support/workflow-run-machine.ts';
 
 // The run engine over in-memory ports, its tasks called by the real workflow run state machine

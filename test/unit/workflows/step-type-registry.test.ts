@@ -10,7 +10,7 @@ import { missingInputs, templatedString } from '../../../src/workflows/step-inpu
 import { runStepState, type StepTypeDefinition } from '../../../src/workflows/step-type.ts';
 import { stepTypeRegistry } from '../../../src/workflows/step-types/registry.ts';
 import { validateWorkflowDefinition, workflowDefinitionJsonSchema } from '../../../src/workflows/workflow-definition.ts';
-import { InMemoryRunExecutions, InMemoryRunStore, InMemoryWorkflowStore } from '../../support/in-memory/workflows.ts';
+import { InMemoryRunExecutions, InMemoryRunStore, InMemoryWorkflowStore } from '../../support/memory/workflows.ts';
 import { engineTasks, runWorkflowMachine } from '../../support/workflow-run-machine.ts';
 
 // A step type is one module and one registry line: a fixture type registered here is validated, is in
