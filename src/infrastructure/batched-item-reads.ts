@@ -101,7 +101,7 @@ export class BatchedItemReads {
           },
         }),
       );
-      for (const item of Responses?.[this.tableName] ?? []) found.set(keyId(Object.fromEntries(keyNames.map((name) => [name, item[name] as string]))), item);
+      for (const item of Responses?.[this.tableName] ?? []) found.set(keyId(Object.fromEntries(keyNames.map((name) => [name, keyAttribute(item, name)]))), item);
       remaining = (UnprocessedKeys?.[this.tableName]?.Keys ?? []) as Key[];
     }
     return found;
@@ -111,4 +111,11 @@ export class BatchedItemReads {
 /** A key as one string, its attributes in a fixed order. */
 function keyId(key: Key): string {
   return JSON.stringify(Object.keys(key).sort().map((name) => [name, key[name]]));
+}
+
+/** The records table's keys are strings; an item whose key is not is not one this reader asked for. */
+function keyAttribute(item: Record<string, unknown>, name: string): string {
+  const value = item[name];
+  if (typeof value !== 'string') throw new Error(`A batch read answered an item whose key attribute ${name} is not a string.`);
+  return value;
 }

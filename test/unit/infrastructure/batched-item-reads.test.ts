@@ -37,6 +37,13 @@ describe('BatchedItemReads', () => {
     expect(dynamo.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems![table]!.Keys)).toEqual([[key('a'), key('b')], [key('b')]]);
   });
 
+  it('refuses an answered item whose key is not a string instead of filing it under a made-up key', async () => {
+    dynamo.on(BatchGetCommand).resolves({ Responses: { [table]: [{ pk: 7, sk: 'DELIVERY', id: 'a' }] } });
+    const reads = new BatchedItemReads(client, table, { consistentRead: true });
+
+    await expect(reads.get(key('a'))).rejects.toThrow(/key attribute pk is not a string/);
+  });
+
   it('splits more than 100 keys into several calls and projects the attributes asked for, with the key', async () => {
     dynamo.on(BatchGetCommand).callsFake((input) => ({ Responses: { [table]: input.RequestItems[table].Keys } }));
     const reads = new BatchedItemReads(client, table, { consistentRead: true, attributes: ['status'] });
