@@ -1,32 +1,32 @@
-import { eventRecorder } from '../events/wiring.ts';
-import { fileBlobStore, fileLookup, fileRecordStore } from '../files/lookup-wiring.ts';
+import { eventRecorder } from './events.ts';
+import { fileBlobStore, fileLookup, fileRecordStore } from './file-lookup.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
-import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+import { paperflowConfiguration } from './configuration.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
-import { extractionSummary, type ExtractionView } from './extraction.ts';
-import { ExtractionDocuments } from './extraction-documents.ts';
-import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from './extraction-executions.ts';
-import { ExtractionOutputStore } from './extraction-output-store.ts';
-import { ExtractionService, type ExtractionServiceDependencies } from './extraction-service.ts';
-import { ExtractionSettlement } from './extraction-settlement.ts';
-import { ExtractionStore } from './extraction-store.ts';
+import { extractionSummary, type ExtractionView } from '../extractions/extraction.ts';
+import { ExtractionDocuments } from '../extractions/extraction-documents.ts';
+import { StepFunctionsExtractionExecutions, type ExtractionExecutions } from '../extractions/extraction-executions.ts';
+import { ExtractionOutputStore } from '../extractions/extraction-output-store.ts';
+import { ExtractionService, type ExtractionServiceDependencies } from '../extractions/extraction-service.ts';
+import { ExtractionSettlement } from '../extractions/extraction-settlement.ts';
+import { ExtractionStore } from '../extractions/extraction-store.ts';
 
 // Built from the environment the stack (deployed or local) sets; clients are shared per process.
 // Nothing here may import the files upload path (DirectUploads, sniffing): every extraction API handler
 // bundles this module; upload-extraction adds the upload (upload-wiring.ts), the fetch task the sniffing.
 
 export function extractionStore(): ExtractionStore {
-  return new ExtractionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+  return new ExtractionStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName());
 }
 
 export function outputStore(): ExtractionOutputStore {
   return new ExtractionOutputStore(
     dynamoDocumentClient(),
-    requiredEnvironment(resourceEnvironment.recordsTableName),
+    paperflowConfiguration().resources.recordsTableName(),
     s3Client(),
-    requiredEnvironment(resourceEnvironment.filesBucketName),
+    paperflowConfiguration().resources.filesBucketName(),
   );
 }
 
@@ -39,7 +39,7 @@ export function extractionSettlement(): ExtractionSettlement {
 }
 
 export function extractionExecutions(): ExtractionExecutions {
-  return new StepFunctionsExtractionExecutions(sfnClient(), requiredEnvironment(resourceEnvironment.extractionStateMachineArn));
+  return new StepFunctionsExtractionExecutions(sfnClient(), paperflowConfiguration().resources.stateMachineArn('extraction'));
 }
 
 /** Creates by fileId or url, reads, feedback, deletes; uploads need `extractionServiceWithUploads()` (upload-wiring.ts). */
@@ -60,7 +60,7 @@ export function serviceDependencies(): ExtractionServiceDependencies {
 
 /** Extractions in flight longer than this are ended FAILED by the sweeper (default 20 minutes). */
 export function stuckExtractionAfterMs(): number {
-  return secondsFromEnvironment('PAPERFLOW_EXTRACTION_STUCK_AFTER_SECONDS', 20 * 60) * 1000;
+  return paperflowConfiguration().settings.stuckExtractionAfterMs;
 }
 
 /** `paperflow-admin extractions reprocess <id>`: a terminal extraction runs again as a new generation. */

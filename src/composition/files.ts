@@ -1,9 +1,9 @@
 import { s3Client } from '../infrastructure/s3-client.ts';
-import { DirectUploads } from './direct-uploads.ts';
-import { FileService } from './file-service.ts';
-import { FormUploads } from './form-uploads.ts';
-import { fileBlobStore, fileContentUrls, fileRecordStore, filesBucketName } from './lookup-wiring.ts';
-import { FileUploadForms } from './upload-forms.ts';
+import { DirectUploads } from '../files/direct-uploads.ts';
+import { FileService } from '../files/file-service.ts';
+import { FormUploads } from '../files/form-uploads.ts';
+import { fileBlobStore, fileContentUrls, fileRecordStore, filesBucketName } from './file-lookup.ts';
+import { FileUploadForms } from '../files/upload-forms.ts';
 
 // Built per call, which is cheap: the SDK clients underneath are the cached ones, and a process that
 // starts a second local stack (benchmarks) gets that stack's endpoints and names.

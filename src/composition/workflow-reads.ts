@@ -1,19 +1,19 @@
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { filesBucketNameWhenTouched, paperflowConfiguration } from './configuration.ts';
 import { jsonDocumentsInFilesBucket } from '../infrastructure/json-documents.ts';
-import { RunStore } from './run-store.ts';
-import { RunViews } from './run-views.ts';
-import { WorkflowStore } from './workflow-store.ts';
+import { RunStore } from '../workflows/run-store.ts';
+import { RunViews } from '../workflows/run-views.ts';
+import { WorkflowStore } from '../workflows/workflow-store.ts';
 
 // The stores and the read side of runs, built from the environment the stack sets. Nothing here may
 // import the engine (expressions, step types, Step Functions): the read handlers bundle only this.
 
 export function workflowStore(): WorkflowStore {
-  return new WorkflowStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+  return new WorkflowStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName());
 }
 
 export function runStore(): RunStore {
-  return new RunStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), jsonDocumentsInFilesBucket());
+  return new RunStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName(), jsonDocumentsInFilesBucket(filesBucketNameWhenTouched()));
 }
 
 export function runViews(): RunViews {

@@ -1,10 +1,10 @@
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import { FileContentUrls } from './content-urls.ts';
-import { FileBlobStore } from './file-blobs.ts';
-import { FileLookup } from './file-lookup.ts';
-import { FileRecordStore } from './file-records.ts';
+import { paperflowConfiguration } from './configuration.ts';
+import { FileContentUrls } from '../files/content-urls.ts';
+import { FileBlobStore } from '../files/file-blobs.ts';
+import { FileLookup } from '../files/file-lookup.ts';
+import { FileRecordStore } from '../files/file-records.ts';
 
 // Apart from wiring.ts, which builds the file service and the direct upload: a module that imports them
 // bundles the upload path (busboy, file-type, pre-signed POSTs), which `GET /files/{fileId}` never runs.
@@ -15,7 +15,7 @@ export function fileLookup(): FileLookup {
 }
 
 export function fileRecordStore(): FileRecordStore {
-  return new FileRecordStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+  return new FileRecordStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName());
 }
 
 export function fileContentUrls(): FileContentUrls {
@@ -23,7 +23,7 @@ export function fileContentUrls(): FileContentUrls {
 }
 
 export function filesBucketName(): string {
-  return requiredEnvironment(resourceEnvironment.filesBucketName);
+  return paperflowConfiguration().resources.filesBucketName();
 }
 
 /** Object reads and writes without the upload path: file-blobs.ts needs neither busboy nor file-type. */

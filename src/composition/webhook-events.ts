@@ -1,12 +1,12 @@
-import { eventLister } from '../events/wiring.ts';
+import { eventLister } from './events.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-import type { DeliveryAttempts } from './delivery-attempts.ts';
-import { FailedDeliveryRecovery } from './delivery-recovery.ts';
-import { attemptQueue, deliveryHistory, deliveryStore } from './delivery-wiring.ts';
-import { DeliveryPurge } from './delivery-purge.ts';
-import { EventHistory, SubscriptionDeliveredEvents } from './event-history.ts';
-import { subscriptionLookup, subscriptionStore, webhookDeliveries } from './wiring.ts';
+import { paperflowConfiguration } from './configuration.ts';
+import type { DeliveryAttempts } from '../webhooks/delivery-attempts.ts';
+import { FailedDeliveryRecovery } from '../webhooks/delivery-recovery.ts';
+import { attemptQueue, deliveryHistory, deliveryStore } from './webhook-deliveries.ts';
+import { DeliveryPurge } from '../webhooks/delivery-purge.ts';
+import { EventHistory, SubscriptionDeliveredEvents } from '../webhooks/event-history.ts';
+import { subscriptionLookup, subscriptionStore, webhookDeliveries } from './webhooks.ts';
 
 // The events API's objects, built from the environment the stack (deployed or local) sets.
 
@@ -14,7 +14,7 @@ export function eventHistory(): EventHistory {
   return new EventHistory({
     subscriptions: subscriptionStore(),
     events: eventLister(),
-    delivered: new SubscriptionDeliveredEvents(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
+    delivered: new SubscriptionDeliveredEvents(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName()),
     deliveries: deliveryHistory(),
   });
 }
@@ -31,5 +31,5 @@ export function failedDeliveryRecovery(): FailedDeliveryRecovery {
 
 /** Removes an expired event's deliveries and attempts (the events purge calls it first). */
 export function deliveryPurge(): DeliveryPurge {
-  return new DeliveryPurge(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName));
+  return new DeliveryPurge(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName());
 }
