@@ -30,7 +30,7 @@ describe('the dependency rule', () => {
     expect(violations, `Layering violations (see .dependency-cruiser.cjs for the rules):\n${violations.join('\n')}`).toEqual([]);
   });
 
-  it('reports a domain module importing src/http, one importing aws-lambda types, the CLI and the typed client importing a domain module, a feature reaching past the engine\'s public module, and nothing else', async () => {
+  it('reports a domain module importing src/http, one importing the composition root, src/manifest importing it, one importing aws-lambda types, the CLI and the typed client importing a domain module, a feature reaching past the engine\'s public module, and nothing else', async () => {
     const violations = await layeringViolations(fixtureRoot, ['src', 'functions']);
 
     // The fixture resolves packages from the repository's node_modules, three folders up.
@@ -38,7 +38,9 @@ describe('the dependency rule', () => {
     expect(violations).toEqual([
       'cli-only-public-api: src/cli/greet-from-the-command-line.ts → src/extractions/greeting.ts',
       'client-only-public-api: src/client/greet-through-the-domain.ts → src/extractions/greeting.ts',
+      'composition-only-from-entry-points: src/manifest/greeting-rows.ts → src/composition/greetings.ts',
       'domain-not-to-lambda-types: src/extractions/queued-names.ts → ../../../node_modules/@types/aws-lambda/index.d.ts',
+      'domain-not-to-outer-layers: src/extractions/greeting-with-its-graph.ts → src/composition/greetings.ts',
       'domain-not-to-outer-layers: src/files/greeting-over-http.ts → src/http/render-answer.ts',
       'engine-diagnostics-only-for-tools: src/extractions/letter-counts.ts → src/extraction-engine/diagnostics.ts',
       'engine-readers-loaded-on-first-use: src/extractions/letters-at-start-up.ts → src/extraction-engine/reading.ts',
