@@ -4,7 +4,7 @@ import { WorkspaceStore } from '../workspaces/workspace-store.ts';
 import { ApiKeyStore } from '../auth/api-key-store.ts';
 import { ApiKeyService, type EdgeRateLimitRegistry } from '../auth/api-keys.ts';
 
-// Built from the environment the stack (deployed or local) sets. The services are thin and cheap;
+// Built from the function's configuration (configuration.ts). The services are thin and cheap;
 // the SDK clients underneath are the long-lived, shared part.
 
 export function apiKeyService(edgeRateLimits?: EdgeRateLimitRegistry): ApiKeyService {

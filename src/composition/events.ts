@@ -5,12 +5,12 @@ import { jsonDocumentsInFilesBucket } from '../infrastructure/json-documents.ts'
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { EventLister } from '../events/event-lister.ts';
-import { defaultOutboxGraceMs, EventOutbox } from '../events/event-outbox.ts';
+import { EventOutbox } from '../events/event-outbox.ts';
 import { EventRecorder } from '../events/event-recorder.ts';
 import { ExpiredEventPurge, type EventDependents } from '../events/expired-event-purge.ts';
 import { SqsEventHandOff } from '../events/sqs-event-hand-off.ts';
 
-// Built from the environment the stack (deployed or local) sets; clients are shared per process.
+// Built from the function's configuration (configuration.ts); clients are shared per process.
 
 /** The drain leaves younger outbox entries to their inline hand-off (default 30 seconds). */
 export function outboxGraceMs(): number {

@@ -9,10 +9,10 @@ import { paperflowConfiguration } from './configuration.ts';
 import { extractionDocuments, extractionSettlement, extractionStore, outputStore } from './extractions.ts';
 
 // The state machine's task functions are the only ones that carry the extraction engine (PDF, OCR);
-// the API functions build from wiring.ts and stay small.
+// the API functions build from extractions.ts and stay small.
 
 // The readers load native addons (sharp, canvas) when imported, and only the extract task ships them:
-// the other tasks share this wiring, so the readers are imported on first use, never at start-up.
+// the other tasks share this module, so the readers are imported on first use, never at start-up.
 // Every document of the process shares one OCR pool, so its workers start once, not per document.
 export async function readDocumentOnDemand(bytes: Uint8Array, options: ReadDocumentOptions) {
   const { readDocument } = await import('../extraction-engine/reading.ts');

@@ -13,9 +13,9 @@ import { ExtractionService, type ExtractionServiceDependencies } from '../extrac
 import { ExtractionSettlement } from '../extractions/extraction-settlement.ts';
 import { ExtractionStore } from '../extractions/extraction-store.ts';
 
-// Built from the environment the stack (deployed or local) sets; clients are shared per process.
+// Built from the function's configuration (configuration.ts); clients are shared per process.
 // Nothing here may import the files upload path (DirectUploads, sniffing): every extraction API handler
-// bundles this module; upload-extraction adds the upload (upload-wiring.ts), the fetch task the sniffing.
+// bundles this module; upload-extraction adds the upload (extraction-uploads.ts), the fetch task the sniffing.
 
 export function extractionStore(): ExtractionStore {
   return new ExtractionStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName());
@@ -42,7 +42,7 @@ export function extractionExecutions(): ExtractionExecutions {
   return new StepFunctionsExtractionExecutions(sfnClient(), paperflowConfiguration().resources.stateMachineArn('extraction'));
 }
 
-/** Creates by fileId or url, reads, feedback, deletes; uploads need `extractionServiceWithUploads()` (upload-wiring.ts). */
+/** Creates by fileId or url, reads, feedback, deletes; uploads need `extractionServiceWithUploads()` (extraction-uploads.ts). */
 export function extractionService(): ExtractionService {
   return new ExtractionService({ ...serviceDependencies(), documents: extractionDocuments() });
 }

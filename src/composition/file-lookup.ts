@@ -6,7 +6,7 @@ import { FileBlobStore } from '../files/file-blobs.ts';
 import { FileLookup } from '../files/file-lookup.ts';
 import { FileRecordStore } from '../files/file-records.ts';
 
-// Apart from wiring.ts, which builds the file service and the direct upload: a module that imports them
+// Apart from files.ts, which builds the file service and the direct upload: a module that imports them
 // bundles the upload path (busboy, file-type, pre-signed POSTs), which `GET /files/{fileId}` never runs.
 
 /** File reads over the stack's table and bucket. Built per call, like `fileService()`. */

@@ -6,7 +6,8 @@ import { fileBlobStore, fileContentUrls, fileRecordStore, filesBucketName } from
 import { FileUploadForms } from '../files/upload-forms.ts';
 
 // Built per call, which is cheap: the SDK clients underneath are the cached ones, and a process that
-// starts a second local stack (benchmarks) gets that stack's endpoints and names.
+// starts a second local stack (benchmarks) gets that stack's endpoints and names (configuration.ts
+// reads the environment again when it changed).
 
 /** Upload sessions, their finalizer, and reads, over the stack's table and bucket. */
 export function fileService(): FileService {

@@ -12,7 +12,7 @@ import { retryScheduleFromEnvironment } from '../webhooks/retry-schedule.ts';
 import pLimit from 'p-limit';
 import { maxConcurrentPostsFromEnvironment, WebhookSender, webhookSenderSettingsFromEnvironment, type PostSlots } from '../webhooks/webhook-sender.ts';
 
-// Built from the environment the stack (deployed or local) sets; clients are shared per process. The
+// Built from the function's configuration (configuration.ts); clients are shared per process. The
 // subscription lookup and the signature come from the subscriptions module, so they are passed in.
 
 /** `batchReads`: for one queue consumer invocation, whose records' reads of deliveries go out together. */

@@ -8,7 +8,7 @@ import { DeliveryPurge } from '../webhooks/delivery-purge.ts';
 import { EventHistory, SubscriptionDeliveredEvents } from '../webhooks/event-history.ts';
 import { subscriptionLookup, subscriptionStore, webhookDeliveries } from './webhooks.ts';
 
-// The events API's objects, built from the environment the stack (deployed or local) sets.
+// The events API's objects, built from the function's configuration (configuration.ts).
 
 export function eventHistory(): EventHistory {
   return new EventHistory({

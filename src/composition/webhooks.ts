@@ -15,7 +15,7 @@ import { SubscriptionService } from '../webhooks/subscription-service.ts';
 import { SubscriptionStore } from '../webhooks/subscription-store.ts';
 import { signWebhook } from '../webhooks/webhook-signature.ts';
 
-// Built from the environment the stack (deployed or local) sets. The one choice between deployed and
+// Built from the function's configuration (configuration.ts). The one choice between deployed and
 // local is here: a KMS key id (deployed, or LocalStack/moto, which serve KMS) or the embedded stack's
 // key file.
 

@@ -4,7 +4,7 @@ import { sfnClient } from '../infrastructure/sfn-client.ts';
 import { DocumentInsightsWaits } from '../workflows/steps/document-insights-waits.ts';
 import { StepFunctionsTaskCallbacks, type TaskCallbacks } from '../workflows/task-callbacks.ts';
 
-// What resuming a waiting step needs, apart from wiring.ts: the delivery queue's consumer builds these
+// What resuming a waiting step needs, apart from workflows.ts: the delivery queue's consumer builds these
 // and nothing of the extraction service or the workflow store.
 
 export function documentInsightsWaits(): DocumentInsightsWaits {

@@ -5,7 +5,7 @@ import { RunStore } from '../workflows/run-store.ts';
 import { RunViews } from '../workflows/run-views.ts';
 import { WorkflowStore } from '../workflows/workflow-store.ts';
 
-// The stores and the read side of runs, built from the environment the stack sets. Nothing here may
+// The stores and the read side of runs, built from the function's configuration. Nothing here may
 // import the engine (expressions, step types, Step Functions): the read handlers bundle only this.
 
 export function workflowStore(): WorkflowStore {

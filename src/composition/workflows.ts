@@ -12,8 +12,8 @@ import { callWebFunction } from '../workflows/steps/web-function.ts';
 import type { DocumentInsightsDependencies } from '../workflows/steps/document-insights.ts';
 import { documentInsightsWaits, taskCallbacks } from './workflow-callbacks.ts';
 
-// Built from the environment the stack (deployed or local) sets; clients are shared per process. The
-// read handlers use read-wiring.ts alone, which leaves the engine (jsonata, step types, SFN) out of them.
+// Built from the function's configuration (configuration.ts); clients are shared per process. The
+// read handlers use workflow-reads.ts alone, which leaves the engine (jsonata, step types, SFN) out of them.
 
 export { runStore, runViews, workflowStore };
 
