@@ -18,7 +18,8 @@ export function outboxGraceMs(): number {
 }
 
 export function eventOutbox(): EventOutbox {
-  const handOff = new SqsEventHandOff(sqsClient(), () => paperflowConfiguration().resources.queueUrl('webhookDelivery'));
+  const { resources } = paperflowConfiguration();
+  const handOff = new SqsEventHandOff(sqsClient(), () => resources.queueUrl('webhookDelivery'));
   return new EventOutbox(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName(), handOff, { graceMs: outboxGraceMs() });
 }
 
@@ -32,13 +33,13 @@ export function eventLister(): EventLister {
 
 /** The purge of expired events; `dependents` removes what other modules keep per event (deliveries). */
 export function expiredEventPurge(dependents: EventDependents, workspaces: { list(): Promise<{ id: string }[]> }, onFailure?: (eventId: string, error: unknown) => void): ExpiredEventPurge {
-  const bucketName = paperflowConfiguration().resources.filesBucketName();
+  const { resources } = paperflowConfiguration();
   return new ExpiredEventPurge(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName(), {
     workspaces,
     dependents,
     payloads: {
       delete: async (objectKey) => {
-        await s3Client().send(new DeleteObjectCommand({ Bucket: bucketName, Key: objectKey }));
+        await s3Client().send(new DeleteObjectCommand({ Bucket: resources.filesBucketName(), Key: objectKey }));
       },
     },
     onFailure,

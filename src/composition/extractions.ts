@@ -4,6 +4,7 @@ import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
 import { paperflowConfiguration } from './configuration.ts';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { extractionSummary, type ExtractionView } from '../extractions/extraction.ts';
 import { ExtractionDocuments } from '../extractions/extraction-documents.ts';
@@ -21,13 +22,10 @@ export function extractionStore(): ExtractionStore {
   return new ExtractionStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName());
 }
 
+/** Built on first use: the tasks and reads that settle or list extractions without large outputs name no bucket. */
 export function outputStore(): ExtractionOutputStore {
-  return new ExtractionOutputStore(
-    dynamoDocumentClient(),
-    paperflowConfiguration().resources.recordsTableName(),
-    s3Client(),
-    paperflowConfiguration().resources.filesBucketName(),
-  );
+  const { resources } = paperflowConfiguration();
+  return builtOnFirstUse(() => new ExtractionOutputStore(dynamoDocumentClient(), resources.recordsTableName(), s3Client(), resources.filesBucketName()));
 }
 
 export function extractionDocuments(): ExtractionDocuments {
@@ -38,8 +36,10 @@ export function extractionSettlement(): ExtractionSettlement {
   return new ExtractionSettlement(extractionStore(), outputStore(), eventRecorder());
 }
 
+/** Built on first use: only the routes and tasks that start (or reprocess) extractions name the state machine. */
 export function extractionExecutions(): ExtractionExecutions {
-  return new StepFunctionsExtractionExecutions(sfnClient(), paperflowConfiguration().resources.stateMachineArn('extraction'));
+  const { resources } = paperflowConfiguration();
+  return builtOnFirstUse(() => new StepFunctionsExtractionExecutions(sfnClient(), resources.stateMachineArn('extraction')));
 }
 
 /** Creates by fileId or url, reads, feedback, deletes; uploads need `extractionServiceWithUploads()` (extraction-uploads.ts). */

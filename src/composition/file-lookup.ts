@@ -1,6 +1,7 @@
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { paperflowConfiguration } from './configuration.ts';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { FileContentUrls } from '../files/content-urls.ts';
 import { FileBlobStore } from '../files/file-blobs.ts';
 import { FileLookup } from '../files/file-lookup.ts';
@@ -19,14 +20,12 @@ export function fileRecordStore(): FileRecordStore {
 }
 
 export function fileContentUrls(): FileContentUrls {
-  return new FileContentUrls(s3Client(), filesBucketName());
-}
-
-export function filesBucketName(): string {
-  return paperflowConfiguration().resources.filesBucketName();
+  const { resources } = paperflowConfiguration();
+  return builtOnFirstUse(() => new FileContentUrls(s3Client(), resources.filesBucketName()));
 }
 
 /** Object reads and writes without the upload path: file-blobs.ts needs neither busboy nor file-type. */
 export function fileBlobStore(): FileBlobStore {
-  return new FileBlobStore(s3Client(), filesBucketName());
+  const { resources } = paperflowConfiguration();
+  return builtOnFirstUse(() => new FileBlobStore(s3Client(), resources.filesBucketName()));
 }

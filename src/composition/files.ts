@@ -2,7 +2,9 @@ import { s3Client } from '../infrastructure/s3-client.ts';
 import { DirectUploads } from '../files/direct-uploads.ts';
 import { FileService } from '../files/file-service.ts';
 import { FormUploads } from '../files/form-uploads.ts';
-import { fileBlobStore, fileContentUrls, fileRecordStore, filesBucketName } from './file-lookup.ts';
+import { fileBlobStore, fileContentUrls, fileRecordStore } from './file-lookup.ts';
+import { paperflowConfiguration } from './configuration.ts';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { FileUploadForms } from '../files/upload-forms.ts';
 
 // Built per call, which is cheap: the SDK clients underneath are the cached ones, and a process that
@@ -11,7 +13,12 @@ import { FileUploadForms } from '../files/upload-forms.ts';
 
 /** Upload sessions, their finalizer, and reads, over the stack's table and bucket. */
 export function fileService(): FileService {
-  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls(), new FileUploadForms(s3Client(), filesBucketName()));
+  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls(), uploadForms());
+}
+
+function uploadForms(): FileUploadForms {
+  const { resources } = paperflowConfiguration();
+  return builtOnFirstUse(() => new FileUploadForms(s3Client(), resources.filesBucketName()));
 }
 
 /** Multipart uploads: `POST /files` and the extraction upload. */

@@ -1,6 +1,7 @@
 import { SqsDeliveryQueue } from '../infrastructure/delivery-queue.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { paperflowConfiguration } from './configuration.ts';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from '../webhooks/delivery-attempts.ts';
 import { DeliveryHistory } from '../webhooks/delivery-history.ts';
@@ -26,7 +27,8 @@ export function eventPayloads(options: { rememberForOneInvocation?: boolean } = 
 }
 
 export function attemptQueue(): AttemptQueue {
-  return new SqsDeliveryQueue(sqsClient(), paperflowConfiguration().resources.queueUrl('webhookDelivery'));
+  const { resources } = paperflowConfiguration();
+  return builtOnFirstUse(() => new SqsDeliveryQueue(sqsClient(), resources.queueUrl('webhookDelivery')));
 }
 
 export function deliveryHistory(): DeliveryHistory {

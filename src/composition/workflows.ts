@@ -23,7 +23,8 @@ export function documentInsightsDependencies(): DocumentInsightsDependencies {
 }
 
 export function runExecutions(): StepFunctionsRunExecutions {
-  return new StepFunctionsRunExecutions(sfnClient(), () => paperflowConfiguration().resources.stateMachineArn('workflowRun'));
+  const { resources } = paperflowConfiguration();
+  return new StepFunctionsRunExecutions(sfnClient(), () => resources.stateMachineArn('workflowRun'));
 }
 
 export function runEngine(): RunEngine {
