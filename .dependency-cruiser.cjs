@@ -8,7 +8,9 @@
 //                  src/admin/ (the operator CLI), src/cli/ (the API users' CLI) and src/local/ (the embedded local stack, which plays
 //                  API Gateway, S3 notifications and Step Functions); src/console/ (the review console) is browser code,
 //                  apart from all of them: it imports only itself, Preact and pdf.js
-//   assembly       src/manifest/ (the one place that lists every feature's rows: the route table)
+//   composition    src/composition/ (the one composition root: reads the configuration and builds each
+//                  handler's object graph, adapters included); only entry points import it
+//   assembly       src/manifest/ (the one place that lists every feature's rows: routes, triggers, resources)
 //   adapters       src/http/ (API Gateway events in, typed errors out as the error envelope)
 //   domain         src/platform/ (shared, neutral types: errors, route rows, resource access,
 //                  pagination), src/events/, and the features: src/auth, src/files, src/extractions,
@@ -38,10 +40,20 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-not-to-outer-layers',
-      comment: 'Domain code is plain TypeScript: it may not import src/http, src/manifest, the local stack, the CDK app or a handler.',
+      comment: 'Domain code is plain TypeScript: it may not import src/http, src/manifest, the composition root, the local stack, the CDK app or a handler.',
       severity: 'error',
       from: { path: domain },
-      to: { path: [entryPoints, '^src/(http|manifest)/'] },
+      to: { path: [entryPoints, '^src/(http|manifest|composition)/'] },
+    },
+    {
+      name: 'composition-only-from-entry-points',
+      comment:
+        'src/composition builds each handler\'s graph from its row, the resource table and the configuration: only entry points ' +
+        '(handlers, the local stack, the admin CLI, the CDK app, scripts, benches) import it. Domain code gets its dependencies passed in ' +
+        '(domain-not-to-outer-layers says so for it); src/manifest, which only lists rows, does not reach it either.',
+      severity: 'error',
+      from: { pathNot: [entryPoints, '^src/composition/', domain] },
+      to: { path: '^src/composition/' },
     },
     {
       name: 'domain-not-to-aws-sdk',

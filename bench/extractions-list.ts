@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiKeyService, workspaceStore } from '../src/auth/wiring.ts';
-import { extractionStore } from '../src/extractions/wiring.ts';
+import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
+import { extractionStore } from '../src/composition/extractions.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 import { seedWorkspace } from './support/extraction-seeding.ts';

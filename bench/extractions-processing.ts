@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiKeyService, workspaceStore } from '../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { recordedEvents } from '../test/support/extraction-client.ts';
 import { invoicePdf } from '../test/support/extraction-documents.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { apiKeyService } from '../src/auth/wiring.ts';
+import { apiKeyService } from '../src/composition/auth.ts';
 import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { describeMachine, measureThroughput } from './support/machine.ts';

@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readDocument } from '../src/extraction-engine/diagnostics.ts';
 import { processOcrPool, terminateProcessOcrPool } from '../src/extractions/process-ocr-pool.ts';
-import { readDocumentOnDemand } from '../src/extractions/processing-wiring.ts';
+import { readDocumentOnDemand } from '../src/composition/extraction-processing.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // Reading a scanned document when the process has read one before (issue 14 item 6): with the

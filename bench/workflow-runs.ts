@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiKeyService, workspaceStore } from '../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { publishWorkflow } from '../src/workflows/workflow-publishing.ts';
 import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
-import { workflowStore } from '../src/workflows/wiring.ts';
+import { workflowStore } from '../src/composition/workflows.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 import { SdkCallCounter, type OperationCalls } from './support/sdk-calls.ts';
 

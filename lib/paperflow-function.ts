@@ -14,7 +14,6 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct, IConstruct } from 'constructs';
 import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
-import { resourceEnvironment } from '../src/infrastructure/resource-definitions.ts';
 import type { QueueAccess, SigningKeyAccess, StateMachineAccess } from '../src/platform/resource-access.ts';
 
 /** The repository root: handler paths in the route table are relative to it. */
@@ -199,8 +198,8 @@ export type TableAccess = 'read' | 'readWrite';
 export type BucketAccess = 'read' | 'readWrite' | 'readWriteDelete';
 
 /** Tells the function where the records table is and grants exactly the access asked for. */
-export function bindRecordsTable(fn: NodejsFunction, table: ITable, access: TableAccess): void {
-  fn.addEnvironment(resourceEnvironment.recordsTableName, table.tableName);
+export function bindRecordsTable(fn: NodejsFunction, table: ITable, nameEnvironmentVariable: string, access: TableAccess): void {
+  fn.addEnvironment(nameEnvironmentVariable, table.tableName);
   if (access === 'read') table.grantReadData(fn);
   else table.grantReadWriteData(fn);
   acknowledgeGrantWildcards(fn.role!, [`Resource::${arnTokenOf(table)}/index/*`], 'Queries run on the table\'s indexes, which IAM names below the table ARN (table/index/*): the grant covers the indexes of this one table.');
@@ -221,8 +220,8 @@ function acknowledgeKeyGrantWildcards(fn: NodejsFunction): void {
  * uploads signed by the function); only `readWriteDelete` may delete, for the few functions that
  * remove objects (extraction deletes, refused uploads). The lifecycle rule expires the rest.
  */
-export function bindFilesBucket(fn: NodejsFunction, bucket: IBucket, access: BucketAccess): void {
-  fn.addEnvironment(resourceEnvironment.filesBucketName, bucket.bucketName);
+export function bindFilesBucket(fn: NodejsFunction, bucket: IBucket, nameEnvironmentVariable: string, access: BucketAccess): void {
+  fn.addEnvironment(nameEnvironmentVariable, bucket.bucketName);
   bucket.grantRead(fn);
   if (access !== 'read') bucket.grantPut(fn);
   if (access === 'readWriteDelete') bucket.grantDelete(fn);
@@ -275,7 +274,7 @@ export function bindStateMachine(fn: NodejsFunction, stateMachine: IStateMachine
  * Tells the function the signing key's ARN. `encrypt` may only generate data keys (storing a new
  * signing secret), `decrypt` may only decrypt them (signing deliveries); neither gets both.
  */
-export function bindSigningKey(fn: NodejsFunction, key: IKey, access: SigningKeyAccess): void {
-  fn.addEnvironment(resourceEnvironment.signingKeyId, key.keyArn);
+export function bindSigningKey(fn: NodejsFunction, key: IKey, arnEnvironmentVariable: string, access: SigningKeyAccess): void {
+  fn.addEnvironment(arnEnvironmentVariable, key.keyArn);
   key.grant(fn, access === 'encrypt' ? 'kms:GenerateDataKey' : 'kms:Decrypt');
 }

@@ -11,7 +11,9 @@ import { PaperflowStorage } from './paperflow-storage.ts';
 import { PublicApi } from './public-api.ts';
 import { ReviewConsole } from './review-console.ts';
 import { Triggers } from './triggers.ts';
-import { stateMachines, triggers as manifestTriggers } from '../src/manifest/triggers.ts';
+import { triggers as manifestTriggers } from '../src/manifest/triggers.ts';
+import { resources as manifestResources } from '../src/manifest/resources.ts';
+import { resourcesOfKind, type ResourceDefinition } from '../src/platform/resource-table.ts';
 import type { TriggerDefinition } from '../src/platform/trigger-table.ts';
 import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
 
@@ -20,6 +22,8 @@ export interface PaperflowStackProps extends StackProps {
   routes?: readonly RouteDefinition[];
   /** The non-HTTP entry points to deploy; the trigger table unless a test narrows or extends it. */
   triggers?: readonly TriggerDefinition[];
+  /** The tables, buckets, queues, state machines and keys; the resource table unless a test extends it. */
+  resources?: readonly ResourceDefinition[];
   stageName?: string;
   authorizerCacheTtl?: Duration;
 }
@@ -56,11 +60,18 @@ export class PaperflowStack extends Stack {
   constructor(scope: Construct, id: string, props: PaperflowStackProps = {}) {
     super(scope, id, { description: 'Paperflow: document extraction, workflows and webhooks', ...props });
 
-    this.storage = new PaperflowStorage(this, 'Storage');
-    this.triggers = new Triggers(this, 'Triggers', { stateMachines, triggers: props.triggers ?? manifestTriggers, storage: this.storage });
+    const resources = props.resources ?? manifestResources;
+    this.storage = new PaperflowStorage(this, 'Storage', resources);
+    this.triggers = new Triggers(this, 'Triggers', {
+      stateMachines: resourcesOfKind(resources, 'stateMachine'),
+      triggers: props.triggers ?? manifestTriggers,
+      resources,
+      storage: this.storage,
+    });
     this.publicApi = new PublicApi(this, 'PublicApi', {
       routes: props.routes ?? publicRoutes,
       storage: this.storage,
+      resources,
       stateMachines: this.triggers.stateMachines,
       stageName: props.stageName ?? 'prod',
       authorizerCacheTtl: props.authorizerCacheTtl ?? Duration.seconds(60),
@@ -82,7 +93,7 @@ export class PaperflowStack extends Stack {
       UsagePlanId: { value: defaultUsagePlan.usagePlanId, description: 'PAPERFLOW_USAGE_PLAN_ID for the admin CLI' },
       TableName: { value: this.storage.recordsTable.tableName, description: 'PAPERFLOW_TABLE_NAME' },
       BucketName: { value: this.storage.filesBucket.bucketName, description: 'PAPERFLOW_BUCKET_NAME' },
-      DeliveryQueueUrl: { value: this.storage.deliveryQueue.queueUrl, description: 'PAPERFLOW_DELIVERY_QUEUE_URL' },
+      DeliveryQueueUrl: { value: this.storage.queueNamed('webhookDelivery').queueUrl, description: 'PAPERFLOW_DELIVERY_QUEUE_URL' },
       ConsoleUrl: {
         value: `https://${this.reviewConsole.distribution.distributionDomainName}/console/`,
         description: 'The review console (its API calls go to the same origin, forwarded to the REST API)',

@@ -7,19 +7,27 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnersh
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
-import { filesBucket, recordsTable, webhookDeliveryQueue } from '../src/infrastructure/resource-definitions.ts';
+import { filesBucket as filesBucketLayout } from '../src/infrastructure/resource-definitions.ts';
+import { resourcesOfKind, theResource, type QueueResource, type ResourceDefinition } from '../src/platform/resource-table.ts';
+
+/** A queue row deployed: the queue, its dead-letter queue, and the alarm on the latter. */
+export interface DeployedQueue {
+  queue: Queue;
+  deadLetterQueue: Queue;
+  /** Any message in the dead-letter queue: a poison message or a consumer that keeps failing. */
+  deadLetterAlarm: Alarm;
+}
 
 /**
- * The stateful resources, created from the same definitions the embedded local stack uses, so both
- * have the same keys, indexes, TTL attribute, expiration and redrive settings.
+ * The stateful resources, created from the rows of the resource table (src/manifest/resources.ts),
+ * which the embedded local stack provisions too, so both have the same keys, indexes, TTL attribute,
+ * expiration and redrive settings. One queue row is one `DeployedQueue` here.
  */
 export class PaperflowStorage extends Construct {
   readonly recordsTable: Table;
   readonly filesBucket: Bucket;
-  readonly deliveryQueue: Queue;
-  readonly deliveryDeadLetterQueue: Queue;
-  /** Any message in the delivery dead-letter queue: a poison message or a consumer that keeps failing. */
-  readonly deliveryDeadLetterAlarm: Alarm;
+  /** Every queue row's queue, by the row's name. */
+  readonly queues = new Map<string, DeployedQueue>();
   /** Encrypts the data keys of webhook signing secrets (envelope encryption, docs/webhooks.md). */
   readonly signingKey: Key;
   /** Encrypts the records, the files, and every queue at rest (customer managed, rotated yearly). */
@@ -33,8 +41,11 @@ export class PaperflowStorage extends Construct {
   readonly asyncInvocationFailureQueue: Queue;
   readonly asyncInvocationFailureAlarm: Alarm;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, resources: readonly ResourceDefinition[]) {
     super(scope, id);
+    const recordsTable = theResource(resources, 'table');
+    const filesBucket = theResource(resources, 'bucket');
+    const signingKey = theResource(resources, 'key');
 
     this.dataKey = new Key(this, 'DataKey', {
       description: 'Paperflow: encrypts the records table, the files bucket and the queues at rest',
@@ -73,7 +84,7 @@ export class PaperflowStorage extends Construct {
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(filesBucket.accessLogExpirationDays) }],
+      lifecycleRules: [{ id: 'ExpireAccessLogs', expiration: Duration.days(filesBucketLayout.accessLogExpirationDays) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
     acknowledgeNagFinding(this.accessLogsBucket, 'AwsSolutions-S1', 'The access-log bucket itself: logging its own writes into itself would loop, and a second log bucket only moves the question.');
@@ -87,19 +98,15 @@ export class PaperflowStorage extends Construct {
       bucketKeyEnabled: true,
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'files/',
-      lifecycleRules: [
-        {
-          id: 'ExpireStagedFiles',
-          prefix: filesBucket.stagedObjectPrefix,
-          expiration: Duration.days(filesBucket.stagedObjectExpirationDays),
-          abortIncompleteMultipartUploadAfter: Duration.days(1),
-        },
-        {
-          id: 'ExpireEventPayloads',
-          prefix: filesBucket.eventPayloadPrefix,
-          expiration: Duration.days(filesBucket.eventPayloadExpirationDays),
-        },
-      ],
+      // A rule for each prefix that expires; the others are removed with their records.
+      lifecycleRules: filesBucket.prefixes
+        .filter((prefix) => prefix.expirationDays !== undefined)
+        .map((prefix) => ({
+          id: prefix.ruleId,
+          prefix: prefix.prefix,
+          expiration: Duration.days(prefix.expirationDays!),
+          ...(prefix.abortIncompleteUploadsAfterDays ? { abortIncompleteMultipartUploadAfter: Duration.days(prefix.abortIncompleteUploadsAfterDays) } : {}),
+        })),
       // Pre-signed POST uploads and the review console's pre-signed GETs (filesBucket.corsRules says why).
       cors: filesBucket.corsRules.map((rule) => ({
         allowedMethods: rule.allowedMethods.map((method) => HttpMethods[method]),
@@ -111,29 +118,7 @@ export class PaperflowStorage extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    this.deliveryDeadLetterQueue = new Queue(this, webhookDeliveryQueue.deadLetterQueueId, {
-      encryption: QueueEncryption.KMS,
-      encryptionMasterKey: this.dataKey,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    acknowledgeDeadLetterQueueHasNoRedrive(this.deliveryDeadLetterQueue);
-    this.deliveryQueue = new Queue(this, webhookDeliveryQueue.id, {
-      encryption: QueueEncryption.KMS,
-      encryptionMasterKey: this.dataKey,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(webhookDeliveryQueue.visibilityTimeoutSeconds),
-      deadLetterQueue: { queue: this.deliveryDeadLetterQueue, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount },
-    });
-
-    this.deliveryDeadLetterAlarm = new Alarm(this, 'WebhookDeliveriesDeadLettersAlarm', {
-      alarmDescription: 'Paperflow: webhook delivery messages reached the dead-letter queue (docs/webhooks.md, Delivery protocol 7)',
-      metric: this.deliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    for (const queue of resourcesOfKind(resources, 'queue')) this.queues.set(queue.name, this.queueWithDeadLetters(queue));
 
     this.asyncInvocationFailureQueue = new Queue(this, 'AsyncInvocationFailures', {
       encryption: QueueEncryption.KMS,
@@ -151,12 +136,45 @@ export class PaperflowStorage extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
 
-    this.signingKey = new Key(this, 'WebhookSigningSecretsKey', {
-      description: 'Paperflow: encrypts the data keys of webhook signing secrets',
+    this.signingKey = new Key(this, signingKey.id, {
+      description: signingKey.description,
       enableKeyRotation: true,
       // Deleting the key would make every stored signing secret unreadable; it outlives the stack.
       removalPolicy: RemovalPolicy.RETAIN,
     });
+  }
+
+  /** The queue a row names; a name the resource table lacks is an error naming it. */
+  queueNamed(name: string): Queue {
+    const deployed = this.queues.get(name);
+    if (!deployed) throw new Error(`No queue row is named ${name} in the resource table (src/manifest/resources.ts).`);
+    return deployed.queue;
+  }
+
+  private queueWithDeadLetters(row: QueueResource): DeployedQueue {
+    const deadLetterQueue = new Queue(this, row.deadLetterQueueId, {
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: this.dataKey,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeDeadLetterQueueHasNoRedrive(deadLetterQueue);
+    const queue = new Queue(this, row.id, {
+      encryption: QueueEncryption.KMS,
+      encryptionMasterKey: this.dataKey,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(row.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: row.maxReceiveCount },
+    });
+    const deadLetterAlarm = new Alarm(this, `${row.deadLetterQueueId}Alarm`, {
+      alarmDescription: row.deadLetterAlarmDescription,
+      metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    return { queue, deadLetterQueue, deadLetterAlarm };
   }
 }
 

@@ -23,13 +23,17 @@ import { apiBasePath, type RouteDefinition } from '../src/platform/route-table.t
 import { addGatewayErrorResponses } from './gateway-error-responses.ts';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { StateMachineName } from '../src/platform/resource-access.ts';
-import { PaperflowFunction, bindRecordsTable } from './paperflow-function.ts';
+import { PaperflowFunction } from './paperflow-function.ts';
 import type { PaperflowStorage } from './paperflow-storage.ts';
 import { bindResourceAccess } from './resource-access.ts';
+import { apiKeyAuthorizer } from '../src/manifest/routes.ts';
+import type { ResourceDefinition } from '../src/platform/resource-table.ts';
 
 export interface PublicApiProps {
   routes: readonly RouteDefinition[];
   storage: PaperflowStorage;
+  /** The resource table: the variable through which each granted resource is named. */
+  resources: readonly ResourceDefinition[];
   /** For routes whose access names a state machine (starting extractions, for one). */
   stateMachines: Partial<Record<StateMachineName, IStateMachine>>;
   stageName: string;
@@ -65,7 +69,7 @@ export const accessLogFields = AccessLogFormat.custom(
   }),
 );
 
-export const authorizerHandlerModule = 'functions/auth/authorize-request.ts';
+export const authorizerHandlerModule = apiKeyAuthorizer.handler;
 export const unmatchedRouteHandlerModule = 'functions/platform/answer-unmatched-route.ts';
 
 /**
@@ -86,12 +90,14 @@ export class PublicApi extends Construct {
   /** The function serving each route, by operationId. */
   readonly routeFunctions = new Map<string, PaperflowFunction>();
   private readonly storage: PaperflowStorage;
+  private readonly resources: readonly ResourceDefinition[];
   private readonly stateMachines: Partial<Record<StateMachineName, IStateMachine>>;
   private readonly authorizerCacheTtl: Duration;
 
   constructor(scope: Construct, id: string, props: PublicApiProps) {
     super(scope, id);
     this.storage = props.storage;
+    this.resources = props.resources;
     this.stateMachines = props.stateMachines;
     this.authorizerCacheTtl = props.authorizerCacheTtl;
 
@@ -194,7 +200,7 @@ export class PublicApi extends Construct {
       description: 'REQUEST authorizer: API key to workspace, scopes and usage plan key',
       timeout: Duration.seconds(10),
     });
-    bindRecordsTable(this.authorizerFunction, this.storage.recordsTable, 'read');
+    bindResourceAccess(this.authorizerFunction, apiKeyAuthorizer.access, { table: this.resources, storage: this.storage, stateMachines: this.stateMachines });
     this.authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: this.authorizerFunction,
       identitySources: [IdentitySource.header('Authorization')],
@@ -209,7 +215,7 @@ export class PublicApi extends Construct {
       handlerModule: route.handler,
       description: `${route.method} ${apiBasePath}${route.path} (${route.operationId})`,
     });
-    bindResourceAccess(fn, route.access, { storage: this.storage, stateMachines: this.stateMachines });
+    bindResourceAccess(fn, route.access, { table: this.resources, storage: this.storage, stateMachines: this.stateMachines });
     this.routeFunctions.set(route.operationId, fn);
     return fn;
   }

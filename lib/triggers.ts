@@ -13,12 +13,15 @@ import { effectiveAccess, tasksOf, type StateMachineDefinition, type TriggerDefi
 import { PaperflowFunction, repositoryRoot } from './paperflow-function.ts';
 import type { PaperflowStack } from './paperflow-stack.ts';
 import type { PaperflowStorage } from './paperflow-storage.ts';
-import { bindResourceAccess, queueNamed } from './resource-access.ts';
+import { bindResourceAccess } from './resource-access.ts';
+import type { ResourceDefinition } from '../src/platform/resource-table.ts';
 import { acknowledgeNagFinding } from './nag-acknowledgements.ts';
 
 export interface TriggersProps {
   stateMachines: readonly StateMachineDefinition[];
   triggers: readonly TriggerDefinition[];
+  /** The resource table the storage was built from. */
+  resources: readonly ResourceDefinition[];
   storage: PaperflowStorage;
 }
 
@@ -81,7 +84,7 @@ export class Triggers extends Construct {
 
     for (const trigger of props.triggers) {
       const fn = this.functions.get(trigger.name)!;
-      bindResourceAccess(fn, effectiveAccess(trigger), { storage: props.storage, stateMachines: grantable });
+      bindResourceAccess(fn, effectiveAccess(trigger), { table: props.resources, storage: props.storage, stateMachines: grantable });
       switch (trigger.kind) {
         case 'stateMachineTask':
           break;
@@ -98,7 +101,7 @@ export class Triggers extends Construct {
           break;
         case 'queueConsumer':
           fn.addEventSource(
-            new SqsEventSource(queueNamed(props.storage, trigger.queue), {
+            new SqsEventSource(props.storage.queueNamed(trigger.queue), {
               batchSize: trigger.batchSize,
               maxBatchingWindow: Duration.seconds(trigger.maximumBatchingWindowSeconds),
               reportBatchItemFailures: trigger.reportBatchItemFailures,

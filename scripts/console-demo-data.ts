@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiKeyService, workspaceStore } from '../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
 import { publishWorkflow } from '../src/workflows/workflow-publishing.ts';
-import { workflowStore } from '../src/workflows/wiring.ts';
+import { workflowStore } from '../src/composition/workflows.ts';
 
 // A workspace with something in every view of the review console, made through the public API of a
 // running local stack (the workflow is published as `paperflow-admin workflows publish` does): for

@@ -5,7 +5,7 @@ import { itemOf, labelItemsOf } from '../../src/extractions/aws/extraction-items
 import { batchWrite } from '../../src/infrastructure/dynamodb-batches.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
-import { requiredEnvironment, resourceEnvironment } from '../../src/infrastructure/resource-definitions.ts';
+import { paperflowConfiguration } from '../../src/composition/configuration.ts';
 
 const statuses: ExtractionStatus[] = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'FAILED', 'REJECTED'];
 
@@ -37,7 +37,7 @@ export function seededRecord(workspaceId: string, index: number): ExtractionReco
 export async function seedRecords(records: ExtractionRecord[]): Promise<void> {
   await batchWrite(
     dynamoDocumentClient(),
-    requiredEnvironment(resourceEnvironment.recordsTableName),
+    paperflowConfiguration().resources.recordsTableName(),
     records.flatMap((record) => [
       ...labelItemsOf(record).map((item) => ({ PutRequest: { Item: item } })),
       { PutRequest: { Item: itemOf({ ...record, revision: 1, countedAs: record.status }, { needsAttention: false }) } },

@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { headerValuesOf } from '../../src/http/headers.ts';
 import { principalToAuthorizerContext } from '../../src/auth/principal.ts';
 import { policyForAuthenticatedKey } from '../../src/auth/route-policy.ts';
-import { apiKeyService } from '../../src/auth/wiring.ts';
+import { apiKeyService } from '../../src/composition/auth.ts';
 import { UnauthorizedError } from '../../src/platform/errors.ts';
 
 /** REQUEST authorizer: API Gateway turns the thrown "Unauthorized" into its 401 gateway response. */

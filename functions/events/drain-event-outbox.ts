@@ -1,4 +1,4 @@
-import { eventOutbox } from '../../src/events/wiring.ts';
+import { eventOutbox } from '../../src/composition/events.ts';
 import { logger } from '../../src/infrastructure/logger.ts';
 import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
 

@@ -1,8 +1,8 @@
-import { workspaceStore } from '../../src/auth/wiring.ts';
-import { expiredEventPurge } from '../../src/events/wiring.ts';
+import { workspaceStore } from '../../src/composition/auth.ts';
+import { expiredEventPurge } from '../../src/composition/events.ts';
 import { logger } from '../../src/infrastructure/logger.ts';
 import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
-import { deliveryPurge } from '../../src/webhooks/event-wiring.ts';
+import { deliveryPurge } from '../../src/composition/webhook-events.ts';
 
 // Scheduled (EventBridge, every 30 minutes; locally on an interval): deletes events past their 90 days with
 // their deliveries, attempts and payload objects. Locally the TTL dynalite lacks; deployed DynamoDB

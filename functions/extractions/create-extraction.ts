@@ -1,7 +1,7 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
-import { idempotentRequests } from '../../src/platform/idempotency/wiring.ts';
+import { idempotentRequests } from '../../src/composition/idempotency.ts';
 import { createExtractionRoute } from '../../src/extractions/routes.ts';
-import { extractionService } from '../../src/extractions/wiring.ts';
+import { extractionService } from '../../src/composition/extractions.ts';
 
 export const handler = httpHandler(createExtractionRoute, async ({ principal, body }) => ({
   status: 202,

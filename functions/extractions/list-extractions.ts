@@ -1,7 +1,7 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { pageOf } from '../../src/platform/pagination.ts';
 import { listExtractionsRoute } from '../../src/extractions/routes.ts';
-import { extractionService } from '../../src/extractions/wiring.ts';
+import { extractionService } from '../../src/composition/extractions.ts';
 import { listQueryOf } from '../../src/extractions/extraction-list-query.ts';
 
 export const handler = httpHandler(listExtractionsRoute, async ({ principal, query }) => {

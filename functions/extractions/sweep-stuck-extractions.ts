@@ -1,4 +1,4 @@
-import { extractionSettlement, stuckExtractionAfterMs } from '../../src/extractions/wiring.ts';
+import { extractionSettlement, stuckExtractionAfterMs } from '../../src/composition/extractions.ts';
 import { logger } from '../../src/infrastructure/logger.ts';
 import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
 

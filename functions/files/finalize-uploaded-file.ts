@@ -1,6 +1,6 @@
 import type { S3Event } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { fileService } from '../../src/files/wiring.ts';
+import { fileService } from '../../src/composition/files.ts';
 import { logger, withLogContext } from '../../src/infrastructure/logger.ts';
 import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
 

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { getFileRoute } from '../../src/files/routes.ts';
-import { fileLookup } from '../../src/files/lookup-wiring.ts';
+import { fileLookup } from '../../src/composition/file-lookup.ts';
 
 export const handler = httpHandler(getFileRoute, async ({ principal, pathParameters }) => ({
   status: 200,

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
-import { idempotentRequests } from '../../src/platform/idempotency/wiring.ts';
+import { idempotentRequests } from '../../src/composition/idempotency.ts';
 import { createSubscriptionRoute } from '../../src/webhooks/routes.ts';
-import { subscriptionService } from '../../src/webhooks/wiring.ts';
+import { subscriptionService } from '../../src/composition/webhooks.ts';
 
 export const handler = httpHandler(createSubscriptionRoute, async ({ principal, body }) => ({
   status: 201,

@@ -1,5 +1,5 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
-import { deliveryHistory } from '../../src/webhooks/delivery-wiring.ts';
+import { deliveryHistory } from '../../src/composition/webhook-deliveries.ts';
 import { getEventDeliveryRoute } from '../../src/webhooks/event-routes.ts';
 
 export const handler = httpHandler(getEventDeliveryRoute, async ({ principal, pathParameters }) => ({

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { parsePageRequest } from '../../src/platform/pagination.ts';
-import { deliveryHistory } from '../../src/webhooks/delivery-wiring.ts';
+import { deliveryHistory } from '../../src/composition/webhook-deliveries.ts';
 import { listEventDeliveriesRoute } from '../../src/webhooks/event-routes.ts';
 
 export const handler = httpHandler(listEventDeliveriesRoute, async ({ principal, pathParameters, query }) => {

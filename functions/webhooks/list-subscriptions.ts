@@ -2,7 +2,7 @@ import { httpHandler } from '../../src/http/http-handler.ts';
 import { pageOf } from '../../src/platform/pagination.ts';
 import { listSubscriptionsRoute } from '../../src/webhooks/routes.ts';
 import { subscriptionListQueryOf } from '../../src/webhooks/subscription-listing.ts';
-import { subscriptionService } from '../../src/webhooks/wiring.ts';
+import { subscriptionService } from '../../src/composition/webhooks.ts';
 
 export const handler = httpHandler(listSubscriptionsRoute, async ({ principal, query }) => {
   const listQuery = subscriptionListQueryOf(query);

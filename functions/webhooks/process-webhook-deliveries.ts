@@ -3,8 +3,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../src/infrastructure/logger.ts';
 import { forQueueMessage, loggedInvocation } from '../../src/platform/invocation-logging.ts';
 import { MalformedDeliveryMessage, parseDeliveryQueueMessage } from '../../src/webhooks/delivery-queue-messages.ts';
-import { recordedEventListeners } from '../../src/manifest/event-listeners.ts';
-import { deliveryQueueMessages } from '../../src/webhooks/wiring.ts';
+import { recordedEventListeners } from '../../src/composition/event-listeners.ts';
+import { deliveryQueueMessages } from '../../src/composition/webhooks.ts';
 
 // The webhook delivery queue's consumer (SQS event source mapping, partial batch failures through
 // Powertools' BatchProcessor); it also runs the domain listeners on recorded events

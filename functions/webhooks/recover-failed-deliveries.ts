@@ -1,5 +1,5 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
-import { failedDeliveryRecovery } from '../../src/webhooks/event-wiring.ts';
+import { failedDeliveryRecovery } from '../../src/composition/webhook-events.ts';
 import { recoverFailedDeliveriesRoute } from '../../src/webhooks/routes.ts';
 
 export const handler = httpHandler(recoverFailedDeliveriesRoute, async ({ principal, pathParameters, body }) => ({

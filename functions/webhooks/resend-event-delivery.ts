@@ -1,6 +1,6 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { resendEventDeliveryRoute } from '../../src/webhooks/event-routes.ts';
-import { resendingDeliveryAttempts } from '../../src/webhooks/event-wiring.ts';
+import { resendingDeliveryAttempts } from '../../src/composition/webhook-events.ts';
 
 export const handler = httpHandler(resendEventDeliveryRoute, async ({ principal, pathParameters }) => ({
   status: 202,

@@ -1,6 +1,6 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { updateSubscriptionRoute } from '../../src/webhooks/routes.ts';
-import { subscriptionService } from '../../src/webhooks/wiring.ts';
+import { subscriptionService } from '../../src/composition/webhooks.ts';
 
 export const handler = httpHandler(updateSubscriptionRoute, async ({ principal, pathParameters, body }) => ({
   status: 200,

@@ -1,7 +1,7 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { pageOf } from '../../src/platform/pagination.ts';
 import { listWorkflowRunsRoute } from '../../src/workflows/routes.ts';
-import { runViews } from '../../src/workflows/read-wiring.ts';
+import { runViews } from '../../src/composition/workflow-reads.ts';
 import { runListQueryOf } from '../../src/workflows/run-views.ts';
 
 export const handler = httpHandler(listWorkflowRunsRoute, async ({ principal, query }) => {

@@ -1,6 +1,6 @@
 import { stateMachineTask } from '../../src/platform/invocation-logging.ts';
 import { asTaskError } from '../../src/platform/task-errors.ts';
 import { runOutcomeInputSchema } from '../../src/workflows/task-inputs.ts';
-import { runEngine } from '../../src/workflows/wiring.ts';
+import { runEngine } from '../../src/composition/workflows.ts';
 
 export const handler = stateMachineTask((event) => runEngine().recordRunOutcome(runOutcomeInputSchema.parse(event)), asTaskError);

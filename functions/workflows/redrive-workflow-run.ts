@@ -1,6 +1,6 @@
 import { httpHandler } from '../../src/http/http-handler.ts';
 import { redriveWorkflowRunRoute } from '../../src/workflows/routes.ts';
-import { runService } from '../../src/workflows/wiring.ts';
+import { runService } from '../../src/composition/workflows.ts';
 
 export const handler = httpHandler(redriveWorkflowRunRoute, async ({ principal, pathParameters }) => ({
   status: 202,

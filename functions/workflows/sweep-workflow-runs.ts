@@ -1,6 +1,6 @@
 import { logger } from '../../src/infrastructure/logger.ts';
 import { loggedInvocation } from '../../src/platform/invocation-logging.ts';
-import { lostRunAfterMs, runService } from '../../src/workflows/wiring.ts';
+import { lostRunAfterMs, runService } from '../../src/composition/workflows.ts';
 
 // Scheduled (EventBridge, every few minutes; locally on an interval): no run stays PROCESSING after its
 // execution died, and every ended run gets its event and tells its parent.

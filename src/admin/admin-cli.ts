@@ -1,19 +1,20 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../composition/auth.ts';
 import { isWorkspaceId } from '../workspaces/workspace-store.ts';
 import { usagePlanRegistryFromEnvironment } from '../auth/aws/api-gateway-usage-plan-registry.ts';
-import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
-import { contentCorrections, extractionDocuments, reprocessExtraction } from '../extractions/wiring.ts';
+import { extractionConfigurationStore } from '../composition/extraction-configurations.ts';
+import { contentCorrections, extractionDocuments, reprocessExtraction } from '../composition/extractions.ts';
 import { planLabelledSet } from './feedback-export.ts';
 import { newIdentifier } from '../infrastructure/identifiers.ts';
-import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { resources } from '../manifest/resources.ts';
+import { theResource } from '../platform/resource-table.ts';
 import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
 import { isWorkflowId } from '../workflows/workflow-definition.ts';
 import { publishWorkflow } from '../workflows/workflow-publishing.ts';
 import type { WorkflowStatus } from '../workflows/workflow-store.ts';
-import { runService, workflowStore } from '../workflows/wiring.ts';
+import { runService, workflowStore } from '../composition/workflows.ts';
 
 export interface CommandOutput {
   out(line: string): void;
@@ -266,11 +267,11 @@ export async function runAdminCommand(argv: string[], output: CommandOutput): Pr
 
 /** Deployed resources when their variables are set; otherwise the running local stack's. */
 export async function connectToResources(output: CommandOutput): Promise<boolean> {
-  if (process.env[resourceEnvironment.recordsTableName]) return true;
+  if (process.env[theResource(resources, 'table').environmentVariable]) return true;
   const dataDir = resolve(process.env.PAPERFLOW_DATA_DIR ?? '.paperflow');
   const connection = await readLocalStackConnection(dataDir);
   if (!connection) {
-    output.err(`No running local stack in ${dataDir} (start it with npm start), and ${resourceEnvironment.recordsTableName} is not set for a deployed one.`);
+    output.err(`No running local stack in ${dataDir} (start it with npm start), and ${theResource(resources, 'table').environmentVariable} is not set for a deployed one.`);
     return false;
   }
   useLocalStackConnection(connection);

@@ -1,5 +1,4 @@
 import type { OcrPool } from '../extraction-engine/index.ts';
-import { secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
 
 // One OCR pool for the whole process: a warm Lambda container (and the local stack, which runs the
 // extract task in-process) reads document after document, and starting the workers with their
@@ -12,11 +11,14 @@ import { secondsFromEnvironment } from '../infrastructure/resource-definitions.t
 
 let processPool: OcrPool | undefined;
 
-/** The process-wide pool; the OCR reader (with its native addons) is imported on first use only. */
-export async function processOcrPool(): Promise<OcrPool> {
+/**
+ * The process-wide pool; the OCR reader (with its native addons) is imported on first use only.
+ * `idleTimeoutMs` (PAPERFLOW_OCR_IDLE_SECONDS, read by the composition root) applies when the pool is made.
+ */
+export async function processOcrPool(idleTimeoutMs = 60_000): Promise<OcrPool> {
   if (processPool) return processPool;
   const { OcrPool } = await import('../extraction-engine/reading.ts');
-  processPool ??= new OcrPool({ idleTimeoutMs: secondsFromEnvironment('PAPERFLOW_OCR_IDLE_SECONDS', 60) * 1000 });
+  processPool ??= new OcrPool({ idleTimeoutMs });
   return processPool;
 }
 

@@ -55,11 +55,11 @@ type RouteContract = Pick<RouteDefinition, 'scope' | 'query' | 'requestBody' | '
   anyQuery?: boolean;
 };
 
-/** What some rows' steps need beyond the request, given by the handler module that has the wiring. */
+/** What some rows' steps need beyond the request, given by the handler module, which has the composition root's builders. */
 export interface HttpChainDependencies {
   /**
    * Where Idempotency-Keys are kept, for a row with `acceptsIdempotencyKey` (pass `idempotentRequests`
-   * of src/platform/idempotency/wiring.ts). Given by the handler rather than imported here, so that the
+   * of src/composition/idempotency.ts). Given by the handler rather than imported here, so that the
    * operations that use no table (the OpenAPI document, 404/405) do not bundle the DynamoDB client.
    */
   idempotentRequests?: () => IdempotentRequests;

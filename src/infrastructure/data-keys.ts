@@ -1,6 +1,6 @@
 // Envelope encryption's key half: a fresh data key per secret, handed out both in plaintext (to
 // encrypt with, then forgotten) and encrypted (to store beside the ciphertext). Deployed the keys come
-// from KMS; the embedded local stack uses a key file. Only the wiring chooses; callers see this port.
+// from KMS; the embedded local stack uses a key file. Only the composition root (src/composition/webhooks.ts) chooses; callers see this port.
 
 export interface DataKey {
   /** 32 bytes for AES-256; the caller zeroes it once used. */

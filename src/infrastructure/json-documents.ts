@@ -1,5 +1,4 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { requiredEnvironment, resourceEnvironment } from './resource-definitions.ts';
 import { s3Client } from './s3-client.ts';
 
 /** JSON text kept as objects of the files bucket: values too large for their table item. */
@@ -9,11 +8,10 @@ export interface JsonDocuments {
 }
 
 /**
- * The files bucket as a JSON document store (event data, workflow run values). The bucket is named when
- * an object is touched: most readers never need one, and their functions have no bucket access.
+ * The files bucket as a JSON document store (event data, workflow run values). `bucketName` is asked
+ * when an object is touched: most readers never need one, and their functions have no bucket access.
  */
-export function jsonDocumentsInFilesBucket(): JsonDocuments {
-  const bucketName = () => requiredEnvironment(resourceEnvironment.filesBucketName);
+export function jsonDocumentsInFilesBucket(bucketName: () => string): JsonDocuments {
   return {
     put: async (objectKey, body) => {
       await s3Client().send(new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, Body: body, ContentType: 'application/json' }));

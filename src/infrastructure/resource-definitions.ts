@@ -1,5 +1,6 @@
-// Definitions shared by the CDK stack and the embedded local stack, so that tables, buckets and
-// queues are created from one description in both places.
+// The shape of the shared resources, which the code that writes into them needs too (the bucket's
+// prefixes, the queue's longest delay). The resource table (src/manifest/resources.ts) makes rows of
+// them for the CDK stack, the local provisioning and each function's environment.
 
 export interface TableDefinition {
   id: string;
@@ -80,26 +81,3 @@ export const webhookDeliveryQueue = {
   /** SQS refuses longer per-message delays; longer waits are reached in several hops. */
   maximumDelaySeconds: 900,
 };
-
-/** Environment variables through which every function finds its resources. */
-export const resourceEnvironment = {
-  recordsTableName: 'PAPERFLOW_TABLE_NAME',
-  filesBucketName: 'PAPERFLOW_BUCKET_NAME',
-  webhookDeliveryQueueUrl: 'PAPERFLOW_DELIVERY_QUEUE_URL',
-  extractionStateMachineArn: 'PAPERFLOW_EXTRACTION_STATE_MACHINE_ARN',
-  workflowRunStateMachineArn: 'PAPERFLOW_WORKFLOW_RUN_STATE_MACHINE_ARN',
-  /** The KMS key that encrypts webhook signing secrets (envelope encryption). */
-  signingKeyId: 'PAPERFLOW_SIGNING_KEY_ID',
-} as const;
-
-export function requiredEnvironment(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Environment variable ${name} is not set.`);
-  return value;
-}
-
-/** A positive number of seconds from the environment, or the fallback when unset or not positive. */
-export function secondsFromEnvironment(variable: string, fallback: number): number {
-  const configured = Number(process.env[variable]);
-  return Number.isFinite(configured) && configured > 0 ? configured : fallback;
-}

@@ -22,7 +22,7 @@ import { RouteMatcher } from '../http/route-matching.ts';
 import { apiBasePath, type RouteDefinition } from '../platform/route-table.ts';
 import { TokenBucketLimiter } from '../auth/token-bucket.ts';
 import { defaultRateLimit, type RateLimit } from '../auth/api-key-store.ts';
-import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
+import { createLocalInvoker, lambdaContext, type InvokedFunction, type LocalInvoker } from './local-invoker.ts';
 import type { ConsoleSite } from './console-site.ts';
 import { logger, withLogContext } from '../infrastructure/logger.ts';
 
@@ -31,7 +31,10 @@ export interface LocalGatewayOptions {
   /** Repository root, against which route handler paths resolve. */
   projectRoot: string;
   /** Module of the REQUEST authorizer, the same one the deployed API uses. */
-  authorizerHandler: string;
+  /** The authorizer's row (src/manifest/routes.ts): its handler and what it may touch. */
+  authorizer: InvokedFunction;
+  /** How handlers are run; the stack's, which knows its resource table (a new one over the manifest's otherwise). */
+  invoker?: LocalInvoker;
   port: number;
   host?: string;
   /** Like API Gateway's authorizer result cache; 0 asks the authorizer on every request. */
@@ -68,7 +71,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
   const matcher = new RouteMatcher(options.routes);
   const limiter = new TokenBucketLimiter();
   const authorizations = new Map<string, { result: APIGatewayAuthorizerResult; expiresAt: number }>();
-  const invoker = createLocalInvoker(options.projectRoot);
+  const invoker = options.invoker ?? createLocalInvoker(options.projectRoot);
 
   /** `cacheKey` stands for every Authorization value sent, as API Gateway caches by the identity source. */
   const authorize = async (cacheKey: string, event: APIGatewayRequestAuthorizerEvent) => {
@@ -76,7 +79,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
     if (cached && cached.expiresAt > Date.now()) return cached.result;
     let result: APIGatewayAuthorizerResult;
     try {
-      result = await invoker.invoke<APIGatewayAuthorizerResult>(options.authorizerHandler, event);
+      result = await invoker.invoke<APIGatewayAuthorizerResult>(options.authorizer, event);
     } catch (error) {
       if ((error as Error).message === 'Unauthorized') throw new UnauthorizedError();
       throw error;
@@ -139,7 +142,7 @@ export async function startLocalGateway(options: LocalGatewayOptions): Promise<R
     // As API Gateway, which invokes nothing for a client gone before its request ended.
     if (clientWentAway(request)) return logClientGone(requestId);
 
-    const result = await invoker.invoke<APIGatewayProxyResult>(route.handler, event, lambdaContext(requestId));
+    const result = await invoker.invoke<APIGatewayProxyResult>(route, event, lambdaContext(requestId));
     if (clientWentAway(request)) return logClientGone(requestId);
     const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
     // The handler names the request id it used (the same one, from requestContext); HEAD gets GET's

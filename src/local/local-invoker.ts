@@ -1,6 +1,10 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { configurationFor, withConfiguration } from '../composition/configuration.ts';
+import { resources as manifestResources } from '../manifest/resources.ts';
+import type { ResourceAccess } from '../platform/resource-access.ts';
+import type { ResourceDefinition } from '../platform/resource-table.ts';
 
 // How the local stack runs a Lambda handler: the module a row names, imported once, called in this
 // process with the event its trigger would send and a Lambda context. The gateway, the local Step
@@ -8,16 +12,30 @@ import type { Context } from 'aws-lambda';
 
 type Handler = (event: unknown, context: Context) => unknown;
 
+/** What a row says of its function: the module, and what it may touch (a trigger row's effective access). */
+export interface InvokedFunction {
+  /** Module exporting `handler`, relative to the project root. */
+  handler: string;
+  access?: ResourceAccess;
+}
+
 export interface LocalInvoker {
-  /** Runs the `handler` export of `handlerModule` (relative to the project root) with `event`. */
-  invoke<Result = unknown>(handlerModule: string, event: unknown, context?: Context): Promise<Result>;
+  /**
+   * Runs the `handler` export of the row's module with `event`, given the configuration the row's
+   * function has deployed: only the resources its `access` names (src/composition/configuration.ts).
+   */
+  invoke<Result = unknown>(invoked: InvokedFunction, event: unknown, context?: Context): Promise<Result>;
 }
 
 // Per module URL, for the whole process: a handler module's own state (SDK clients, caches) lives
 // once, as in a warm Lambda, whichever runner invokes it.
 const loadedModules = new Map<string, Promise<Record<string, unknown>>>();
 
-export function createLocalInvoker(projectRoot: string): LocalInvoker {
+/**
+ * `resources` is the resource table the stack was provisioned from (a test's may extend the
+ * manifest's): what a row's `access` names is looked up there.
+ */
+export function createLocalInvoker(projectRoot: string, resources: readonly ResourceDefinition[] = manifestResources): LocalInvoker {
   const handlerOf = async (handlerModule: string): Promise<Handler> => {
     const url = pathToFileURL(resolve(projectRoot, handlerModule)).href;
     if (!loadedModules.has(url)) {
@@ -31,9 +49,12 @@ export function createLocalInvoker(projectRoot: string): LocalInvoker {
     return handler as Handler;
   };
   return {
-    async invoke<Result>(handlerModule: string, event: unknown, context: Context = lambdaContext(crypto.randomUUID())) {
-      const handler = await handlerOf(handlerModule);
-      return (await handler(event, context)) as Result;
+    async invoke<Result>(invoked: InvokedFunction, event: unknown, context: Context = lambdaContext(crypto.randomUUID())) {
+      const handler = await handlerOf(invoked.handler);
+      // One process runs every function, with an environment naming every resource: each invocation
+      // gets its own row's share of it, as a deployed function's environment holds only that.
+      const configuration = configurationFor(invoked.access, resources);
+      return (await withConfiguration(configuration, () => handler(event, context))) as Result;
     },
   };
 }

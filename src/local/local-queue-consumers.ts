@@ -7,7 +7,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import type { QueueConsumerTrigger } from '../platform/trigger-table.ts';
+import { effectiveAccess, type QueueConsumerTrigger } from '../platform/trigger-table.ts';
 import { logger, withLogContext } from '../infrastructure/logger.ts';
 import { triggerContext, type LocalInvoker } from './local-invoker.ts';
 
@@ -71,7 +71,7 @@ export function startLocalQueueConsumer(
     let failed: ReadonlySet<string> | 'wholeBatch';
     try {
       const response = await withLogContext({ consumer: consumer.name, messageIds: messages.map((message) => message.MessageId) }, () =>
-        invoker.invoke<SQSBatchResponse | undefined>(consumer.handler, event, triggerContext(consumer, region)),
+        invoker.invoke<SQSBatchResponse | undefined>({ handler: consumer.handler, access: effectiveAccess(consumer) }, event, triggerContext(consumer, region)),
       );
       failed = consumer.reportBatchItemFailures ? reportedFailures(response, messages) : new Set();
     } catch (error) {

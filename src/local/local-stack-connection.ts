@@ -1,6 +1,6 @@
 import { readFile, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { resources } from '../manifest/resources.ts';
 import { localKeyFileEnvironment } from '../infrastructure/local-file-data-keys.ts';
 
 // The embedded emulators listen on ports chosen at start. A running local stack writes them here so
@@ -48,6 +48,6 @@ export const localStackEnvironmentNames = [
   'PAPERFLOW_S3_FORCE_PATH_STYLE',
   // Publishing a workflow (paperflow-admin) checks literal URLs with the stack's own outbound rules.
   'PAPERFLOW_ALLOW_PRIVATE_URLS',
-  ...Object.values(resourceEnvironment),
+  ...resources.map((row) => row.environmentVariable),
   localKeyFileEnvironment,
 ];

@@ -2,14 +2,16 @@ import { overrideHostResolver, type HostResolver } from '../outbound/outbound-fe
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
-import { routes } from '../manifest/routes.ts';
-import { resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+import { apiKeyAuthorizer, routes } from '../manifest/routes.ts';
+import { resources as manifestResources } from '../manifest/resources.ts';
+import { resourcesOfKind, theResource, type ResourceDefinition } from '../platform/resource-table.ts';
 import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
 import { defaultRequestReadTimeoutMs, startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, provisionSigningKey, type ProvisionedResources } from './provision-resources.ts';
 import { ensureLocalKeyFile, localKeyFileEnvironment } from '../infrastructure/local-file-data-keys.ts';
-import { apiKeyService, workspaceStore } from '../auth/wiring.ts';
-import { stateMachines, triggers } from '../manifest/triggers.ts';
+import { apiKeyService, workspaceStore } from '../composition/auth.ts';
+import { configurationFor, withConfiguration } from '../composition/configuration.ts';
+import { triggers } from '../manifest/triggers.ts';
 import type { TriggerDefinition } from '../platform/trigger-table.ts';
 import { createLocalInvoker } from './local-invoker.ts';
 import { terminateProcessOcrPool } from '../extractions/process-ocr-pool.ts';
@@ -34,6 +36,12 @@ export interface LocalStackOptions {
   authorizerCacheSeconds?: number;
   /** Trigger rows served besides the manifest's (tests add consumers and schedules of their own). */
   additionalTriggers?: readonly TriggerDefinition[];
+  /**
+   * The tables, buckets, queues, state machines and keys to provision; the resource table
+   * (src/manifest/resources.ts) unless a test extends it (a queue of its own, with its consumer in
+   * `additionalTriggers`).
+   */
+  resources?: readonly ResourceDefinition[];
   /** Names of manifest rows not served (tests that read the delivery queue themselves leave its consumer out). */
   omittedTriggers?: readonly string[];
   /**
@@ -81,7 +89,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Runni
 async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLock: DataDirectoryLock): Promise<RunningLocalStack> {
   let emulators: RunningEmulators | undefined;
   const servedTriggers = [...triggers.filter((row) => !options.omittedTriggers?.includes(row.name)), ...(options.additionalTriggers ?? [])];
-  const invoker = createLocalInvoker(projectRoot);
+  const resourceTable = options.resources ?? manifestResources;
+  const invoker = createLocalInvoker(projectRoot, resourceTable);
   if (options.resolveHost) overrideHostResolver(options.resolveHost);
   const objectCreated = localBucketNotifications(servedTriggers, invoker);
   // The emulators listen where they did at the last start, so what names their ports stays valid.
@@ -108,17 +117,18 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
   let gateway: RunningGateway | undefined;
   let orchestration: RunningLocalTriggers | undefined;
   try {
-    const resources = await provisionResources({ prefix: 'paperflow-local' });
-    process.env[resourceEnvironment.recordsTableName] = resources.recordsTableName;
-    process.env[resourceEnvironment.filesBucketName] = resources.filesBucketName;
-    process.env[resourceEnvironment.webhookDeliveryQueueUrl] = resources.webhookDeliveryQueueUrl;
-    await useSigningKey(options);
+    const resources = await provisionResources({ prefix: 'paperflow-local' }, resourceTable);
+    // The process's environment names every resource; each invocation sees only its row's share
+    // (the local invoker), as each deployed function's environment holds only that. What runs outside
+    // an invocation (the bootstrap key below, tests, the admin CLI through local-stack.json) reads all.
+    for (const [variable, value] of Object.entries(resources.environment)) process.env[variable] = value;
+    await useSigningKey(options, theResource(resourceTable, 'key').environmentVariable);
     orchestration = await startLocalTriggers({
       projectRoot,
       invoker,
-      stateMachines,
+      stateMachines: resourcesOfKind(resourceTable, 'stateMachine'),
       triggers: servedTriggers,
-      queueUrls: { webhookDelivery: resources.webhookDeliveryQueueUrl },
+      queueUrls: resources.queueUrls,
       // In the data folder, beside the data the executions work on: a restart resumes what was running.
       executionJournalDirectory: join(options.dataDir, 'step-functions'),
       ...(keptPorts.sfn ? { stepFunctionsPort: keptPorts.sfn } : {}),
@@ -132,18 +142,23 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
     await orchestration.stepFunctions.resumeRecordedExecutions();
 
     if (options.bootstrapApiKey) {
-      await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
-      await apiKeyService().ensure({ workspaceId: defaultWorkspace.id, name: 'bootstrap', scopes: ['*'], secret: options.bootstrapApiKey });
+      const bootstrapKey = options.bootstrapApiKey;
+      // With what the admin CLI's `keys create` is given: the records table.
+      await withConfiguration(configurationFor({ recordsTable: 'readWrite' }, resourceTable), async () => {
+        await workspaceStore().ensure({ ...defaultWorkspace, createdAt: new Date().toISOString() });
+        await apiKeyService().ensure({ workspaceId: defaultWorkspace.id, name: 'bootstrap', scopes: ['*'], secret: bootstrapKey });
+      });
     }
 
     gateway = await startLocalGateway({
       routes,
       projectRoot,
-      authorizerHandler: 'functions/auth/authorize-request.ts',
+      authorizer: apiKeyAuthorizer,
+      invoker,
       port: options.port,
       host: options.host,
       authorizerCacheSeconds: options.authorizerCacheSeconds ?? 0,
-      requestReadTimeoutMs: secondsFromEnvironment('PAPERFLOW_REQUEST_READ_TIMEOUT_SECONDS', defaultRequestReadTimeoutMs / 1000) * 1000,
+      requestReadTimeoutMs: positiveSecondsFromEnvironment('PAPERFLOW_REQUEST_READ_TIMEOUT_SECONDS', defaultRequestReadTimeoutMs / 1000) * 1000,
       // Documents' pre-signed URLs point at the S3 endpoint: the console's page may fetch from there.
       consoleSite: consoleSite({ documentOrigins: [new URL(process.env.AWS_ENDPOINT_URL_S3 ?? options.externalEndpoint ?? 'https://s3.amazonaws.com').origin] }),
     }).catch((error: NodeJS.ErrnoException) => {
@@ -208,14 +223,20 @@ async function keepPorts(dataDir: string, kept: KeptPorts, listening: KeptPorts)
  * Signing secrets are encrypted under a KMS key where there is one (LocalStack and moto serve KMS),
  * else under a key file created once in the data folder, so secrets outlive a restart as the data does.
  */
-async function useSigningKey(options: LocalStackOptions): Promise<void> {
+async function useSigningKey(options: LocalStackOptions, keyIdVariable: string): Promise<void> {
   if (options.externalEndpoint) {
-    process.env[resourceEnvironment.signingKeyId] = await provisionSigningKey({ prefix: 'paperflow-local' });
+    process.env[keyIdVariable] = await provisionSigningKey({ prefix: 'paperflow-local' });
     delete process.env[localKeyFileEnvironment];
     return;
   }
   const keyFile = join(options.dataDir, 'signing-secrets.key');
   await ensureLocalKeyFile(keyFile);
   process.env[localKeyFileEnvironment] = keyFile;
-  delete process.env[resourceEnvironment.signingKeyId];
+  delete process.env[keyIdVariable];
+}
+
+/** A local setting in seconds: a positive number, else the default. */
+function positiveSecondsFromEnvironment(variable: string, fallback: number): number {
+  const configured = Number(process.env[variable]);
+  return Number.isFinite(configured) && configured > 0 ? configured : fallback;
 }

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import type { StateMachineTaskTrigger } from '../platform/trigger-table.ts';
 import { logger, withLogContext } from '../infrastructure/logger.ts';
-import { createLocalInvoker, lambdaContext } from './local-invoker.ts';
+import { createLocalInvoker, lambdaContext, type LocalInvoker } from './local-invoker.ts';
 import { ExecutionJournal } from './execution-journal.ts';
 import { listenPreferring } from './kept-ports.ts';
 
@@ -13,12 +13,14 @@ import { listenPreferring } from './kept-ports.ts';
 export interface LocalStateMachineDefinition {
   name: string;
   definitionFile: string;
-  tasks: readonly Pick<StateMachineTaskTrigger, 'placeholder' | 'handler' | 'timeoutSeconds'>[];
+  tasks: readonly Pick<StateMachineTaskTrigger, 'placeholder' | 'handler' | 'timeoutSeconds' | 'access'>[];
 }
 
 export interface LocalStepFunctionsOptions {
   projectRoot: string;
   stateMachines: LocalStateMachineDefinition[];
+  /** How task handlers are run; the stack's, which knows its resource table (a new one over the manifest's otherwise). */
+  invoker?: LocalInvoker;
   /** Compresses every Retry interval (DESIGN.md, Time in tests); undefined keeps the ASL's backoff. */
   retryIntervalMs?: number;
   /**
@@ -482,12 +484,12 @@ async function serveStateMachine(
   });
   const asl = JSON.parse(substituted) as AslMachine;
   const taskByArn = new Map(definition.tasks.map((task) => [localFunctionArn(task.placeholder), task]));
-  const invoker = createLocalInvoker(options.projectRoot);
+  const invoker = options.invoker ?? createLocalInvoker(options.projectRoot);
   const invokeFunction = async (functionArn: string, payload: unknown) => {
     const task = taskByArn.get(functionArn);
     if (!task) throw stateError('Lambda.ResourceNotFoundException', `Function not found: ${functionArn}`);
     const invoked = { functionArn, ...(task.timeoutSeconds ? { timeoutMilliseconds: task.timeoutSeconds * 1000 } : {}) };
-    return (await invoker.invoke(task.handler, payload, lambdaContext(crypto.randomUUID(), invoked))) ?? null;
+    return (await invoker.invoke(task, payload, lambdaContext(crypto.randomUUID(), invoked))) ?? null;
   };
 
   const waitTimeScale = options.waitTimeScale ?? 1;

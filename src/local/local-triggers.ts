@@ -1,8 +1,9 @@
 import type { S3Event } from 'aws-lambda';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { logger, withLogContext } from '../infrastructure/logger.ts';
-import { stateMachineArnEnvironment, type QueueName } from '../platform/resource-access.ts';
-import { tasksOf, triggersOfKind, type StateMachineDefinition, type TriggerDefinition } from '../platform/trigger-table.ts';
+import type { QueueName } from '../platform/resource-access.ts';
+import type { StateMachineResource } from '../platform/resource-table.ts';
+import { effectiveAccess, tasksOf, triggersOfKind, type TriggerDefinition } from '../platform/trigger-table.ts';
 import { triggerContext, type LocalInvoker } from './local-invoker.ts';
 import { startLocalQueueConsumer } from './local-queue-consumers.ts';
 import { startLocalStepFunctions, type RunningLocalStepFunctions } from './local-step-functions.ts';
@@ -14,10 +15,11 @@ import { startLocalStepFunctions, type RunningLocalStepFunctions } from './local
 export interface LocalTriggersOptions {
   projectRoot: string;
   invoker: LocalInvoker;
-  stateMachines: readonly StateMachineDefinition[];
+  /** The resource table's state machine rows: each served, its ARN set in the row's variable. */
+  stateMachines: readonly StateMachineResource[];
   triggers: readonly TriggerDefinition[];
   /** The provisioned queues' URLs, by the names rows use. */
-  queueUrls: Record<QueueName, string>;
+  queueUrls: Partial<Record<QueueName, string>>;
   /** Where the local Step Functions records started executions, so that a restart resumes them. */
   executionJournalDirectory?: string;
   /** The port the local Step Functions endpoint listened on at the last start. */
@@ -40,7 +42,7 @@ export async function startLocalTriggers(options: LocalTriggersOptions): Promise
   const stepFunctions = await startLocalStateMachines(options, region);
   const schedules = triggersOfKind(options.triggers, 'schedule').map((schedule) => startLocalSchedule(schedule, options.invoker, region));
   const consumers = triggersOfKind(options.triggers, 'queueConsumer').map((consumer) =>
-    startLocalQueueConsumer(consumer, { invoker: options.invoker, client: sqsClient(), queueUrl: options.queueUrls[consumer.queue], region }),
+    startLocalQueueConsumer(consumer, { invoker: options.invoker, client: sqsClient(), queueUrl: queueUrlOf(options.queueUrls, consumer.queue), region }),
   );
   return {
     stepFunctions,
@@ -56,7 +58,8 @@ async function startLocalStateMachines(options: LocalTriggersOptions, region: st
   const retryInterval = Number(process.env.PAPERFLOW_LOCAL_RETRY_INTERVAL_MS);
   const stepFunctions = await startLocalStepFunctions({
     projectRoot: options.projectRoot,
-    stateMachines: options.stateMachines.map((machine) => ({ ...machine, tasks: tasksOf(machine.name, options.triggers) })),
+    stateMachines: options.stateMachines.map((machine) => ({ name: machine.name, definitionFile: machine.definitionFile, tasks: tasksOf(machine.name, options.triggers) })),
+    invoker: options.invoker,
     ...(Number.isFinite(retryInterval) && retryInterval >= 0 && process.env.PAPERFLOW_LOCAL_RETRY_INTERVAL_MS !== '' ? { retryIntervalMs: retryInterval } : {}),
     waitTimeScale: Number(process.env.PAPERFLOW_LOCAL_WAIT_TIME_SCALE || 1),
     region,
@@ -64,7 +67,7 @@ async function startLocalStateMachines(options: LocalTriggersOptions, region: st
     ...(options.stepFunctionsPort ? { preferredPort: options.stepFunctionsPort } : {}),
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
-  for (const machine of options.stateMachines) process.env[stateMachineArnEnvironment[machine.name]] = stepFunctions.stateMachineArns[machine.name]!;
+  for (const machine of options.stateMachines) process.env[machine.environmentVariable] = stepFunctions.stateMachineArns[machine.name]!;
   return stepFunctions;
 }
 
@@ -79,7 +82,7 @@ function startLocalSchedule(schedule: Extract<TriggerDefinition, { kind: 'schedu
   const timer = setInterval(() => {
     if (running) return;
     const event = scheduledEvent(schedule.name, region);
-    running = withLogContext({ schedule: schedule.name, scheduledEventId: event.id }, () => invoker.invoke(schedule.handler, event, triggerContext(schedule, region, event.id)))
+    running = withLogContext({ schedule: schedule.name, scheduledEventId: event.id }, () => invoker.invoke({ handler: schedule.handler, access: effectiveAccess(schedule) }, event, triggerContext(schedule, region, event.id)))
       .catch((error: unknown) => logger.error('scheduled run failed', { schedule: schedule.name, error }))
       .finally(() => (running = undefined));
   }, Math.max(1, intervalSeconds) * 1000);
@@ -107,7 +110,7 @@ export function localBucketNotifications(triggers: readonly TriggerDefinition[],
         const records = event.Records.filter((record) => record.s3.object.key.startsWith(notification.keyPrefix));
         if (records.length === 0) continue;
         const invocation = withLogContext({ notification: notification.name }, () =>
-          invoker.invoke(notification.handler, { Records: records }, triggerContext(notification, region)),
+          invoker.invoke({ handler: notification.handler, access: effectiveAccess(notification) }, { Records: records }, triggerContext(notification, region)),
         )
           .then(() => undefined)
           .catch((error: unknown) => logger.error('object-created handler failed', { notification: notification.name, error }))
@@ -134,4 +137,11 @@ function scheduledEvent(ruleName: string, region: string) {
     resources: [`arn:aws:events:${region}:000000000000:rule/paperflow-local-${ruleName}`],
     detail: {},
   };
+}
+
+/** A consumer row's queue, which the resource table must have (a row naming another fails the start). */
+function queueUrlOf(queueUrls: Partial<Record<QueueName, string>>, queue: QueueName): string {
+  const url = queueUrls[queue];
+  if (!url) throw new Error(`A queue consumer row names the queue ${queue}, which the resource table (src/manifest/resources.ts) lacks.`);
+  return url;
 }

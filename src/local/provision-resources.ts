@@ -16,31 +16,42 @@ import {
 import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient, NotFoundException } from '@aws-sdk/client-kms';
 import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { sdkLogger } from '../infrastructure/logger.ts';
-import {
-  filesBucket,
-  recordsTable,
-  secondsFromEnvironment,
-  webhookDeliveryQueue,
-  type TableDefinition,
-} from '../infrastructure/resource-definitions.ts';
+import type { TableDefinition } from '../infrastructure/resource-definitions.ts';
+import { resources as manifestResources } from '../manifest/resources.ts';
+import { resourcesOfKind, theResource, type BucketResource, type QueueResource, type ResourceDefinition } from '../platform/resource-table.ts';
 
 export interface ProvisionedResources {
   recordsTableName: string;
   filesBucketName: string;
+  /** Every queue row's URL, by the row's name. */
+  queueUrls: Record<string, string>;
+  /** The delivery queue's URL (`queueUrls.webhookDelivery`), which many tests read. */
   webhookDeliveryQueueUrl: string;
+  /** Each provisioned resource's variable (its row's `environmentVariable`) and value. */
+  environment: Record<string, string>;
 }
 
 /**
  * Creates the stack's table, bucket and queues on an AWS-compatible endpoint (the embedded emulators,
- * LocalStack, moto) from the same definitions the CDK stack uses. Idempotent: existing ones are kept.
+ * LocalStack, moto) from the resource table the CDK stack deploys (`table`, the manifest's unless a
+ * test extends it). Idempotent: existing ones are kept. State machines are the local Step Functions'
+ * (src/local/local-triggers.ts); the signing key is `provisionSigningKey`'s or a key file.
  */
-export async function provisionResources(names: { prefix: string }): Promise<ProvisionedResources> {
+export async function provisionResources(names: { prefix: string }, table: readonly ResourceDefinition[] = manifestResources): Promise<ProvisionedResources> {
+  const recordsTable = theResource(table, 'table');
+  const filesBucket = theResource(table, 'bucket');
   const recordsTableName = `${names.prefix}-records`;
   const filesBucketName = `${names.prefix}-files`;
   await createTable(new DynamoDBClient({ logger: sdkLogger }), recordsTableName, recordsTable);
-  await createBucket(new S3Client({ forcePathStyle: true, logger: sdkLogger }), filesBucketName);
-  const webhookDeliveryQueueUrl = await createQueueWithDeadLetters(new SQSClient({ useQueueUrlAsEndpoint: false, logger: sdkLogger }), `${names.prefix}-webhook-deliveries`);
-  return { recordsTableName, filesBucketName, webhookDeliveryQueueUrl };
+  await createBucket(new S3Client({ forcePathStyle: true, logger: sdkLogger }), filesBucketName, filesBucket);
+  const sqs = new SQSClient({ useQueueUrlAsEndpoint: false, logger: sdkLogger });
+  const queueUrls: Record<string, string> = {};
+  const environment: Record<string, string> = { [recordsTable.environmentVariable]: recordsTableName, [filesBucket.environmentVariable]: filesBucketName };
+  for (const queue of resourcesOfKind(table, 'queue')) {
+    queueUrls[queue.name] = await createQueueWithDeadLetters(sqs, `${names.prefix}-${queue.localName}`, queue);
+    environment[queue.environmentVariable] = queueUrls[queue.name]!;
+  }
+  return { recordsTableName, filesBucketName, queueUrls, webhookDeliveryQueueUrl: queueUrls.webhookDelivery!, environment };
 }
 
 /**
@@ -115,7 +126,7 @@ async function waitUntilTableActive(client: DynamoDBClient, tableName: string): 
   throw new Error(`Table ${tableName} did not become active.`);
 }
 
-async function createBucket(client: S3Client, bucketName: string): Promise<void> {
+async function createBucket(client: S3Client, bucketName: string, filesBucket: BucketResource): Promise<void> {
   try {
     await client.send(new CreateBucketCommand({ Bucket: bucketName }));
   } catch (error) {
@@ -127,10 +138,9 @@ async function createBucket(client: S3Client, bucketName: string): Promise<void>
       new PutBucketLifecycleConfigurationCommand({
         Bucket: bucketName,
         LifecycleConfiguration: {
-          Rules: [
-            { ID: 'expire-staged-files', Status: 'Enabled', Filter: { Prefix: filesBucket.stagedObjectPrefix }, Expiration: { Days: filesBucket.stagedObjectExpirationDays } },
-            { ID: 'expire-event-payloads', Status: 'Enabled', Filter: { Prefix: filesBucket.eventPayloadPrefix }, Expiration: { Days: filesBucket.eventPayloadExpirationDays } },
-          ],
+          Rules: filesBucket.prefixes
+            .filter((prefix) => prefix.expirationDays !== undefined)
+            .map((prefix) => ({ ID: prefix.ruleId, Status: 'Enabled', Filter: { Prefix: prefix.prefix }, Expiration: { Days: prefix.expirationDays } })),
         },
       }),
     );
@@ -155,23 +165,24 @@ async function createBucket(client: S3Client, bucketName: string): Promise<void>
   );
 }
 
-/** Tests of redelivery shorten the wait before a failed message comes back; deployed it is the definition's. */
-function localVisibilityTimeoutSeconds(): number {
-  return Math.round(secondsFromEnvironment('PAPERFLOW_DELIVERY_QUEUE_VISIBILITY_TIMEOUT_SECONDS', webhookDeliveryQueue.visibilityTimeoutSeconds));
+/** Tests of redelivery shorten the wait before a failed message comes back (the row's local variable); deployed it is the row's. */
+function localVisibilityTimeoutSeconds(queue: QueueResource): number {
+  const configured = Number(queue.localVisibilityTimeoutVariable ? process.env[queue.localVisibilityTimeoutVariable] : undefined);
+  return Math.round(Number.isFinite(configured) && configured > 0 ? configured : queue.visibilityTimeoutSeconds);
 }
 
-async function createQueueWithDeadLetters(client: SQSClient, queueName: string): Promise<string> {
+async function createQueueWithDeadLetters(client: SQSClient, queueName: string, queue: QueueResource): Promise<string> {
   const deadLetters = await client.send(new CreateQueueCommand({ QueueName: `${queueName}-dead-letters` }));
   const { Attributes } = await client.send(
     new GetQueueAttributesCommand({ QueueUrl: deadLetters.QueueUrl, AttributeNames: ['QueueArn'] }),
   );
   const attributes = {
-    VisibilityTimeout: String(localVisibilityTimeoutSeconds()),
-    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: webhookDeliveryQueue.maxReceiveCount }),
+    VisibilityTimeout: String(localVisibilityTimeoutSeconds(queue)),
+    RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: queue.maxReceiveCount }),
   };
   try {
-    const queue = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: attributes }));
-    return queue.QueueUrl!;
+    const created = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: attributes }));
+    return created.QueueUrl!;
   } catch (error) {
     // SQS refuses CreateQueue for an existing queue whose attributes differ (a data folder or an
     // endpoint provisioned by an earlier version, or with another visibility timeout): the queue is

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineRoute, type RouteDefinition } from '../platform/route-table.ts';
+import { defineRoute, type AuthorizerDefinition, type RouteDefinition } from '../platform/route-table.ts';
 import { fileRoutes } from '../files/routes.ts';
 import { extractionRoutes } from '../extractions/routes.ts';
 import { subscriptionRoutes } from '../webhooks/routes.ts';
@@ -36,3 +36,12 @@ export const routes: RouteDefinition[] = [
   ...eventRoutes,
   ...workflowRoutes,
 ];
+
+/**
+ * The REQUEST authorizer in front of every non-public route (API Gateway deployed, the local gateway
+ * locally): it reads keys and workspaces, nothing else.
+ */
+export const apiKeyAuthorizer: AuthorizerDefinition = {
+  handler: 'functions/auth/authorize-request.ts',
+  access: { recordsTable: 'read' },
+};

@@ -1,4 +1,6 @@
 import type { StateMachineDefinition, TriggerDefinition } from '../platform/trigger-table.ts';
+import { resourcesOfKind } from '../platform/resource-table.ts';
+import { resources } from './resources.ts';
 import { extractionSweeper, extractionTasks } from '../extractions/triggers.ts';
 import { uploadedFileFinalizer } from '../files/triggers.ts';
 import { eventOutboxDrain, expiredEventPurge } from '../events/triggers.ts';
@@ -10,11 +12,11 @@ import { workflowRunSweeper, workflowRunTasks } from '../workflows/triggers.ts';
 // (bench/handler-bundles.ts, test/infra) bundle their handlers. docs/platform.md says where a new
 // consumer, schedule or task goes.
 
-/** The state machines, each from its ASL file; their `${Placeholders}` are filled by the task rows. */
-export const stateMachines: StateMachineDefinition[] = [
-  { name: 'extraction', definitionFile: 'statemachines/extraction.asl.json' },
-  { name: 'workflowRun', definitionFile: 'statemachines/workflow-run.asl.json' },
-];
+/**
+ * The state machines, each from its ASL file; their `${Placeholders}` are filled by the task rows.
+ * They are rows of the resource table (src/manifest/resources.ts), listed here beside their tasks.
+ */
+export const stateMachines: StateMachineDefinition[] = resourcesOfKind(resources, 'stateMachine');
 
 export const triggers: TriggerDefinition[] = [
   ...extractionTasks,

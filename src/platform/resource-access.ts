@@ -1,13 +1,15 @@
-import { resourceEnvironment } from '../infrastructure/resource-definitions.ts';
-
 // What a function may touch, declared on its row (a route or a trigger); the CDK stack turns it into
 // least-privilege grants plus the environment variables that name the resources, and nothing else.
 
-/** The state machines of `statemachines/`, by the name their rows use (see src/manifest/triggers.ts). */
-export type StateMachineName = 'extraction' | 'workflowRun';
+/**
+ * A state machine row's name in the resource table (src/manifest/resources.ts). A plain string, as a
+ * feature's rows cannot import the manifest that assembles them: the CDK stack and the local stack
+ * refuse a name the table lacks (`accessedResources` in resource-table.ts), and so does a unit test.
+ */
+export type StateMachineName = string;
 
-/** The queues of `src/infrastructure/resource-definitions.ts`, by the name rows use. */
-export type QueueName = 'webhookDelivery';
+/** A queue row's name in the resource table (src/manifest/resources.ts); checked like `StateMachineName`. */
+export type QueueName = string;
 
 /**
  * `start`: StartExecution. `stop`: StopExecution of its executions. `describe`: DescribeExecution of
@@ -39,14 +41,3 @@ export interface ResourceAccess {
   /** The KMS key of webhook signing secrets (envelope encryption). */
   signingKey?: SigningKeyAccess;
 }
-
-/** The variable through which a function granted a state machine finds its ARN. */
-export const stateMachineArnEnvironment: Record<StateMachineName, string> = {
-  extraction: resourceEnvironment.extractionStateMachineArn,
-  workflowRun: resourceEnvironment.workflowRunStateMachineArn,
-};
-
-/** The variable through which a function granted a queue finds its URL. */
-export const queueUrlEnvironment: Record<QueueName, string> = {
-  webhookDelivery: resourceEnvironment.webhookDeliveryQueueUrl,
-};

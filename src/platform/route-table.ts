@@ -53,6 +53,12 @@ export interface RouteDefinition {
 
 export const apiBasePath = '/api/public/v1';
 
+/** The authorizer every non-public route runs first: its handler and what it may touch, like a row. */
+export interface AuthorizerDefinition {
+  handler: string;
+  access: ResourceAccess;
+}
+
 /**
  * A row of the route table, keeping the exact types of its schemas: the handler that imports the row
  * gets its body and query types from them (see `RouteBody`, `RouteQuery`), so it cannot drift from

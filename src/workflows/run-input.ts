@@ -1,7 +1,6 @@
 // The run's `body` from the request of POST /workflows/{workflowId}/runs (spec, Workflows).
 import type { Readable } from 'node:stream';
 import type { FormUploads, ReceivedFormPart, ReceivedTextPart } from '../files/form-uploads.ts';
-import { formUploads } from '../files/wiring.ts';
 import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../platform/errors.ts';
 
 export interface RunInputRequest {
@@ -11,8 +10,8 @@ export interface RunInputRequest {
 }
 
 export interface RunInputDependencies {
-  /** Where a form's file parts are stored; the stack's files table and bucket by default. */
-  formUploads?: FormUploads;
+  /** Where a form's file parts are stored (the stack's files table and bucket, from src/composition/files.ts). */
+  formUploads: FormUploads;
 }
 
 /** A JSON run input is kept in the run record; larger inputs belong in files. */
@@ -58,10 +57,10 @@ export interface FileNode {
  * in the order sent). A name may carry several file parts, but only one text or JSON part, and not
  * both kinds: which of two values was meant is the client's to say. A refused form leaves no file.
  */
-export async function readRunInput(workspaceId: string, request: RunInputRequest, dependencies: RunInputDependencies = {}): Promise<unknown> {
+export async function readRunInput(workspaceId: string, request: RunInputRequest, dependencies: RunInputDependencies): Promise<unknown> {
   const mediaType = request.contentType?.split(';')[0]!.trim().toLowerCase();
   if (mediaType === 'multipart/form-data') {
-    const uploads = dependencies.formUploads ?? formUploads();
+    const uploads = dependencies.formUploads;
     const parts = await uploads.receiveForm(
       workspaceId,
       { stream: request.stream, contentType: request.contentType!, declaredBodyBytes: request.declaredBodyBytes },

@@ -19,7 +19,8 @@ import { createSubscriptionRoute, rotateSigningSecretRoute, subscriptionRoutes, 
 import { uploadedFileFinalizer } from '../../src/files/triggers.ts';
 import { extractionSweeper } from '../../src/extractions/triggers.ts';
 import { eventOutboxDrain } from '../../src/events/triggers.ts';
-import { filesBucket, recordsTable, resourceEnvironment, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
+import { filesBucket, recordsTable, webhookDeliveryQueue } from '../../src/infrastructure/resource-definitions.ts';
+import { resources as resourceTable } from '../../src/manifest/resources.ts';
 import { stateMachines, triggers } from '../../src/manifest/triggers.ts';
 import type { ResourceAccess } from '../../src/platform/resource-access.ts';
 import { defaultWebhookTimeoutSeconds } from '../../src/webhooks/webhook-sender.ts';
@@ -27,6 +28,17 @@ import { heldDeliverySweeper, webhookDeliveryConsumer } from '../../src/webhooks
 import { workflowRunSweeper } from '../../src/workflows/triggers.ts';
 import { cdkTestApps } from '../support/cdk-test-apps.ts';
 import { effectiveAccess, tasksOf, triggersOfKind, type QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
+
+/** Each resource's variable, from its row in the resource table. */
+const variableOf = (name: string) => resourceTable.find((row) => row.name === name)!.environmentVariable;
+const resourceEnvironment = {
+  recordsTableName: variableOf('recordsTable'),
+  filesBucketName: variableOf('filesBucket'),
+  webhookDeliveryQueueUrl: variableOf('webhookDelivery'),
+  extractionStateMachineArn: variableOf('extraction'),
+  workflowRunStateMachineArn: variableOf('workflowRun'),
+  signingKeyId: variableOf('signingKey'),
+};
 
 // The app's own feature flags, so the test synthesizes what `cdk synth` does.
 const cdkContext = JSON.parse(readFileSync(path.join(repositoryRoot, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
@@ -418,7 +430,7 @@ describe('storage', () => {
   });
 
   it('redrives webhook deliveries to an encrypted dead-letter queue', () => {
-    const deadLetterLogicalId = stack.getLogicalId(stack.storage.deliveryDeadLetterQueue.node.defaultChild as CfnElement);
+    const deadLetterLogicalId = stack.getLogicalId(stack.storage.queues.get('webhookDelivery')!.deadLetterQueue.node.defaultChild as CfnElement);
 
     template.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: webhookDeliveryQueue.visibilityTimeoutSeconds,
@@ -437,7 +449,7 @@ describe('storage', () => {
 
 describe('webhook delivery', () => {
   it('alarms as soon as one message is in the dead-letter queue', () => {
-    const deadLetterLogicalId = stack.getLogicalId(stack.storage.deliveryDeadLetterQueue.node.defaultChild as CfnElement);
+    const deadLetterLogicalId = stack.getLogicalId(stack.storage.queues.get('webhookDelivery')!.deadLetterQueue.node.defaultChild as CfnElement);
 
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/SQS',
@@ -661,7 +673,7 @@ describe('event outbox', () => {
     ];
 
     for (const { name, logicalId } of functions) {
-      expect(actionsGrantedTo(logicalId, logicalIdOfResource(stack.storage.deliveryQueue)).includes('sqs:SendMessage'), name).toBe(recordsEvents.has(name));
+      expect(actionsGrantedTo(logicalId, logicalIdOfResource(stack.storage.queueNamed('webhookDelivery'))).includes('sqs:SendMessage'), name).toBe(recordsEvents.has(name));
       expect(resources[logicalId]!.Properties.Environment.Variables[resourceEnvironment.webhookDeliveryQueueUrl] !== undefined, name).toBe(recordsEvents.has(name));
     }
   });
@@ -720,7 +732,7 @@ function expectGrantsExactly(functionLogicalId: string, access: ResourceAccess, 
   expect(actions.includes('states:DescribeExecution'), `${label}: DescribeExecution`).toBe(stateMachineAccess.includes('describe'));
   expect(granted(/^states:SendTask(Success|Failure|Heartbeat)$/), `${label}: task callbacks`).toBe(stateMachineAccess.includes('callback'));
   expect(resourceEnvironment.extractionStateMachineArn in environment, `${label}: state machine variable`).toBe(access.stateMachines?.extraction !== undefined);
-  const deliveryQueueActions = actionsGrantedTo(functionLogicalId, logicalIdOfResource(stack.storage.deliveryQueue));
+  const deliveryQueueActions = actionsGrantedTo(functionLogicalId, logicalIdOfResource(stack.storage.queueNamed('webhookDelivery')));
   expect(deliveryQueueActions.includes('sqs:SendMessage'), `${label}: SendMessage`).toBe(queueAccess.includes('send') || queueAccess.includes('consumeAndSend'));
   expect(resourceEnvironment.workflowRunStateMachineArn in environment, `${label}: workflow run state machine variable`).toBe(access.stateMachines?.workflowRun !== undefined);
   for (const consumeAction of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']) {
@@ -782,7 +794,7 @@ describe('trigger table', () => {
 
   it('feeds a queue consumer row through an event source mapping with its batching and partial batch failures', () => {
     const consumerLogicalId = logicalIdOf(triggerFunction(deliveryConsumer.name));
-    const queueLogicalId = stack.getLogicalId(stack.storage.deliveryQueue.node.defaultChild as CfnElement);
+    const queueLogicalId = stack.getLogicalId(stack.storage.queueNamed('webhookDelivery').node.defaultChild as CfnElement);
     const actions = actionsGrantedTo(consumerLogicalId);
 
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', triggersOfKind(deployedTriggers, 'queueConsumer').length);

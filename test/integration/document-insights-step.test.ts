@@ -7,10 +7,11 @@ import { startLocalStepFunctions, type RunningLocalStepFunctions } from '../../s
 import type { QueueConsumerTrigger } from '../../src/platform/trigger-table.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { readRunInput, type FileNode } from '../../src/workflows/run-input.ts';
+import { formUploads } from '../../src/composition/files.ts';
 import { startDocumentInsightsStep } from '../../src/workflows/steps/document-insights.ts';
 import { StepFunctionsTaskCallbacks } from '../../src/workflows/aws/step-functions-task-callbacks.ts';
-import { documentInsightsWaits } from '../../src/workflows/callback-wiring.ts';
-import { documentInsightsDependencies } from '../../src/workflows/wiring.ts';
+import { documentInsightsWaits } from '../../src/composition/workflow-callbacks.ts';
+import { documentInsightsDependencies } from '../../src/composition/workflows.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { answerTaskTokensAt, throttleNextAnswers } from '../support/step-resuming-queue-consumer.ts';
@@ -80,7 +81,7 @@ async function uploadedAsPart(content: Buffer, fileName: string): Promise<FileNo
   const form = new FormData();
   form.append('invoice', new Blob([content]), fileName);
   const request = new Request('http://paperflow.test/runs', { method: 'POST', body: form });
-  const body = (await readRunInput('ws_default', { contentType: request.headers.get('content-type')!, stream: Readable.fromWeb(request.body! as never) })) as { invoice: FileNode[] };
+  const body = (await readRunInput('ws_default', { contentType: request.headers.get('content-type')!, stream: Readable.fromWeb(request.body! as never) }, { formUploads: formUploads() })) as { invoice: FileNode[] };
   return body.invoice;
 }
 
@@ -148,7 +149,7 @@ describe('document_insights on the embedded stack', () => {
     const form = new FormData();
     form.append('invoice', new Blob([await invoicePdf()]), 'invoice.pdf');
     const request = new Request('http://paperflow.test/runs', { method: 'POST', body: form });
-    const foreign = (await readRunInput('ws_foreign', { contentType: request.headers.get('content-type')!, stream: Readable.fromWeb(request.body! as never) })) as { invoice: FileNode[] };
+    const foreign = (await readRunInput('ws_foreign', { contentType: request.headers.get('content-type')!, stream: Readable.fromWeb(request.body! as never) }, { formUploads: formUploads() })) as { invoice: FileNode[] };
 
     await expect(startStep('run_foreign', { file: foreign.invoice }, 'token-never-used')).rejects.toMatchObject({
       name: 'StepFailedError',

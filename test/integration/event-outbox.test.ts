@@ -7,7 +7,7 @@ import { eventKey } from '../../src/events/aws/event-keys.ts';
 import { SqsEventHandOff } from '../../src/events/aws/sqs-event-hand-off.ts';
 import { EventOutbox } from '../../src/events/event-outbox.ts';
 import { EventRecorder } from '../../src/events/event-recorder.ts';
-import { eventLister, eventRecorder } from '../../src/events/wiring.ts';
+import { eventLister, eventRecorder } from '../../src/composition/events.ts';
 import { sqsClient } from '../../src/infrastructure/sqs-client.ts';
 import { ExtractionClient, waitForEvents, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';

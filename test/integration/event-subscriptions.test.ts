@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../../src/infrastructure/resource-definitions.ts';
-import { signingSecretOf } from '../../src/webhooks/wiring.ts';
+import { paperflowConfiguration } from '../../src/composition/configuration.ts';
+import { signingSecretOf } from '../../src/composition/webhooks.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
@@ -57,7 +57,7 @@ describe('create', () => {
     const created = await create(client);
 
     const { Item } = await dynamoDocumentClient().send(
-      new GetCommand({ TableName: requiredEnvironment(resourceEnvironment.recordsTableName), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
+      new GetCommand({ TableName: paperflowConfiguration().resources.recordsTableName(), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
     );
 
     expect(Item).toBeDefined();
@@ -359,7 +359,7 @@ describe('rotate-secret and recover (extensions)', () => {
     const rotated = await rotate(client, created.body.id);
     const after = Date.now();
     const { Item } = await dynamoDocumentClient().send(
-      new GetCommand({ TableName: requiredEnvironment(resourceEnvironment.recordsTableName), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
+      new GetCommand({ TableName: paperflowConfiguration().resources.recordsTableName(), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
     );
     const read = await client.json(`${path}/${created.body.id}`);
 
@@ -384,7 +384,7 @@ describe('rotate-secret and recover (extensions)', () => {
 
     const rotated = await rotate(client, created.body.id, { overlapHours: 0 });
     const { Item } = await dynamoDocumentClient().send(
-      new GetCommand({ TableName: requiredEnvironment(resourceEnvironment.recordsTableName), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
+      new GetCommand({ TableName: paperflowConfiguration().resources.recordsTableName(), Key: { pk: `SUB#${created.body.id}`, sk: 'SUBSCRIPTION' } }),
     );
 
     expect(rotated.body.previousSecretExpiresAt).toBeNull();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyService } from '../../src/auth/wiring.ts';
+import { apiKeyService } from '../../src/composition/auth.ts';
 import { seedRecords } from '../../bench/support/extraction-seeding.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';

@@ -5,7 +5,7 @@ import { decodeTime } from 'ulidx';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExtractionRecord } from '../../src/extractions/extraction.ts';
 import { attentionPartition, attentionShardOf } from '../../src/extractions/extraction-keys.ts';
-import { extractionSettlement, extractionStore } from '../../src/extractions/wiring.ts';
+import { extractionSettlement, extractionStore } from '../../src/composition/extractions.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';

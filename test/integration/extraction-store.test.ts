@@ -5,9 +5,9 @@ import type { ExtractionRecord, ExtractionStatus } from '../../src/extractions/e
 import { labelKeyPartition, labelValuePartition, statusPartition, workspacePartition } from '../../src/extractions/extraction-keys.ts';
 import { DynamoDbExtractionLister } from '../../src/extractions/aws/dynamodb-extraction-listing.ts';
 import { ExtractionSettlement } from '../../src/extractions/extraction-settlement.ts';
-import { extractionSettlement, extractionStore, outputStore } from '../../src/extractions/wiring.ts';
+import { extractionSettlement, extractionStore, outputStore } from '../../src/composition/extractions.ts';
 import type { EventRecorder } from '../../src/events/event-recorder.ts';
-import { eventLister } from '../../src/events/wiring.ts';
+import { eventLister } from '../../src/composition/events.ts';
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { useMetricSink, type RecordedMetric } from '../../src/infrastructure/metrics.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../../src/composition/auth.ts';
 import { maximumFileBytes } from '../../src/files/file-limits.ts';
 import { fileSchema, uploadedFileSchema } from '../../src/files/routes.ts';
 import { bootstrapApiKey, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../../src/composition/auth.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 
 // The conventions every operation shares, driven over real HTTP against the embedded stack.

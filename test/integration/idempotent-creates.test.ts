@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../../src/composition/auth.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { publishDefinition } from '../support/workflow-runs.ts';
 import { sampleCsv, sampleText } from '../support/sample-files.ts';

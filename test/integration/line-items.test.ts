@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractionConfigurationStore } from '../../src/extraction-configurations/wiring.ts';
+import { extractionConfigurationStore } from '../../src/composition/extraction-configurations.ts';
 import { derivedScanOf } from '../../scripts/corpus-scans.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { laidOutPdf, type PlacedPdfText } from '../support/extraction-documents.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../../src/composition/auth.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { samplePdf } from '../support/sample-files.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createServer, type Server } from 'node:net';
-import { apiKeyService } from '../../src/auth/wiring.ts';
+import { apiKeyService } from '../../src/composition/auth.ts';
 import { ExtractionClient } from '../support/extraction-client.ts';
 import { captureLogLines } from '../support/log-lines.ts';
 import { bootstrapApiKey, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';

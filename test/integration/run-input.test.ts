@@ -3,6 +3,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRunInput, type FileNode } from '../../src/workflows/run-input.ts';
+import { formUploads } from '../../src/composition/files.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { recordsTable } from '../support/records-table.ts';
 import { elfExecutable, sampleCsv, samplePdf } from '../support/sample-files.ts';
@@ -46,7 +47,7 @@ describe('readRunInput with multipart/form-data on the embedded stack', () => {
     form.append('documents', new Blob([pdf]), 'march.pdf');
     form.append('documents', new Blob([sampleCsv]), 'ledger.csv');
 
-    const body = (await readRunInput('ws_default', requestOf(form))) as { customer: string; options: unknown; documents: FileNode[] };
+    const body = (await readRunInput('ws_default', requestOf(form), { formUploads: formUploads() })) as { customer: string; options: unknown; documents: FileNode[] };
 
     expect(body.customer).toBe('ACME Ltd');
     expect(body.options).toEqual({ priority: 'high' });
@@ -72,8 +73,8 @@ describe('readRunInput with multipart/form-data on the embedded stack', () => {
     withBrokenJson.append('good', new Blob([sampleCsv]), 'a.csv');
     withBrokenJson.append('options', new Blob(['{oops'], { type: 'application/json' }));
 
-    await expect(readRunInput('ws_default', requestOf(withExecutable))).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
-    await expect(readRunInput('ws_default', requestOf(withBrokenJson))).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(readRunInput('ws_default', requestOf(withExecutable), { formUploads: formUploads() })).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    await expect(readRunInput('ws_default', requestOf(withBrokenJson), { formUploads: formUploads() })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
 
     expect(await storedKeys()).toEqual(keysBefore);
     expect(await fileRecordKeys()).toEqual(recordsBefore);
@@ -83,7 +84,7 @@ describe('readRunInput with multipart/form-data on the embedded stack', () => {
     const form = new FormData();
     form.append('doc', new Blob([sampleCsv]), 'ledger.csv');
 
-    const body = (await readRunInput('ws_elsewhere', requestOf(form))) as { doc: FileNode[] };
+    const body = (await readRunInput('ws_elsewhere', requestOf(form), { formUploads: formUploads() })) as { doc: FileNode[] };
 
     expect((await stack.api(`/files/${body.doc[0]!.fileId}`)).status).toBe(404);
     const { client, tableName } = recordsTable();

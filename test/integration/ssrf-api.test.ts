@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttemptRecord, DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
-import { deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
+import { deliveryStore } from '../../src/composition/webhook-deliveries.ts';
 import { countingServer, type CountingServer } from '../support/counting-server.ts';
 import { ExtractionClient, recordedEventsOf, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';

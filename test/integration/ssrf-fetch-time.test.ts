@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DeliveryRecord } from '../../src/webhooks/delivery-records.ts';
-import { deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
+import { deliveryStore } from '../../src/composition/webhook-deliveries.ts';
 import type { HostResolver } from '../../src/outbound/outbound-fetch.ts';
 import { countingServer, type CountingServer } from '../support/counting-server.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';

@@ -8,7 +8,7 @@ import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.t
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import type { AttemptMessageResult, DeliveryAttempts, DeliverySubscription } from '../../src/webhooks/delivery-attempts.ts';
 import type { DeliveryHistory } from '../../src/webhooks/delivery-history.ts';
-import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/webhooks/delivery-wiring.ts';
+import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/composition/webhook-deliveries.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { refusedConnectionUrl, startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';

@@ -6,7 +6,7 @@ import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.t
 import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { runItemKeys } from '../../src/workflows/aws/dynamodb-run-store.ts';
-import { runExecutions, runService, workflowStore } from '../../src/workflows/wiring.ts';
+import { runExecutions, runService, workflowStore } from '../../src/composition/workflows.ts';
 import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
 import { adminCliFor } from '../support/admin-cli-process.ts';
 import { workspaceKey } from '../support/extraction-client.ts';

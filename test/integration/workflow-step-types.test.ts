@@ -11,7 +11,7 @@ import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
 import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
 import { useMetricSink, type RecordedMetric } from '../../src/infrastructure/metrics.ts';
-import { workflowStore } from '../../src/workflows/wiring.ts';
+import { workflowStore } from '../../src/composition/workflows.ts';
 
 // The step types that leave the run engine, end to end over HTTP: web_function against a real server on
 // loopback (allowed by the explicit local setting), document_insights on a file sent as a multipart

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { processOcrPool, terminateProcessOcrPool } from '../../src/extractions/process-ocr-pool.ts';
-import { readDocumentOnDemand } from '../../src/extractions/processing-wiring.ts';
+import { readDocumentOnDemand } from '../../src/composition/extraction-processing.ts';
 import { textPng } from '../support/document-builders.ts';
 
 // The extract task reads document after document in one process (a warm Lambda, the local stack):

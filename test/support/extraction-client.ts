@@ -1,10 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { apiKeyService, workspaceStore } from '../../src/auth/wiring.ts';
+import { apiKeyService, workspaceStore } from '../../src/composition/auth.ts';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { executionNameOf } from '../../src/extractions/extraction-executions.ts';
 import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.ts';
 import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../../src/infrastructure/resource-definitions.ts';
+import { paperflowConfiguration } from '../../src/composition/configuration.ts';
 import { jsonOf, type StackUnderTest } from './local-stack-harness.ts';
 
 // Helpers for the extraction integration tests: keys per workspace, uploads, bounded polling.
@@ -107,7 +107,7 @@ export async function recordedEvents(workspaceId: string): Promise<LooseItem[]> 
   do {
     const page = await dynamoDocumentClient().send(
       new QueryCommand({
-        TableName: requiredEnvironment(resourceEnvironment.recordsTableName),
+        TableName: paperflowConfiguration().resources.recordsTableName(),
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :events',
         ExpressionAttributeValues: { ':events': `WS#${workspaceId}#EVENTS` },
@@ -128,7 +128,7 @@ export async function recordedEventsOf(workspaceId: string, extractionId: string
 
 /** Waits (bounded) until the generation's execution has ended, asking Step Functions as a client would. */
 export async function waitForExecutionEnd(extractionId: string, generation = 1, timeoutMs = 20_000): Promise<string> {
-  const stateMachineArn = requiredEnvironment(resourceEnvironment.extractionStateMachineArn);
+  const stateMachineArn = paperflowConfiguration().resources.stateMachineArn('extraction');
   const executionArn = `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${executionNameOf({ id: extractionId, generation })}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,11 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { parseDeliveryQueueMessage } from '../../src/webhooks/delivery-queue-messages.ts';
-import { deliveryQueueMessages } from '../../src/webhooks/wiring.ts';
+import { deliveryQueueMessages } from '../../src/composition/webhooks.ts';
 import { documentInsightsResumer } from '../../src/workflows/steps/document-insights-resume.ts';
 import { StepFunctionsTaskCallbacks } from '../../src/workflows/aws/step-functions-task-callbacks.ts';
 import type { TaskCallbacks } from '../../src/workflows/task-callbacks.ts';
-import { documentInsightsWaits } from '../../src/workflows/callback-wiring.ts';
+import { documentInsightsWaits } from '../../src/composition/workflow-callbacks.ts';
 
 // The delivery queue's consumer as production runs it (fan-out plus the document_insights listener,
 // functions/webhooks/process-webhook-deliveries.ts), except that task tokens are answered on the test's

@@ -1,6 +1,6 @@
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
-import { workflowStore } from '../../src/workflows/wiring.ts';
+import { workflowStore } from '../../src/composition/workflows.ts';
 import { jsonOf, type StackUnderTest } from './local-stack-harness.ts';
 
 // Builders for the workflow run tests (this file and the step types' tests): publish a definition in a

@@ -43,7 +43,7 @@ const notCompleted = '~';
 /** Values up to this size stay in their item; larger ones go to S3 (an item holds at most 400 KB). */
 export const inlineValueLimitBytes = 32 * 1024;
 
-/** Where large JSON values of a run live (the files bucket; one AWS implementation in wiring.ts). */
+/** Where large JSON values of a run live (the files bucket; one AWS implementation, built in src/composition/workflow-reads.ts). */
 export interface RunValueObjects {
   put(objectKey: string, body: string): Promise<void>;
   get(objectKey: string): Promise<string>;

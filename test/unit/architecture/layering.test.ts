@@ -32,16 +32,18 @@ describe('the dependency rule', () => {
     expect(violations, `Layering violations (see .dependency-cruiser.cjs for the rules):\n${violations.join('\n')}`).toEqual([]);
   });
 
-  it('reports a domain module importing src/http, aws-lambda types, the AWS SDK or an adapter, the CLI and the typed client importing a domain module, a feature reaching past the engine\'s public module, and nothing else', async () => {
+  it('reports a domain module importing src/http, the composition root, aws-lambda types, the AWS SDK or an adapter, src/manifest importing the composition root, the CLI and the typed client importing a domain module, a feature reaching past the engine\'s public module, and nothing else', async () => {
     const violations = await layeringViolations(fixtureRoot, ['src', 'functions']);
 
     // The fixture resolves packages from the repository's node_modules.
     expect(violations).toEqual([
       'cli-only-public-api: src/cli/greet-from-the-command-line.ts → src/extractions/greeting.ts',
       'client-only-public-api: src/client/greet-through-the-domain.ts → src/extractions/greeting.ts',
+      'composition-only-from-entry-points: src/manifest/greeting-rows.ts → src/composition/greetings.ts',
       'domain-not-to-adapters: src/files/card-writer.ts → src/files/aws/s3-greeting-cards.ts',
       'domain-not-to-aws-sdk: src/files/greeting-cards-in-s3.ts → node_modules/@aws-sdk/client-s3/dist-cjs/index.js',
       'domain-not-to-lambda-types: src/extractions/queued-names.ts → node_modules/@types/aws-lambda/index.d.ts',
+      'domain-not-to-outer-layers: src/extractions/greeting-with-its-graph.ts → src/composition/greetings.ts',
       'domain-not-to-outer-layers: src/files/greeting-over-http.ts → src/http/render-answer.ts',
       'engine-diagnostics-only-for-tools: src/extractions/letter-counts.ts → src/extraction-engine/diagnostics.ts',
       'engine-readers-loaded-on-first-use: src/extractions/letters-at-start-up.ts → src/extraction-engine/reading.ts',

@@ -21,7 +21,7 @@ function recordOf(messageId: string, body: string): SQSRecord {
 }
 
 describe('the webhook delivery queue consumer', () => {
-  // The wiring names its resources from the environment; nothing is called on them here.
+  // The composition root names its resources from the environment; nothing is called on them here.
   beforeEach(() => {
     vi.stubEnv('PAPERFLOW_TABLE_NAME', 'paperflow-unit');
     vi.stubEnv('PAPERFLOW_DELIVERY_QUEUE_URL', 'http://127.0.0.1:9/000000000000/paperflow-unit-deliveries');

@@ -1,8 +1,8 @@
-import { directUploads } from '../files/wiring.ts';
-import { ExtractionService } from './extraction-service.ts';
-import { serviceDependencies } from './wiring.ts';
+import { directUploads } from './files.ts';
+import { ExtractionService } from '../extractions/extraction-service.ts';
+import { serviceDependencies } from './extractions.ts';
 
-// Apart from wiring.ts: the files domain's multipart upload bundles busboy and file-type, which only
+// Apart from extractions.ts: the files domain's multipart upload bundles busboy and file-type, which only
 // upload-extraction runs; and upload-extraction takes its document in, so it needs no reads of files
 // nor their download links.
 

@@ -1,5 +1,5 @@
 import type { RecordedEventListener } from '../events/event-listeners.ts';
-import { documentInsightsWaits, taskCallbacks } from '../workflows/callback-wiring.ts';
+import { documentInsightsWaits, taskCallbacks } from './workflow-callbacks.ts';
 import { documentInsightsResumer } from '../workflows/steps/document-insights-resume.ts';
 
 // The domain listeners on recorded events (src/events/event-listeners.ts), run by the delivery queue's

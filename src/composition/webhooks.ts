@@ -3,41 +3,38 @@ import type { DataKeyProvider } from '../infrastructure/data-keys.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { kmsClient } from '../infrastructure/kms-client.ts';
 import { KmsDataKeys } from '../infrastructure/kms-data-keys.ts';
-import { localKeyFileEnvironment, LocalFileDataKeys } from '../infrastructure/local-file-data-keys.ts';
-import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
-import type { DeliveryAttempts } from './delivery-attempts.ts';
-import { DeliveryQueueMessages } from './delivery-queue-messages.ts';
-import { deliveryAttempts, deliveryStore, eventPayloads } from './delivery-wiring.ts';
-import { StoredSubscriptionLookup } from './subscription-lookup.ts';
-import { DynamoSubscriptionQuota } from './aws/dynamodb-subscription-quota.ts';
-import { DynamoSubscriptionStore } from './aws/dynamodb-subscription-store.ts';
-import { SigningSecretCipher } from './subscription-secrets.ts';
-import { SubscriptionService } from './subscription-service.ts';
-import type { SubscriptionStore } from './subscription-store.ts';
-import { signWebhook } from './webhook-signature.ts';
+import { LocalFileDataKeys } from '../infrastructure/local-file-data-keys.ts';
+import { paperflowConfiguration } from './configuration.ts';
+import type { DeliveryAttempts } from '../webhooks/delivery-attempts.ts';
+import { DeliveryQueueMessages } from '../webhooks/delivery-queue-messages.ts';
+import { deliveryAttempts, deliveryStore, eventPayloads } from './webhook-deliveries.ts';
+import { StoredSubscriptionLookup } from '../webhooks/subscription-lookup.ts';
+import { DynamoSubscriptionQuota } from '../webhooks/aws/dynamodb-subscription-quota.ts';
+import { DynamoSubscriptionStore } from '../webhooks/aws/dynamodb-subscription-store.ts';
+import { SigningSecretCipher } from '../webhooks/subscription-secrets.ts';
+import { SubscriptionService } from '../webhooks/subscription-service.ts';
+import type { SubscriptionStore } from '../webhooks/subscription-store.ts';
+import { signWebhook } from '../webhooks/webhook-signature.ts';
 
-// Built from the environment the stack (deployed or local) sets. The one choice between deployed and
+// Built from the function's configuration (configuration.ts). The one choice between deployed and
 // local is here: a KMS key id (deployed, or LocalStack/moto, which serve KMS) or the embedded stack's
 // key file.
 
 /** The data keys of signing secrets: KMS when the function was granted the key, else the local key file. */
 export function signingSecretDataKeys(): DataKeyProvider {
-  const keyId = process.env[resourceEnvironment.signingKeyId];
-  if (keyId) return new KmsDataKeys(kmsClient(), keyId);
-  const keyFile = process.env[localKeyFileEnvironment];
-  if (keyFile) return new LocalFileDataKeys(keyFile);
-  throw new Error(`Neither ${resourceEnvironment.signingKeyId} nor ${localKeyFileEnvironment} is set: this function was not granted the signing key.`);
+  const key = paperflowConfiguration().resources.signingKey();
+  return 'kmsKeyId' in key ? new KmsDataKeys(kmsClient(), key.kmsKeyId) : new LocalFileDataKeys(key.localKeyFile);
 }
 
 /** `batchReadsForOneInvocation`: for one queue consumer invocation (reads batched and remembered). */
 export function subscriptionStore(options: { batchReadsForOneInvocation?: boolean } = {}): SubscriptionStore {
-  return new DynamoSubscriptionStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), options);
+  return new DynamoSubscriptionStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName(), options);
 }
 
 export function subscriptionService(): SubscriptionService {
   return new SubscriptionService({
     store: subscriptionStore(),
-    quota: new DynamoSubscriptionQuota(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName)),
+    quota: new DynamoSubscriptionQuota(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName()),
     cipher: () => new SigningSecretCipher(signingSecretDataKeys()),
     releaseHeldDeliveries: (subscriptionId) => webhookDeliveries().releaseHeldDeliveries(subscriptionId),
   });
@@ -74,5 +71,5 @@ export function deliveryQueueMessages(listeners: readonly RecordedEventListener[
 
 /** After a resume, the sweeper waits this long before releasing once more (default 60 seconds). */
 export function heldReleaseGraceMs(): number {
-  return secondsFromEnvironment('PAPERFLOW_HELD_RELEASE_GRACE_SECONDS', 60) * 1000;
+  return paperflowConfiguration().settings.heldReleaseGraceMs;
 }

@@ -1,19 +1,19 @@
-import { eventRecorder } from '../events/wiring.ts';
-import { extractionService } from '../extractions/wiring.ts';
-import { requiredEnvironment, resourceEnvironment, secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
+import { eventRecorder } from './events.ts';
+import { extractionService } from './extractions.ts';
+import { paperflowConfiguration } from './configuration.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
-import { RunEngine } from './run-engine.ts';
-import { StepFunctionsRunExecutions } from './aws/step-functions-run-executions.ts';
-import { runStore, runViews, workflowStore } from './read-wiring.ts';
-import { RunService } from './run-service.ts';
-import { startDocumentInsightsStep } from './steps/document-insights.ts';
-import { callWebFunction } from './steps/web-function.ts';
-import type { DocumentInsightsDependencies } from './steps/document-insights.ts';
-import { documentInsightsWaits, taskCallbacks } from './callback-wiring.ts';
+import { RunEngine } from '../workflows/run-engine.ts';
+import { StepFunctionsRunExecutions } from '../workflows/aws/step-functions-run-executions.ts';
+import { runStore, runViews, workflowStore } from './workflow-reads.ts';
+import { RunService } from '../workflows/run-service.ts';
+import { startDocumentInsightsStep } from '../workflows/steps/document-insights.ts';
+import { callWebFunction } from '../workflows/steps/web-function.ts';
+import type { DocumentInsightsDependencies } from '../workflows/steps/document-insights.ts';
+import { documentInsightsWaits, taskCallbacks } from './workflow-callbacks.ts';
 
-// Built from the environment the stack (deployed or local) sets; clients are shared per process. The
-// read handlers use read-wiring.ts alone, which leaves the engine (jsonata, step types, SFN) out of them.
+// Built from the function's configuration (configuration.ts); clients are shared per process. The
+// read handlers use workflow-reads.ts alone, which leaves the engine (jsonata, step types, SFN) out of them.
 
 export { runStore, runViews, workflowStore };
 
@@ -23,7 +23,8 @@ export function documentInsightsDependencies(): DocumentInsightsDependencies {
 }
 
 export function runExecutions(): StepFunctionsRunExecutions {
-  return new StepFunctionsRunExecutions(sfnClient(), () => requiredEnvironment(resourceEnvironment.workflowRunStateMachineArn));
+  const { resources } = paperflowConfiguration();
+  return new StepFunctionsRunExecutions(sfnClient(), () => resources.stateMachineArn('workflowRun'));
 }
 
 export function runEngine(): RunEngine {
@@ -46,5 +47,5 @@ export function runService(): RunService {
 
 /** Runs in flight this long without a live execution are failed by the sweeper (default 5 minutes). */
 export function lostRunAfterMs(): number {
-  return secondsFromEnvironment('PAPERFLOW_WORKFLOW_RUN_LOST_AFTER_SECONDS', 5 * 60) * 1000;
+  return paperflowConfiguration().settings.lostWorkflowRunAfterMs;
 }

@@ -1,24 +1,25 @@
 import { SqsDeliveryQueue } from '../infrastructure/delivery-queue.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
-import { requiredEnvironment, resourceEnvironment } from '../infrastructure/resource-definitions.ts';
+import { paperflowConfiguration } from './configuration.ts';
+import { builtOnFirstUse } from './built-on-first-use.ts';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
-import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from './delivery-attempts.ts';
-import { DeliveryHistory } from './delivery-history.ts';
-import { DynamoDeliveryStore } from './aws/dynamodb-delivery-store.ts';
-import type { DeliveryStore } from './delivery-store.ts';
-import { RecordedEventPayloads, type EventPayloads } from './event-payloads.ts';
-import { eventLister } from '../events/wiring.ts';
+import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from '../webhooks/delivery-attempts.ts';
+import { DeliveryHistory } from '../webhooks/delivery-history.ts';
+import { DynamoDeliveryStore } from '../webhooks/aws/dynamodb-delivery-store.ts';
+import type { DeliveryStore } from '../webhooks/delivery-store.ts';
+import { RecordedEventPayloads, type EventPayloads } from '../webhooks/event-payloads.ts';
+import { eventLister } from './events.ts';
 import { OutboundConnectionPool } from '../outbound/outbound-fetch.ts';
-import { retryScheduleFromEnvironment } from './retry-schedule.ts';
+import { retryScheduleFromEnvironment } from '../webhooks/retry-schedule.ts';
 import pLimit from 'p-limit';
-import { maxConcurrentPostsFromEnvironment, WebhookSender, webhookSenderSettingsFromEnvironment, type PostSlots } from './webhook-sender.ts';
+import { maxConcurrentPostsFromEnvironment, WebhookSender, webhookSenderSettingsFromEnvironment, type PostSlots } from '../webhooks/webhook-sender.ts';
 
-// Built from the environment the stack (deployed or local) sets; clients are shared per process. The
+// Built from the function's configuration (configuration.ts); clients are shared per process. The
 // subscription lookup and the signature come from the subscriptions module, so they are passed in.
 
 /** `batchReads`: for one queue consumer invocation, whose records' reads of deliveries go out together. */
 export function deliveryStore(options: { batchReads?: boolean } = {}): DynamoDeliveryStore {
-  return new DynamoDeliveryStore(dynamoDocumentClient(), requiredEnvironment(resourceEnvironment.recordsTableName), options);
+  return new DynamoDeliveryStore(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName(), options);
 }
 
 /** `rememberForOneInvocation`: each event read once per queue consumer invocation. */
@@ -27,7 +28,8 @@ export function eventPayloads(options: { rememberForOneInvocation?: boolean } = 
 }
 
 export function attemptQueue(): AttemptQueue {
-  return new SqsDeliveryQueue(sqsClient(), requiredEnvironment(resourceEnvironment.webhookDeliveryQueueUrl));
+  const { resources } = paperflowConfiguration();
+  return builtOnFirstUse(() => new SqsDeliveryQueue(sqsClient(), resources.queueUrl('webhookDelivery')));
 }
 
 export function deliveryHistory(): DeliveryHistory {

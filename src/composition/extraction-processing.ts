@@ -1,22 +1,22 @@
 import { extractDocument, type ReadDocumentOptions } from '../extraction-engine/index.ts';
-import { extractionConfigurationStore } from '../extraction-configurations/wiring.ts';
-import { fileBlobStore, fileRecordStore } from '../files/lookup-wiring.ts';
+import { extractionConfigurationStore } from './extraction-configurations.ts';
+import { fileBlobStore, fileRecordStore } from './file-lookup.ts';
 import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
-import { DownloadedDocuments } from './downloaded-documents.ts';
-import { ExtractionProcessor } from './extraction-processing.ts';
-import { processOcrPool } from './process-ocr-pool.ts';
-import { secondsFromEnvironment } from '../infrastructure/resource-definitions.ts';
-import { extractionDocuments, extractionSettlement, extractionStore, outputStore } from './wiring.ts';
+import { DownloadedDocuments } from '../extractions/downloaded-documents.ts';
+import { ExtractionProcessor } from '../extractions/extraction-processing.ts';
+import { processOcrPool } from '../extractions/process-ocr-pool.ts';
+import { paperflowConfiguration } from './configuration.ts';
+import { extractionDocuments, extractionSettlement, extractionStore, outputStore } from './extractions.ts';
 
 // The state machine's task functions are the only ones that carry the extraction engine (PDF, OCR);
-// the API functions build from wiring.ts and stay small.
+// the API functions build from extractions.ts and stay small.
 
 // The readers load native addons (sharp, canvas) when imported, and only the extract task ships them:
-// the other tasks share this wiring, so the readers are imported on first use, never at start-up.
+// the other tasks share this module, so the readers are imported on first use, never at start-up.
 // Every document of the process shares one OCR pool, so its workers start once, not per document.
 export async function readDocumentOnDemand(bytes: Uint8Array, options: ReadDocumentOptions) {
   const { readDocument } = await import('../extraction-engine/reading.ts');
-  return readDocument(bytes, { ...options, ocr: options.ocr ?? (await processOcrPool()) });
+  return readDocument(bytes, { ...options, ocr: options.ocr ?? (await processOcrPool(paperflowConfiguration().settings.ocrIdleTimeoutMs)) });
 }
 
 export function extractionProcessor(): ExtractionProcessor {
@@ -30,7 +30,7 @@ export function extractionProcessor(): ExtractionProcessor {
     async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
     {
       urlPolicy: outboundUrlPolicyFromEnvironment,
-      downloadTimeoutMs: secondsFromEnvironment('PAPERFLOW_DOCUMENT_DOWNLOAD_TIMEOUT_SECONDS', 60) * 1000,
+      downloadTimeoutMs: paperflowConfiguration().settings.documentDownloadTimeoutMs,
       maximumRedirects: 3,
     },
   );
