@@ -5,32 +5,12 @@
 import type { Placement, ReadDocument } from '../document.ts';
 import { distance } from 'fastest-levenshtein';
 import { findAmounts } from '../values/amount.ts';
-import { inferNumericDateOrder, yearsIn, type NumericDateOrder } from '../values/date.ts';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { selectAmounts } from './amount-consistency.ts';
 import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
-import { boxOfRange, buildDocumentLayout, unitePlacements, type DocumentLayout, type LayoutRow, type LayoutSegment } from './document-layout.ts';
-import {
-  companyNameCandidates,
-  currencyCandidates,
-  documentCountry,
-  type DocumentCountry,
-  findAddressBlocks,
-  type AddressBlock,
-  findReturnAddressSegments,
-  ibanCandidates,
-  impliedCurrencyCandidates,
-  letterheadCandidates,
-  mentionsAddress,
-  namesBusiness,
-  receiptHeadCandidates,
-  PartyBlocks,
-  returnAddressCandidates,
-  vatIdCandidates,
-  withLegalFormRestored,
-  type Party,
-} from './document-evidence.ts';
+import { boxOfRange, buildDocumentLayout, unitePlacements, type DocumentLayout, type LayoutRow } from './document-layout.ts';
+import { companyNameCandidates, findAddressBlocks, type AddressBlock, ibanCandidates, impliedCurrencyCandidates, letterheadCandidates, mentionsAddress, namesBusiness, receiptHeadCandidates, returnAddressCandidates, vatIdCandidates, withLegalFormRestored, type Party } from './document-evidence.ts';
 import type { FieldCandidate } from './field-candidate.ts';
 import type { ExtractedTable } from './table-specification.ts';
 import type { DocumentTypeSpecification, FieldRole, FieldSpecification } from './field-specification.ts';
@@ -42,6 +22,7 @@ import { nameSpeltAsOnPage } from './name-spelling.ts';
 import { boxOfRateLines, rateLinesTotal, taxSummaryTotalRows } from './rate-totals.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 import { matchesOf } from '../values/pattern-matches.ts';
+import { TOTALS_ROLES, type ExtractionContext, fieldOfRole, roleOfLabel, CandidatePool, prepareContext, pageOf } from './extraction-context.ts';
 
 export interface FieldResult {
   name: string;
@@ -90,84 +71,6 @@ const MIN_REPORTED_SCORE = 0.3;
 const TITLE_WORDS = new Set(['invoice', 'tax', 'receipt', 'rechnung', 'quittung', 'facture', 'factuur', 'faktura', 'fattura', 'factura', 'bill', 'payment', 'original', 'copy', 'kopie', 'credit', 'note', 'gutschrift', 'avoir']);
 
 const ROLE_PARTY: Partial<Record<FieldRole, Party>> = { 'seller-vat-id': 'seller', 'buyer-vat-id': 'buyer' };
-const TOTALS_ROLES = new Set<FieldRole>(['net-amount', 'total-amount', 'tax-amount', 'amount-due']);
-
-/** What every extraction step needs to know about the document and the type. */
-interface ExtractionContext {
-  layout: DocumentLayout;
-  language: string | undefined;
-  dateOrder: NumericDateOrder;
-  /** Years of the dates on the page that exist as read: evidence for repairing misread ones. */
-  yearsOnPage: number[];
-  specification: DocumentTypeSpecification;
-  fieldsByName: Map<string, FieldSpecification>;
-  labelMatches: LabelMatch[];
-  labelsBySegment: Map<number, LabelMatch[]>;
-  parties: PartyBlocks;
-  returnAddress: LayoutSegment[];
-  documentCurrencies: FieldCandidate[];
-  /** The country the page clearly names, if any: resolves shared currency signs and implies a currency. */
-  country?: DocumentCountry;
-}
-
-function fieldOfRole(context: ExtractionContext, role: FieldRole): FieldSpecification | undefined {
-  return context.specification.fields.find((field) => field.role === role);
-}
-
-function roleOfLabel(context: ExtractionContext, label: LabelMatch): FieldRole | undefined {
-  return label.fieldName ? context.fieldsByName.get(label.fieldName)?.role : undefined;
-}
-
-/** Candidates per field name; candidates for fields the type does not define are dropped. */
-class CandidatePool {
-  private readonly byField: Map<string, FieldCandidate[]>;
-
-  constructor(specification: DocumentTypeSpecification) {
-    this.byField = new Map(specification.fields.map((field) => [field.name, []]));
-  }
-
-  add(candidates: FieldCandidate[]): void {
-    for (const candidate of candidates) this.byField.get(candidate.fieldName)?.push(candidate);
-  }
-
-  of(fieldName: string | undefined): FieldCandidate[] {
-    return (fieldName ? this.byField.get(fieldName) : undefined) ?? [];
-  }
-}
-
-function prepareContext(document: ReadDocument, specification: DocumentTypeSpecification, layout: DocumentLayout): ExtractionContext {
-  const language = document.language;
-  const fieldsByName = new Map(specification.fields.map((field) => [field.name, field]));
-  const compiled = compileLabelSources([
-    ...specification.fields.map((field) => ({ fieldName: field.name, labels: field.labels })),
-    ...specification.fields.flatMap((field) => (field.weakLabels ? [{ fieldName: field.name, labels: field.weakLabels, strengthFactor: 0.55 }] : [])),
-    { fieldName: undefined, labels: specification.distractorLabels },
-  ]);
-  const labelMatches = findLabelMatches(layout, compiled);
-  const labelsBySegment = new Map<number, LabelMatch[]>();
-  for (const label of labelMatches) labelsBySegment.set(label.segment.id, [...(labelsBySegment.get(label.segment.id) ?? []), label]);
-
-  // Currency and date order first: both change how other values are read.
-  const country = documentCountry(layout);
-  const documentCurrencies = currencyCandidates(layout, language, country);
-  const likelyCurrency = groupByValue(documentCurrencies)[0]?.value;
-  const texts = document.pages.flatMap((page) => page.lines.map((line) => line.text));
-  const dateOrder = inferNumericDateOrder({
-    texts,
-    ...(language ? { language } : {}),
-    ...(typeof likelyCurrency === 'string' ? { currency: likelyCurrency } : {}),
-    ...(country ? { country: country.country } : {}),
-  });
-
-  const partyLabels = labelMatches.flatMap((label) => {
-    const role = label.fieldName ? fieldsByName.get(label.fieldName)?.role : undefined;
-    const party: Party | undefined = role === 'seller-name' ? 'seller' : role === 'buyer-name' ? 'buyer' : undefined;
-    return party && label.isKey ? [{ label, party }] : [];
-  });
-  const returnAddress = findReturnAddressSegments(layout);
-  const parties = new PartyBlocks(layout, partyLabels, returnAddress);
-  return { layout, language, dateOrder, yearsOnPage: yearsIn(texts), specification, fieldsByName, labelMatches, labelsBySegment, parties, returnAddress, documentCurrencies, ...(country ? { country } : {}) };
-}
 
 function addLabelCandidates(context: ExtractionContext, pool: CandidatePool): void {
   const issueDateField = fieldOfRole(context, 'issue-date');
@@ -404,11 +307,6 @@ function grossOfSummaryRows(candidates: FieldCandidate[], summaryTotals: Map<Lay
 function rowOfSegment(layout: DocumentLayout, segmentId: number): LayoutRow | undefined {
   const segment = layout.segments[segmentId];
   return segment && layout.pages.find((page) => page.pageNumber === segment.pageNumber)?.rows[segment.rowIndex];
-}
-
-/** The page something was found on (a candidate, a label's segment). */
-function pageOf(context: ExtractionContext, found: { pageNumber: number }) {
-  return context.layout.pages.find((page) => page.pageNumber === found.pageNumber);
 }
 
 /**
