@@ -12,7 +12,6 @@ import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-
 import { boxOfRange, buildDocumentLayout, unitePlacements, type DocumentLayout, type LayoutRow } from './document-layout.ts';
 import { companyNameCandidates, findAddressBlocks, type AddressBlock, ibanCandidates, impliedCurrencyCandidates, letterheadCandidates, mentionsAddress, namesBusiness, receiptHeadCandidates, returnAddressCandidates, vatIdCandidates, withLegalFormRestored, type Party } from './document-evidence.ts';
 import type { FieldCandidate } from './field-candidate.ts';
-import type { ExtractedTable } from './table-specification.ts';
 import type { DocumentTypeSpecification, FieldRole, FieldSpecification } from './field-specification.ts';
 import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evidence.ts';
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
@@ -23,18 +22,9 @@ import { boxOfRateLines, rateLinesTotal, taxSummaryTotalRows } from './rate-tota
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 import { matchesOf } from '../values/pattern-matches.ts';
 import { TOTALS_ROLES, type ExtractionContext, fieldOfRole, roleOfLabel, CandidatePool, prepareContext, pageOf } from './extraction-context.ts';
+import { type FieldResult, resultFrom } from './field-result.ts';
 
-export interface FieldResult {
-  name: string;
-  value: FieldValue | undefined;
-  confidence?: number;
-  pageNumber?: number;
-  /** Only when the document has real geometry. */
-  placement?: Placement;
-  evidence?: string;
-  /** The rows of a `table` field (value stays undefined). */
-  table?: ExtractedTable;
-}
+export type { FieldResult } from './field-result.ts';
 
 export interface ValidationProblem {
   fields: string[];
@@ -636,24 +626,6 @@ function patternCandidates(layout: DocumentLayout, field: FieldSpecification, va
     }
   }
   return found;
-}
-
-function resultFrom(name: string, candidate: FieldCandidate, confidence: number, hasGeometry: boolean, value: FieldValue = candidate.value): FieldResult {
-  return {
-    name,
-    value,
-    confidence,
-    pageNumber: candidate.pageNumber,
-    ...(hasGeometry ? { placement: clampPlacement(candidate.box) } : {}),
-    evidence: candidate.evidence,
-  };
-}
-
-function clampPlacement(box: Placement): Placement {
-  const x = Math.min(1, Math.max(0, box.x));
-  const y = Math.min(1, Math.max(0, box.y));
-  const round = (value: number): number => Math.round(value * 10000) / 10000;
-  return { x: round(x), y: round(y), width: round(Math.min(1 - x, Math.max(0, box.width))), height: round(Math.min(1 - y, Math.max(0, box.height))) };
 }
 
 /**
