@@ -3,13 +3,11 @@
 // (net + tax = total, issue date before due date) and a calibrated confidence per field.
 
 import type { ReadDocument } from '../document.ts';
-import { distance } from 'fastest-levenshtein';
 import { parseValueOfType, type FieldValue, type ValueContext } from '../values/field-value.ts';
-import { normalizeForMatching } from '../values/text-normalization.ts';
 import { selectAmounts } from './amount-consistency.ts';
 import { calibrateConfidence, groupByValue, roundConfidence } from './candidate-selection.ts';
 import { boxOfRange, buildDocumentLayout, type DocumentLayout, type LayoutRow } from './document-layout.ts';
-import { companyNameCandidates, findAddressBlocks, type AddressBlock, ibanCandidates, impliedCurrencyCandidates, letterheadCandidates, mentionsAddress, namesBusiness, receiptHeadCandidates, returnAddressCandidates, vatIdCandidates, withLegalFormRestored, type Party } from './document-evidence.ts';
+import { companyNameCandidates, ibanCandidates, impliedCurrencyCandidates, letterheadCandidates, mentionsAddress, receiptHeadCandidates, returnAddressCandidates, vatIdCandidates, type Party } from './document-evidence.ts';
 import type { FieldCandidate } from './field-candidate.ts';
 import type { DocumentTypeSpecification, FieldRole, FieldSpecification } from './field-specification.ts';
 import { dateAfterDocumentNumber, firstUnlabelledDate } from './issue-date-evidence.ts';
@@ -23,6 +21,7 @@ import { TOTALS_ROLES, type ExtractionContext, fieldOfRole, roleOfLabel, Candida
 import { type FieldResult, resultFrom } from './field-result.ts';
 import { type ValidationProblem, applyValidations } from './field-validations.ts';
 import { type TotalCheck, cashRoundedTotal, MAX_TAX_SHARE_OF_TOTAL, unlabelledSumUnderTax, checkedAgainstRateLines, checkedAgainstTillPayment, totalPaidAtTill, totalCheckedByTaxes, mentionsPriorPayment } from './total-checks.ts';
+import { TITLE_WORDS, withWholeNames, chooseBuyerFromAddressBlock } from './party-names.ts';
 
 export type { FieldResult } from './field-result.ts';
 export type { ValidationProblem } from './field-validations.ts';
@@ -43,9 +42,6 @@ export interface ExtractFieldsOptions {
 
 /** Below this, a value is more often wrong than right; reporting nothing is more useful. */
 const MIN_REPORTED_SCORE = 0.3;
-
-/** Words of a document title that are not part of the sender's name ("Sammy Maystone INVOICE"). */
-const TITLE_WORDS = new Set(['invoice', 'tax', 'receipt', 'rechnung', 'quittung', 'facture', 'factuur', 'faktura', 'fattura', 'factura', 'bill', 'payment', 'original', 'copy', 'kopie', 'credit', 'note', 'gutschrift', 'avoir']);
 
 const ROLE_PARTY: Partial<Record<FieldRole, Party>> = { 'seller-vat-id': 'seller', 'buyer-vat-id': 'buyer' };
 
@@ -284,77 +280,6 @@ function grossOfSummaryRows(candidates: FieldCandidate[], summaryTotals: Map<Lay
 function rowOfSegment(layout: DocumentLayout, segmentId: number): LayoutRow | undefined {
   const segment = layout.segments[segmentId];
   return segment && layout.pages.find((page) => page.pageNumber === segment.pageNumber)?.rows[segment.rowIndex];
-}
-
-/**
- * A legal form ends a name where the line often goes on ("Rohstoff AG Salzgitter"): a candidate that
- * is the start of a longer one from the same line names the same party, and supports the longer value.
- */
-function withWholeNames(candidates: FieldCandidate[]): FieldCandidate[] {
-  return candidates.map((candidate) => {
-    if (typeof candidate.value !== 'string') return candidate;
-    const shorter = candidate.value;
-    // What follows must read as more of the name (a place, a word), not punctuation or a number.
-    const whole = candidates.find(
-      (other) =>
-        other.segmentId === candidate.segmentId &&
-        typeof other.value === 'string' &&
-        other.value.startsWith(`${shorter} `) &&
-        /^(?: \p{Lu}[\p{L}.&-]*){1,2}$/u.test(other.value.slice(shorter.length)),
-    );
-    return whole ? { ...candidate, value: whole.value } : candidate;
-  });
-}
-
-/** Differences (per letter) between two readings of one name that OCR makes: "SANYO" for "SANYU". */
-const OCR_VARIANT_DISTANCE = 0.2;
-
-/** The same name read twice, once with a few letters misread. */
-function isReadingOf(name: string, other: string): boolean {
-  const longer = Math.max(name.length, other.length);
-  return longer > 0 && distance(name, other) / longer <= OCR_VARIANT_DISTANCE;
-}
-
-/** "TAX INVOICE", "Invoice": the document's title, never a party. */
-function isDocumentTitle(text: string): boolean {
-  const words = normalizeForMatching(text).split(/[^\p{L}]+/u).filter(Boolean);
-  return words.length > 0 && words.every((word) => TITLE_WORDS.has(word));
-}
-
-/**
- * An unlabelled address block that is not the seller's is the buyer's (window envelopes, bill-to
- * blocks without a heading); used only when nothing else named the buyer and the block is unique.
- * A till receipt names a private customer only under a label ("Customer:"): an unlabelled block there
- * is the buyer only when it names a business (a tax invoice to a shop); otherwise it is the shop's own
- * address or branch, a street, or pieces of the slip's lines.
- */
-function chooseBuyerFromAddressBlock(context: ExtractionContext, chosen: Map<string, FieldResult>): void {
-  const buyerField = fieldOfRole(context, 'buyer-name');
-  if (!buyerField || chosen.get(buyerField.name)?.value !== undefined) return;
-  const sellerField = fieldOfRole(context, 'seller-name');
-  const sellerName = sellerField ? chosen.get(sellerField.name)?.value : undefined;
-  const sellerKey = typeof sellerName === 'string' ? normalizeForMatching(sellerName) : undefined;
-  const namesSeller = (block: AddressBlock) =>
-    sellerKey !== undefined &&
-    (isReadingOf(normalizeForMatching(block.name), sellerKey) ||
-      block.segments.some((segment) => normalizeForMatching(segment.text).includes(sellerKey) || sellerKey.includes(normalizeForMatching(block.name))));
-  const onTill = context.specification.sellerHeadsDocument === true;
-  const notSellers = findAddressBlocks(context.layout).filter((block) => !isDocumentTitle(block.name) && !namesSeller(block) && (!onTill || namesBusiness(block.name)));
-  const outermost = notSellers.filter(
-    (block) => context.parties.partyOf(block.nameSegment.id) !== 'seller' && !notSellers.some((other) => other !== block && other.segments.slice(1).includes(block.nameSegment)),
-  );
-  const block = outermost[0];
-  if (!block || outermost.length !== 1) return;
-  const candidate: FieldCandidate = {
-    fieldName: buyerField.name,
-    value: withLegalFormRestored(block.name),
-    score: 0.45,
-    pageNumber: block.nameSegment.pageNumber,
-    box: block.nameSegment.box,
-    segmentId: block.nameSegment.id,
-    evidence: 'unlabelled address block',
-  };
-  chosen.set(buyerField.name, resultFrom(buyerField.name, candidate, calibrateConfidence(candidate.score, undefined), context.layout.hasGeometry));
 }
 
 export function extractFields(document: ReadDocument, specification: DocumentTypeSpecification, options: ExtractFieldsOptions = {}): FieldExtraction {
