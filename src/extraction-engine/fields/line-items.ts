@@ -3,7 +3,7 @@
 // with role line-items, else the first table).
 
 import type { DocumentLayout } from './document-layout.ts';
-import type { FieldResult } from './extract-fields.ts';
+import type { FieldResult } from './field-result.ts';
 import type { FieldSpecification } from './field-specification.ts';
 import { readTable, type TableReadingOptions } from './table-rows.ts';
 import { readTillRows } from './till-rows.ts';
