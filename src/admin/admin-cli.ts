@@ -81,7 +81,7 @@ const commands: Record<string, Command> = {
     if (!values.workspace || !values.name || !values.scopes) return fail(output, '--workspace, --name and --scopes are required.');
     const rateLimit = parseRateLimit(values.rate, values.burst);
     if (rateLimit === 'invalid') return fail(output, '--rate and --burst go together, as positive whole numbers.');
-    const { secret, record } = await apiKeyService(usagePlanRegistryFromEnvironment()).create({
+    const { secret, record } = await apiKeyService(usagePlanRegistryFromEnvironment(process.env)).create({
       workspaceId: values.workspace,
       name: values.name,
       scopes: values.scopes.split(',').map((scope) => scope.trim()).filter(Boolean),

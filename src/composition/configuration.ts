@@ -4,10 +4,15 @@ import { localKeyFileEnvironment } from '../infrastructure/local-file-data-keys.
 import { resources as resourceTable } from '../manifest/resources.ts';
 import type { QueueName, ResourceAccess, StateMachineName } from '../platform/resource-access.ts';
 import { accessedResources, resourcesOfKind, type ResourceDefinition } from '../platform/resource-table.ts';
+import { defaultContentUrlLifetimeSeconds, defaultUploadUrlLifetimeSeconds, urlLifetimeSecondsFrom } from '../files/file-limits.ts';
+import { outboundUrlPolicyFor, useOutboundUrlPolicy, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { parseRetryDelays } from '../webhooks/retry-schedule.ts';
+import { maxConcurrentPostsFrom, webhookTimeoutMsFrom } from '../webhooks/webhook-sender.ts';
+import { webFunctionFirstRetryDelayMsFrom } from '../workflows/steps/web-function.ts';
 
 // The one place that reads the environment. A function's configuration is its resources (the
 // variables its row's `access` names, each a row of src/manifest/resources.ts) and its settings
-// (timeouts and grace periods), parsed with zod into `PaperflowConfiguration` once per process
+// (timeouts, grace periods, the outbound URL switch), parsed with zod into `PaperflowConfiguration` once per process
 // deployed. The builders of src/composition/ take everything from here; domain code never reads
 // process.env for a resource.
 //
@@ -26,7 +31,12 @@ export interface ConfiguredResources {
   signingKey(): { kmsKeyId: string } | { localKeyFile: string };
 }
 
-/** Settings every builder may read; each has a default, so an unset variable is never an error. */
+/**
+ * Settings every builder may read and passes into the domain objects it builds; each has a default,
+ * so an unset variable is never an error. A malformed value is ignored for some (the default applies,
+ * as each always did) and an error naming the variable for the webhook settings, which refuse to
+ * retry or time out on a schedule nobody asked for.
+ */
 export interface PaperflowSettings {
   eventOutboxGraceMs: number;
   heldReleaseGraceMs: number;
@@ -34,6 +44,20 @@ export interface PaperflowSettings {
   lostWorkflowRunAfterMs: number;
   documentDownloadTimeoutMs: number;
   ocrIdleTimeoutMs: number;
+  /** PAPERFLOW_ALLOW_PRIVATE_URLS=true: outbound http and loopback allowed (local stacks and tests only). */
+  allowPrivateUrls: boolean;
+  /** PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS: the first pause between web_function attempts (0-500, default 500). */
+  webFunctionFirstRetryDelayMs: number;
+  /** PAPERFLOW_CONTENT_URL_TTL_SECONDS (default 15 minutes). */
+  contentUrlLifetimeSeconds: number;
+  /** PAPERFLOW_UPLOAD_URL_TTL_SECONDS (default 15 minutes). */
+  uploadUrlLifetimeSeconds: number;
+  /** PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS (default 10 s). */
+  webhookTimeoutMs: number;
+  /** PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS (default 100). */
+  webhookMaxConcurrentPosts: number;
+  /** PAPERFLOW_WEBHOOK_RETRY_DELAYS: the six delays in seconds before each automatic attempt. */
+  webhookRetryDelaysSeconds: readonly number[];
 }
 
 export interface PaperflowConfiguration {
@@ -57,6 +81,21 @@ function seconds(fallbackSeconds: number) {
   );
 }
 
+/** A variable parsed by the domain's own rule (`parse` throws on a malformed value): its message becomes the issue. */
+function parsedBy<Value>(parse: (raw: string | undefined) => Value) {
+  return z.pipe(
+    z.optional(z.string()),
+    z.transform((raw, context) => {
+      try {
+        return parse(raw);
+      } catch (error) {
+        context.issues.push({ code: 'custom', message: error instanceof Error ? error.message : String(error), input: raw });
+        return z.NEVER;
+      }
+    }),
+  );
+}
+
 const settingsSchema = z.object({
   PAPERFLOW_EVENT_OUTBOX_GRACE_SECONDS: seconds(30),
   PAPERFLOW_HELD_RELEASE_GRACE_SECONDS: seconds(60),
@@ -64,6 +103,13 @@ const settingsSchema = z.object({
   PAPERFLOW_WORKFLOW_RUN_LOST_AFTER_SECONDS: seconds(5 * 60),
   PAPERFLOW_DOCUMENT_DOWNLOAD_TIMEOUT_SECONDS: seconds(60),
   PAPERFLOW_OCR_IDLE_SECONDS: seconds(60),
+  PAPERFLOW_ALLOW_PRIVATE_URLS: parsedBy((raw) => raw === 'true'),
+  PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS: parsedBy(webFunctionFirstRetryDelayMsFrom),
+  PAPERFLOW_CONTENT_URL_TTL_SECONDS: parsedBy((raw) => urlLifetimeSecondsFrom(raw, defaultContentUrlLifetimeSeconds)),
+  PAPERFLOW_UPLOAD_URL_TTL_SECONDS: parsedBy((raw) => urlLifetimeSecondsFrom(raw, defaultUploadUrlLifetimeSeconds)),
+  PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS: parsedBy(webhookTimeoutMsFrom),
+  PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS: parsedBy(maxConcurrentPostsFrom),
+  PAPERFLOW_WEBHOOK_RETRY_DELAYS: parsedBy(parseRetryDelays),
 });
 
 /** The variables a resource table names, each optional here: which are required depends on the row. */
@@ -99,6 +145,13 @@ export function readConfiguration(environment: NodeJS.ProcessEnv, table: readonl
       lostWorkflowRunAfterMs: settings.PAPERFLOW_WORKFLOW_RUN_LOST_AFTER_SECONDS,
       documentDownloadTimeoutMs: settings.PAPERFLOW_DOCUMENT_DOWNLOAD_TIMEOUT_SECONDS,
       ocrIdleTimeoutMs: settings.PAPERFLOW_OCR_IDLE_SECONDS,
+      allowPrivateUrls: settings.PAPERFLOW_ALLOW_PRIVATE_URLS,
+      webFunctionFirstRetryDelayMs: settings.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS,
+      contentUrlLifetimeSeconds: settings.PAPERFLOW_CONTENT_URL_TTL_SECONDS,
+      uploadUrlLifetimeSeconds: settings.PAPERFLOW_UPLOAD_URL_TTL_SECONDS,
+      webhookTimeoutMs: settings.PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS,
+      webhookMaxConcurrentPosts: settings.PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS,
+      webhookRetryDelaysSeconds: settings.PAPERFLOW_WEBHOOK_RETRY_DELAYS,
     },
   };
 }
@@ -201,6 +254,15 @@ export function paperflowConfiguration(): PaperflowConfiguration {
 export function configurationFor(access: ResourceAccess | undefined, table: readonly ResourceDefinition[] = resourceTable): PaperflowConfiguration {
   return limitedTo(environmentConfiguration(table), access, table);
 }
+
+/** The outbound URL policy the running function's configuration gives. */
+export function configuredUrlPolicy(): OutboundUrlPolicy {
+  return outboundUrlPolicyFor(paperflowConfiguration().settings.allowPrivateUrls);
+}
+
+// What cannot be handed the policy (the route table's request schemas, built at import) asks the
+// outbound module, which answers from here once this module is loaded: every handler loads it.
+useOutboundUrlPolicy(configuredUrlPolicy);
 
 function environmentConfiguration(table: readonly ResourceDefinition[] = resourceTable): PaperflowConfiguration {
   const fingerprint = JSON.stringify(variablesRead(table).map((name) => process.env[name] ?? null));

@@ -1,11 +1,10 @@
 import { extractDocument, type ReadDocumentOptions } from '../extraction-engine/index.ts';
 import { extractionConfigurationStore } from './extraction-configurations.ts';
 import { fileBlobStore, fileRecordStore } from './file-lookup.ts';
-import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { DownloadedDocuments } from '../extractions/downloaded-documents.ts';
 import { ExtractionProcessor } from '../extractions/extraction-processing.ts';
 import { processOcrPool } from '../extractions/process-ocr-pool.ts';
-import { paperflowConfiguration } from './configuration.ts';
+import { configuredUrlPolicy, paperflowConfiguration } from './configuration.ts';
 import { extractionDocuments, extractionSettlement, extractionStore, outputStore } from './extractions.ts';
 
 // The state machine's task functions are the only ones that carry the extraction engine (PDF, OCR);
@@ -29,7 +28,7 @@ export function extractionProcessor(): ExtractionProcessor {
     { read: readDocumentOnDemand, extract: extractDocument },
     async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
     {
-      urlPolicy: outboundUrlPolicyFromEnvironment,
+      urlPolicy: configuredUrlPolicy,
       downloadTimeoutMs: paperflowConfiguration().settings.documentDownloadTimeoutMs,
       maximumRedirects: 3,
     },

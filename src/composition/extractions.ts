@@ -4,9 +4,8 @@ import { fileBlobStore, fileLookup, fileRecordStore } from './file-lookup.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
-import { paperflowConfiguration } from './configuration.ts';
+import { configuredUrlPolicy, paperflowConfiguration } from './configuration.ts';
 import { builtOnFirstUse } from './built-on-first-use.ts';
-import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { extractionSummary, type ExtractionView } from '../extractions/extraction.ts';
 import { ExtractionDocuments } from '../extractions/extraction-documents.ts';
 import { DynamoDbExtractionStore } from '../extractions/aws/dynamodb-extraction-store.ts';
@@ -67,7 +66,7 @@ export function serviceDependencies(): ExtractionServiceDependencies {
     outputs: outputStore(),
     executions: extractionExecutions(),
     settlement: extractionSettlement(),
-    urlPolicy: outboundUrlPolicyFromEnvironment,
+    urlPolicy: configuredUrlPolicy,
     configurationOf: async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
   };
 }

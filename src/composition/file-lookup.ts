@@ -14,7 +14,7 @@ import type { FileRecordStore } from '../files/file-records.ts';
 
 /** File reads over the stack's table and bucket. Built per call, like `fileService()`. */
 export function fileLookup(): FileLookup {
-  return new FileLookup(fileRecordStore(), fileContentUrls());
+  return new FileLookup(fileRecordStore(), fileContentUrls(), undefined, paperflowConfiguration().settings.contentUrlLifetimeSeconds);
 }
 
 export function fileRecordStore(): FileRecordStore {

@@ -14,7 +14,11 @@ import type { UploadFormSigner } from '../files/upload-forms.ts';
 
 /** Upload sessions, their finalizer, and reads, over the stack's table and bucket. */
 export function fileService(): FileService {
-  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls(), uploadForms());
+  const { settings } = paperflowConfiguration();
+  return new FileService(fileRecordStore(), fileBlobStore(), fileContentUrls(), uploadForms(), undefined, {
+    contentUrlSeconds: settings.contentUrlLifetimeSeconds,
+    uploadUrlSeconds: settings.uploadUrlLifetimeSeconds,
+  });
 }
 
 function uploadForms(): UploadFormSigner {

@@ -1,6 +1,6 @@
 import { SqsDeliveryQueue } from '../infrastructure/delivery-queue.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
-import { paperflowConfiguration } from './configuration.ts';
+import { configuredUrlPolicy, paperflowConfiguration } from './configuration.ts';
 import { builtOnFirstUse } from './built-on-first-use.ts';
 import { sqsClient } from '../infrastructure/sqs-client.ts';
 import { DeliveryAttempts, type AttemptQueue, type SignWebhook, type SubscriptionLookup } from '../webhooks/delivery-attempts.ts';
@@ -10,9 +10,9 @@ import type { DeliveryStore } from '../webhooks/delivery-store.ts';
 import { RecordedEventPayloads, type EventPayloads } from '../webhooks/event-payloads.ts';
 import { eventLister } from './events.ts';
 import { OutboundConnectionPool } from '../outbound/outbound-fetch.ts';
-import { retryScheduleFromEnvironment } from '../webhooks/retry-schedule.ts';
+import { retrySchedule } from '../webhooks/retry-schedule.ts';
 import pLimit from 'p-limit';
-import { maxConcurrentPostsFromEnvironment, WebhookSender, webhookSenderSettingsFromEnvironment, type PostSlots } from '../webhooks/webhook-sender.ts';
+import { WebhookSender, type PostSlots } from '../webhooks/webhook-sender.ts';
 
 // Built from the function's configuration (configuration.ts); clients are shared per process. The
 // subscription lookup and the signature come from the subscriptions module, so they are passed in.
@@ -46,7 +46,7 @@ const webhookConnections = new OutboundConnectionPool();
  */
 let webhookPostSlots: PostSlots | undefined;
 function postSlots(): PostSlots {
-  webhookPostSlots ??= pLimit(maxConcurrentPostsFromEnvironment());
+  webhookPostSlots ??= pLimit(paperflowConfiguration().settings.webhookMaxConcurrentPosts);
   return webhookPostSlots;
 }
 
@@ -56,12 +56,13 @@ function postSlots(): PostSlots {
  * here, at start-up.
  */
 export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook; store?: DeliveryStore; events?: EventPayloads }): DeliveryAttempts {
-  const sender = new WebhookSender({ ...webhookSenderSettingsFromEnvironment(), connections: webhookConnections, slots: postSlots() });
+  const { settings } = paperflowConfiguration();
+  const sender = new WebhookSender({ timeoutMs: settings.webhookTimeoutMs, policy: configuredUrlPolicy, connections: webhookConnections, slots: postSlots() });
   return new DeliveryAttempts({
     store: deliveryStore(),
     events: eventPayloads(),
     queue: attemptQueue(),
-    schedule: retryScheduleFromEnvironment(),
+    schedule: retrySchedule(settings.webhookRetryDelaysSeconds),
     send: (request, sign) => sender.send(request, sign),
     ...ports,
   });

@@ -1,14 +1,13 @@
 import { eventRecorder } from './events.ts';
 import { extractionService } from './extractions.ts';
-import { paperflowConfiguration } from './configuration.ts';
+import { configuredUrlPolicy, paperflowConfiguration } from './configuration.ts';
 import { sfnClient } from '../infrastructure/sfn-client.ts';
-import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import { RunEngine } from '../workflows/run-engine.ts';
 import { StepFunctionsRunExecutions } from '../workflows/aws/step-functions-run-executions.ts';
 import { runStore, runViews, workflowStore } from './workflow-reads.ts';
 import { RunService } from '../workflows/run-service.ts';
 import { startDocumentInsightsStep } from '../workflows/steps/document-insights.ts';
-import { callWebFunction } from '../workflows/steps/web-function.ts';
+import { callWebFunction, defaultRetryDelayMs } from '../workflows/steps/web-function.ts';
 import type { DocumentInsightsDependencies } from '../workflows/steps/document-insights.ts';
 import { documentInsightsWaits, taskCallbacks } from './workflow-callbacks.ts';
 
@@ -35,7 +34,13 @@ export function runEngine(): RunEngine {
     events: eventRecorder(),
     views: runViews(),
     steps: {
-      callWebFunction: (evaluatedWith) => callWebFunction(evaluatedWith, { policy: outboundUrlPolicyFromEnvironment() }),
+      callWebFunction: (evaluatedWith) => {
+        const { settings } = paperflowConfiguration();
+        return callWebFunction(evaluatedWith, {
+          policy: configuredUrlPolicy(),
+          retryDelayMs: (attempt) => defaultRetryDelayMs(attempt, settings.webFunctionFirstRetryDelayMs),
+        });
+      },
       startDocumentInsights: (start) => startDocumentInsightsStep(start, documentInsightsDependencies()),
     },
   });

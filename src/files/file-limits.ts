@@ -10,21 +10,25 @@ export const maximumFileBytes = 50 * 1024 * 1024;
  */
 export const sniffedHeadBytes = 256 * 1024;
 
-const defaultContentUrlLifetimeSeconds = 15 * 60;
-const defaultUploadUrlLifetimeSeconds = 15 * 60;
-
 /** `contentUrl` lifetime: 15 minutes unless PAPERFLOW_CONTENT_URL_TTL_SECONDS says otherwise (tests). */
-export function contentUrlLifetimeSeconds(): number {
-  return positiveSecondsFrom('PAPERFLOW_CONTENT_URL_TTL_SECONDS', defaultContentUrlLifetimeSeconds);
-}
-
+export const defaultContentUrlLifetimeSeconds = 15 * 60;
 /** Lifetime of the pre-signed POST of an upload session (PAPERFLOW_UPLOAD_URL_TTL_SECONDS). */
-export function uploadUrlLifetimeSeconds(): number {
-  return positiveSecondsFrom('PAPERFLOW_UPLOAD_URL_TTL_SECONDS', defaultUploadUrlLifetimeSeconds);
+export const defaultUploadUrlLifetimeSeconds = 15 * 60;
+
+/** How long the URLs the file service signs live; the configuration reads them (configuration.ts). */
+export interface FileUrlLifetimes {
+  contentUrlSeconds: number;
+  uploadUrlSeconds: number;
 }
 
-function positiveSecondsFrom(variable: string, fallback: number): number {
-  const configured = Number(process.env[variable]);
+export const defaultFileUrlLifetimes: FileUrlLifetimes = {
+  contentUrlSeconds: defaultContentUrlLifetimeSeconds,
+  uploadUrlSeconds: defaultUploadUrlLifetimeSeconds,
+};
+
+/** A configured URL lifetime: whole seconds from 1 to 7 days, else (unset, malformed, out of range) `fallback`. */
+export function urlLifetimeSecondsFrom(raw: string | undefined, fallback: number): number {
+  const configured = Number(raw);
   // A pre-signed URL may live at most 7 days (SigV4); anything else falls back to the default.
   return Number.isInteger(configured) && configured > 0 && configured <= 604_800 ? configured : fallback;
 }

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../platform/errors.ts';
 import { isIdentifier } from '../infrastructure/identifiers.ts';
 import type { SignedUrl } from './content-urls.ts';
-import { contentUrlLifetimeSeconds } from './file-limits.ts';
+import { defaultContentUrlLifetimeSeconds } from './file-limits.ts';
 import type { BlockedReason, FileRecord, FileRecordStore, FileStatus } from './file-records.ts';
 
 // Reading a file needs the record and a download signer only; kept apart from FileService so that
@@ -30,6 +30,7 @@ export class FileLookup {
     private readonly records: FileRecordStore,
     private readonly contentUrls: ContentUrlSigner,
     private readonly now: () => Date = () => new Date(),
+    private readonly contentUrlLifetimeSeconds: number = defaultContentUrlLifetimeSeconds,
   ) {}
 
   /** `GET /files/{fileId}`: the record, plus a freshly signed `contentUrl` when the file is ready. */
@@ -38,7 +39,7 @@ export class FileLookup {
     const record = isIdentifier('file', fileId) ? await this.records.get(workspaceId, fileId) : undefined;
     if (!record) throw new NotFoundError(`File ${fileId} does not exist.`);
     if (record.status !== 'ready') return toView(record);
-    const content = await this.contentUrls.contentUrl(record.objectKey, record, contentUrlLifetimeSeconds(), this.now());
+    const content = await this.contentUrls.contentUrl(record.objectKey, record, this.contentUrlLifetimeSeconds, this.now());
     return { ...toView(record), contentUrl: content.url, contentUrlExpiresAt: content.expiresAt };
   }
 }

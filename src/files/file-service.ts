@@ -6,7 +6,7 @@ import { sniffContent } from './content-sniffing.ts';
 import { parseUploadObjectKey, snapshotObjectKey, uploadObjectKey, type FileBlobStore } from './file-blobs.ts';
 import { cleanFileName } from './file-names.ts';
 import { FileLookup, type ContentUrlSigner, type FileView } from './file-lookup.ts';
-import { maximumFileBytes, sniffedHeadBytes, uploadUrlLifetimeSeconds } from './file-limits.ts';
+import { defaultFileUrlLifetimes, maximumFileBytes, sniffedHeadBytes, type FileUrlLifetimes } from './file-limits.ts';
 import type { BlockedReason, FileRecord, FileRecordStore } from './file-records.ts';
 import { HeadCollector } from './multipart-upload.ts';
 import type { UploadForm, UploadFormSigner } from './upload-forms.ts';
@@ -36,8 +36,9 @@ export class FileService {
     contentUrls: ContentUrlSigner,
     private readonly uploadForms: UploadFormSigner,
     private readonly now: () => Date = () => new Date(),
+    private readonly urlLifetimes: FileUrlLifetimes = defaultFileUrlLifetimes,
   ) {
-    this.lookup = new FileLookup(records, contentUrls, now);
+    this.lookup = new FileLookup(records, contentUrls, now, urlLifetimes.contentUrlSeconds);
   }
 
   /** `POST /files` with JSON: a pending record and a pre-signed POST for the bytes (deployed path). */
@@ -49,7 +50,7 @@ export class FileService {
     const createdAt = this.now();
     // The record points at the upload key until finalization points it at the checked snapshot.
     const objectKey = uploadObjectKey(workspaceId, fileId);
-    const upload = await this.uploadForms.uploadForm(objectKey, maximumFileBytes, uploadUrlLifetimeSeconds(), createdAt);
+    const upload = await this.uploadForms.uploadForm(objectKey, maximumFileBytes, this.urlLifetimes.uploadUrlSeconds, createdAt);
     await this.records.create({
       fileId,
       workspaceId,

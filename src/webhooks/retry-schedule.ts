@@ -42,10 +42,6 @@ export function retrySchedule(delaysSeconds: readonly number[] = defaultRetryDel
   };
 }
 
-export function retryScheduleFromEnvironment(): RetrySchedule {
-  return retrySchedule(parseRetryDelays(process.env[retryDelaysVariable]));
-}
-
 /** How one attempt message is put on the queue: SQS takes at most 900 s of delay per message. */
 export interface QueuedDelay {
   delaySeconds: number;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { pageQueryParameters } from '../platform/pagination.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
-import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
+import { configuredOutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { eventTypes } from '../events/event-envelope.ts';
 import { subscriptionStatuses } from './subscription.ts';
 
@@ -35,7 +35,7 @@ const endpointUrlSchema = z
         context.addIssue({ code: 'custom', message: `must be at most ${maximumEndpointUrlLength} characters`, input: url });
         return;
       }
-      const checked = checkOutboundUrl(url, { refuseFragment: true }, outboundUrlPolicyFromEnvironment());
+      const checked = checkOutboundUrl(url, { refuseFragment: true }, configuredOutboundUrlPolicy());
       if (!checked.ok) context.addIssue({ code: 'custom', message: checked.issue, input: url });
     }),
   )

@@ -1,5 +1,4 @@
 import { fetchOutbound, OutboundRequestError, type HostResolver, type OutboundConnectionPool, type OutboundFailureKind } from '../outbound/outbound-fetch.ts';
-import { outboundUrlPolicyFromEnvironment } from '../outbound/outbound-settings.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { deliveryRequestHeaders } from './delivery-headers.ts';
 import type { AttemptError, AttemptErrorKind, AttemptResult } from './delivery-records.ts';
@@ -43,7 +42,7 @@ export const defaultWebhookTimeoutSeconds = 10;
 const redacted = '[redacted]';
 
 /** `PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS` (default 10): a positive number of seconds, else a start-up error. */
-export function webhookTimeoutMsFromEnvironment(raw = process.env[webhookTimeoutVariable]): number {
+export function webhookTimeoutMsFrom(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return defaultWebhookTimeoutSeconds * 1000;
   const seconds = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(seconds > 0)) {
@@ -56,16 +55,12 @@ export const maxConcurrentPostsVariable = 'PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POST
 export const defaultMaxConcurrentPosts = 100;
 
 /** `PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS` (default 100): a positive whole number, else a start-up error. */
-export function maxConcurrentPostsFromEnvironment(raw = process.env[maxConcurrentPostsVariable]): number {
+export function maxConcurrentPostsFrom(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return defaultMaxConcurrentPosts;
   if (!/^[1-9]\d*$/.test(raw.trim())) {
     throw new Error(`${maxConcurrentPostsVariable} must be a positive whole number (default ${defaultMaxConcurrentPosts}); got "${raw}".`);
   }
   return Number(raw);
-}
-
-export function webhookSenderSettingsFromEnvironment(): WebhookSenderSettings {
-  return { timeoutMs: webhookTimeoutMsFromEnvironment(), policy: outboundUrlPolicyFromEnvironment };
 }
 
 const errorKindByFailure: Record<OutboundFailureKind, AttemptErrorKind> = {

@@ -1,5 +1,5 @@
 import { newIdentifier } from '../infrastructure/identifiers.ts';
-import { outboundUrlPolicyFromEnvironment, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { configuredOutboundUrlPolicy, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { readOperatorDocument } from '../platform/operator-documents.ts';
 import { inDocumentOrder, isWorkflowId, nestedWorkflowReferences, validateWorkflowDefinition, type DefinitionProblem } from './workflow-definition.ts';
 import type { WorkflowStore } from './workflow-store.ts';
@@ -31,7 +31,7 @@ export async function publishWorkflow(
   }
   const read = readOperatorDocument(source, format);
   if (!read.ok) return read;
-  const validated = validateWorkflowDefinition(read.value, { urlPolicy: options.urlPolicy ?? outboundUrlPolicyFromEnvironment() });
+  const validated = validateWorkflowDefinition(read.value, { urlPolicy: options.urlPolicy ?? configuredOutboundUrlPolicy() });
   const ownId = (read.value as { id?: unknown } | null)?.id;
   const problems: DefinitionProblem[] = validated.ok ? [] : [...validated.problems];
   for (const reference of nestedWorkflowReferences(read.value)) {

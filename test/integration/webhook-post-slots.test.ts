@@ -2,7 +2,7 @@ import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxConcurrentPostsFromEnvironment, WebhookSender, type WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
+import { maxConcurrentPostsFrom, WebhookSender, type WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
 
 // The process's bound on POSTs in flight (PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS): a receiver on
 // loopback that holds every request until the test answers it.
@@ -60,9 +60,9 @@ describe('POST slots', () => {
   });
 
   it('reads the bound from the environment: 100 by default, a positive whole number otherwise refused', () => {
-    expect(maxConcurrentPostsFromEnvironment(undefined)).toBe(100);
-    expect(maxConcurrentPostsFromEnvironment(' ')).toBe(100);
-    expect(maxConcurrentPostsFromEnvironment('25')).toBe(25);
-    for (const wrong of ['0', '-3', '2.5', 'many']) expect(() => maxConcurrentPostsFromEnvironment(wrong)).toThrow(/PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS/);
+    expect(maxConcurrentPostsFrom(undefined)).toBe(100);
+    expect(maxConcurrentPostsFrom(' ')).toBe(100);
+    expect(maxConcurrentPostsFrom('25')).toBe(25);
+    for (const wrong of ['0', '-3', '2.5', 'many']) expect(() => maxConcurrentPostsFrom(wrong)).toThrow(/PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS/);
   });
 });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookSender, webhookTimeoutMsFromEnvironment, type WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
+import { WebhookSender, webhookTimeoutMsFrom, type WebhookRequest } from '../../src/webhooks/webhook-sender.ts';
 
 let server: Server;
 let port: number;
@@ -141,14 +141,14 @@ describe('WebhookSender', () => {
   });
 });
 
-describe('webhookTimeoutMsFromEnvironment', () => {
+describe('webhookTimeoutMsFrom', () => {
   it('defaults to 10 s and reads seconds', () => {
-    expect(webhookTimeoutMsFromEnvironment(undefined)).toBe(10_000);
-    expect(webhookTimeoutMsFromEnvironment('2')).toBe(2_000);
-    expect(webhookTimeoutMsFromEnvironment('0.5')).toBe(500);
+    expect(webhookTimeoutMsFrom(undefined)).toBe(10_000);
+    expect(webhookTimeoutMsFrom('2')).toBe(2_000);
+    expect(webhookTimeoutMsFrom('0.5')).toBe(500);
   });
 
   it.each(['0', '-1', 'ten', '1s'])('refuses %j', (raw) => {
-    expect(() => webhookTimeoutMsFromEnvironment(raw)).toThrow(/PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS must be a positive number/);
+    expect(() => webhookTimeoutMsFrom(raw)).toThrow(/PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS must be a positive number/);
   });
 });

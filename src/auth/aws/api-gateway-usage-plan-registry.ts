@@ -95,7 +95,7 @@ export class UsagePlanRegistry implements EdgeRateLimitRegistry {
  * local gateway enforces the limits itself.
  */
 export function usagePlanRegistryFromEnvironment(
-  environment: NodeJS.ProcessEnv = process.env,
+  environment: NodeJS.ProcessEnv,
   client: () => APIGatewayClient = () => new APIGatewayClient({ logger: sdkLogger }),
 ): UsagePlanRegistry | undefined {
   const defaultUsagePlanId = environment[usagePlanEnvironment.defaultUsagePlanId];

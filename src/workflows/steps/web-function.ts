@@ -38,12 +38,12 @@ export function defaultRetryDelayMs(attempt: number, firstDelayMs = 500): number
 }
 
 /**
- * The first pause, from PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS (DESIGN.md, Time in tests: tests compress
- * it); 500 ms otherwise, and never more, so the Lambda timeout sized from the default still holds.
+ * The first pause as PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS gives it (DESIGN.md, Time in tests: tests
+ * compress it); 500 ms otherwise, and never more, so the Lambda timeout sized from the default still holds.
  */
-function retryDelayFromEnvironment(attempt: number): number {
-  const configured = Number(process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS);
-  return defaultRetryDelayMs(attempt, Number.isFinite(configured) && configured >= 0 && configured <= 500 ? configured : 500);
+export function webFunctionFirstRetryDelayMsFrom(raw: string | undefined): number {
+  const configured = Number(raw);
+  return Number.isFinite(configured) && configured >= 0 && configured <= 500 ? configured : 500;
 }
 
 /** The longest one step can take: every attempt timing out, plus every pause between them. */
@@ -90,7 +90,7 @@ type WebFunctionCall = z.output<typeof evaluatedWithSchema>;
  */
 export async function callWebFunction(evaluatedWith: unknown, dependencies: WebFunctionDependencies): Promise<WebFunctionOutput> {
   const call = parseCall(evaluatedWith, dependencies.policy);
-  const retryDelayMs = dependencies.retryDelayMs ?? retryDelayFromEnvironment;
+  const retryDelayMs = dependencies.retryDelayMs ?? ((attempt: number) => defaultRetryDelayMs(attempt));
   const headers = { ...call.headers };
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {

@@ -34,6 +34,13 @@ describe('readConfiguration', () => {
       lostWorkflowRunAfterMs: 300_000,
       documentDownloadTimeoutMs: 60_000,
       ocrIdleTimeoutMs: 60_000,
+      allowPrivateUrls: false,
+      webFunctionFirstRetryDelayMs: 500,
+      contentUrlLifetimeSeconds: 900,
+      uploadUrlLifetimeSeconds: 900,
+      webhookTimeoutMs: 10_000,
+      webhookMaxConcurrentPosts: 100,
+      webhookRetryDelaysSeconds: [0, 60, 120, 240, 480, 960],
     });
   });
 
@@ -55,6 +62,41 @@ describe('readConfiguration', () => {
     expect(configuration.settings.eventOutboxGraceMs).toBe(2500);
     expect(configuration.settings.heldReleaseGraceMs).toBe(60_000);
     expect(configuration.settings.ocrIdleTimeoutMs).toBe(60_000);
+  });
+
+  it('reads the settings the domain objects are given, each by its own rule', () => {
+    const configuration = readConfiguration({
+      PAPERFLOW_ALLOW_PRIVATE_URLS: 'true',
+      PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS: '10',
+      PAPERFLOW_CONTENT_URL_TTL_SECONDS: '2',
+      PAPERFLOW_UPLOAD_URL_TTL_SECONDS: '604801',
+      PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS: '0.5',
+      PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS: '25',
+      PAPERFLOW_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1',
+    });
+
+    expect(configuration.settings).toMatchObject({
+      allowPrivateUrls: true,
+      webFunctionFirstRetryDelayMs: 10,
+      contentUrlLifetimeSeconds: 2,
+      uploadUrlLifetimeSeconds: 900,
+      webhookTimeoutMs: 500,
+      webhookMaxConcurrentPosts: 25,
+      webhookRetryDelaysSeconds: [0, 1, 1, 1, 1, 1],
+    });
+    expect(readConfiguration({ PAPERFLOW_ALLOW_PRIVATE_URLS: 'yes', PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS: '900' }).settings).toMatchObject({
+      allowPrivateUrls: false,
+      webFunctionFirstRetryDelayMs: 500,
+    });
+  });
+
+  it.each([
+    ['PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS', '0', /PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS must be a positive number/],
+    ['PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS', '2.5', /PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS must be a positive whole number/],
+    ['PAPERFLOW_WEBHOOK_RETRY_DELAYS', '1,2', /PAPERFLOW_WEBHOOK_RETRY_DELAYS must list 6 delays/],
+  ])('refuses a malformed %s, naming it', (variable, raw, message) => {
+    expect(() => readConfiguration({ [variable]: raw })).toThrow(MissingConfigurationError);
+    expect(() => readConfiguration({ [variable]: raw })).toThrow(message);
   });
 });
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DirectUploads } from '../../../src/files/direct-uploads.ts';
 import { FileService } from '../../../src/files/file-service.ts';
-import { contentUrlLifetimeSeconds, maximumFileBytes } from '../../../src/files/file-limits.ts';
+import { defaultContentUrlLifetimeSeconds, maximumFileBytes } from '../../../src/files/file-limits.ts';
 import type { FileRecord } from '../../../src/files/file-records.ts';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../../../src/platform/errors.ts';
 import { InMemoryContentUrls, InMemoryFileBlobStore, InMemoryFileRecordStore, InMemoryUploadForms } from '../../support/memory/in-memory-files.ts';
@@ -137,7 +137,7 @@ describe('reading a file', () => {
     const notYet = await context.service.getFile(workspaceId, pending.fileId);
 
     expect(ready).toMatchObject({ status: 'ready', sha256: readyRecord.sha256, contentUrl: `memory://files/${readyRecord.objectKey}?name=ledger.csv&type=text%2Fcsv` });
-    expect(ready.contentUrlExpiresAt).toBe(new Date(now.getTime() + contentUrlLifetimeSeconds() * 1000).toISOString());
+    expect(ready.contentUrlExpiresAt).toBe(new Date(now.getTime() + defaultContentUrlLifetimeSeconds * 1000).toISOString());
     expect(notYet).not.toHaveProperty('contentUrl');
   });
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { $ZodType as ZodType } from 'zod/v4/core';
 import { validateWith } from '../../../src/http/http-handler.ts';
 import { ValidationError, type ValidationIssue } from '../../../src/platform/errors.ts';
+import { outboundUrlPolicyFor, strictOutboundUrlPolicy, useOutboundUrlPolicy } from '../../../src/outbound/outbound-settings.ts';
 import { createSubscriptionRequestSchema, updateSubscriptionRequestSchema } from '../../../src/webhooks/subscription-requests.ts';
 
 // The request rules as the API applies them: the route's schema through the handlers' validation,
@@ -26,11 +27,12 @@ function issuesOf(schema: ZodType, body: unknown): ValidationIssue[] {
 
 const fieldsOf = (issues: ValidationIssue[]) => issues.map((issue) => issue.field);
 
+// The policy the composition root hands the schemas (from PAPERFLOW_ALLOW_PRIVATE_URLS): strict unless a test relaxes it.
 beforeEach(() => {
-  delete process.env.PAPERFLOW_ALLOW_PRIVATE_URLS;
+  useOutboundUrlPolicy(() => strictOutboundUrlPolicy);
 });
 afterEach(() => {
-  delete process.env.PAPERFLOW_ALLOW_PRIVATE_URLS;
+  useOutboundUrlPolicy(() => strictOutboundUrlPolicy);
 });
 
 describe('create', () => {
@@ -59,8 +61,8 @@ describe('create', () => {
     expect(issuesOf(createSubscriptionRequestSchema, aSubscription({ endpointUrl }))).toEqual([{ field: 'endpointUrl', issue }]);
   });
 
-  it('lets http and loopback through only with PAPERFLOW_ALLOW_PRIVATE_URLS=true', () => {
-    process.env.PAPERFLOW_ALLOW_PRIVATE_URLS = 'true';
+  it('lets http and loopback through only when the configured policy allows private URLs', () => {
+    useOutboundUrlPolicy(() => outboundUrlPolicyFor(true));
 
     expect(issuesOf(createSubscriptionRequestSchema, aSubscription({ endpointUrl: 'http://127.0.0.1:9999/hooks' }))).toEqual([]);
   });
