@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { callWebFunction, type WebFunctionDependencies } from '../../src/workflows/steps/web-function.ts';
+import { readConfiguration } from '../../src/composition/configuration.ts';
+import { callWebFunction, defaultRetryDelayMs, type WebFunctionDependencies } from '../../src/workflows/steps/web-function.ts';
 import { StepFailedError } from '../../src/workflows/step-failures.ts';
 import { localPolicy, resolverOf, strictPolicy } from '../support/stub-resolver.ts';
 import { startWebhookReceiver, refusedConnectionUrl, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
@@ -98,16 +99,17 @@ describe('callWebFunction', () => {
     answerInTurn(503);
     // The pause is a timer: which timers a call set says how long it paused, whatever the machine's load.
     const timers = vi.spyOn(globalThis, 'setTimeout');
-    const timersOfOneRetry = async () => {
+    const timersOfOneRetry = async (retryDelayMs?: WebFunctionDependencies['retryDelayMs']) => {
       timers.mockClear();
-      await stepFailureOf(callWebFunction({ url: `${server.url}/busy`, retries: 1 }, { policy: localPolicy }));
+      await stepFailureOf(callWebFunction({ url: `${server.url}/busy`, retries: 1 }, { policy: localPolicy, retryDelayMs }));
       return timers.mock.calls.map(([, milliseconds]) => milliseconds);
     };
 
     try {
       const byDefault = await timersOfOneRetry();
-      process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS = '20';
-      const compressed = await timersOfOneRetry().finally(() => delete process.env.PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS);
+      // As the composition root hands it over (src/composition/workflows.ts).
+      const { settings } = readConfiguration({ PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS: '20' });
+      const compressed = await timersOfOneRetry((attempt) => defaultRetryDelayMs(attempt, settings.webFunctionFirstRetryDelayMs));
 
       expect(received).toHaveLength(4);
       expect(byDefault).toContain(500);
