@@ -53,7 +53,7 @@ function postSlots(): PostSlots {
 /**
  * The delivery engine over the real table, queue and outbound fetch. A malformed
  * PAPERFLOW_WEBHOOK_RETRY_DELAYS, PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS or PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS throws
- * here, at start-up.
+ * when the configuration is read (configuration.ts), at start-up, naming the variable.
  */
 export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook; store?: DeliveryStore; events?: EventPayloads }): DeliveryAttempts {
   const { settings } = paperflowConfiguration();
