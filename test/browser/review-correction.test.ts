@@ -1,8 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confidenceText } from '../../src/console/confidence.ts';
 import { consoleBrowserMissing, consoleBrowserPath, launchConsoleBrowser } from '../../scripts/console-browser.ts';
+import { browserProblems, signedInConsolePage } from '../support/console-pages.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -41,7 +42,7 @@ describe.skipIf(!browserPath)('value correction in the review console', () => {
     const created = await extractions.upload(await invoicePdf({ invoiceNumber: 'REV-0007' }), 'review.pdf');
     const extraction = await extractions.waitForTerminal(created.body.id, 60_000);
     const fields = extraction.output.fields as { id: string; name: string; type: string; value: unknown; metadata: { confidence?: number; placement?: unknown } }[];
-    const page = await signedInPage();
+    const page = await signedInConsolePage(browser, consoleUrl, apiKey);
     const problems = browserProblems(page);
     await page.goto(`${consoleUrl}#/extractions/${extraction.id}`);
     await page.locator('.page canvas').first().waitFor();
@@ -113,7 +114,7 @@ describe.skipIf(!browserPath)('value correction in the review console', () => {
   it('keeps the review aids within a phone\'s width (390 px): nothing scrolls the page sideways', async () => {
     const created = await extractions.upload(await invoicePdf({ invoiceNumber: 'REV-0390' }), 'phone.pdf');
     await extractions.waitForTerminal(created.body.id, 60_000);
-    const page = await signedInPage({ width: 390, height: 844 });
+    const page = await signedInConsolePage(browser, consoleUrl, apiKey, { width: 390, height: 844 });
     await page.goto(`${consoleUrl}#/extractions/${created.body.id}`);
     await page.locator('.page canvas').first().waitFor();
     await page.getByRole('button', { name: 'Zoom in' }).click();
@@ -126,25 +127,6 @@ describe.skipIf(!browserPath)('value correction in the review console', () => {
     expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
   }, 90_000);
 });
-
-async function signedInPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto(consoleUrl);
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Open the console' }).click();
-  await page.getByRole('heading', { name: 'Extractions' }).waitFor();
-  return page;
-}
-
-function browserProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
 
 function pixelAt(image: { data: Buffer; info: { width: number; channels: number } }, x: number, y: number): [number, number, number] {
   const offset = (Math.round(y) * image.info.width + Math.round(x)) * image.info.channels;
