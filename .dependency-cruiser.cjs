@@ -19,7 +19,7 @@
 //   infrastructure src/infrastructure/ (AWS SDK clients, identifiers, resource names, the logger)
 //
 // Within a feature, adapters (src/<feature>/aws/) implement the ports the domain declares with the AWS
-// SDK; domain code imports neither an adapter nor the SDK, the wiring puts them together.
+// SDK; domain code imports neither an adapter nor the SDK, the composition root (src/composition/) puts them together.
 // So domain code knows nothing of HTTP, of Lambda event types, of the local stack or of the CDK app,
 // and src/http does not know the features (the manifest hands it their rows). The manifest names
 // handlers by path (`handler: 'functions/…'`): strings, not imports, so they cross no layer.
@@ -31,10 +31,8 @@ const entryPoints = '^(functions|lib|bin|scripts|bench)/|^src/(admin|cli|local)/
 // type-only import keeps the bare name.
 const lambdaTypes = '(^|/)(@types/)?aws-lambda(/|$)';
 // Adapters: the DynamoDB, S3, SQS, SFN, KMS and API Gateway implementations of a feature's ports, in an
-// aws/ folder beside the domain code that declares them. The wiring files build them (until the one
-// composition root replaces the wiring files).
+// aws/ folder beside the domain code that declares them. The composition root builds them.
 const adapters = '^src/[\\w/-]*/aws/';
-const wiring = '(^|/)[\\w-]*wiring\\.ts$';
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -59,16 +57,16 @@ module.exports = {
       name: 'domain-not-to-aws-sdk',
       comment:
         'Domain code declares the ports it needs (stores, blobs, queues, executions) and knows nothing of the AWS SDK: ' +
-        'only adapters (src/<feature>/aws/) and the wiring import @aws-sdk.',
+        'only adapters (src/<feature>/aws/) import @aws-sdk.',
       severity: 'error',
-      from: { path: domain, pathNot: [adapters, wiring] },
+      from: { path: domain, pathNot: adapters },
       to: { path: '(^|/)node_modules/@aws-sdk/' },
     },
     {
       name: 'domain-not-to-adapters',
-      comment: 'Domain code depends on its ports, never on an adapter: only the wiring and the entry points import an aws/ folder.',
+      comment: 'Domain code depends on its ports, never on an adapter: only the composition root and the entry points import an aws/ folder.',
       severity: 'error',
-      from: { path: domain, pathNot: [adapters, wiring] },
+      from: { path: domain, pathNot: adapters },
       to: { path: adapters },
     },
     {
