@@ -8,7 +8,7 @@ import { multipartBody } from './multipart-body.ts';
 import { multipartRequest } from './api-client.ts';
 import type { ListedItem, QueryOf, ResponseBody } from '../client/api-answers.ts';
 import { UploadProgress } from './progress-display.ts';
-import { regularNoun, type TableColumn } from './table-format.ts';
+import { cellText, regularNoun, type TableColumn } from './table-format.ts';
 
 // `paperflow extract` and `paperflow extractions …`: the Extraction endpoints of the spec.
 
@@ -22,14 +22,27 @@ type ExtractedField = NonNullable<Extraction['output']>['fields'][number];
 type ListedExtraction = ListedItem<'/document-insights/extractions'>;
 type TableRowValues = Record<string, unknown>;
 
+/** What a reader of the output should use: a reviewer's corrected value where there is one. */
+function valueInForce(field: ExtractedField): unknown {
+  return 'correctedValue' in field ? field.correctedValue : field.value;
+}
+
 function isTableField(field: ExtractedField): field is ExtractedField & { value: TableRowValues[] } {
-  return field.type === 'table' && Array.isArray(field.value);
+  return field.type === 'table' && Array.isArray(valueInForce(field));
+}
+
+function valueText(field: ExtractedField): unknown {
+  const value = valueInForce(field);
+  const shown = Array.isArray(value) ? `${value.length} row${value.length === 1 ? '' : 's'} (below)` : value;
+  if (!('correctedValue' in field)) return shown;
+  const read = Array.isArray(field.value) ? `${field.value.length} rows` : JSON.stringify(field.value ?? null);
+  return `${value === null ? '(not on the document)' : cellText(shown)} (corrected; read ${read})`;
 }
 
 export const fieldColumns: TableColumn<ExtractedField>[] = [
   { header: 'FIELD', value: (field) => field.name },
   // A table's rows are printed under the fields, one table each.
-  { header: 'VALUE', value: (field) => (isTableField(field) ? `${field.value.length} row${field.value.length === 1 ? '' : 's'} (below)` : field.value) },
+  { header: 'VALUE', value: valueText },
   { header: 'TYPE', value: (field) => field.type },
   { header: 'CONFIDENCE', value: (field) => field.metadata?.confidence?.toFixed(2), alignRight: true },
   { header: 'PAGE', value: (field) => field.metadata?.page, alignRight: true },
@@ -67,7 +80,8 @@ export function printExtraction(context: CommandContext, extraction: Extraction)
 }
 
 /** A table field's rows as a table of their own: the columns any row has, then each row's confidence and page. */
-function printTableField(context: CommandContext, field: ExtractedField & { value: TableRowValues[] }): void {
+function printTableField(context: CommandContext, table: ExtractedField): void {
+  const field = { ...table, value: valueInForce(table) as TableRowValues[] };
   context.out('');
   context.out(context.paint('bold', `${field.name} (${field.value.length} row${field.value.length === 1 ? '' : 's'})`));
   if (field.value.length === 0) return;
@@ -103,6 +117,36 @@ export function fieldIdNamed(extraction: { id: string; output?: { fields: { id: 
   const known = [...new Set(fields.map((field) => field.name))];
   const listing = known.length > 0 ? `its fields are ${known.join(', ')}` : 'it has no fields';
   throw new UsageError(`${extraction.id} has no field named or with the id ${nameOrId}: ${listing}.`);
+}
+
+const numericFieldTypes = new Set(['amount', 'number', 'integer']);
+
+/**
+ * The value `--value` gives, typed as the field's type says, since the shell hands every argument over
+ * as text: a number for amount, number and integer fields, true/false for a boolean, a JSON list of rows
+ * for a table; any other type as the text itself. Text that does not read as the type is sent as it is,
+ * so the API's 422 names what is wrong with it rather than the CLI guessing.
+ */
+export function correctedValueFromText(field: { name: string; type: string }, text: string): unknown {
+  if (numericFieldTypes.has(field.type)) {
+    const number = Number(text.trim());
+    return text.trim() !== '' && Number.isFinite(number) ? number : text;
+  }
+  if (field.type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  if (field.type === 'table') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new UsageError(`${field.name} is a table: give --value as a JSON list of rows, e.g. '[{"description":"Paper","amount":12.5}]'.`);
+    }
+  }
+  return text;
+}
+
+/** The field `--field` names, with its type: the extraction's output has both. */
+function fieldNamed(extraction: Extraction, nameOrId: string): ExtractedField {
+  const id = fieldIdNamed(extraction, nameOrId);
+  return extraction.output!.fields.find((field) => field.id === id)!;
 }
 
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
@@ -185,17 +229,24 @@ export function addExtractionCommands(program: Command, context: CommandContext)
     .requiredOption('--message <text>', 'the feedback, at most 1024 characters')
     .option('--type <type>', 'ERROR (default: needs correction and review) or INFO (a note)', oneOf(['ERROR', 'INFO']))
     .option('--field <name|fieldId>', 'the field it is about: its name (total_amount) or its FIELD ID of `extractions get`; omit for the whole document')
+    .option('--value <value>', 'with --field: the right value, typed as the field (279.84, 2024-03-15, EUR; a table as a JSON list of rows); the output then shows it as correctedValue')
+    .option('--clear-value', 'with --field: the document does not show this field (corrects it to null)')
     .option('--json', 'print the feedback as JSON')
-    .action(async (extractionId: string, options: { message: string; type?: 'ERROR' | 'INFO'; field?: string; json?: boolean }) => {
-      const fieldId = options.field === undefined ? undefined : fieldIdNamed(await readExtraction(context, extractionId), options.field);
+    .addHelpText('after', '\nExample: paperflow extractions feedback ext_… --field total_amount --value 279.84 --message "total misread"')
+    .action(async (extractionId: string, options: { message: string; type?: 'ERROR' | 'INFO'; field?: string; value?: string; clearValue?: boolean; json?: boolean }) => {
+      const correcting = options.value !== undefined || options.clearValue === true;
+      if (correcting && options.field === undefined) throw new UsageError('--value and --clear-value correct one field: name it with --field.');
+      if (options.value !== undefined && options.clearValue) throw new UsageError('Give either --value or --clear-value, not both.');
+      const field = options.field === undefined ? undefined : fieldNamed(await readExtraction(context, extractionId), options.field);
+      const correctedValue = !field || !correcting ? undefined : options.clearValue ? null : correctedValueFromText(field, options.value!);
       const body = await (await context.client()).call((api) =>
         api.POST('/document-insights/extractions/{extractionId}/feedback', {
           params: { path: { extractionId } },
-          body: { message: options.message, ...(options.type ? { type: options.type } : {}), ...(fieldId ? { fieldId } : {}) },
+          body: { message: options.message, ...(options.type ? { type: options.type } : {}), ...(field ? { fieldId: field.id } : {}), ...(correcting ? { correctedValue } : {}) },
         }),
       );
       if (options.json) context.json(body);
-      else context.out(`Feedback ${body.id} (${body.type}) recorded on ${extractionId}${body.fieldId ? `, field ${body.fieldId}` : ''}.`);
+      else context.out(`Feedback ${body.id} (${body.type}) recorded on ${extractionId}${body.fieldId ? `, field ${body.fieldId}` : ''}${correcting ? `, corrected to ${JSON.stringify(correctedValue)}` : ''}.`);
     });
 
   extractions

@@ -73,6 +73,29 @@ describe('paperflow extractions', () => {
   }, 60_000);
 });
 
+describe('paperflow extractions feedback --value', () => {
+  it('corrects a field typed as the field, shows the corrected value beside the read one, and refuses what does not fit', async () => {
+    const client = new ExtractionClient(stack, connection.apiKey);
+    const { body: created } = await client.upload(await invoicePdf({ invoiceNumber: 'INV-CLI-8' }), 'cli-correct.pdf');
+    await client.waitForTerminal(created.id);
+
+    const corrected = await paperflow('extractions', 'feedback', created.id, '--message', 'typo on the page', '--field', 'invoice_number', '--value', 'INV-CLI-9');
+    const notAnAmount = await failureOf(paperflow('extractions', 'feedback', created.id, '--message', 'comma', '--field', 'total_amount', '--value', 'lots'));
+    const withoutField = await failureOf(paperflow('extractions', 'feedback', created.id, '--message', 'which one?', '--value', '12'));
+    const cleared = await paperflow('extractions', 'feedback', created.id, '--message', 'not on this invoice', '--field', 'due_date', '--clear-value', '--json');
+    const shown = await paperflow('extractions', 'get', created.id);
+    const asJson = JSON.parse((await paperflow('extractions', 'get', created.id, '--json')).stdout);
+
+    expect(corrected.stdout).toMatch(new RegExp(`Feedback fb_\\w+ \\(ERROR\\) recorded on ${created.id}, field \\S+, corrected to "INV-CLI-9"\\.`));
+    expect(notAnAmount).toMatchObject({ code: 1, stderr: expect.stringMatching(/VALIDATION_FAILED \(HTTP 422\): .*correctedValue: must be a number/) });
+    expect(withoutField).toMatchObject({ code: 2, stderr: expect.stringContaining('name it with --field') });
+    expect(JSON.parse(cleared.stdout)).toMatchObject({ correctedValue: null });
+    expect(shown.stdout).toMatch(/invoice_number +INV-CLI-9 \(corrected; read "INV-CLI-8"\) +string/);
+    const invoiceNumber = asJson.output.fields.find((field: { name: string }) => field.name === 'invoice_number');
+    expect(invoiceNumber).toMatchObject({ value: 'INV-CLI-8', correctedValue: 'INV-CLI-9', correction: { correctedBy: expect.any(String) } });
+  }, 60_000);
+});
+
 describe('errors and exit codes', () => {
   it('shows the API 401 with its code, message and request id, exits 1, and never prints the key', async () => {
     const wrongKey = 'pf_live_thiskeydoesnotexist0000';

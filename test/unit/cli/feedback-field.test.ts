@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/cli/cli-errors.ts';
-import { fieldIdNamed } from '../../../src/cli/extraction-commands.ts';
+import { correctedValueFromText, fieldIdNamed } from '../../../src/cli/extraction-commands.ts';
 
 function extractionWith(fields: Array<{ id: string; name: string }>): Parameters<typeof fieldIdNamed>[0] {
   return { id: 'ext_1', output: { fields: fields.map((field) => ({ ...field, type: 'string', value: 'x' })) } };
@@ -32,5 +32,35 @@ describe('fieldIdNamed', () => {
     ]);
 
     expect(() => fieldIdNamed(repeated, 'line_total')).toThrow('ext_1 has 2 fields named line_total; give one of their ids: fld_1, fld_2.');
+  });
+});
+
+describe('correctedValueFromText', () => {
+  it('reads a number for amount, number and integer fields', () => {
+    expect(correctedValueFromText({ name: 'total_amount', type: 'amount' }, '279.84')).toBe(279.84);
+    expect(correctedValueFromText({ name: 'count', type: 'integer' }, ' 7 ')).toBe(7);
+    expect(correctedValueFromText({ name: 'rate', type: 'number' }, '-0.5')).toBe(-0.5);
+  });
+
+  it('sends text that is not a number as it is, so the API names the problem', () => {
+    expect(correctedValueFromText({ name: 'total_amount', type: 'amount' }, '279,84')).toBe('279,84');
+    expect(correctedValueFromText({ name: 'total_amount', type: 'amount' }, ' ')).toBe(' ');
+  });
+
+  it('reads true and false for a boolean field only', () => {
+    expect(correctedValueFromText({ name: 'paid', type: 'boolean' }, 'true')).toBe(true);
+    expect(correctedValueFromText({ name: 'paid', type: 'boolean' }, 'false')).toBe(false);
+    expect(correctedValueFromText({ name: 'paid', type: 'boolean' }, 'yes')).toBe('yes');
+    expect(correctedValueFromText({ name: 'note', type: 'string' }, 'true')).toBe('true');
+  });
+
+  it('keeps text, dates and codes as text, even when they look like numbers', () => {
+    expect(correctedValueFromText({ name: 'invoice_number', type: 'string' }, '00042')).toBe('00042');
+    expect(correctedValueFromText({ name: 'issue_date', type: 'date' }, '2024-03-15')).toBe('2024-03-15');
+  });
+
+  it('reads a table as a JSON list of rows, and refuses text that is not JSON with an example', () => {
+    expect(correctedValueFromText({ name: 'line_items', type: 'table' }, '[{"description":"Paper","amount":12.5}]')).toEqual([{ description: 'Paper', amount: 12.5 }]);
+    expect(() => correctedValueFromText({ name: 'line_items', type: 'table' }, 'Paper 12.5')).toThrow(UsageError);
   });
 });
