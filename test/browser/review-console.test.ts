@@ -9,6 +9,7 @@ import { laidOutPdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { WorkflowRunClient, publishDefinition } from '../support/workflow-runs.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // The review console in a real headless chromium, against the embedded stack: the console is served
 // at /console/ by the local gateway and calls the public API with the key typed into it, as a
@@ -17,7 +18,7 @@ import { WorkflowRunClient, publishDefinition } from '../support/workflow-runs.t
 const browserPath = consoleBrowserPath();
 if (!browserPath) console.warn(consoleBrowserMissing);
 
-const corpusInvoice = new URL('../../../shared/corpus/invoice2data/AmazonWebServices.pdf', import.meta.url).pathname;
+const corpusInvoice = corpusFile('invoice2data/AmazonWebServices.pdf');
 const workspaceId = 'ws_console';
 const variables = { PAPERFLOW_ALLOW_PRIVATE_URLS: 'true', PAPERFLOW_EVENT_OUTBOX_DRAIN_INTERVAL_SECONDS: '1' };
 

@@ -3,12 +3,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // A document photographed with a phone rather than scanned: turned by a few degrees, seen at an angle
 // (the far edge narrower), lit from one side, grainy, saved as JPEG. Uploaded and extracted over HTTP
 // on the embedded stack, it must give the same fields as the clean image.
 
-const invoiceImagePath = new URL('../../../shared/corpus/invoice2data/AmazonWebServices.png', import.meta.url);
+const invoiceImagePath = corpusFile('invoice2data/AmazonWebServices.png');
 
 /** Deterministic noise, so a failure can be reproduced. */
 function seededRandom(seed: number): () => number {

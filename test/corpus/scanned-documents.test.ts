@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanOf } from '../../scripts/corpus-scans.ts';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // Scanned documents through the API (issue 14): an image-only PDF of two pages, made the way the
 // corpus evaluation derives its scans (each page rendered to a grey, slightly tilted and blurred
@@ -58,7 +59,7 @@ describe('a two-page scanned invoice', () => {
 describe('a scan whose page reading leaves lines out', () => {
   // coolblue1's scan: tesseract's layout analysis of the page skips the invoice number's line and the
   // IBAN's, both printed as clearly as the rest; they are read back from the ink no word covers.
-  const coolblue = new URL('../../../shared/corpus/invoice2data/coolblue1.pdf', import.meta.url);
+  const coolblue = corpusFile('invoice2data/coolblue1.pdf');
 
   it('completes with the invoice number and the IBAN of those lines', { timeout: 240_000 }, async () => {
     const scan = await derivedScanOf(new Uint8Array(await readFile(coolblue)));

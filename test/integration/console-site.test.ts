@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionClient, workspaceKey } from '../support/extraction-client.ts';
 import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // The review console's static files as the local gateway serves them at /console/: outside the
 // versioned API and its OpenAPI document, with content types, a strict CSP and no way out of the
@@ -104,7 +105,7 @@ describe('the console\'s files', () => {
 describe('a document\'s contentUrl', () => {
   it('can be read by the console\'s page, on the gateway\'s origin (CORS of the files bucket)', async () => {
     const client = new ExtractionClient(stack, await workspaceKey('ws_console_site'));
-    const pdf = await readFile(new URL('../../../shared/corpus/invoice2data/AmazonWebServices.pdf', import.meta.url));
+    const pdf = await readFile(corpusFile('invoice2data/AmazonWebServices.pdf'));
     const { body: created } = await client.upload(pdf, 'cors.pdf');
     const { body: extraction } = await client.get(created.id);
 

@@ -7,10 +7,11 @@ import { extractionSettlement, reprocessExtraction } from '../../src/composition
 import { ExtractionClient, waitForEvents, waitForExecutionEnd, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf, textPdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // Every way an extraction ends, over HTTP on the embedded stack with the real state machine.
 
-const encryptedPdfPath = new URL('../../../shared/corpus/bad/encrypted_userpw_rc4_40.pdf', import.meta.url);
+const encryptedPdfPath = corpusFile('bad/encrypted_userpw_rc4_40.pdf');
 
 let stack: StackUnderTest;
 let client: ExtractionClient;

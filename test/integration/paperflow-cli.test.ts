@@ -11,11 +11,12 @@ import { jsonOf, startStackUnderTest, type StackUnderTest } from '../support/loc
 import { paperflowCliFor, processesWhoseCommandLineHas, startPaperflowProcess, type CliConnection } from '../support/paperflow-cli-process.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition } from '../support/workflow-runs.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // `paperflow` as an API user runs it: a child process given only PAPERFLOW_API_URL and
 // PAPERFLOW_API_KEY, calling the embedded stack's public API over HTTP.
 
-const corpusInvoice = new URL('../../../shared/corpus/invoice2data/AmazonWebServices.pdf', import.meta.url).pathname;
+const corpusInvoice = corpusFile('invoice2data/AmazonWebServices.pdf');
 const workspaceId = 'ws_cli';
 
 let stack: StackUnderTest;

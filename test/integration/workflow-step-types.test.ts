@@ -12,6 +12,7 @@ import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.t
 import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
 import { useMetricSink, type RecordedMetric } from '../../src/infrastructure/metrics.ts';
 import { workflowStore } from '../../src/composition/workflows.ts';
+import { corpusFile } from '../support/document-builders.ts';
 
 // The step types that leave the run engine, end to end over HTTP: web_function against a real server on
 // loopback (allowed by the explicit local setting), document_insights on a file sent as a multipart
@@ -163,7 +164,7 @@ describe('for_each over an extraction\'s line items', () => {
       { id: 'each', type: 'for_each', needs: ['read'], with: { items: '{{ steps.read.output.values.line_items }}', workflowId: childId } },
     ]);
     const form = new FormData();
-    form.append('invoice', new Blob([await readFile(new URL('../../../shared/corpus/invoice2data/AzureInterior.pdf', import.meta.url))], { type: 'application/pdf' }), 'AzureInterior.pdf');
+    form.append('invoice', new Blob([await readFile(corpusFile('invoice2data/AzureInterior.pdf'))], { type: 'application/pdf' }), 'AzureInterior.pdf');
 
     const started = await client.json(`/workflows/${parentId}/runs`, { method: 'POST', body: form });
     const run = await client.waitForRunTerminal(started.body.id, 120_000);
@@ -182,8 +183,8 @@ describe('the shipped example, docs/workflow-example.yaml', () => {
     const exampleWorkspace = 'ws_step_types_example';
     const exampleClient = new WorkflowRunClient(stack, await workspaceKey(exampleWorkspace));
     const definition = await readFile(new URL('../../docs/workflow-example.yaml', import.meta.url), 'utf8');
-    const invoice = new URL('../../../shared/corpus/invoice2data/AzureInterior.pdf', import.meta.url);
-    const expected = JSON.parse(await readFile(new URL('../../../shared/corpus/invoice2data/AzureInterior.expected.json', import.meta.url), 'utf8')).fields;
+    const invoice = corpusFile('invoice2data/AzureInterior.pdf');
+    const expected = JSON.parse(await readFile(corpusFile('invoice2data/AzureInterior.expected.json'), 'utf8')).fields;
     const form = new FormData();
     form.append('invoice', new Blob([await readFile(invoice)], { type: 'application/pdf' }), 'AzureInterior.pdf');
 

@@ -7,8 +7,11 @@ import { zipArchive, type ZipEntry } from './zip-archive.ts';
 // Builders for the documents the reader tests need, generated in the test so every expectation can be
 // derived from how the document was made.
 
-/** The shared corpus of real documents, beside the repository. */
-export const corpusDirectory = path.resolve(process.cwd(), '../shared/corpus');
+/**
+ * The shared corpus of real documents: PAPERFLOW_CORPUS_DIR, as the eval and the benches take it, or
+ * `../shared/corpus` beside the repository (where CI's clone has it).
+ */
+export const corpusDirectory = path.resolve(process.env.PAPERFLOW_CORPUS_DIR ?? path.join(import.meta.dirname, '../../../shared/corpus'));
 
 export function corpusFile(relativePath: string): string {
   return path.join(corpusDirectory, relativePath);
