@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
-import { publishWorkflow } from '../src/workflows/workflow-publishing.ts';
 import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
-import { workflowStore } from '../src/composition/workflows.ts';
+import { publishWorkflowDefinition, workflowStore } from '../src/composition/workflows.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 import { SdkCallCounter, type OperationCalls } from './support/sdk-calls.ts';
 
@@ -34,7 +33,7 @@ try {
     return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   const publish = async (id: string, steps: unknown[]) => {
-    const published = await publishWorkflow(workflowStore(), workspaceId, JSON.stringify({ id, name: id, steps }), 'json');
+    const published = await publishWorkflowDefinition(workspaceId, JSON.stringify({ id, name: id, steps }), 'json');
     if (!published.ok) throw new Error(JSON.stringify(published.problems));
     return published.workflowId;
   };

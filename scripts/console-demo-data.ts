@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
-import { publishWorkflow } from '../src/workflows/workflow-publishing.ts';
-import { workflowStore } from '../src/composition/workflows.ts';
+import { publishWorkflowDefinition, workflowStore } from '../src/composition/workflows.ts';
 
 // A workspace with something in every view of the review console, made through the public API of a
 // running local stack (the workflow is published as `paperflow-admin workflows publish` does): for
@@ -59,7 +58,7 @@ export async function seedConsoleDemo(apiUrl: string, workspaceId = 'ws_console_
       { id: 'notify', type: 'transform', needs: ['decide'], with: { message: 'Decision recorded' } },
     ],
   };
-  const published = await publishWorkflow(workflowStore(), workspaceId, JSON.stringify(definition), 'json');
+  const published = await publishWorkflowDefinition(workspaceId, JSON.stringify(definition), 'json');
   if (!published.ok) throw new Error(`The demo workflow does not publish: ${JSON.stringify(published.problems)}`);
   const run = await api(`/workflows/${published.workflowId}/runs`, json('POST', { amount: 420 }));
   await until(async () => (await api(`/workflow-runs/${run.id}`)).status !== 'PROCESSING');

@@ -12,9 +12,8 @@ import { resources } from '../manifest/resources.ts';
 import { theResource } from '../platform/resource-table.ts';
 import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
 import { isWorkflowId } from '../workflows/workflow-definition.ts';
-import { publishWorkflow } from '../workflows/workflow-publishing.ts';
 import type { WorkflowStatus } from '../workflows/workflow-store.ts';
-import { runService, workflowStore } from '../composition/workflows.ts';
+import { publishWorkflowDefinition, runService, workflowStore } from '../composition/workflows.ts';
 
 export interface CommandOutput {
   out(line: string): void;
@@ -171,7 +170,7 @@ const commands: Record<string, Command> = {
     if (!file || !values.workspace) return fail(output, 'Usage: workflows publish <file> --workspace <ws_id>.');
     if (!(await workspaceExists(values.workspace))) return failNoWorkspace(output, values.workspace);
     const format = extname(file).toLowerCase() === '.json' ? 'json' : 'yaml';
-    const result = await publishWorkflow(workflowStore(), values.workspace, await readFile(file, 'utf8'), format);
+    const result = await publishWorkflowDefinition(values.workspace, await readFile(file, 'utf8'), format);
     if (!result.ok) {
       for (const problem of result.problems) output.err(`${problem.path || '(document)'}: ${problem.message}`);
       return fail(output, `The definition has ${result.problems.length} problem(s); nothing was published.`);

@@ -5,7 +5,7 @@ import { resources as resourceTable } from '../manifest/resources.ts';
 import type { QueueName, ResourceAccess, StateMachineName } from '../platform/resource-access.ts';
 import { accessedResources, resourcesOfKind, type ResourceDefinition } from '../platform/resource-table.ts';
 import { defaultContentUrlLifetimeSeconds, defaultUploadUrlLifetimeSeconds, urlLifetimeSecondsFrom } from '../files/file-limits.ts';
-import { outboundUrlPolicyFor, useOutboundUrlPolicy, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { outboundUrlPolicyFor, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { parseRetryDelays } from '../webhooks/retry-schedule.ts';
 import { maxConcurrentPostsFrom, webhookTimeoutMsFrom } from '../webhooks/webhook-sender.ts';
 import { webFunctionFirstRetryDelayMsFrom } from '../workflows/steps/web-function.ts';
@@ -260,9 +260,6 @@ export function configuredUrlPolicy(): OutboundUrlPolicy {
   return outboundUrlPolicyFor(paperflowConfiguration().settings.allowPrivateUrls);
 }
 
-// What cannot be handed the policy (the route table's request schemas, built at import) asks the
-// outbound module, which answers from here once this module is loaded: every handler loads it.
-useOutboundUrlPolicy(configuredUrlPolicy);
 
 function environmentConfiguration(table: readonly ResourceDefinition[] = resourceTable): PaperflowConfiguration {
   const fingerprint = JSON.stringify(variablesRead(table).map((name) => process.env[name] ?? null));

@@ -4,7 +4,7 @@ import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { kmsClient } from '../infrastructure/kms-client.ts';
 import { KmsDataKeys } from '../infrastructure/kms-data-keys.ts';
 import { LocalFileDataKeys } from '../infrastructure/local-file-data-keys.ts';
-import { paperflowConfiguration } from './configuration.ts';
+import { configuredUrlPolicy, paperflowConfiguration } from './configuration.ts';
 import type { DeliveryAttempts } from '../webhooks/delivery-attempts.ts';
 import { DeliveryQueueMessages } from '../webhooks/delivery-queue-messages.ts';
 import { deliveryAttempts, deliveryStore, eventPayloads } from './webhook-deliveries.ts';
@@ -37,6 +37,7 @@ export function subscriptionService(): SubscriptionService {
     quota: new DynamoSubscriptionQuota(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName()),
     cipher: () => new SigningSecretCipher(signingSecretDataKeys()),
     releaseHeldDeliveries: (subscriptionId) => webhookDeliveries().releaseHeldDeliveries(subscriptionId),
+    endpointUrlPolicy: configuredUrlPolicy(),
   });
 }
 

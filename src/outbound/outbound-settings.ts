@@ -15,19 +15,3 @@ export const strictOutboundUrlPolicy: OutboundUrlPolicy = { allowHttp: false, al
 export function outboundUrlPolicyFor(allowPrivateUrls: boolean): OutboundUrlPolicy {
   return { allowHttp: allowPrivateUrls, allowLoopback: allowPrivateUrls };
 }
-
-let configuredPolicy: () => OutboundUrlPolicy = () => strictOutboundUrlPolicy;
-
-/**
- * Where the policy of the running process comes from. The composition root sets it once; the builders
- * it wires pass the policy in as a parameter. Only what is built at import time and so cannot be given
- * one (the request schemas of the route table, the admin CLI's publishing default) asks here.
- */
-export function useOutboundUrlPolicy(source: () => OutboundUrlPolicy): void {
-  configuredPolicy = source;
-}
-
-/** The policy of the running process: strict until the composition root says otherwise. */
-export function configuredOutboundUrlPolicy(): OutboundUrlPolicy {
-  return configuredPolicy();
-}

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { pageQueryParameters } from '../platform/pagination.ts';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
-import { configuredOutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { outboundUrlPolicyFor, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import { ValidationError } from '../platform/errors.ts';
 import { eventTypes } from '../events/event-envelope.ts';
 import { subscriptionStatuses } from './subscription.ts';
 
@@ -27,6 +28,11 @@ const nameSchema = z
 
 // Webhook endpoints refuse fragments too: a fragment never reaches the server, so a stored one would
 // only suggest a routing the receiver never sees. What is stored is exactly what is called.
+// The schema checks what the URL text decides in every deployment (absolute, http or https, no
+// credentials, no fragment); whether plain http and private addresses are allowed is the deployment's
+// policy, which the subscription service is given and checks (checkEndpointUrl), so no schema built at
+// import time depends on how the process was configured.
+const anyDeploymentUrlPolicy = outboundUrlPolicyFor(true);
 const endpointUrlSchema = z
   .string()
   .check(
@@ -35,7 +41,7 @@ const endpointUrlSchema = z
         context.addIssue({ code: 'custom', message: `must be at most ${maximumEndpointUrlLength} characters`, input: url });
         return;
       }
-      const checked = checkOutboundUrl(url, { refuseFragment: true }, configuredOutboundUrlPolicy());
+      const checked = checkOutboundUrl(url, { refuseFragment: true }, anyDeploymentUrlPolicy);
       if (!checked.ok) context.addIssue({ code: 'custom', message: checked.issue, input: url });
     }),
   )
@@ -102,6 +108,12 @@ export const rotateSigningSecretRequestSchema = z
       }),
   })
   .register(z.globalRegistry, { description: 'Optional; no body means the default overlap.' });
+
+/** The endpoint URL under the deployment's policy (https only and no private address, unless local development relaxes it). */
+export function checkEndpointUrl(endpointUrl: string, policy: OutboundUrlPolicy): void {
+  const checked = checkOutboundUrl(endpointUrl, { refuseFragment: true }, policy);
+  if (!checked.ok) throw new ValidationError([{ field: 'endpointUrl', issue: checked.issue }]);
+}
 
 export const recoverFailedDeliveriesRequestSchema = z.strictObject({
   since: isoDateTime.register(z.globalRegistry, { description: 'Deliveries that ended FAILED at or after this time (ISO 8601 with its zone) are sent again.' }),

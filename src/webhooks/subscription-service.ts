@@ -4,7 +4,8 @@ import { isIdentifier, newIdentifier } from '../infrastructure/identifiers.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { planSubscriptionList, type SubscriptionListQuery } from './subscription-listing.ts';
 import type { SubscriptionQuota } from './subscription-quota.ts';
-import { defaultOverlapHours, type CreateSubscriptionRequest } from './subscription-requests.ts';
+import { checkEndpointUrl, defaultOverlapHours, type CreateSubscriptionRequest } from './subscription-requests.ts';
+import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { newSigningSecret, type SigningSecretCipher } from './subscription-secrets.ts';
 import type { SubscriptionStore } from './subscription-store.ts';
 import {
@@ -23,6 +24,8 @@ export interface SubscriptionServiceDependencies {
   cipher: () => SigningSecretCipher;
   /** Queues again the attempts held while the subscription was paused (DeliveryAttempts.releaseHeldDeliveries). */
   releaseHeldDeliveries: (subscriptionId: string) => Promise<number>;
+  /** Whether an endpoint may use plain http or a private address: never deployed, yes in local development. */
+  endpointUrlPolicy: OutboundUrlPolicy;
   now?: () => Date;
 }
 
@@ -42,6 +45,7 @@ export class SubscriptionService {
    */
   async createSubscription(workspaceId: string, request: CreateSubscriptionRequest): Promise<CreatedSubscription> {
     const { store, quota, cipher } = this.dependencies;
+    checkEndpointUrl(request.endpointUrl, this.dependencies.endpointUrlPolicy);
     const id = newIdentifier('sub');
     const signingSecret = newSigningSecret();
     const secretCiphertext = await callDownstream('data key for a signing secret', () => cipher().encrypt(signingSecret, { workspaceId, subscriptionId: id }));
@@ -100,6 +104,7 @@ export class SubscriptionService {
 
   async updateSubscription(workspaceId: string, subscriptionId: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
     if (!isIdentifier('sub', subscriptionId)) throw notFound();
+    if (changes.endpointUrl !== undefined) checkEndpointUrl(changes.endpointUrl, this.dependencies.endpointUrlPolicy);
     const updated = await this.dependencies.store.update(workspaceId, subscriptionId, changes, this.now().toISOString());
     if (!updated) throw notFound();
     // Resumed (or set active again): what fell due while paused is queued now. The store marked the

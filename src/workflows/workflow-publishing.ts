@@ -1,5 +1,5 @@
 import { newIdentifier } from '../infrastructure/identifiers.ts';
-import { configuredOutboundUrlPolicy, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
+import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { readOperatorDocument } from '../platform/operator-documents.ts';
 import { inDocumentOrder, isWorkflowId, nestedWorkflowReferences, validateWorkflowDefinition, type DefinitionProblem } from './workflow-definition.ts';
 import type { WorkflowStore } from './workflow-store.ts';
@@ -10,8 +10,8 @@ export type PublishResult = { ok: true; workflowId: string; version: number } | 
 export const maximumDefinitionCharacters = 150_000;
 
 export interface PublishOptions {
-  /** The outbound rules literal URLs must pass: by default the stack's own, as its runs apply them. */
-  urlPolicy?: OutboundUrlPolicy;
+  /** The outbound rules literal URLs must pass: the stack's own (configuredUrlPolicy), as its runs apply them. */
+  urlPolicy: OutboundUrlPolicy;
 }
 
 /**
@@ -24,14 +24,14 @@ export async function publishWorkflow(
   workspaceId: string,
   source: string,
   format: 'yaml' | 'json',
-  options: PublishOptions = {},
+  options: PublishOptions,
 ): Promise<PublishResult> {
   if (source.length > maximumDefinitionCharacters) {
     return { ok: false, problems: [{ path: '', message: `is longer than ${maximumDefinitionCharacters} characters` }] };
   }
   const read = readOperatorDocument(source, format);
   if (!read.ok) return read;
-  const validated = validateWorkflowDefinition(read.value, { urlPolicy: options.urlPolicy ?? configuredOutboundUrlPolicy() });
+  const validated = validateWorkflowDefinition(read.value, { urlPolicy: options.urlPolicy });
   const ownId = (read.value as { id?: unknown } | null)?.id;
   const problems: DefinitionProblem[] = validated.ok ? [] : [...validated.problems];
   for (const reference of nestedWorkflowReferences(read.value)) {

@@ -6,8 +6,7 @@ import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.t
 import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { runItemKeys } from '../../src/workflows/aws/dynamodb-run-store.ts';
-import { runExecutions, runService, workflowStore } from '../../src/composition/workflows.ts';
-import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
+import { publishWorkflowDefinition, runExecutions, runService, workflowStore } from '../../src/composition/workflows.ts';
 import { adminCliFor } from '../support/admin-cli-process.ts';
 import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -166,7 +165,7 @@ describe('the README example', () => {
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
     const readmeClient = new WorkflowRunClient(stack, await workspaceKey('ws_runs_readme'));
 
-    const published = await publishWorkflow(workflowStore(), 'ws_runs_readme', yaml, 'yaml');
+    const published = await publishWorkflowDefinition('ws_runs_readme', yaml, 'yaml');
     const run = await readmeClient.run('wf_greeting', { name: 'Ada' });
 
     expect(published).toEqual({ ok: true, workflowId: 'wf_greeting', version: 1 });
@@ -180,7 +179,7 @@ describe('the README example', () => {
     const section = readme.slice(readme.indexOf('### Running a workflow'));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
     const readmeClient = new WorkflowRunClient(stack, await workspaceKey('ws_runs_readme_typo'));
-    await publishWorkflow(workflowStore(), 'ws_runs_readme_typo', yaml, 'yaml');
+    await publishWorkflowDefinition('ws_runs_readme_typo', yaml, 'yaml');
 
     const run = await readmeClient.run('wf_greeting', { nmae: 'Ada' });
 

@@ -9,9 +9,8 @@ import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
-import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
 import { useMetricSink, type RecordedMetric } from '../../src/infrastructure/metrics.ts';
-import { workflowStore } from '../../src/composition/workflows.ts';
+import { publishWorkflowDefinition, workflowStore } from '../../src/composition/workflows.ts';
 import { corpusFile } from '../support/document-builders.ts';
 
 // The step types that leave the run engine, end to end over HTTP: web_function against a real server on
@@ -188,7 +187,7 @@ describe('the shipped example, docs/workflow-example.yaml', () => {
     const form = new FormData();
     form.append('invoice', new Blob([await readFile(invoice)], { type: 'application/pdf' }), 'AzureInterior.pdf');
 
-    const published = await publishWorkflow(workflowStore(), exampleWorkspace, definition, 'yaml');
+    const published = await publishWorkflowDefinition(exampleWorkspace, definition, 'yaml');
     const started = await exampleClient.json('/workflows/wf_invoice-intake/runs', { method: 'POST', body: form });
     const run = await exampleClient.waitForRunTerminal(started.body.id, 120_000);
     const step = (id: string) => run.steps.find((each: any) => each.id === id);

@@ -1,6 +1,5 @@
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
-import { publishWorkflow } from '../../src/workflows/workflow-publishing.ts';
-import { workflowStore } from '../../src/composition/workflows.ts';
+import { publishWorkflowDefinition, workflowStore } from '../../src/composition/workflows.ts';
 import { jsonOf, type StackUnderTest } from './local-stack-harness.ts';
 
 // Builders for the workflow run tests (this file and the step types' tests): publish a definition in a
@@ -21,7 +20,7 @@ export interface DefinitionStep {
 export async function publishDefinition(workspaceId: string, steps: DefinitionStep[], options: { id?: string; name?: string } = {}): Promise<string> {
   const id = options.id ?? `wf_${newIdentifier('wf').slice(3).toLowerCase()}`;
   const definition = { id, name: options.name ?? `Test ${id}`, steps };
-  const published = await publishWorkflow(workflowStore(), workspaceId, JSON.stringify(definition), 'json');
+  const published = await publishWorkflowDefinition(workspaceId, JSON.stringify(definition), 'json');
   if (!published.ok) throw new Error(`The test definition does not publish: ${JSON.stringify(published.problems)}`);
   return published.workflowId;
 }

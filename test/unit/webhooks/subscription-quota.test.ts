@@ -11,6 +11,7 @@ import { SubscriptionService } from '../../../src/webhooks/subscription-service.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strictOutboundUrlPolicy } from '../../../src/outbound/outbound-settings.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const documentClient = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
@@ -153,6 +154,7 @@ describe('SubscriptionService with the quota', () => {
       quota: new DynamoSubscriptionQuota(documentClient(), 'records', { now: () => clock }),
       cipher: () => new SigningSecretCipher(new LocalFileDataKeys(keyFile)),
       releaseHeldDeliveries: async () => 0,
+      endpointUrlPolicy: strictOutboundUrlPolicy,
     });
   }
   const request = { name: 'Hook', endpointUrl: 'https://hooks.example.com/h', eventTypes: ['workflow.run.failed' as const] };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, NotFoundError } from '../../../src/platform/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../../src/platform/errors.ts';
+import { outboundUrlPolicyFor, strictOutboundUrlPolicy, type OutboundUrlPolicy } from '../../../src/outbound/outbound-settings.ts';
 import { SubscriptionService } from '../../../src/webhooks/subscription-service.ts';
 import { StoredSubscriptionLookup } from '../../../src/webhooks/subscription-lookup.ts';
 import { SigningSecretCipher } from '../../../src/webhooks/subscription-secrets.ts';
@@ -18,7 +19,7 @@ afterEach(() => {
 
 const request = { name: 'Hook', endpointUrl: 'https://hooks.example.com/h', eventTypes: ['workflow.run.failed' as const] };
 
-function aService(options: { limit?: number; now?: () => Date } = {}) {
+function aService(options: { limit?: number; now?: () => Date; endpointUrlPolicy?: OutboundUrlPolicy } = {}) {
   const store = new InMemorySubscriptionStore();
   const quota = new InMemorySubscriptionQuota(options.limit);
   const keys = new InMemoryDataKeys();
@@ -31,11 +32,58 @@ function aService(options: { limit?: number; now?: () => Date } = {}) {
       released.push(subscriptionId);
       return 1;
     },
+    endpointUrlPolicy: options.endpointUrlPolicy ?? strictOutboundUrlPolicy,
     now: options.now,
   });
   const lookup = (now?: () => Date) => new StoredSubscriptionLookup(store, () => new SigningSecretCipher(keys), now);
   return { service, store, quota, released, lookup };
 }
+
+describe('the endpoint URL under the deployment\'s policy', () => {
+  const refusal = async (created: Promise<unknown>) => {
+    const error = await created.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).details;
+  };
+
+  it.each([
+    ['http', 'http://hooks.example.com/x', 'must use https'],
+    ['a loopback literal', 'https://127.0.0.1/x', 'must not point to a private, loopback or reserved address'],
+    ['a loopback in another spelling', 'https://0x7f.1/x', 'must not point to a private, loopback or reserved address'],
+    ['a private literal', 'https://10.0.0.8/x', 'must not point to a private, loopback or reserved address'],
+    ['the metadata address', 'https://169.254.169.254/latest', 'must not point to a private, loopback or reserved address'],
+    ['an IPv6 loopback', 'https://[::1]/x', 'must not point to a private, loopback or reserved address'],
+    ['localhost', 'https://localhost/x', 'must not point to a private, loopback or reserved address'],
+  ])('refuses %s deployed, writing nothing and taking no quota slot', async (_case, endpointUrl, issue) => {
+    const { service, store, quota } = aService();
+
+    expect(await refusal(service.createSubscription('ws_a', { ...request, endpointUrl }))).toEqual([{ field: 'endpointUrl', issue }]);
+    expect(await store.listWorkspace('ws_a')).toEqual([]);
+    expect([...quota.slotsOf('ws_a')]).toEqual([]);
+  });
+
+  it('refuses the same in an update, leaving the subscription as it was', async () => {
+    const { service } = aService();
+    const created = await service.createSubscription('ws_a', request);
+
+    expect(await refusal(service.updateSubscription('ws_a', created.id, { endpointUrl: 'https://192.168.0.1/h' }))).toEqual([
+      { field: 'endpointUrl', issue: 'must not point to a private, loopback or reserved address' },
+    ]);
+    expect(await service.getSubscription('ws_a', created.id)).toMatchObject({ endpointUrl: request.endpointUrl });
+  });
+
+  it('lets http and loopback through where local development allows private URLs', async () => {
+    const { service } = aService({ endpointUrlPolicy: outboundUrlPolicyFor(true) });
+
+    const created = await service.createSubscription('ws_a', { ...request, endpointUrl: 'http://127.0.0.1:9999/hooks' });
+    const updated = await service.updateSubscription('ws_a', created.id, { endpointUrl: 'http://localhost:9999/other' });
+
+    expect(updated.endpointUrl).toBe('http://localhost:9999/other');
+  });
+});
 
 describe('SubscriptionService over in-memory adapters', () => {
   it('creates an active subscription, shows its secret once, stores it only encrypted and takes a quota slot', async () => {

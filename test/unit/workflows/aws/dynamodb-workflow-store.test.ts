@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoDbWorkflowStore } from '../../../../src/workflows/aws/dynamodb-workflow-store.ts';
 import { validateWorkflowDefinition, type WorkflowDefinition } from '../../../../src/workflows/workflow-definition.ts';
 import { publishWorkflow } from '../../../../src/workflows/workflow-publishing.ts';
+import { strictOutboundUrlPolicy } from '../../../../src/outbound/outbound-settings.ts';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const documentClient = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
@@ -101,7 +102,7 @@ describe('publishWorkflow', () => {
     documents.on(GetCommand).resolves({});
     const text = JSON.stringify({ name: 'Fan', steps: [{ id: 'fan', type: 'for_each', with: { items: '{{ body }}', workflowId: 'wf_child' } }] });
 
-    const result = await publishWorkflow(store(), 'ws_a', text, 'json');
+    const result = await publishWorkflow(store(), 'ws_a', text, 'json', { urlPolicy: strictOutboundUrlPolicy });
 
     expect(result).toEqual({ ok: false, problems: [{ path: 'steps[0].with.workflowId', message: 'workflow "wf_child" is not published in workspace ws_a' }] });
     expect(versionPuts()).toEqual([]);
@@ -112,7 +113,7 @@ describe('publishWorkflow', () => {
     documents.on(PutCommand).resolves({});
     documents.on(UpdateCommand).resolves({});
 
-    const result = await publishWorkflow(store(), 'ws_a', JSON.stringify({ name: 'New', steps: [{ id: 'a', type: 'transform', with: {} }] }), 'json');
+    const result = await publishWorkflow(store(), 'ws_a', JSON.stringify({ name: 'New', steps: [{ id: 'a', type: 'transform', with: {} }] }), 'json', { urlPolicy: strictOutboundUrlPolicy });
 
     expect(result).toMatchObject({ ok: true, workflowId: expect.stringMatching(/^wf_[0-9A-HJKMNP-TV-Z]{26}$/), version: 1 });
   });
