@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { startFauxqs } from 'fauxqs';
+import { makeFauxqsCommitsUnsynced } from './fauxqs-commits.ts';
 import { keepIdleConnectionsOpen } from './idle-connections.ts';
 import { makeS3rverWritesAtomic } from './s3rver-atomic-writes.ts';
 import { makeDynaliteWritesAtomic } from './dynalite-atomic-writes.ts';
@@ -41,10 +42,11 @@ export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RV
  * upload forms' policies) and fauxqs (SQS).
  *
  * What a killed process (kill -9) keeps: LevelDB hands each write to the operating system (its log)
- * before dynalite answers, and fauxqs commits each queue change to SQLite as it happens, so an
- * acknowledged write survives. dynalite wrote an item and its index entries as separate writes, so
- * a kill between them left indexes disagreeing with their items for good; here it writes them as one
- * batch (dynalite-atomic-writes.ts). s3rver answered a PUT while the last bytes could still be on
+ * before dynalite answers, and fauxqs commits each queue change to SQLite's WAL as it happens, so an
+ * acknowledged write survives (fauxqs-commits.ts: without an fsync per commit, which held the thread
+ * 5 ms each). dynalite wrote an item and its index entries as separate writes, so a kill between
+ * them left indexes disagreeing with their items for good; here it writes them as one batch
+ * (dynalite-atomic-writes.ts). s3rver answered a PUT while the last bytes could still be on
  * their way to the object's file, so a kill could leave an object short; here an object is written
  * beside its place and renamed into it before the PUT is answered (s3rver-atomic-writes.ts). Nothing
  * is synced to disk on every write: a power loss may lose the last writes, as for any local database.
@@ -55,6 +57,7 @@ export async function startEmulators(dataDir: string, hooks: EmulatorHooks = {},
 
   makeDynaliteWritesAtomic();
   makeS3rverWritesAtomic();
+  await makeFauxqsCommitsUnsynced();
   const dynamo: Server = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const dynamoPort = await listenPreferring(dynamo, preferredPorts.dynamodb);
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dataDir, 's3') });

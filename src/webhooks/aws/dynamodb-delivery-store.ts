@@ -101,6 +101,71 @@ function inHolderFirstAttempt(delivery: DeliveryRecord): boolean {
   return delivery.status === 'PENDING' && delivery.attemptCount === 0 && delivery.heldAttempt === undefined && delivery.firstAttemptStartedAt !== undefined;
 }
 
+/** Items of one fan-out waiting to be written under its claim, and the caller waiting for them. */
+interface ClaimedWrite {
+  claim: FanOutClaim;
+  items: Record<string, unknown>[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** BatchWriteItem takes at most 25 items. */
+const itemsPerBatchWrite = 25;
+
+/**
+ * Gathers the settles of every fan-out a store serves (a consumer invocation runs up to ten side by
+ * side, each settling its POSTs' outcomes a few at a time as they end) into shared BatchWriteItem
+ * requests: a request costs the caller and the table several times what one more item in it costs
+ * (docs/webhooks.md, "Eighth round"). What waits when a write is due goes out at once, whole fan-out
+ * writes packed into requests of at most 25 items sent side by side; what arrives meanwhile goes in
+ * the next, so no outcome waits for more than the write before it.
+ */
+class FanOutSettleWrites {
+  private waiting: ClaimedWrite[] = [];
+  private writing: Promise<void> | undefined;
+
+  constructor(private readonly writeRequest: (writes: ClaimedWrite[]) => Promise<void>) {}
+
+  write(claim: FanOutClaim, items: Record<string, unknown>[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ claim, items, resolve, reject });
+      this.writing ??= this.writeAll();
+    });
+  }
+
+  private async writeAll(): Promise<void> {
+    // After the current turn of the event loop: the settles that became due in it go together.
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      while (this.waiting.length > 0) {
+        const due = this.waiting;
+        this.waiting = [];
+        await Promise.all(packedRequests(due).map((writes) => this.writeRequest(writes)));
+      }
+    } finally {
+      this.writing = undefined;
+    }
+  }
+}
+
+/** Whole writes packed into groups of at most 25 items (a larger write alone; batchWrite splits it). */
+function packedRequests(writes: ClaimedWrite[]): ClaimedWrite[][] {
+  const requests: ClaimedWrite[][] = [];
+  let current: ClaimedWrite[] = [];
+  let items = 0;
+  for (const write of writes) {
+    if (current.length > 0 && items + write.items.length > itemsPerBatchWrite) {
+      requests.push(current);
+      current = [];
+      items = 0;
+    }
+    current.push(write);
+    items += write.items.length;
+  }
+  if (current.length > 0) requests.push(current);
+  return requests;
+}
+
 /** An attempt record (an `attempt<nnnn>` attribute, or an item of the earlier layout, which may lack the nullable fields). */
 const attemptRecordSchema = z.object({
   number: z.number(),
@@ -132,6 +197,9 @@ const expiresAtOf = deliveryExpiresAt;
 export class DynamoDeliveryStore implements DeliveryStore {
   /** Set for a queue consumer's invocation: the concurrent records' reads of deliveries go out as one BatchGetItem. */
   private readonly batchedReads: BatchedItemReads | undefined;
+
+  /** The settles of the fan-outs this store serves, written together (FanOutSettleWrites). */
+  private readonly fanOutSettles = new FanOutSettleWrites((writes) => this.writeTogetherUnderClaims(writes));
 
   constructor(
     readonly client: DynamoDBDocumentClient,
@@ -219,6 +287,12 @@ export class DynamoDeliveryStore implements DeliveryStore {
    */
   private async writeUnderClaim(claim: FanOutClaim, items: Record<string, unknown>[]): Promise<void> {
     if (items.length === 0) return;
+    await this.openWriteWindow(claim);
+    await this.writeWithinWindows([claim], items);
+  }
+
+  /** Throws unless the claim is still this fan-out's and inside its write window, renewing it first where the window passed. */
+  private async openWriteWindow(claim: FanOutClaim): Promise<void> {
     const { eventId } = claim.delivery;
     // A later write of the same fan-out (its settles come in several batches) must not take the
     // window a failed renewal opened for a claim it no longer holds.
@@ -230,21 +304,50 @@ export class DynamoDeliveryStore implements DeliveryStore {
         throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
       }
     }
+  }
+
+  /** Whole items, each request (and each retry of unprocessed items) sent only while every claim's window is open. */
+  private async writeWithinWindows(claims: FanOutClaim[], items: Record<string, unknown>[]): Promise<void> {
     await batchWrite(
       this.client,
       this.tableName,
       items.map((Item) => ({ PutRequest: { Item } })),
       {
         beforeEachRequest: () => {
-          if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) throw new FanOutInProgress(eventId, 'the claim is too old to write under');
+          const closed = claims.find((claim) => performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds);
+          if (closed) throw new FanOutInProgress(closed.delivery.eventId, 'the claim is too old to write under');
         },
       },
     );
   }
 
   /**
-   * The fan-out's own attempts on the deliveries it created, recorded and settled by one
-   * BatchWriteItem of whole items instead of a conditional UpdateItem each. Unconditional puts are
+   * Settles of several fan-outs in as few BatchWriteItem requests as they fit, each fan-out's items
+   * under its own claim: a claim taken over fails its own writes only; a request that fails fails
+   * the writes in it, which then settle each conditionally (settleUnderClaim).
+   */
+  private async writeTogetherUnderClaims(writes: ClaimedWrite[]): Promise<void> {
+    const windows = new Map<FanOutClaim, Promise<void>>();
+    for (const { claim } of writes) if (!windows.has(claim)) windows.set(claim, this.openWriteWindow(claim));
+    const opened = await Promise.allSettled(writes.map(({ claim }) => windows.get(claim)));
+    const open = writes.filter((write, index) => {
+      const window = opened[index]!;
+      if (window.status === 'rejected') write.reject(window.reason);
+      return window.status === 'fulfilled';
+    });
+    if (open.length === 0) return;
+    try {
+      await this.writeWithinWindows([...new Set(open.map(({ claim }) => claim))], open.flatMap(({ items }) => items));
+      for (const write of open) write.resolve();
+    } catch (error) {
+      for (const write of open) write.reject(error);
+    }
+  }
+
+  /**
+   * The fan-out's own attempts on the deliveries it created, recorded and settled by whole items in a
+   * BatchWriteItem (shared with the other fan-outs this store serves: FanOutSettleWrites) instead of
+   * a conditional UpdateItem each. Unconditional puts are
    * safe only while nothing else writes these items: under the claim no other fan-out writes or
    * queues their first attempts (createAll), their next attempts are queued only once this settles,
    * and a hold or an end without attempt is this fan-out's own, for deliveries not settled here. Where
@@ -254,7 +357,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
   private async settleUnderClaim(claim: FanOutClaim, settlements: OwnAttemptSettlement[]): Promise<boolean[]> {
     if (settlements.length === 0) return [];
     try {
-      await this.writeUnderClaim(claim, settlements.map(settledItem));
+      await this.fanOutSettles.write(claim, settlements.map(settledItem));
       return settlements.map(() => true);
     } catch (error) {
       logger.warn('the fan-out\'s attempts could not be settled in one batch; settling each conditionally', { eventId: claim.delivery.eventId, error });

@@ -60,6 +60,8 @@ const deliveryAttributes = [...recordAttributes, 'secretCiphertext', 'previousSe
 export class DynamoSubscriptionStore implements SubscriptionStore {
   /** Set for one queue consumer invocation: its records' subscription reads are batched and remembered. */
   private readonly batchedReads: BatchedItemReads | undefined;
+  /** Set for one queue consumer invocation: each workspace's subscriptions listed once (its fan-outs' candidates). */
+  private readonly listedWorkspaces: Map<string, Promise<SubscriptionRecord[]>> | undefined;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -69,6 +71,7 @@ export class DynamoSubscriptionStore implements SubscriptionStore {
     this.batchedReads = options.batchReadsForOneInvocation
       ? new BatchedItemReads(client, tableName, { consistentRead: false, attributes: [...deliveryAttributes], remember: true })
       : undefined;
+    this.listedWorkspaces = options.batchReadsForOneInvocation ? new Map() : undefined;
   }
 
   async create(record: SubscriptionRecord, secretCiphertext: EncryptedSigningSecret): Promise<void> {
@@ -171,8 +174,25 @@ export class DynamoSubscriptionStore implements SubscriptionStore {
     return written !== undefined;
   }
 
-  /** Every subscription of the workspace (at most the quota), in creation order. */
-  async listWorkspace(workspaceId: string): Promise<SubscriptionRecord[]> {
+  /**
+   * Every subscription of the workspace (at most the quota), in creation order. Within one consumer
+   * invocation the first listing answers for the others: its records (up to ten fan-outs, mostly of
+   * one workspace) were all received, so all their events recorded, before it was read, and a Query
+   * of 25 items costs both the caller and the table far more than remembering it.
+   */
+  listWorkspace(workspaceId: string): Promise<SubscriptionRecord[]> {
+    if (!this.listedWorkspaces) return this.queryWorkspace(workspaceId);
+    let listed = this.listedWorkspaces.get(workspaceId);
+    if (!listed) {
+      listed = this.queryWorkspace(workspaceId);
+      this.listedWorkspaces.set(workspaceId, listed);
+      // A failed listing is not remembered: the next record (or the message's next receipt) asks again.
+      listed.catch(() => this.listedWorkspaces?.delete(workspaceId));
+    }
+    return listed;
+  }
+
+  private async queryWorkspace(workspaceId: string): Promise<SubscriptionRecord[]> {
     const records: SubscriptionRecord[] = [];
     let exclusiveStartKey: Record<string, unknown> | undefined;
     do {

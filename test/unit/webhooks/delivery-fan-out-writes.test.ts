@@ -279,4 +279,74 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
     expect(settles).toHaveLength(3);
     expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
   });
+  /** `count` deliveries of another event, as a second fan-out of the same consumer invocation writes them. */
+  const deliveriesOfEvent = (otherEventId: string, count: number) =>
+    Array.from({ length: count }, (_, index) =>
+      deliveryOf(index, { eventId: otherEventId, id: `dlv_01JZ0000000000000000000${otherEventId.slice(-1)}${String(index).padStart(2, '0')}` }),
+    );
+
+  it('writes the settles of the fan-outs it serves together: two events, one BatchWriteItem, each under its own claim', async () => {
+    const shared = store();
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
+    documents.on(BatchWriteCommand).resolves({});
+    documents.on(UpdateCommand).resolves({});
+    const other = deliveriesOfEvent('evt_01JZ0000000000000000000008', 2);
+    const [first, second] = [await shared.createAll(records), await shared.createAll(other)];
+    documents.resetHistory();
+
+    const settled = await Promise.all([first.settleOwnAttempts(settlementsOf(records)), second.settleOwnAttempts(settlementsOf(other))]);
+
+    expect(settled).toEqual([
+      [true, true, true],
+      [true, true],
+    ]);
+    const writes = documents.commandCalls(BatchWriteCommand);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.args[0].input.RequestItems!.records!.map((request) => request.PutRequest!.Item!.id)).toEqual([...records, ...other].map(({ id }) => id));
+    expect(documents.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('packs whole fan-outs into requests of at most 25 items, sent side by side', async () => {
+    const shared = store();
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
+    documents.on(BatchWriteCommand).resolves({});
+    documents.on(UpdateCommand).resolves({});
+    const events = ['evt_01JZ0000000000000000000005', 'evt_01JZ0000000000000000000006', 'evt_01JZ0000000000000000000007'].map((id) => deliveriesOfEvent(id, 10));
+    const fanOuts = await Promise.all(events.map((deliveries) => shared.createAll(deliveries)));
+    documents.resetHistory();
+
+    await Promise.all(fanOuts.map((fanOut, index) => fanOut.settleOwnAttempts(settlementsOf(events[index]!))));
+
+    const requests = documents.commandCalls(BatchWriteCommand).map((call) => call.args[0].input.RequestItems!.records!.map((request) => request.PutRequest!.Item!.eventId));
+    expect(requests.map((eventIds) => eventIds.length)).toEqual([20, 10]);
+    expect(requests[1]).toEqual(Array(10).fill('evt_01JZ0000000000000000000007'));
+  });
+
+  it('settles conditionally only the fan-out whose claim was taken over; the other fan-out\'s settles still go in the batch', async () => {
+    let clock = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const shared = store();
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
+    documents.on(BatchWriteCommand).resolves({});
+    documents.on(UpdateCommand).resolves({});
+    const takenOver = await shared.createAll(records);
+    clock += fanOutWriteWindowMilliseconds + 1;
+    const other = deliveriesOfEvent('evt_01JZ0000000000000000000008', 2);
+    const fresh = await shared.createAll(other);
+    // The first fan-out's renewal finds its claim taken over; the settles after it succeed.
+    documents.on(UpdateCommand).rejectsOnce(conditionalFailure()).resolves({});
+    documents.resetHistory();
+
+    const settled = await Promise.all([takenOver.settleOwnAttempts(settlementsOf(records)), fresh.settleOwnAttempts(settlementsOf(other))]);
+
+    expect(settled).toEqual([
+      [true, true, true],
+      [true, true],
+    ]);
+    const written = documents.commandCalls(BatchWriteCommand).flatMap((call) => call.args[0].input.RequestItems!.records!.map((request) => request.PutRequest!.Item!.id));
+    expect(written).toEqual(other.map(({ id }) => id));
+    const updates = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates[0]!.ConditionExpression).toBe('claimToken = :token');
+    expect(updates.slice(1).map((update) => update.Key)).toEqual(records.map(({ id }) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${id}` })));
+  });
 });
