@@ -65,7 +65,8 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
   );
   const tenderedLine = amountBeside(fields.tendered, labels, layout, valueContext);
   const changeLine = amountBeside(fields.change, labels, layout, valueContext);
-  const tendered = tenderedLine?.value;
+  // Some tills print the cash tendered as a deduction from the balance ("Cash -50.00"): its size is what was handed over.
+  const tendered = typeof tenderedLine?.value === 'number' ? Math.abs(tenderedLine.value) : undefined;
   const change = changeLine?.value;
   const rounding = amountBeside(fields.rounding, labels, layout, valueContext);
   const roundingLines = labels

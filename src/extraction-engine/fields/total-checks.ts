@@ -159,6 +159,12 @@ export function checkedAgainstTillPayment(
     };
   }
   const agrees = Math.abs(payment.paid - (checked.candidate.value as number)) < 0.005;
+  // A till prints money with its cents: a total read as a whole number ("5" of "5:15", "0" of
+  // "39 . 00") is a line OCR broke up, and the payment the till printed under it says what was paid.
+  if (!agrees && payment.paid > 0 && !readWithCents(context.layout, checked.candidate)) {
+    arithmetic.totalCheck = { pageNumber: total.candidate.pageNumber, agrees: false, boxes: [total.candidate.box, ...(payment.paymentLines ?? []).map((line) => line.box)] };
+    return totalPaidAtTill(context, total.candidate.fieldName) ?? checked;
+  }
   const usedRounding = checked !== total && rounding ? [rounding.box] : [];
   arithmetic.totalCheck = {
     pageNumber: total.candidate.pageNumber,
@@ -172,6 +178,14 @@ export function checkedAgainstTillPayment(
 
 /** A total rounded to the coin because the payment says so, its rounding line unread: never certain. */
 const ROUNDED_BY_PAYMENT_CONFIDENCE = 0.85;
+
+/** Whether the total's own line prints it as money, with two decimals ("24.00", "RM 5.75"). */
+function readWithCents(layout: DocumentLayout, candidate: FieldCandidate): boolean {
+  const segment = layout.segments[candidate.segmentId];
+  if (!segment || typeof candidate.value !== 'number') return true;
+  const value = candidate.value;
+  return findAmounts(segment.text).some((amount) => amount.decimals === 2 && Math.abs(Math.abs(amount.value) - Math.abs(value)) < 0.005);
+}
 
 /** A difference a cash rounding adjustment makes: not nothing, at most the smallest coin. */
 function isCashRoundingStep(difference: number): boolean {

@@ -584,13 +584,24 @@ describe('till totals', () => {
       item('CASH', '50.00'),
       item('Change', '21.25'),
     ];
-    const o = extractDocument(placedDocument([till({ totals })], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration }); console.log(JSON.stringify(o.status === 'COMPLETED' ? [o.docType, o.fields.filter((f) => f.value !== null).map((f) => [f.name, f.value])] : o));
     expect(extractTotal(till({ totals }))?.value).toBe(28.75);
   });
 
   it('takes no item count printed as "Item Total" for the total', () => {
     const totals: Row[] = [item('Item Total', '2'), item('CASH', '50.00'), item('CHANGE', '21.25')];
     expect(extractTotal(till({ totals }))?.value).not.toBe(2);
+  });
+
+  it('checks the total against cash tendered minus change when the till prints the cash tendered as a deduction ("Cash -50.00")', () => {
+    const total = extractTotal(till({ totals: [item('Total RM Incl. of GST', '9.65'), item('Cash', '-50.00'), item('CHANGE', '40.35')] }));
+    expect(total?.value).toBe(9.65);
+    expect(total?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('takes cash tendered minus change, below high confidence, over a total read as a whole number ("5:15" for 5.75)', () => {
+    const total = extractTotal(till({ totals: [item('Total RM Incl. of GST', '5:15'), item('CASH', '50.00'), item('CHANGE', '44.25')] }));
+    expect(total?.value).toBe(5.75);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
   });
 
   it('doubts a total that cash tendered minus change contradicts (one of them was misread)', () => {
