@@ -379,7 +379,7 @@ const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapp
  * "SUN BHO", "Shn Bhd", "5/B"): a closed vocabulary, so the printed form can be restored.
  */
 const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83E][HN][DO0]\.?$/iu;
-const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80]$/u;
+const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80E]$/u;
 /** "ENW Hardware Centre (M) Sdn.": a Sendirian is always Berhad; the last word was lost at the edge. */
 const SDN_WITHOUT_BHD = /(?<![\p{L}\d])(SDN|Sdn)\.?$/u;
 
@@ -471,9 +471,9 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     // OCR doubted most keeps the name below high confidence.
     const doubted = weakestWordConfidence(named) < DOUBTED_WORD_CONFIDENCE ? DOUBTED_NAME_FACTOR : 1;
     const score = (0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(named))) * doubted;
-    const respelt = withDigitsReadAsLetters(value);
+    const respelt = withBarsReadAsLetters(withDigitsReadAsLetters(value));
     if (respelt !== value) {
-      return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a digit inside a word read as a letter', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
+      return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a digit or bar inside a word read as a letter', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     }
     if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
@@ -496,6 +496,15 @@ function withDigitsReadAsLetters(name: string): string {
     })
     // ... and between the initials of an abbreviation: "MR. D.1.Y." for "MR. D.I.Y.".
     .replace(/(?<=(?<![\p{L}\d])\p{Lu}\.)1(?=\.\p{Lu}\.)/gu, 'I');
+}
+
+/**
+ * "BHPetro] Palekbang", "JIAWE| HOUSE": OCR reads a thin l or I as a bar or a closing bracket that
+ * opens nothing. Attached to the letters of a word, it is the letter: l after lower case, I after capitals.
+ */
+function withBarsReadAsLetters(name: string): string {
+  if (!/\p{L}[|\]]/u.test(name) || name.includes('[')) return name;
+  return name.replace(/(?<=\p{Ll})[|\]](?=[\s,.]|$)/gu, 'l').replace(/(?<=\p{Lu})[|\]](?=[\s,.]|$|\p{Lu})/gu, 'I');
 }
 
 /** Below this share of the typical line height a "line" is a speck or a rule, not print. */
@@ -530,7 +539,8 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
       // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
-      if (!continued && !isLegalFormAlone(legalName) && (!wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second)) && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
+      const ownLine = !wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second) || NAMES_OPERATOR.test(second.text);
+      if (!continued && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
       return { name: parts.join(' '), segment: first };
     }
     // "HOME MASTER HARDWARE &" over "ELECTRICAL": the name goes on, legal form or not.
@@ -539,6 +549,9 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
   }
   return { name, segment: first };
 }
+
+/** "Owner by Castle Blue S/B", "Operated by ...": a line that names the company behind a brand starts afresh, it continues no name. */
+const NAMES_OPERATOR = /^\W*(?:own(?:ed|er)|operated|managed|run)\s+by\b/iu;
 
 /** A head line that ends in "&" or "AND": the name goes on on the next line. */
 const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;

@@ -275,6 +275,26 @@ describe('till receipts', () => {
     expect(seller('DIGI TELECOMMUNICATIONS SDN EHD')).toBe('DIGI TELECOMMUNICATIONS SDN BHD');
   });
 
+  it('reads a bar or a bracket that opens nothing, attached to the letters of a head name, as the l or I OCR misread, below high confidence', () => {
+    const seller = (name: string) => {
+      const rows = till({ head: [{ text: name, x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.95 }] });
+      const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+      return outcome.status === 'COMPLETED' ? outcome.fields.find((field) => field.name === 'seller_name')?.metadata : undefined;
+    };
+    expect(extract(till({ head: [{ text: 'Kedai Hote] Melaka', x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1 }] })).values.seller_name).toBe('Kedai Hotel Melaka');
+    expect(extract(till({ head: [{ text: 'KEDAI NASI KANDAR SR| MELAKA', x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1 }] })).values.seller_name).toBe('KEDAI NASI KANDAR SRI MELAKA');
+    expect(seller('Kedai Hote] Melaka')?.confidence).toBeLessThan(0.9);
+  });
+
+  it('takes a line naming the company behind the brand ("Owner by ... S/B", OCR\'s "S/E") for the seller, not joined to the brand above it', () => {
+    const head: Row[] = [
+      { text: 'HARBOUR LIGHT TAPHOUSE BAR', x: 0.1, confidence: 0.9 },
+      { text: 'Owner by Green Lantern S/E', x: 0.1, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('Owner by Green Lantern S/B');
+  });
+
   it('reports a head name whose digit it read as a letter below high confidence', () => {
     const rows = till({ head: [{ text: 'URBAN 1DEA SDN BHD', x: 0.2, confidence: 0.97 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.97 }] });
     const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
