@@ -471,9 +471,9 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     // OCR doubted most keeps the name below high confidence.
     const doubted = weakestWordConfidence(named) < DOUBTED_WORD_CONFIDENCE ? DOUBTED_NAME_FACTOR : 1;
     const score = (0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(named))) * doubted;
-    const respelt = withBarsReadAsLetters(withDigitsReadAsLetters(value));
+    const respelt = withTradeWordsRespelt(withBarsReadAsLetters(withDigitsReadAsLetters(value)));
     if (respelt !== value) {
-      return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a digit or bar inside a word read as a letter', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
+      return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a letter OCR misread restored', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     }
     if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
@@ -505,6 +505,37 @@ function withDigitsReadAsLetters(name: string): string {
 function withBarsReadAsLetters(name: string): string {
   if (!/\p{L}[|\]]/u.test(name) || name.includes('[')) return name;
   return name.replace(/(?<=\p{Ll})[|\]](?=[\s,.]|$)/gu, 'l').replace(/(?<=\p{Lu})[|\]](?=[\s,.]|$|\p{Lu})/gu, 'I');
+}
+
+/**
+ * Words of the trade that business names are made of. OCR misreads one letter of them on a till's
+ * head ("ENTFRPRISE", "STAIIONERY"); a word of eight letters or more one letter from one of them, and
+ * the same length, is that word. Both spellings of stationery are printed on real shop names.
+ */
+const TRADE_WORDS = [
+  'enterprise', 'enterprises', 'stationery', 'stationary', 'stationers', 'restaurant', 'restoran', 'hardware', 'marketing', 'services',
+  'industries', 'industry', 'electrical', 'electronics', 'bookstore', 'pharmacy', 'supermarket', 'hypermarket', 'minimarket', 'holdings',
+  'corporation', 'international', 'furniture', 'machinery', 'engineering', 'construction', 'management', 'technology', 'equipment',
+  'printing', 'catering', 'bakeries', 'automobile', 'accessories', 'department', 'trading', 'company', 'kitchen', 'florist',
+].filter((word) => word.length >= 8);
+const TRADE_WORD_SET = new Set(TRADE_WORDS);
+
+function oneLetterApart(word: string, other: string): boolean {
+  if (word.length !== other.length) return false;
+  let differences = 0;
+  for (let index = 0; index < word.length && differences <= 1; index += 1) if (word[index] !== other[index]) differences += 1;
+  return differences === 1;
+}
+
+function withTradeWordsRespelt(name: string): string {
+  return name.replace(/\p{L}{8,}/gu, (word) => {
+    const lower = word.toLowerCase();
+    if (TRADE_WORD_SET.has(lower)) return word;
+    const matches = TRADE_WORDS.filter((trade) => oneLetterApart(lower, trade));
+    if (matches.length !== 1) return word;
+    const trade = matches[0]!;
+    return word === word.toUpperCase() ? trade.toUpperCase() : word[0] === word[0]?.toUpperCase() ? `${trade[0]!.toUpperCase()}${trade.slice(1)}` : trade;
+  });
 }
 
 /** Below this share of the typical line height a "line" is a speck or a rule, not print. */

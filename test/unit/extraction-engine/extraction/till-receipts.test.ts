@@ -286,6 +286,14 @@ describe('till receipts', () => {
     expect(seller('Kedai Hote] Melaka')?.confidence).toBeLessThan(0.9);
   });
 
+  it('restores one letter OCR misread in a word of the trade of a head name ("ENTFRPRISE"), keeping both printed spellings of stationery and other words', () => {
+    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1 }] })).values.seller_name;
+    expect(seller('GOLDEN ARCH ENTFRPRISE')).toBe('GOLDEN ARCH ENTERPRISE');
+    expect(seller('Golden Arch Hardwarc Sdn Bhd')).toBe('Golden Arch Hardware Sdn Bhd');
+    expect(seller('GOLDEN ARCH STATIONARY')).toBe('GOLDEN ARCH STATIONARY');
+    expect(seller('GOLDEN ARCH MARIGOLDS')).toBe('GOLDEN ARCH MARIGOLDS');
+  });
+
   it('takes a line naming the company behind the brand ("Owner by ... S/B", OCR\'s "S/E") for the seller, not joined to the brand above it', () => {
     const head: Row[] = [
       { text: 'HARBOUR LIGHT TAPHOUSE BAR', x: 0.1, confidence: 0.9 },
