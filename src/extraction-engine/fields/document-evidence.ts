@@ -379,7 +379,7 @@ const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapp
  * "SUN BHO", "Shn Bhd", "5/B"): a closed vocabulary, so the printed form can be restored.
  */
 const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83E][HN][DO0]\.?$/iu;
-const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80E]$/u;
+const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80ED]$/u;
 /** "ENW Hardware Centre (M) Sdn.": a Sendirian is always Berhad; the last word was lost at the edge. */
 const SDN_WITHOUT_BHD = /(?<![\p{L}\d])(SDN|Sdn)\.?$/u;
 
@@ -516,7 +516,7 @@ const TRADE_WORDS = [
   'enterprise', 'enterprises', 'stationery', 'stationary', 'stationers', 'restaurant', 'restoran', 'hardware', 'marketing', 'services',
   'industries', 'industry', 'electrical', 'electronics', 'bookstore', 'pharmacy', 'supermarket', 'hypermarket', 'minimarket', 'holdings',
   'corporation', 'international', 'furniture', 'machinery', 'engineering', 'construction', 'management', 'technology', 'equipment',
-  'printing', 'catering', 'bakeries', 'automobile', 'accessories', 'department', 'trading', 'company', 'kitchen', 'florist',
+  'printing', 'catering', 'bakeries', 'confectionery', 'automobile', 'accessories', 'department', 'trading', 'company', 'kitchen', 'florist',
 ].filter((word) => word.length >= 8);
 const TRADE_WORD_SET = new Set(TRADE_WORDS);
 

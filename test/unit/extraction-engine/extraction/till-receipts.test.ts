@@ -268,6 +268,7 @@ describe('till receipts', () => {
     ];
     expect(extract(till({ head: withComma })).values.seller_name).toBe('URBAN VILLA SDN BHD');
     expect(seller('99 SPEED MART 5/0 {519537 Xi')).toBe('99 SPEED MART S/B');
+    expect(seller('KEDAI MAJU S/D')).toBe('KEDAI MAJU S/B');
     expect(seller('ENW Hardware Centre (M) Sdn.')).toBe('ENW Hardware Centre (M) Sdn Bhd');
     expect(seller('BEMED (SP) SDN. BHD. Ÿ')).toBe('BEMED (SP) SDN. BHD.');
     expect(seller('URBAN 1DEA SDN BHD')).toBe('URBAN IDEA SDN BHD');
@@ -291,6 +292,7 @@ describe('till receipts', () => {
     expect(seller('GOLDEN ARCH ENTFRPRISE')).toBe('GOLDEN ARCH ENTERPRISE');
     expect(seller('Golden Arch Hardwarc Sdn Bhd')).toBe('Golden Arch Hardware Sdn Bhd');
     expect(seller('GOLDEN ARCH STATIONARY')).toBe('GOLDEN ARCH STATIONARY');
+    expect(seller('GOLDEN ARCH CONFECTIUNERY')).toBe('GOLDEN ARCH CONFECTIONERY');
     expect(seller('GOLDEN ARCH MARIGOLDS')).toBe('GOLDEN ARCH MARIGOLDS');
   });
 
