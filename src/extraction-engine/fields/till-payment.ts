@@ -10,7 +10,7 @@ import type { FieldSpecification } from './field-specification.ts';
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
 
-const tenderedLabels = { en: ['cash', 'cash tendered', 'tendered', 'amount tendered'], de: ['gegeben', 'bar'], fr: ['espèces'], nl: ['contant'], pl: ['gotowka'], es: ['efectivo'], it: ['contanti'] };
+const tenderedLabels = { en: ['cash', 'cash tendered', 'tendered', 'amount tendered', 'paid amount', 'payment'], de: ['gegeben', 'bar'], fr: ['espèces'], nl: ['contant'], pl: ['gotowka'], es: ['efectivo'], it: ['contanti'] };
 const changeLabels = { en: ['change', 'change due', 'change amt', 'change amount'], de: ['rückgeld', 'zurück'], fr: ['rendu', 'monnaie rendue'], nl: ['wisselgeld', 'terug'], pl: ['reszta'], es: ['cambio'], it: ['resto'] };
 const roundingLabels = { en: ['rounding', 'rounding adj', 'rounding adjustment', 'round adj'], de: ['rundung'], fr: ['arrondi'], nl: ['afronding'], pl: ['zaokraglenie'], es: ['redondeo'], it: ['arrotondamento'] };
 

@@ -628,6 +628,13 @@ describe('till totals', () => {
     expect(total?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
   });
 
+  it('reads "Paid Amount" and "Payment" above the change as the amount tendered', () => {
+    const unread = extractTotal(till({ totals: [item('Total Amt Incl GST@ 6% :', 'T42'), item('Paid Amount:', '10.00'), item('Change:', '2.60')] }));
+    expect(unread?.value).toBe(7.4);
+    const confirmed = extractTotal(till({ totals: [item('Grand Total', '6.70'), item('Payment :', '50.00'), item('Change Due :', '43.30')] }));
+    expect(confirmed?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
+  });
+
   it('takes cash tendered minus change, below high confidence, over a total read as a whole number ("5:15" for 5.75)', () => {
     const total = extractTotal(till({ totals: [item('Total RM Incl. of GST', '5:15'), item('CASH', '50.00'), item('CHANGE', '44.25')] }));
     expect(total?.value).toBe(5.75);
