@@ -635,6 +635,19 @@ describe('till totals', () => {
     expect(confirmed?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
   });
 
+  it('reads "Received" above the change as the amount tendered, "Cash Received" as one label', () => {
+    const totals = (received: string): Row[] => [item('Gross Amt:', '136 0O'), item(received, '150.00'), item('Change', '14.00')];
+    expect(extractTotal(till({ totals: totals('Received') }))?.value).toBe(136);
+    expect(extractTotal(till({ totals: totals('Cash Received :') }))?.value).toBe(136);
+  });
+
+  it('does not check the total against a tendered amount grouped by a space (a speck before the amount: "7 100.00")', () => {
+    const withoutPayment = extractTotal(till({ totals: [item('Total Inclusive GST:', '6.40'), item('TOTAL:', '6.40')] }));
+    const withMisreadPayment = extractTotal(till({ totals: [item('Total Inclusive GST:', '6.40'), item('TOTAL:', '6.40'), item('Cash Received :', '7 100.00'), item('Change :', '93.60')] }));
+    expect(withMisreadPayment?.value).toBe(6.4);
+    expect(withMisreadPayment?.metadata.confidence).toBe(withoutPayment?.metadata.confidence);
+  });
+
   it('takes cash tendered minus change, below high confidence, over a total read as a whole number ("5:15" for 5.75)', () => {
     const total = extractTotal(till({ totals: [item('Total RM Incl. of GST', '5:15'), item('CASH', '50.00'), item('CHANGE', '44.25')] }));
     expect(total?.value).toBe(5.75);
