@@ -27,6 +27,8 @@ export interface TillPayment {
   paymentLines?: FieldCandidate[];
   /** An amount on a rounding line larger than any adjustment: the rounded total ("Rounding RM 182.00"). */
   roundedTotal?: FieldCandidate;
+  /** The cash tendered, when the slip prints no change line at all: paid exactly. */
+  tenderedWithoutChange?: FieldCandidate;
 }
 
 function paymentField(name: string, labels: Record<string, string[]>): FieldSpecification {
@@ -91,6 +93,8 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
     payment.paid = Math.round((tendered - change) * 100) / 100;
     payment.paymentLines = [tenderedLine!, changeLine!];
   }
+  const changeLabelled = labels.some((label) => label.fieldName === fields.change.name);
+  if (!changeLabelled && tenderedLine && typeof tendered === 'number' && tendered > 0) payment.tenderedWithoutChange = tenderedLine;
   if (rounding && typeof rounding.value === 'number' && rounding.value !== 0 && Math.abs(rounding.value) <= MAX_CASH_ROUNDING + 1e-9) payment.rounding = rounding;
   const roundedTotal = roundingLines.sort((left, right) => right.score - left.score)[0];
   if (roundedTotal) payment.roundedTotal = roundedTotal;

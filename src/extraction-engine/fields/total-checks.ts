@@ -203,14 +203,24 @@ function isBelow(candidate: FieldCandidate, reference: FieldCandidate): boolean 
 
 /** A total known only from cash tendered minus change: the till's arithmetic, but no total line read. */
 const PAID_AT_TILL_CONFIDENCE = 0.6;
+/** A total known only from the cash tendered on a slip without a change line. */
+const PAID_EXACTLY_CONFIDENCE = 0.5;
 
 /**
  * A till receipt whose total line was not read (or not recognised: "\ wffos (Inclusive of GST)") still
- * says what was paid: cash tendered minus the change given back is the total.
+ * says what was paid: cash tendered minus the change given back is the total, or the cash tendered
+ * where no change line is printed.
  */
 export function totalPaidAtTill(context: ExtractionContext, fieldName: string): AmountChoiceOf | undefined {
   const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
   const [tendered, change] = payment.paymentLines ?? [];
+  // A slip that prints the cash tendered and no change line at all was paid exactly ("TOTAL AMOUNT",
+  // its figure unread, over "CASH RM 50.00"): the weakest evidence of a total, but the page's own.
+  const exact = payment.tenderedWithoutChange;
+  if (exact && typeof exact.value === 'number') {
+    const candidate: FieldCandidate = { ...exact, fieldName, value: Math.abs(exact.value), score: PAID_EXACTLY_CONFIDENCE, evidence: 'cash tendered, no change printed' };
+    return { candidate, confidence: PAID_EXACTLY_CONFIDENCE };
+  }
   if (payment.paid === undefined || payment.paid <= 0 || !tendered || !change) return undefined;
   const candidate: FieldCandidate = {
     fieldName,

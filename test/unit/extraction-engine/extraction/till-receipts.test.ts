@@ -635,6 +635,13 @@ describe('till totals', () => {
     expect(confirmed?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
   });
 
+  it('takes the cash tendered for a total whose line was not read on a slip that prints no change line, at low confidence; not where a change line is printed', () => {
+    const exact = extractTotal(till({ totals: [item('TOTAL AMOUNT', ''), item('CASH', 'RM 50.00')] }));
+    expect(exact?.value).toBe(50);
+    expect(exact?.metadata.confidence).toBeLessThan(0.6);
+    expect(extractTotal(till({ totals: [item('TOTAL AMOUNT', ''), item('CASH', 'RM 50.00'), item('CHANGE', '')] }))?.value ?? null).toBeNull();
+  });
+
   it('reads "Received" above the change as the amount tendered, "Cash Received" as one label', () => {
     const totals = (received: string): Row[] => [item('Gross Amt:', '136 0O'), item(received, '150.00'), item('Change', '14.00')];
     expect(extractTotal(till({ totals: totals('Received') }))?.value).toBe(136);
