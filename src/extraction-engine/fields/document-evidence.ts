@@ -558,24 +558,28 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
   const parts = [name];
   const segments = [first];
   let previous = first;
+  let joinsAbove = continued;
   for (const segment of following) {
     if (!/\p{L}/u.test(segment.text)) continue;
     if (segment.box.y - (previous.box.y + previous.box.height) >= lineHeight * 1.2 || parts.length > MAX_NAME_CONTINUATION_LINES) break;
     // A continuation holds words and the parentheses of a branch name, no address or number lines.
-    const continuation = withLegalFormRestored(segment.text.replace(REGISTRATION_NUMBER_AT_END, '').trim());
+    // OCR reads an ampersand as 8 or 9; one opening a line before a word is the ampersand ("9 TEA LEAF (M) SDN. BHD.").
+    const continuation = withLegalFormRestored(segment.text.replace(REGISTRATION_NUMBER_AT_END, '').trim()).replace(/^[89](?=\s+\p{Lu})/u, '&');
     if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) break;
     parts.push(continuation);
     segments.push(segment);
+    // A line that opens with "&" goes on with the name above it ("THE COFFEE BEAN" over "& TEA LEAF (M) SDN. BHD.").
+    if (continuation.startsWith('&')) joinsAbove = true;
     if (hasLegalForm(continuation)) {
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
       // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
       const ownLine = !wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second) || NAMES_OPERATOR.test(second.text);
-      if (!continued && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
+      if (!joinsAbove && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
       return { name: parts.join(' '), segment: first };
     }
     // "HOME MASTER HARDWARE &" over "ELECTRICAL": the name goes on, legal form or not.
-    if (continued && parts.length === 2) return { name: parts.join(' '), segment: first };
+    if (joinsAbove && parts.length === 2) return { name: parts.join(' '), segment: first };
     previous = segment;
   }
   return { name, segment: first };

@@ -239,6 +239,16 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('KEDAI MAJU HARDWARE & ELECTRICAL');
   });
 
+  it('joins a head line to the line under it that opens with "&", also with the ampersand OCR read as 9 or 8', () => {
+    const head = (second: string): Row[] => [
+      { text: 'THE GOLDEN LOTUS', x: 0.25, confidence: 0.9 },
+      { text: second, x: 0.15, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head: head('& JADE HOUSE (M) SDN. BHD.') })).values.seller_name).toBe('THE GOLDEN LOTUS & JADE HOUSE (M) SDN. BHD.');
+    expect(extract(till({ head: head('9 JADE HOUSE (M) SDN. BHD.') })).values.seller_name).toBe('THE GOLDEN LOTUS & JADE HOUSE (M) SDN. BHD.');
+  });
+
   it('takes no speck read as a word above the name for the seller', () => {
     const head: Row[] = [
       [{ text: 'TAX INVOICE', x: 0.3, confidence: 0.9 }, { text: 'Neve', x: 0.6, confidence: 0.9, height: 0.004 }],
