@@ -161,7 +161,7 @@ export function checkedAgainstTillPayment(
   const agrees = Math.abs(payment.paid - (checked.candidate.value as number)) < 0.005;
   // A till prints money with its cents: a total read as a whole number ("5" of "5:15", "0" of
   // "39 . 00") is a line OCR broke up, and the payment the till printed under it says what was paid.
-  if (!agrees && payment.paid > 0 && !readWithCents(context.layout, checked.candidate)) {
+  if (!agrees && payment.paid > 0 && !readWithCents(context.layout, total.candidate)) {
     arithmetic.totalCheck = { pageNumber: total.candidate.pageNumber, agrees: false, boxes: [total.candidate.box, ...(payment.paymentLines ?? []).map((line) => line.box)] };
     return totalPaidAtTill(context, total.candidate.fieldName) ?? checked;
   }
