@@ -379,7 +379,7 @@ const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapp
  * "SUN BHO", "Shn Bhd", "5/B"): a closed vocabulary, so the printed form can be restored.
  */
 const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83E][HN][DO0]\.?$/iu;
-const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80]$/u;
+const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80ED]$/u;
 /** "ENW Hardware Centre (M) Sdn.": a Sendirian is always Berhad; the last word was lost at the edge. */
 const SDN_WITHOUT_BHD = /(?<![\p{L}\d])(SDN|Sdn)\.?$/u;
 
@@ -471,9 +471,9 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     // OCR doubted most keeps the name below high confidence.
     const doubted = weakestWordConfidence(named) < DOUBTED_WORD_CONFIDENCE ? DOUBTED_NAME_FACTOR : 1;
     const score = (0.62 + (hasLegalForm(value) ? 0.12 : 0) + 0.1 * Math.min(1, segmentConfidence(named))) * doubted;
-    const respelt = withDigitsReadAsLetters(value);
+    const respelt = withTradeWordsRespelt(withBarsReadAsLetters(withDigitsReadAsLetters(value)));
     if (respelt !== value) {
-      return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a digit inside a word read as a letter', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
+      return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a letter OCR misread restored', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     }
     if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
@@ -498,6 +498,46 @@ function withDigitsReadAsLetters(name: string): string {
     .replace(/(?<=(?<![\p{L}\d])\p{Lu}\.)1(?=\.\p{Lu}\.)/gu, 'I');
 }
 
+/**
+ * "BHPetro] Palekbang", "JIAWE| HOUSE": OCR reads a thin l or I as a bar or a closing bracket that
+ * opens nothing. Attached to the letters of a word, it is the letter: l after lower case, I after capitals.
+ */
+function withBarsReadAsLetters(name: string): string {
+  if (!/\p{L}[|\]]/u.test(name) || name.includes('[')) return name;
+  return name.replace(/(?<=\p{Ll})[|\]](?=[\s,.]|$)/gu, 'l').replace(/(?<=\p{Lu})[|\]](?=[\s,.]|$|\p{Lu})/gu, 'I');
+}
+
+/**
+ * Words of the trade that business names are made of. OCR misreads one letter of them on a till's
+ * head ("ENTFRPRISE", "STAIIONERY"); a word of eight letters or more one letter from one of them, and
+ * the same length, is that word. Both spellings of stationery are printed on real shop names.
+ */
+const TRADE_WORDS = [
+  'enterprise', 'enterprises', 'stationery', 'stationary', 'stationers', 'restaurant', 'restoran', 'hardware', 'marketing', 'services',
+  'industries', 'industry', 'electrical', 'electronics', 'bookstore', 'pharmacy', 'supermarket', 'hypermarket', 'minimarket', 'holdings',
+  'corporation', 'international', 'furniture', 'machinery', 'engineering', 'construction', 'management', 'technology', 'equipment',
+  'printing', 'catering', 'bakeries', 'confectionery', 'automobile', 'accessories', 'department', 'trading', 'company', 'kitchen', 'florist',
+].filter((word) => word.length >= 8);
+const TRADE_WORD_SET = new Set(TRADE_WORDS);
+
+function oneLetterApart(word: string, other: string): boolean {
+  if (word.length !== other.length) return false;
+  let differences = 0;
+  for (let index = 0; index < word.length && differences <= 1; index += 1) if (word[index] !== other[index]) differences += 1;
+  return differences === 1;
+}
+
+function withTradeWordsRespelt(name: string): string {
+  return name.replace(/\p{L}{8,}/gu, (word) => {
+    const lower = word.toLowerCase();
+    if (TRADE_WORD_SET.has(lower)) return word;
+    const matches = TRADE_WORDS.filter((trade) => oneLetterApart(lower, trade));
+    if (matches.length !== 1) return word;
+    const trade = matches[0]!;
+    return word === word.toUpperCase() ? trade.toUpperCase() : word[0] === word[0]?.toUpperCase() ? `${trade[0]!.toUpperCase()}${trade.slice(1)}` : trade;
+  });
+}
+
 /** Below this share of the typical line height a "line" is a speck or a rule, not print. */
 const SPECK_HEIGHT = 0.5;
 
@@ -518,27 +558,35 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
   const parts = [name];
   const segments = [first];
   let previous = first;
+  let joinsAbove = continued;
   for (const segment of following) {
     if (!/\p{L}/u.test(segment.text)) continue;
     if (segment.box.y - (previous.box.y + previous.box.height) >= lineHeight * 1.2 || parts.length > MAX_NAME_CONTINUATION_LINES) break;
     // A continuation holds words and the parentheses of a branch name, no address or number lines.
-    const continuation = withLegalFormRestored(segment.text.replace(REGISTRATION_NUMBER_AT_END, '').trim());
+    // OCR reads an ampersand as 8 or 9; one opening a line before a word is the ampersand ("9 TEA LEAF (M) SDN. BHD.").
+    const continuation = withLegalFormRestored(segment.text.replace(REGISTRATION_NUMBER_AT_END, '').trim()).replace(/^[89](?=\s+\p{Lu})/u, '&');
     if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) break;
     parts.push(continuation);
     segments.push(segment);
+    // A line that opens with "&" goes on with the name above it ("THE COFFEE BEAN" over "& TEA LEAF (M) SDN. BHD.").
+    if (continuation.startsWith('&')) joinsAbove = true;
     if (hasLegalForm(continuation)) {
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
       // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
-      if (!continued && !isLegalFormAlone(legalName) && (!wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second)) && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
+      const ownLine = !wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second) || NAMES_OPERATOR.test(second.text);
+      if (!joinsAbove && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
       return { name: parts.join(' '), segment: first };
     }
     // "HOME MASTER HARDWARE &" over "ELECTRICAL": the name goes on, legal form or not.
-    if (continued && parts.length === 2) return { name: parts.join(' '), segment: first };
+    if (joinsAbove && parts.length === 2) return { name: parts.join(' '), segment: first };
     previous = segment;
   }
   return { name, segment: first };
 }
+
+/** "Owner by Castle Blue S/B", "Operated by ...": a line that names the company behind a brand starts afresh, it continues no name. */
+const NAMES_OPERATOR = /^\W*(?:own(?:ed|er)|operated|managed|run)\s+by\b/iu;
 
 /** A head line that ends in "&" or "AND": the name goes on on the next line. */
 const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;

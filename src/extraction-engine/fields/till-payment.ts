@@ -3,6 +3,7 @@
 // check of the total read from its own line, and the rounding line turns an exact total into the
 // amount paid when no rounded total is printed (or OCR lost it).
 
+import { findAmounts } from '../values/amount.ts';
 import type { ValueContext } from '../values/field-value.ts';
 import type { DocumentLayout } from './document-layout.ts';
 import type { FieldCandidate } from './field-candidate.ts';
@@ -10,7 +11,7 @@ import type { FieldSpecification } from './field-specification.ts';
 import { compileLabelSources, findLabelMatches, type LabelMatch } from './label-anchors.ts';
 import { candidatesNearLabel } from './label-candidates.ts';
 
-const tenderedLabels = { en: ['cash', 'cash tendered', 'tendered', 'amount tendered'], de: ['gegeben', 'bar'], fr: ['espèces'], nl: ['contant'], pl: ['gotowka'], es: ['efectivo'], it: ['contanti'] };
+const tenderedLabels = { en: ['cash', 'cash tendered', 'tendered', 'amount tendered', 'paid amount', 'payment', 'received', 'cash received', 'amount received'], de: ['gegeben', 'bar'], fr: ['espèces'], nl: ['contant'], pl: ['gotowka'], es: ['efectivo'], it: ['contanti'] };
 const changeLabels = { en: ['change', 'change due', 'change amt', 'change amount'], de: ['rückgeld', 'zurück'], fr: ['rendu', 'monnaie rendue'], nl: ['wisselgeld', 'terug'], pl: ['reszta'], es: ['cambio'], it: ['resto'] };
 const roundingLabels = { en: ['rounding', 'rounding adj', 'rounding adjustment', 'round adj'], de: ['rundung'], fr: ['arrondi'], nl: ['afronding'], pl: ['zaokraglenie'], es: ['redondeo'], it: ['arrotondamento'] };
 
@@ -26,6 +27,8 @@ export interface TillPayment {
   paymentLines?: FieldCandidate[];
   /** An amount on a rounding line larger than any adjustment: the rounded total ("Rounding RM 182.00"). */
   roundedTotal?: FieldCandidate;
+  /** The cash tendered, when the slip prints no change line at all: paid exactly. */
+  tenderedWithoutChange?: FieldCandidate;
 }
 
 function paymentField(name: string, labels: Record<string, string[]>): FieldSpecification {
@@ -54,6 +57,18 @@ function amountBeside(field: FieldSpecification, labels: LabelMatch[], layout: D
     .sort((left, right) => right.score - left.score)[0];
 }
 
+/**
+ * The payment amount as its line prints it, its digits not grouped by a space: a till prints no
+ * thousands separator, so "7 100.00" is a speck read as 7 before 100.00, not seven thousand.
+ */
+function readAsMoney(line: FieldCandidate | undefined, layout: DocumentLayout): FieldCandidate | undefined {
+  const segment = line ? layout.segments[line.segmentId] : undefined;
+  if (!line || !segment || typeof line.value !== 'number') return line;
+  const value = line.value;
+  const printed = findAmounts(segment.text).find((amount) => Math.abs(amount.value - value) < 0.005);
+  return printed && !/\d\s\d{3}/u.test(printed.text) ? line : undefined;
+}
+
 export function findTillPayment(layout: DocumentLayout, valueContext: ValueContext): TillPayment {
   const labels = findLabelMatches(
     layout,
@@ -63,9 +78,10 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
       { fieldName: fields.rounding.name, labels: roundingLabels },
     ]),
   );
-  const tenderedLine = amountBeside(fields.tendered, labels, layout, valueContext);
+  const tenderedLine = readAsMoney(amountBeside(fields.tendered, labels, layout, valueContext), layout);
   const changeLine = amountBeside(fields.change, labels, layout, valueContext);
-  const tendered = tenderedLine?.value;
+  // Some tills print the cash tendered as a deduction from the balance ("Cash -50.00"): its size is what was handed over.
+  const tendered = typeof tenderedLine?.value === 'number' ? Math.abs(tenderedLine.value) : undefined;
   const change = changeLine?.value;
   const rounding = amountBeside(fields.rounding, labels, layout, valueContext);
   const roundingLines = labels
@@ -77,6 +93,8 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
     payment.paid = Math.round((tendered - change) * 100) / 100;
     payment.paymentLines = [tenderedLine!, changeLine!];
   }
+  const changeLabelled = labels.some((label) => label.fieldName === fields.change.name);
+  if (!changeLabelled && tenderedLine && typeof tendered === 'number' && tendered > 0) payment.tenderedWithoutChange = tenderedLine;
   if (rounding && typeof rounding.value === 'number' && rounding.value !== 0 && Math.abs(rounding.value) <= MAX_CASH_ROUNDING + 1e-9) payment.rounding = rounding;
   const roundedTotal = roundingLines.sort((left, right) => right.score - left.score)[0];
   if (roundedTotal) payment.roundedTotal = roundedTotal;

@@ -159,6 +159,12 @@ export function checkedAgainstTillPayment(
     };
   }
   const agrees = Math.abs(payment.paid - (checked.candidate.value as number)) < 0.005;
+  // A till prints money with its cents: a total read as a whole number ("5" of "5:15", "0" of
+  // "39 . 00") is a line OCR broke up, and the payment the till printed under it says what was paid.
+  if (!agrees && payment.paid > 0 && !readWithCents(context.layout, total.candidate)) {
+    arithmetic.totalCheck = { pageNumber: total.candidate.pageNumber, agrees: false, boxes: [total.candidate.box, ...(payment.paymentLines ?? []).map((line) => line.box)] };
+    return totalPaidAtTill(context, total.candidate.fieldName) ?? checked;
+  }
   const usedRounding = checked !== total && rounding ? [rounding.box] : [];
   arithmetic.totalCheck = {
     pageNumber: total.candidate.pageNumber,
@@ -172,6 +178,14 @@ export function checkedAgainstTillPayment(
 
 /** A total rounded to the coin because the payment says so, its rounding line unread: never certain. */
 const ROUNDED_BY_PAYMENT_CONFIDENCE = 0.85;
+
+/** Whether the total's own line prints it as money, with two decimals ("24.00", "RM 5.75"). */
+function readWithCents(layout: DocumentLayout, candidate: FieldCandidate): boolean {
+  const segment = layout.segments[candidate.segmentId];
+  if (!segment || typeof candidate.value !== 'number') return true;
+  const value = candidate.value;
+  return findAmounts(segment.text).some((amount) => amount.decimals === 2 && Math.abs(Math.abs(amount.value) - Math.abs(value)) < 0.005);
+}
 
 /** A difference a cash rounding adjustment makes: not nothing, at most the smallest coin. */
 function isCashRoundingStep(difference: number): boolean {
@@ -189,14 +203,24 @@ function isBelow(candidate: FieldCandidate, reference: FieldCandidate): boolean 
 
 /** A total known only from cash tendered minus change: the till's arithmetic, but no total line read. */
 const PAID_AT_TILL_CONFIDENCE = 0.6;
+/** A total known only from the cash tendered on a slip without a change line. */
+const PAID_EXACTLY_CONFIDENCE = 0.5;
 
 /**
  * A till receipt whose total line was not read (or not recognised: "\ wffos (Inclusive of GST)") still
- * says what was paid: cash tendered minus the change given back is the total.
+ * says what was paid: cash tendered minus the change given back is the total, or the cash tendered
+ * where no change line is printed.
  */
 export function totalPaidAtTill(context: ExtractionContext, fieldName: string): AmountChoiceOf | undefined {
   const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
   const [tendered, change] = payment.paymentLines ?? [];
+  // A slip that prints the cash tendered and no change line at all was paid exactly ("TOTAL AMOUNT",
+  // its figure unread, over "CASH RM 50.00"): the weakest evidence of a total, but the page's own.
+  const exact = payment.tenderedWithoutChange;
+  if (exact && typeof exact.value === 'number') {
+    const candidate: FieldCandidate = { ...exact, fieldName, value: Math.abs(exact.value), score: PAID_EXACTLY_CONFIDENCE, evidence: 'cash tendered, no change printed' };
+    return { candidate, confidence: PAID_EXACTLY_CONFIDENCE };
+  }
   if (payment.paid === undefined || payment.paid <= 0 || !tendered || !change) return undefined;
   const candidate: FieldCandidate = {
     fieldName,

@@ -129,6 +129,16 @@ const LETTER_O_FOR_ZERO = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PRE
 const SPACE_AFTER_DECIMAL_POINT = new RegExp(String.raw`(?<=(?<![\p{L}\d])${CURRENCY_PREFIX}\s?\d{1,6})([.,]) (\d{2})(?![\d.,])(?=\s|$)`, 'gu');
 
 /**
+ * A till amount with a gap beside its decimal point, OCR of spaced or double-height print: alone in
+ * its column ("-50. 00", a column holds one value), or ending its line after a label with the point
+ * standing free between the digits ("Grand Total 39 . 00"); the two digits are its cents. Not where
+ * another digit precedes it on the line ("2 x 3 . 50"), nor after a label with the gap on one side
+ * only ("Qty 12. 50" may be two numbers).
+ */
+const GAPPED_AMOUNT_ALONE = /^(\s*)([-−–]?\d{1,6})( ?)([.,])( )(\d{2})(\s*)$/u;
+const GAPPED_AMOUNT_AFTER_LABEL = /^([^\d]*?[\s:])([-−–]?\d{1,6})( )([.,])( )(\d{2})(\s*)$/u;
+
+/**
  * What the two repairs above need to find, without the currency sign they look behind for: a line
  * without it (almost every line) is left as it is without trying their long lookbehinds at each position.
  */
@@ -142,12 +152,21 @@ function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
   const withZeros = LETTER_O_BEFORE_CENTS.test(withoutUnderscores) ? withoutUnderscores.replace(LETTER_O_FOR_ZERO, '0') : withoutUnderscores;
   // Where a gap after a decimal point was closed: an amount over it spans one more character of the given text.
   const closedGaps: number[] = [];
-  const text = GAP_AFTER_DECIMAL_POINT.test(withZeros)
+  const withGapsAfterSigns = GAP_AFTER_DECIMAL_POINT.test(withZeros)
     ? withZeros.replace(SPACE_AFTER_DECIMAL_POINT, (_match, separator: string, cents: string, offset: number) => {
         closedGaps.push(offset + 1);
         return `${separator}${cents} `;
       })
     : withZeros;
+  const gapped = GAPPED_AMOUNT_ALONE.exec(withGapsAfterSigns) ?? GAPPED_AMOUNT_AFTER_LABEL.exec(withGapsAfterSigns);
+  let text = withGapsAfterSigns;
+  if (gapped) {
+    const [, before = '', integer = '', gapBefore = '', separator = '', gapAfter = '', cents = '', after = ''] = gapped;
+    // The gaps move behind the cents: the text keeps its length, and each closed gap lengthens the amount over it.
+    if (gapBefore) closedGaps.push(before.length + integer.length);
+    closedGaps.push(before.length + integer.length + gapBefore.length + 1);
+    text = `${before}${integer}${separator}${cents}${gapBefore}${gapAfter}${after}`;
+  }
   const found: FoundAmount[] = [];
   // Every amount has a digit; the patterns below are costly to try at each position of a line without one.
   if (!/\d/.test(text)) return found;
@@ -198,8 +217,9 @@ function readAmounts(given: string, context: CurrencyContext): FoundAmount[] {
     const matchedText = match[0];
     const leadingSpace = matchedText.length - matchedText.trimStart().length;
     const index = match.index + leadingSpace;
-    const closedGap = closedGaps.some((gap) => gap > index && gap < index + matchedText.trim().length);
-    const length = matchedText.trim().length + (closedGap ? 1 : 0);
+    const gapsClosed = closedGaps.filter((gap) => gap > index && gap < index + matchedText.trim().length).length;
+    const closedGap = gapsClosed > 0;
+    const length = matchedText.trim().length + gapsClosed;
     found.push({
       value: negative ? -reading.value : reading.value,
       ...(currency ? { currency } : {}),

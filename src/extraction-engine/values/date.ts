@@ -266,8 +266,20 @@ export function findRepairedDates(text: string, context: DateRepairContext = {})
     const end = (normalized.originalOffsets[match.index + match[0].length - 1] ?? index) + 1;
     repaired.push({ iso, text: text.slice(index, end), index, length: end - index, orderAssumed: false, style: 'numeric' });
   }
+  // A till's zero-padded date with one separator lost to a gap ("05 02-18"): the other separator stands for both.
+  for (const match of matchesOf(new RegExp(SEPARATOR_LOST_TO_A_GAP.source, 'gu'), source)) {
+    const [first = '', second = '', separator = '', year = ''] = [match[1], match[2], match[3], match[4]];
+    const iso = readNumeric(first, second, year, separator, context.order);
+    if (!iso) continue;
+    const index = normalized.originalOffsets[match.index] ?? 0;
+    const end = (normalized.originalOffsets[match.index + match[0].length - 1] ?? index) + 1;
+    repaired.push({ iso, text: text.slice(index, end), index, length: end - index, orderAssumed: false, style: 'numeric' });
+  }
   return repaired;
 }
+
+/** Two two-digit parts and a year, the first separator a gap: "05 02-18", "17 03/2018". */
+const SEPARATOR_LOST_TO_A_GAP = /(?<![\d.,:/-])(\d{2}) (\d{2})([-/])(\d{4}|\d{2})(?![\d.,:/-])/u;
 
 /** A numeric date read as findDates reads it, or undefined when it does not exist. */
 function readNumeric(firstText: string, secondText: string, yearText: string, separator: string, contextOrder: NumericDateOrder | undefined): string | undefined {

@@ -113,6 +113,15 @@ describe('till amounts whose decimal point OCR lost', () => {
     expect(findAmounts('RM12. 345').map((found) => found.value)).toEqual([12, 345]);
   });
 
+  it('reads a gap beside the decimal point as no gap in an amount alone in its column, or ending a labelled line with the point standing free', () => {
+    expect(findAmounts('-50. 00').map((found) => [found.value, found.decimals, found.text])).toEqual([[-50, 2, '-50. 00']]);
+    const [total] = findAmounts('Grand Total 39 . 00');
+    expect([total?.value, total?.decimals, total?.index, total?.length]).toEqual([39, 2, 12, 7]);
+    // A row of figures, or a label with the gap on one side only, keeps its numbers apart.
+    expect(findAmounts('2 x 3 . 50').map((found) => found.value)).toEqual([2, 3, 50]);
+    expect(findAmounts('Qty 12. 50').map((found) => found.value)).toEqual([12, 50]);
+  });
+
   it('reads an underscore OCR put for a gap as a gap, keeping the position of the amount', () => {
     const [amount] = findAmounts('<RM_34.80 >');
     expect([amount?.value, amount?.currency, amount?.index]).toEqual([34.8, 'MYR', 1]);

@@ -119,6 +119,14 @@ describe('findRepairedDates', () => {
     expect(findRepairedDates(text).map((date) => date.iso)).toEqual([iso]);
   });
 
+  it('reads a zero-padded date whose first separator OCR read as a gap with the other separator', () => {
+    expect(findRepairedDates('568017 05 02-18').map((date) => date.iso)).toEqual(['2018-02-05']);
+    expect(findRepairedDates('17 03/2018 14:22').map((date) => date.iso)).toEqual(['2018-03-17']);
+    // Not inside a longer number or a row of figures, nor where the parts make no date.
+    expect(findRepairedDates('1.05 02-18')).toEqual([]);
+    expect(findRepairedDates('45 02-18')).toEqual([]);
+  });
+
   it('repairs nothing that exists as read', () => {
     expect(findRepairedDates('12-02-2018')).toEqual([]);
   });

@@ -239,6 +239,16 @@ describe('till receipts', () => {
     expect(extract(till({ head })).values.seller_name).toBe('KEDAI MAJU HARDWARE & ELECTRICAL');
   });
 
+  it('joins a head line to the line under it that opens with "&", also with the ampersand OCR read as 9 or 8', () => {
+    const head = (second: string): Row[] => [
+      { text: 'THE GOLDEN LOTUS', x: 0.25, confidence: 0.9 },
+      { text: second, x: 0.15, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head: head('& JADE HOUSE (M) SDN. BHD.') })).values.seller_name).toBe('THE GOLDEN LOTUS & JADE HOUSE (M) SDN. BHD.');
+    expect(extract(till({ head: head('9 JADE HOUSE (M) SDN. BHD.') })).values.seller_name).toBe('THE GOLDEN LOTUS & JADE HOUSE (M) SDN. BHD.');
+  });
+
   it('takes no speck read as a word above the name for the seller', () => {
     const head: Row[] = [
       [{ text: 'TAX INVOICE', x: 0.3, confidence: 0.9 }, { text: 'Neve', x: 0.6, confidence: 0.9, height: 0.004 }],
@@ -268,11 +278,41 @@ describe('till receipts', () => {
     ];
     expect(extract(till({ head: withComma })).values.seller_name).toBe('URBAN VILLA SDN BHD');
     expect(seller('99 SPEED MART 5/0 {519537 Xi')).toBe('99 SPEED MART S/B');
+    expect(seller('KEDAI MAJU S/D')).toBe('KEDAI MAJU S/B');
     expect(seller('ENW Hardware Centre (M) Sdn.')).toBe('ENW Hardware Centre (M) Sdn Bhd');
     expect(seller('BEMED (SP) SDN. BHD. Ÿ')).toBe('BEMED (SP) SDN. BHD.');
     expect(seller('URBAN 1DEA SDN BHD')).toBe('URBAN IDEA SDN BHD');
     expect(seller('MR. D.1.Y. (M) SDN BHD')).toBe('MR. D.I.Y. (M) SDN BHD');
     expect(seller('DIGI TELECOMMUNICATIONS SDN EHD')).toBe('DIGI TELECOMMUNICATIONS SDN BHD');
+  });
+
+  it('reads a bar or a bracket that opens nothing, attached to the letters of a head name, as the l or I OCR misread, below high confidence', () => {
+    const seller = (name: string) => {
+      const rows = till({ head: [{ text: name, x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.95 }] });
+      const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+      return outcome.status === 'COMPLETED' ? outcome.fields.find((field) => field.name === 'seller_name')?.metadata : undefined;
+    };
+    expect(extract(till({ head: [{ text: 'Kedai Hote] Melaka', x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1 }] })).values.seller_name).toBe('Kedai Hotel Melaka');
+    expect(extract(till({ head: [{ text: 'KEDAI NASI KANDAR SR| MELAKA', x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1 }] })).values.seller_name).toBe('KEDAI NASI KANDAR SRI MELAKA');
+    expect(seller('Kedai Hote] Melaka')?.confidence).toBeLessThan(0.9);
+  });
+
+  it('restores one letter OCR misread in a word of the trade of a head name ("ENTFRPRISE"), keeping both printed spellings of stationery and other words', () => {
+    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1 }] })).values.seller_name;
+    expect(seller('GOLDEN ARCH ENTFRPRISE')).toBe('GOLDEN ARCH ENTERPRISE');
+    expect(seller('Golden Arch Hardwarc Sdn Bhd')).toBe('Golden Arch Hardware Sdn Bhd');
+    expect(seller('GOLDEN ARCH STATIONARY')).toBe('GOLDEN ARCH STATIONARY');
+    expect(seller('GOLDEN ARCH CONFECTIUNERY')).toBe('GOLDEN ARCH CONFECTIONERY');
+    expect(seller('GOLDEN ARCH MARIGOLDS')).toBe('GOLDEN ARCH MARIGOLDS');
+  });
+
+  it('takes a line naming the company behind the brand ("Owner by ... S/B", OCR\'s "S/E") for the seller, not joined to the brand above it', () => {
+    const head: Row[] = [
+      { text: 'HARBOUR LIGHT TAPHOUSE BAR', x: 0.1, confidence: 0.9 },
+      { text: 'Owner by Green Lantern S/E', x: 0.1, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('Owner by Green Lantern S/B');
   });
 
   it('reports a head name whose digit it read as a letter below high confidence', () => {
@@ -584,13 +624,51 @@ describe('till totals', () => {
       item('CASH', '50.00'),
       item('Change', '21.25'),
     ];
-    const o = extractDocument(placedDocument([till({ totals })], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration }); console.log(JSON.stringify(o.status === 'COMPLETED' ? [o.docType, o.fields.filter((f) => f.value !== null).map((f) => [f.name, f.value])] : o));
     expect(extractTotal(till({ totals }))?.value).toBe(28.75);
   });
 
   it('takes no item count printed as "Item Total" for the total', () => {
     const totals: Row[] = [item('Item Total', '2'), item('CASH', '50.00'), item('CHANGE', '21.25')];
     expect(extractTotal(till({ totals }))?.value).not.toBe(2);
+  });
+
+  it('checks the total against cash tendered minus change when the till prints the cash tendered as a deduction ("Cash -50.00")', () => {
+    const total = extractTotal(till({ totals: [item('Total RM Incl. of GST', '9.65'), item('Cash', '-50.00'), item('CHANGE', '40.35')] }));
+    expect(total?.value).toBe(9.65);
+    expect(total?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('reads "Paid Amount" and "Payment" above the change as the amount tendered', () => {
+    const unread = extractTotal(till({ totals: [item('Total Amt Incl GST@ 6% :', 'T42'), item('Paid Amount:', '10.00'), item('Change:', '2.60')] }));
+    expect(unread?.value).toBe(7.4);
+    const confirmed = extractTotal(till({ totals: [item('Grand Total', '6.70'), item('Payment :', '50.00'), item('Change Due :', '43.30')] }));
+    expect(confirmed?.metadata.confidence).toBeGreaterThanOrEqual(0.93);
+  });
+
+  it('takes the cash tendered for a total whose line was not read on a slip that prints no change line, at low confidence; not where a change line is printed', () => {
+    const exact = extractTotal(till({ totals: [item('TOTAL AMOUNT', ''), item('CASH', 'RM 50.00')] }));
+    expect(exact?.value).toBe(50);
+    expect(exact?.metadata.confidence).toBeLessThan(0.6);
+    expect(extractTotal(till({ totals: [item('TOTAL AMOUNT', ''), item('CASH', 'RM 50.00'), item('CHANGE', '')] }))?.value ?? null).toBeNull();
+  });
+
+  it('reads "Received" above the change as the amount tendered, "Cash Received" as one label', () => {
+    const totals = (received: string): Row[] => [item('Gross Amt:', '136 0O'), item(received, '150.00'), item('Change', '14.00')];
+    expect(extractTotal(till({ totals: totals('Received') }))?.value).toBe(136);
+    expect(extractTotal(till({ totals: totals('Cash Received :') }))?.value).toBe(136);
+  });
+
+  it('does not check the total against a tendered amount grouped by a space (a speck before the amount: "7 100.00")', () => {
+    const withoutPayment = extractTotal(till({ totals: [item('Total Inclusive GST:', '6.40'), item('TOTAL:', '6.40')] }));
+    const withMisreadPayment = extractTotal(till({ totals: [item('Total Inclusive GST:', '6.40'), item('TOTAL:', '6.40'), item('Cash Received :', '7 100.00'), item('Change :', '93.60')] }));
+    expect(withMisreadPayment?.value).toBe(6.4);
+    expect(withMisreadPayment?.metadata.confidence).toBe(withoutPayment?.metadata.confidence);
+  });
+
+  it('takes cash tendered minus change, below high confidence, over a total read as a whole number ("5:15" for 5.75)', () => {
+    const total = extractTotal(till({ totals: [item('Total RM Incl. of GST', '5:15'), item('CASH', '50.00'), item('CHANGE', '44.25')] }));
+    expect(total?.value).toBe(5.75);
+    expect(total?.metadata.confidence).toBeLessThan(0.9);
   });
 
   it('doubts a total that cash tendered minus change contradicts (one of them was misread)', () => {
