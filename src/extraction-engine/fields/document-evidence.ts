@@ -5,9 +5,9 @@
 import { findAmounts } from '../values/amount.ts';
 import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries, type CountryMention } from '../values/country.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
-import { findIbans } from '../values/iban.ts';
+import { findIbans, type FoundIban } from '../values/iban.ts';
 import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, legalFormRanges, looksLikeKeyAndValue, type FoundCompanyName } from '../values/party-name.ts';
-import { findVatIds } from '../values/vat-id.ts';
+import { findVatIds, type FoundVatId } from '../values/vat-id.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { boxOfRange, type DocumentLayout, type LayoutPage, type LayoutSegment } from './document-layout.ts';
 import type { FieldCandidate } from './field-candidate.ts';
@@ -97,6 +97,31 @@ export function findReturnAddressSegments(layout: DocumentLayout): LayoutSegment
     });
 }
 
+/**
+ * The IBANs and VAT ids of each segment, read once per layout: the country evidence, the implied
+ * currency and the IBAN and VAT id candidates (seller and buyer) each looked at every segment again.
+ */
+const ibansByLayout = new WeakMap<DocumentLayout, (readonly FoundIban[])[]>();
+const vatIdsByLayout = new WeakMap<DocumentLayout, (readonly FoundVatId[])[]>();
+
+function ibansIn(layout: DocumentLayout, segment: LayoutSegment): readonly FoundIban[] {
+  let byId = ibansByLayout.get(layout);
+  if (!byId) {
+    byId = [];
+    ibansByLayout.set(layout, byId);
+  }
+  return (byId[segment.id] ??= Object.freeze(findIbans(segment.text)));
+}
+
+function vatIdsIn(layout: DocumentLayout, segment: LayoutSegment): readonly FoundVatId[] {
+  let byId = vatIdsByLayout.get(layout);
+  if (!byId) {
+    byId = [];
+    vatIdsByLayout.set(layout, byId);
+  }
+  return (byId[segment.id] ??= Object.freeze(findVatIds(segment.text)));
+}
+
 /** The country a document comes from, when its evidence clearly names one (values/country.ts). */
 export interface DocumentCountry {
   country: string;
@@ -110,7 +135,7 @@ export function documentCountry(layout: DocumentLayout): DocumentCountry | undef
   const mentions: (CountryMention & { segment: LayoutSegment })[] = [];
   for (const segment of layout.segments) {
     for (const mention of findCountryMentions(segment.text)) mentions.push({ ...mention, segment });
-    const country = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
+    const country = ibansIn(layout, segment)[0]?.iban.slice(0, 2) ?? vatIdsIn(layout, segment)[0]?.vatId.slice(0, 2);
     if (country) mentions.push({ countries: [country === 'EL' ? 'GR' : country], weight: 1.5, index: 0, length: segment.text.length, evidence: 'IBAN or VAT id', segment });
   }
   const ranked = [...weighCountries(mentions).entries()].sort((left, right) => right[1] - left[1]);
@@ -175,7 +200,7 @@ const LANGUAGE_CURRENCIES: Record<string, string> = { de: 'EUR', fr: 'EUR', nl: 
 /** A weak currency guess from country codes in IBANs and VAT ids, then other country evidence, then the language. */
 export function impliedCurrencyCandidates(layout: DocumentLayout, language: string | undefined, country?: DocumentCountry): FieldCandidate[] {
   for (const segment of layout.segments) {
-    const ibanOrVatCountry = findIbans(segment.text)[0]?.iban.slice(0, 2) ?? findVatIds(segment.text)[0]?.vatId.slice(0, 2);
+    const ibanOrVatCountry = ibansIn(layout, segment)[0]?.iban.slice(0, 2) ?? vatIdsIn(layout, segment)[0]?.vatId.slice(0, 2);
     if (!ibanOrVatCountry) continue;
     const code = CURRENCY_OF_COUNTRY[ibanOrVatCountry === 'EL' ? 'GR' : ibanOrVatCountry];
     if (code) return [{ fieldName: 'currency', value: code, score: 0.4, pageNumber: segment.pageNumber, box: segment.box, segmentId: segment.id, evidence: `country ${ibanOrVatCountry} of an IBAN or VAT id` }];
@@ -194,7 +219,7 @@ export function impliedCurrencyCandidates(layout: DocumentLayout, language: stri
 /** Valid IBANs anywhere; an invoice's IBAN is nearly always the seller's account for payment. */
 export function ibanCandidates(layout: DocumentLayout, fieldName: string, parties: PartyBlocks): FieldCandidate[] {
   return layout.segments.flatMap((segment) =>
-    findIbans(segment.text).map((found) => ({
+    ibansIn(layout, segment).map((found) => ({
       fieldName,
       value: found.iban,
       score: parties.partyOf(segment.id) === 'buyer' ? 0.3 : 0.7,
@@ -209,7 +234,7 @@ export function ibanCandidates(layout: DocumentLayout, fieldName: string, partie
 /** Prefixed VAT ids anywhere, given to the party whose block they sit in (seller by default). */
 export function vatIdCandidates(layout: DocumentLayout, fieldName: string, party: Party, parties: PartyBlocks): FieldCandidate[] {
   return layout.segments.flatMap((segment) =>
-    findVatIds(segment.text).flatMap((found) => {
+    vatIdsIn(layout, segment).flatMap((found) => {
       const owner = parties.partyOf(segment.id) ?? 'seller';
       if (owner !== party) return [];
       return [{

@@ -106,21 +106,42 @@ function sourceKey(source: LabelSource): string {
 }
 
 /**
- * Labels matched together, with an index from the first two characters of each label's needle to the
- * labels, so that a segment is scanned once for all needles instead of once per label.
+ * Every needle of every label set compiled so far, numbered once for the whole process. A document is
+ * searched with about a dozen label sets (routing keywords, till words, each type's field labels, item
+ * headers, prior payments...), and most of their needles are shared; which needles a segment holds is
+ * worked out once per layout for all sets together (segmentNeedlesOf), and each set then only looks
+ * up its own labels among them. Needles are the labels' words, so the registry grows with the distinct
+ * label words of the configurations seen, not with documents.
  */
-export interface CompiledLabelSet {
-  labels: CompiledLabel[];
-  /** Needles of two or more characters by the char codes of their first two characters. */
-  needlesByPrefix: Map<number, LabelNeedle[]>;
-  /** Needles of one character, and the empty needle, which every text contains. */
-  shortNeedles: LabelNeedle[];
+const needleIdsByText = new Map<string, number>();
+const needleTexts: string[] = [];
+/** Ids of the needles of two or more characters by the char codes of their first two characters. */
+const needleIdsByPrefix = new Map<number, number[]>();
+/** Ids of the needles of one character, and of the empty needle, which every text contains. */
+const shortNeedleIds: number[] = [];
+
+function needleIdOf(text: string): number {
+  let id = needleIdsByText.get(text);
+  if (id === undefined) {
+    id = needleTexts.length;
+    needleTexts.push(text);
+    needleIdsByText.set(text, id);
+    if (text.length < 2) shortNeedleIds.push(id);
+    else {
+      const key = prefixKey(text, 0);
+      const sameStart = needleIdsByPrefix.get(key);
+      if (sameStart) sameStart.push(id);
+      else needleIdsByPrefix.set(key, [id]);
+    }
+  }
+  return id;
 }
 
-interface LabelNeedle {
-  text: string;
-  /** Positions in CompiledLabelSet.labels of the labels with this needle, ascending. */
-  labelIndexes: number[];
+/** Labels matched together, with the positions of the labels of each needle (by needle id). */
+export interface CompiledLabelSet {
+  labels: CompiledLabel[];
+  /** Needle id to the positions in `labels` of the labels with that needle, ascending. */
+  labelIndexesByNeedle: Map<number, number[]>;
 }
 
 function prefixKey(text: string, at: number): number {
@@ -128,23 +149,14 @@ function prefixKey(text: string, at: number): number {
 }
 
 function indexLabels(labels: CompiledLabel[]): CompiledLabelSet {
-  const needles = new Map<string, LabelNeedle>();
+  const labelIndexesByNeedle = new Map<number, number[]>();
   labels.forEach((label, index) => {
-    const needle = needles.get(label.needle);
-    if (needle) needle.labelIndexes.push(index);
-    else needles.set(label.needle, { text: label.needle, labelIndexes: [index] });
+    const id = needleIdOf(label.needle);
+    const indexes = labelIndexesByNeedle.get(id);
+    if (indexes) indexes.push(index);
+    else labelIndexesByNeedle.set(id, [index]);
   });
-  const needlesByPrefix = new Map<number, LabelNeedle[]>();
-  const shortNeedles: LabelNeedle[] = [];
-  for (const needle of needles.values()) {
-    if (needle.text.length < 2) {
-      shortNeedles.push(needle);
-      continue;
-    }
-    const key = prefixKey(needle.text, 0);
-    needlesByPrefix.set(key, [...(needlesByPrefix.get(key) ?? []), needle]);
-  }
-  return { labels, needlesByPrefix, shortNeedles };
+  return { labels, labelIndexesByNeedle };
 }
 
 /** A node of the cache of label sets, keyed by each source's label record in turn. */
@@ -177,31 +189,45 @@ export function compileLabelSources(sources: LabelSource[]): CompiledLabelSet {
   return node.set;
 }
 
-/** The char-code pairs (prefixKey) that occur in a text: where a needle can start. */
-function characterPairsOf(text: string): Set<number> {
-  const pairs = new Set<number>();
-  for (let at = 0; at + 1 < text.length; at += 1) pairs.add(prefixKey(text, at));
-  return pairs;
+/** Which registered needles a segment's normalized text contains. */
+interface SegmentNeedles {
+  /** Ids of the needles it contains, among the first `checkedNeedles` ids. */
+  ids: number[];
+  /** How many needles of the registry it has been checked for. */
+  checkedNeedles: number;
 }
 
 /**
- * Positions in the set's labels of the labels whose needle the text contains, ascending. Only needles
- * whose first two characters occur in the text are searched for: the set's pairs are looked up in the
- * text's, or the text's in the set's, whichever are fewer (a document's segments are searched with about
- * ten label sets, so the text's pairs are worked out once per segment, not once per set).
+ * Adds the needles registered since the segment was last checked that its text contains. The first
+ * time, only needles starting with one of the text's character pairs are tried; after that, the few
+ * newly registered needles (a configuration's label set seen for the first time) one by one.
  */
-function labelsWithNeedleIn(text: string, textPairs: Set<number>, labelSet: CompiledLabelSet): number[] {
-  const found: number[] = [];
-  const add = (needle: LabelNeedle): void => {
-    if (text.includes(needle.text)) for (const index of needle.labelIndexes) found.push(index);
+function checkNewNeedles(text: string, found: SegmentNeedles): void {
+  const registered = needleTexts.length;
+  if (found.checkedNeedles === registered) return;
+  const from = found.checkedNeedles;
+  const contains = (id: number): void => {
+    if (id >= from && id < registered && text.includes(needleTexts[id]!)) found.ids.push(id);
   };
-  for (const needle of labelSet.shortNeedles) add(needle);
-  if (labelSet.needlesByPrefix.size <= textPairs.size) {
-    for (const [pair, needles] of labelSet.needlesByPrefix) if (textPairs.has(pair)) for (const needle of needles) add(needle);
+  for (const id of shortNeedleIds) contains(id);
+  if (from === 0) {
+    const pairs = new Set<number>();
+    for (let at = 0; at + 1 < text.length; at += 1) pairs.add(prefixKey(text, at));
+    for (const pair of pairs) for (const id of needleIdsByPrefix.get(pair) ?? []) contains(id);
   } else {
-    for (const pair of textPairs) for (const needle of labelSet.needlesByPrefix.get(pair) ?? []) add(needle);
+    for (let id = from; id < registered; id += 1) if (needleTexts[id]!.length >= 2) contains(id);
   }
-  return found.length > 1 ? found.sort((left, right) => left - right) : found;
+  found.checkedNeedles = registered;
+}
+
+/** Positions in the set's labels of the labels whose needle the segment contains, ascending. */
+function labelsWithNeedleIn(found: SegmentNeedles, labelSet: CompiledLabelSet): number[] {
+  const labelIndexes: number[] = [];
+  for (const id of found.ids) {
+    const indexes = labelSet.labelIndexesByNeedle.get(id);
+    if (indexes) for (const index of indexes) labelIndexes.push(index);
+  }
+  return labelIndexes.length > 1 ? labelIndexes.sort((left, right) => left - right) : labelIndexes;
 }
 
 function labelStrength(phraseLength: number, options: { compoundPart: boolean; atStart: boolean; isKey: boolean; proseSegment: boolean }): number {
@@ -224,24 +250,22 @@ export function normalizedSegmentText(segment: LayoutSegment): NormalizedText {
   return normalized;
 }
 
-/** A segment's normalized text and the character pairs in it, worked out once per layout. */
+/** A segment's normalized text and the needles found in it, worked out once per layout. */
 interface SearchableSegment {
   normalized: NormalizedText;
-  pairs: Set<number>;
+  needles: SegmentNeedles;
 }
 
 /**
- * Each of the layout's segments as label search needs it, by segment id: findLabelMatches runs about
- * ten times per document over every segment, and one look-up of the layout replaces one per segment and run.
+ * Each of the layout's segments as label search needs it, in the layout's order: findLabelMatches
+ * runs about a dozen times per document over every segment, and one look-up of the layout replaces
+ * one per segment and run.
  */
 const searchableLayouts = new WeakMap<DocumentLayout, SearchableSegment[]>();
 function searchableSegmentsOf(layout: DocumentLayout): SearchableSegment[] {
   let searchable = searchableLayouts.get(layout);
   if (!searchable) {
-    searchable = layout.segments.map((segment) => {
-      const normalized = normalizedSegmentText(segment);
-      return { normalized, pairs: characterPairsOf(normalized.text) };
-    });
+    searchable = layout.segments.map((segment) => ({ normalized: normalizedSegmentText(segment), needles: { ids: [], checkedNeedles: 0 } }));
     searchableLayouts.set(layout, searchable);
   }
   return searchable;
@@ -253,10 +277,12 @@ type FoundLabel = LabelMatch & { normalizedStart: number; normalizedEnd: number 
 export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabelSet): LabelMatch[] {
   const matches: LabelMatch[] = [];
   const searchableSegments = searchableSegmentsOf(layout);
-  for (const segment of layout.segments) {
-    const searchable = searchableSegments[segment.id] ?? { normalized: normalizedSegmentText(segment), pairs: characterPairsOf(normalizedSegmentText(segment).text) };
+  for (let segmentIndex = 0; segmentIndex < layout.segments.length; segmentIndex += 1) {
+    const segment = layout.segments[segmentIndex]!;
+    const searchable = searchableSegments[segmentIndex]!;
     const normalized = searchable.normalized;
-    const labelIndexes = labelsWithNeedleIn(normalized.text, searchable.pairs, labelSet);
+    checkNewNeedles(normalized.text, searchable.needles);
+    const labelIndexes = labelsWithNeedleIn(searchable.needles, labelSet);
     // Most segments hold no needle of the set: nothing below is needed for them.
     if (labelIndexes.length === 0) continue;
     const page = layout.pages.find((candidate) => candidate.pageNumber === segment.pageNumber);

@@ -90,7 +90,8 @@ class CachedBinaryDataFactory {
 }
 
 export async function readPdf(bytes: Uint8Array, context: ReadingContext, options: PdfReadingOptions): Promise<PdfReading> {
-  const { loadingTask, document } = await openDocumentOrRebuilt(bytes, context);
+  const { loadingTask, document, openedBytes } = await openDocumentOrRebuilt(bytes, context);
+  const rendering = new RenderingDocument(openedBytes, context);
   try {
     const pageCount = document.numPages;
     const xmlAttachments = await readXmlAttachments(document, context);
@@ -101,15 +102,58 @@ export async function readPdf(bytes: Uint8Array, context: ReadingContext, option
       // requests get no turn until it yields; give them one between pages.
       await yieldToEventLoop();
       if (nextStepBudgetMs(context) <= 0) break;
-      pages.push(await readPage(document, pageNumber, context, options, ocrState));
+      pages.push(await readPage(document, rendering, pageNumber, context, options, ocrState));
     }
     return { pages, pageCount, xmlAttachments };
   } finally {
     await loadingTask.destroy().catch(() => undefined);
+    await rendering.destroy();
   }
 }
 
-function loadPdf(bytes: Uint8Array): pdfjs.PDFDocumentLoadingTask {
+/**
+ * The document opened a second time, with the standard fonts' programs, for the pages that are
+ * rendered for OCR. Text extraction needs only a font's widths and Unicode mapping, which pdf.js has
+ * for the standard 14 fonts without their programs; loading those programs (LiberationSans and the
+ * other standard_fonts files, for every document that names Helvetica or Times without embedding them)
+ * converts and repairs each of them for nothing when no page is rendered, which is most documents.
+ * Drawing text does need them, so rendering keeps the same input as before.
+ */
+class RenderingDocument {
+  private opened: Promise<{ loadingTask: pdfjs.PDFDocumentLoadingTask; document: pdfjs.PDFDocumentProxy }> | undefined;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly context: ReadingContext,
+  ) {}
+
+  /** Runs `draw` with the page as the rendering document has it, and then lets go of the page's data. */
+  async withPage<T>(pageNumber: number, draw: (page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory) => Promise<T>): Promise<T> {
+    this.opened ??= (async () => {
+      const loadingTask = loadPdf(this.bytes, { forRendering: true });
+      try {
+        return { loadingTask, document: await openDocument(loadingTask, this.context) };
+      } catch (error) {
+        await loadingTask.destroy().catch(() => undefined);
+        throw error;
+      }
+    })();
+    const { document } = await this.opened;
+    const page = await withinTimeBudget(`Opening page ${pageNumber} for rendering`, nextStepBudgetMs(this.context), document.getPage(pageNumber));
+    try {
+      return await draw(page, canvasFactoryOf(document));
+    } finally {
+      page.cleanup();
+    }
+  }
+
+  async destroy(): Promise<void> {
+    const opened = await this.opened?.catch(() => undefined);
+    await opened?.loadingTask.destroy().catch(() => undefined);
+  }
+}
+
+function loadPdf(bytes: Uint8Array, { forRendering }: { forRendering: boolean }): pdfjs.PDFDocumentLoadingTask {
   return pdfjs.getDocument({
     // pdf.js takes ownership of (and may detach) the buffer it gets: give it a copy.
     data: new Uint8Array(bytes),
@@ -121,7 +165,8 @@ function loadPdf(bytes: Uint8Array): pdfjs.PDFDocumentLoadingTask {
     enableXfa: false,
     // Images larger than this are skipped while decoding: bounds memory on hostile files.
     maxImageSize: readingLimits.maxDecodedImagePixels,
-    standardFontDataUrl: pdfjsDataFolder('standard_fonts'),
+    // Only where pages are drawn (RenderingDocument): text extraction does without the programs.
+    ...(forRendering ? { standardFontDataUrl: pdfjsDataFolder('standard_fonts') } : {}),
     cMapUrl: pdfjsDataFolder('cmaps'),
     cMapPacked: true,
     wasmUrl: pdfjsDataFolder('wasm'),
@@ -138,20 +183,20 @@ function loadPdf(bytes: Uint8Array): pdfjs.PDFDocumentLoadingTask {
 async function openDocumentOrRebuilt(
   bytes: Uint8Array,
   context: ReadingContext,
-): Promise<{ loadingTask: pdfjs.PDFDocumentLoadingTask; document: pdfjs.PDFDocumentProxy }> {
-  const loadingTask = loadPdf(bytes);
+): Promise<{ loadingTask: pdfjs.PDFDocumentLoadingTask; document: pdfjs.PDFDocumentProxy; openedBytes: Uint8Array }> {
+  const loadingTask = loadPdf(bytes, { forRendering: false });
   let openError: unknown;
   try {
-    return { loadingTask, document: await openDocument(loadingTask, context) };
+    return { loadingTask, document: await openDocument(loadingTask, context), openedBytes: bytes };
   } catch (error) {
     await loadingTask.destroy().catch(() => undefined);
     openError = error;
   }
   const rebuilt = isDamageError(openError) ? rebuildPdfStructure(bytes) : undefined;
   if (!rebuilt) throw rejectionForOpenError(openError);
-  const rebuiltTask = loadPdf(rebuilt);
+  const rebuiltTask = loadPdf(rebuilt, { forRendering: false });
   try {
-    return { loadingTask: rebuiltTask, document: await openDocument(rebuiltTask, context) };
+    return { loadingTask: rebuiltTask, document: await openDocument(rebuiltTask, context), openedBytes: rebuilt };
   } catch (error) {
     await rebuiltTask.destroy().catch(() => undefined);
     // The rebuilt file failing says no more than the original did.
@@ -241,6 +286,7 @@ async function annotationXmlAttachments(document: pdfjs.PDFDocumentProxy): Promi
 
 async function readPage(
   document: pdfjs.PDFDocumentProxy,
+  rendering: RenderingDocument,
   pageNumber: number,
   context: ReadingContext,
   options: PdfReadingOptions,
@@ -272,12 +318,12 @@ async function readPage(
     // text drawn as vector outlines; a sparse page without images is just a short page.
     if (isSparse && (largeImages.length > 0 || visibleCharacters === 0)) {
       ocrState.ocrPagesLeft -= 1;
-      const ocrLines = await ocrWholePage(page, pageNumber, canvasFactoryOf(document), context);
+      const ocrLines = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context));
       return ocrLines.length > 0 ? { pageNumber, source: 'ocr', lines: ocrLines } : { pageNumber, source: 'text-layer', lines: textLines };
     }
     if (!isSparse && largeImages.length > 0) {
       ocrState.imageOcrTextPagesLeft -= 1;
-      const imageLines = await ocrImageRegions(page, canvasFactoryOf(document), largeImages, textLines, context);
+      const imageLines = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrImageRegions(drawn, canvasFactory, largeImages, textLines, context));
       if (imageLines.length > 0) return { pageNumber, source: 'text-layer', lines: sortInReadingOrder([...textLines, ...imageLines]) };
     }
     return { pageNumber, source: 'text-layer', lines: textLines };
