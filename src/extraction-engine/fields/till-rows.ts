@@ -12,20 +12,32 @@ import { rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
 import { clamp, meanConfidence, type TableReadingOptions } from './table-rows.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
-/** A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR"). */
-const MONEY = /^(?:RM|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
+/**
+ * A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR", and
+ * "14,995R" where the camera read the S of "SR" as a 5), after a currency whose M a camera reads as H or
+ * N, or whose R as E or K ("RH1.29", "EM134.80").
+ */
+const MONEY = /^(?:R[MHN]|[EK]M|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
+/** The two halves of an amount a camera split at its point ("38." "00", "21." "105R"). */
+const AMOUNT_BEFORE_POINT = /^(?:R[MHN]|[EK]M|\$)?\d{1,6}[.,]$/;
+const CENTS_AFTER_POINT = /^\d{2}(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
 /** A tax code or mark after the amount or a description ("SR", "S", "(Z)", "*S", and "*5" as a camera reads it). */
-const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#%][A-Za-z0-9]$|^[*#]$/;
-/** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02" before the amount. */
-const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
+const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#%][A-Za-z0-9]$|^[*#€£]$/;
+/** A tax code of one letter after the amount that the camera read as a digit (Z as 2, S as 5). */
+const TAX_CODE_READ_AS_DIGIT = /^[25]$/;
+/** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02", "3 X 2.9000" (a unit price to four places) before the amount. */
+const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2}(?:\d{2})?)$/;
 /** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
 /** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
 const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
 /** A closing line whose amount is the items' sum. */
 const CLOSING_SUM = /\b(?:sub ?total|total|summe|gesamt|totaal|razem)\b/;
-/** Lines that close the item block on a till receipt without being a totals label. */
-const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
+/**
+ * Lines that close the item block on a till receipt without being a totals label; "Items" only with
+ * its count ("Items 40"), not an item's own note ("Item promo 69.99 -5.00").
+ */
+const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?(?=\s?:?\s?\d)|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
 /** Lines that are not items although they print an amount. */
 const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|svc|deposit|change|cash|tips?|tender)\b/;
 /**
@@ -79,13 +91,35 @@ interface ItemLine {
 }
 
 /** Specks the camera read as marks ("|", "_", "—") are not words of the line. */
-const SPECK = /^[|\\/;:_\-–—~'"“”‘’.,!¢©«»]+$/;
+const SPECK = /^[|\\/;:_\-–—~'"“”‘’.,!¢©«»=]+$/;
 
 function wordsOf(row: LayoutRow): { word: LayoutWord; segmentStart: boolean }[] {
   return row.segments.flatMap((segment) => {
-    const words = segment.words.filter((word) => !SPECK.test(word.text));
+    const words = joinedAtThePoint(segment.words.filter((word) => !SPECK.test(word.text)));
     return words.map((word, index) => ({ word, segmentStart: index === 0 }));
   });
+}
+
+/** An amount the camera split after its point ("38." "00") is one word again ("38.00"). */
+function joinedAtThePoint(words: LayoutWord[]): LayoutWord[] {
+  const joined: LayoutWord[] = [];
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index]!;
+    const next = words[index + 1];
+    if (next && AMOUNT_BEFORE_POINT.test(word.text) && CENTS_AFTER_POINT.test(next.text)) {
+      const confidences = [word.confidence, next.confidence].filter((confidence): confidence is number => confidence !== undefined);
+      joined.push({
+        text: word.text + next.text,
+        start: word.start,
+        box: unitePlacements([word.box, next.box]),
+        ...(confidences.length > 0 ? { confidence: Math.min(...confidences) } : {}),
+      });
+      index += 1;
+      continue;
+    }
+    joined.push(word);
+  }
+  return joined;
 }
 
 /** The item a line prints, or undefined when it is not an item line. */
@@ -93,6 +127,7 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   const words = wordsOf(row);
   let last = words.length - 1;
   while (last >= 0 && TAX_CODE.test(words[last]!.word.text)) last -= 1;
+  if (last >= 1 && TAX_CODE_READ_AS_DIGIT.test(words[last]!.word.text) && words[last]!.segmentStart === false && MONEY.test(words[last - 1]!.word.text)) last -= 1;
   if (last < 1 || words.length - 1 - last > 2) return undefined;
   const money = MONEY.exec(words[last]!.word.text);
   if (!money) return undefined;
@@ -117,6 +152,11 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
       line.unitPrice = { value: unitPrice, words: pairWords.slice(-1) };
       rest = rest.slice(0, rest.length - tokens);
     }
+  }
+  // "1x 000008204363": a count before the barcode.
+  if (!line.quantity && rest.length >= 2 && /^\d{1,3}[xX]$/.test(rest[0]!.text) && /^\d{5,14}$/.test(rest[1]!.text)) {
+    line.quantity = { value: Number(rest[0]!.text.slice(0, -1)), words: [rest[0]!] };
+    rest = rest.slice(1);
   }
   // A barcode or item code opening the line.
   if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity || rest.slice(1).every((word) => !/\p{L}/u.test(word.text)))) {
@@ -159,9 +199,16 @@ function endsItems(row: LayoutRow, options: TableReadingOptions): boolean {
   return (options.totalsRows.has(`${row.pageNumber}:${row.index}`) || TOTALS_WORD.test(normalizedText(row))) && amountOnLine(row) !== undefined;
 }
 
-/** The item lines above a totals line, top to bottom, with the text lines printed above each. */
-function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions): { line: ItemLine; textAbove: LayoutRow[] }[] {
-  const block: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
+/** An item line of the block with the text lines printed between it and its neighbours. */
+interface BlockItem {
+  line: ItemLine;
+  textAbove: LayoutRow[];
+  textBelow: LayoutRow[];
+}
+
+/** The item lines above a totals line, top to bottom, with the text lines printed above and below each. */
+function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions): BlockItem[] {
+  const block: BlockItem[] = [];
   let pendingText: LayoutRow[] = [];
   let linesSinceItem = 0;
   let quantityBelow: { row: LayoutRow; match: RegExpExecArray } | undefined;
@@ -181,7 +228,7 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableRea
       if (quantityBelow) priceFromLineBelow(line, quantityBelow.row, quantityBelow.match);
       quantityBelow = undefined;
       if (block.length > 0) block[0]!.textAbove = pendingText;
-      block.unshift({ line, textAbove: [] });
+      block.unshift({ line, textAbove: [], textBelow: pendingText });
       pendingText = [];
       linesSinceItem = 0;
       continue;
@@ -230,6 +277,28 @@ function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: Layou
   return { value: words.map((word) => word.text).join(' '), words };
 }
 
+/**
+ * Whether a line of only code, quantity and amount is named on the line below it ("1x 000008204363
+ * 14.99SR" over "KIT KAT SHARE B") rather than above: the last such item has a text line between it and
+ * the line that closes the items. Where names stand above, the last item sits on the closing line.
+ */
+function namedBelow(block: BlockItem[]): boolean {
+  const last = block.at(-1);
+  return last !== undefined && last.line.numbersOnly === true && last.textBelow.some((row) => lettersOf(row) >= 3);
+}
+
+function lettersOf(row: LayoutRow): number {
+  return row.segments.map((segment) => segment.text).join(' ').replace(/[^\p{L}]/gu, '').length;
+}
+
+/** The description of a line of only code, quantity and amount named below it: the first text line under it. */
+function descriptionBelow(textBelow: LayoutRow[]): { value: string; words: LayoutWord[] } | undefined {
+  const row = textBelow.find((candidate) => lettersOf(candidate) >= 3);
+  if (!row) return undefined;
+  const words = row.segments.flatMap((segment) => segment.words).filter((word) => !SPECK.test(word.text));
+  return { value: words.map((word) => word.text).join(' '), words };
+}
+
 function amountOnLine(row: LayoutRow): number | undefined {
   const words = wordsOf(row).map((entry) => entry.word.text);
   for (let index = words.length - 1; index >= 0; index -= 1) {
@@ -267,11 +336,11 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
  * $2.22" and "VAT $0.00"): the block above the first breakdown holds only the first item. The items
  * that follow at the same left edge, each after its own indented breakdown lines, belong to the list.
  */
-function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: { line: ItemLine; textAbove: LayoutRow[] }[], options: TableReadingOptions): { line: ItemLine; textAbove: LayoutRow[] }[] {
+function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: BlockItem[], options: TableReadingOptions): BlockItem[] {
   const leftEdge = (row: LayoutRow): number => row.segments[0]?.box.x ?? 0;
   const itemEdge = leftEdge(block[block.length - 1]!.line.row);
   const tolerance = page.typicalLineHeight;
-  const groups: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
+  const groups: BlockItem[] = [];
   let above = page.rows[closingIndex]!;
   for (let index = closingIndex + 1; index < page.rows.length; index += 1) {
     const row = page.rows[index]!;
@@ -282,7 +351,7 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: { line: 
     const text = normalizedText(row);
     const line = Math.abs(edge - itemEdge) <= tolerance && !TOTALS_WORD.test(text) && !NOT_AN_ITEM.test(text) && !isLabelled(row) ? itemLineOf(row) : undefined;
     if (!line) break;
-    groups.push({ line, textAbove: [] });
+    groups.push({ line, textAbove: [], textBelow: [] });
   }
   // Only a breakdown repeated under each item makes a list; a last item with nothing under it is not one.
   return groups.filter((group) => {
@@ -291,9 +360,10 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: { line: 
   });
 }
 
-function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {
-  const items = block.map(({ line, textAbove }) => {
-    const description = line.description ?? (line.numbersOnly ? descriptionAbove(textAbove) : undefined);
+function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {
+  const namesBelow = namedBelow(block);
+  const items = block.map(({ line, textAbove, textBelow }) => {
+    const description = line.description ?? (line.numbersOnly ? (namesBelow ? descriptionBelow(textBelow) : descriptionAbove(textAbove)) : undefined);
     return { ...line, ...(description ? { description } : {}) };
   });
   const sums = closingSum === undefined ? options.sums : [...options.sums, closingSum];

@@ -189,3 +189,54 @@ describe('a list of items, each broken down on indented lines below it', () => {
     ]);
   });
 });
+
+describe('amounts as a till camera reads them', () => {
+  it('reads an amount with its tax code glued on and the S read as 5, after a misread currency, or split at its point', () => {
+    const table = tableOf([
+      ...head,
+      line('4410 PEANUT BUTTER JAR', '12,495R'),
+      line('4411 OAT CRACKERS', 'RH3.20 s'),
+      line('4412 PAPER TOWEL', 'EM5.10 s'),
+      [{ text: '4413 DISH SOAP', x: LEFT }, { text: '7. 25', x: RIGHT }],
+      line('Total', '28.04'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.product_code, row.values.amount])).toEqual([
+      ['4410', 12.49],
+      ['4411', 3.2],
+      ['4412', 5.1],
+      ['4413', 7.25],
+    ]);
+  });
+
+  it('leaves out a tax mark read as a digit ("Z" as 2), a stray currency sign or "=" after the amount', () => {
+    const table = tableOf([...head, line('SOY SAUCE 500ML', '6.40 2'), line('RICE VINEGAR', '4.10 s €'), line('SESAME OIL', '9.90 ='), line('Total', '20.40')]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['SOY SAUCE 500ML', 6.4],
+      ['RICE VINEGAR', 4.1],
+      ['SESAME OIL', 9.9],
+    ]);
+  });
+
+  it('reads a unit price printed to four places ("3 X 2.9000")', () => {
+    const table = tableOf([...head, 'NOTE PAD A6', [{ text: '3 X 2.9000', x: 0.1 }, { text: '-', x: 0.5 }, { text: '8.70', x: RIGHT }, { text: 'SR', x: 0.88 }], line('Total', '8.70')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([{ description: 'NOTE PAD A6', quantity: 3, unit_price: 2.9, amount: 8.7 }]);
+  });
+});
+
+describe('item names printed under the item line', () => {
+  it('names a line of count, barcode and amount from the line below it, where the last item has its name between it and the totals', () => {
+    const table = tableOf([
+      ...head,
+      line('1x 000008204363', '14.99SR'),
+      'CHOCO WAFER SHARE',
+      line('Item promo 69.99', '-5.00'),
+      line('2x 000001057437', '18.29SR'),
+      'HERB BISCUIT BOX',
+      line('Sub-total', '28.28'),
+    ]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { product_code: '000008204363', description: 'CHOCO WAFER SHARE', quantity: 1, amount: 14.99 },
+      { product_code: '000001057437', description: 'HERB BISCUIT BOX', quantity: 2, amount: 18.29 },
+    ]);
+  });
+});
