@@ -6,15 +6,18 @@ import type { DocumentLayout } from './document-layout.ts';
 import type { FieldResult } from './field-result.ts';
 import type { FieldSpecification } from './field-specification.ts';
 import { readTable, type TableReadingOptions } from './table-rows.ts';
+import type { ExtractedTable } from './table-specification.ts';
 import { readTillRows } from './till-rows.ts';
 
 export function tableFieldResults(layout: DocumentLayout, tableFields: FieldSpecification[], options: TableReadingOptions, countFieldName: string | undefined): FieldResult[] {
   const results: FieldResult[] = [];
   let counted: FieldResult | undefined;
   for (const field of tableFields) {
+    if (!field.columns) continue;
+    const underHeader = readTable(layout, field.columns, options);
     // Without a header naming the columns: the item lines above the totals, as a till prints them.
-    const underHeader = field.columns ? readTable(layout, field.columns, options) : undefined;
-    const table = underHeader ?? (field.columns ? readTillRows(layout, field.columns, options) : undefined);
+    const itemLines = readTillRows(layout, field.columns, options);
+    const table = betterVouchedFor(underHeader, itemLines);
     if (!table) continue;
     const result: FieldResult = {
       name: field.name,
@@ -22,7 +25,7 @@ export function tableFieldResults(layout: DocumentLayout, tableFields: FieldSpec
       confidence: table.confidence,
       pageNumber: table.pageNumber,
       ...(table.placement ? { placement: table.placement } : {}),
-      evidence: underHeader ? 'rows of the table under its header' : 'item lines above the totals',
+      evidence: table === underHeader ? 'rows of the table under its header' : 'item lines above the totals',
       table,
     };
     results.push(result);
@@ -39,4 +42,15 @@ export function tableFieldResults(layout: DocumentLayout, tableFields: FieldSpec
     });
   }
   return results;
+}
+
+/**
+ * The rows under a header, unless the item lines above the totals are vouched for by more of the page's
+ * arithmetic: a till slip prints a header ("Item Qty Price Amount") over items of two lines each (name,
+ * then quantity, price and amount) that the header's column bands misplace, while their own quantity ×
+ * price and sum still add up.
+ */
+function betterVouchedFor(underHeader: ExtractedTable | undefined, itemLines: ExtractedTable | undefined): ExtractedTable | undefined {
+  if (!underHeader || !itemLines) return underHeader ?? itemLines;
+  return (itemLines.rowsVouchedFor ?? 0) > (underHeader.rowsVouchedFor ?? 0) ? itemLines : underHeader;
 }

@@ -19,6 +19,8 @@ export interface TableArithmetic {
   /** Confidence per row, before the reading's own (OCR) confidence. */
   rows: number[];
   table: number;
+  /** Rows the arithmetic vouches for: each that adds up, and every one when they add up to a printed sum. */
+  vouched: number;
 }
 
 /** A row read from the layout, with nothing to check it against. */
@@ -62,5 +64,6 @@ export function tableArithmetic(rows: RowArithmetic[], sums: number[]): TableAri
   });
   const failing = checks.filter((check) => check === false).length;
   const table = sumAgrees === true ? TABLE_ADDS_UP : sumAgrees === false ? TABLE_DOES_NOT_ADD_UP : TABLE_UNCHECKED;
-  return { rows: rowConfidences, table: roundConfidence(failing > 0 ? Math.min(table, TABLE_UNCHECKED) * (1 - failing / (rows.length * 2)) : table) };
+  const vouched = sumAgrees === true ? rows.length : checks.filter((check) => check === true).length;
+  return { rows: rowConfidences, vouched, table: roundConfidence(failing > 0 ? Math.min(table, TABLE_UNCHECKED) * (1 - failing / (rows.length * 2)) : table) };
 }

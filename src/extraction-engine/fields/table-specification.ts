@@ -45,4 +45,6 @@ export interface ExtractedTable {
   pageNumber: number;
   /** The table's region on its first page. */
   placement?: Placement;
+  /** How many rows the page's arithmetic vouches for (table-arithmetic.ts); not reported. */
+  rowsVouchedFor?: number;
 }

@@ -18,6 +18,8 @@ import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecificatio
  * N, or whose R as E or K ("RH1.29", "EM134.80").
  */
 const MONEY = /^(?:R[MHN]|[EK]M|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
+/** An amount without its point, or with a colon for it ("636", "8:70.", "1160SR"). */
+const AMOUNT_WITH_POINT_MISREAD = /^(\d{1,6})[:;]?(\d{2})\.?(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
 /** The two halves of an amount a camera split at its point ("38." "00", "21." "105R"). */
 const AMOUNT_BEFORE_POINT = /^(?:R[MHN]|[EK]M|\$)?\d{1,6}[.,]$/;
 const CENTS_AFTER_POINT = /^\d{2}(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
@@ -129,12 +131,13 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   while (last >= 0 && TAX_CODE.test(words[last]!.word.text)) last -= 1;
   if (last >= 1 && TAX_CODE_READ_AS_DIGIT.test(words[last]!.word.text) && words[last]!.segmentStart === false && MONEY.test(words[last - 1]!.word.text)) last -= 1;
   if (last < 1 || words.length - 1 - last > 2) return undefined;
-  const money = MONEY.exec(words[last]!.word.text);
-  if (!money) return undefined;
   const before = words.slice(0, last);
   // The amount stands in a column of its own, or follows the line's quantity and price.
   if (!words[last]!.segmentStart && !/\d$/.test(before[before.length - 1]!.word.text)) return undefined;
-  const amount = { value: parseMoney(money[1]!), words: [words[last]!.word] };
+  const money = MONEY.exec(words[last]!.word.text);
+  const value = money ? parseMoney(money[1]!) : amountWithItsPointMisread(words[last]!.word.text, before.map((entry) => entry.word.text).join(' '));
+  if (value === undefined) return undefined;
+  const amount = { value, words: [words[last]!.word] };
   if (amount.value <= 0) return undefined;
   const line: ItemLine = { row, amount };
   let rest = before.map((entry) => entry.word);
@@ -181,13 +184,28 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   return line;
 }
 
+/**
+ * An amount whose point the camera lost or read as a colon ("636", "8:70."), taken only where the
+ * quantity and unit price printed before it multiply to it: otherwise nothing says where the point was.
+ */
+function amountWithItsPointMisread(text: string, textBefore: string): number | undefined {
+  const misread = AMOUNT_WITH_POINT_MISREAD.exec(text);
+  const pair = QUANTITY_TIMES_PRICE.exec(textBefore) ?? QUANTITY_AND_PRICE.exec(textBefore);
+  if (!misread || !pair) return undefined;
+  const value = Number(`${misread[1]}.${misread[2]}`);
+  return rowAddsUp({ quantity: parseMoney(pair[1]!), unitPrice: parseMoney(pair[2]!), lineTotal: value }) ? value : undefined;
+}
+
 function normalizedText(row: LayoutRow): string {
   return normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim();
 }
 
-/** A line that carries a label ("Date: ...", "Cashier : 12"): the receipt's head, above any item. */
+/**
+ * A line that carries a label ("Date: ...", "Cashier : 12", "Bill No.: 7"): the receipt's head, above
+ * any item. A colon between digits is no label: a time, or a mark the camera read in a size ("3.5:x6").
+ */
 function isLabelled(row: LayoutRow): boolean {
-  return row.segments.some((segment) => /:/.test(segment.text));
+  return row.segments.some((segment) => /[\p{L}).#]\s?:/u.test(segment.text));
 }
 
 /**
@@ -279,12 +297,15 @@ function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: Layou
 
 /**
  * Whether a line of only code, quantity and amount is named on the line below it ("1x 000008204363
- * 14.99SR" over "KIT KAT SHARE B") rather than above: the last such item has a text line between it and
- * the line that closes the items. Where names stand above, the last item sits on the closing line.
+ * 14.99SR" over "KIT KAT SHARE B") rather than above: the last such item has a name between it and the
+ * line that closes the items, and nothing with digits (an item line whose amount was not read). Where
+ * names stand above, the last item sits on the closing line.
  */
 function namedBelow(block: BlockItem[]): boolean {
   const last = block.at(-1);
-  return last !== undefined && last.line.numbersOnly === true && last.textBelow.some((row) => lettersOf(row) >= 3);
+  if (!last?.line.numbersOnly) return false;
+  const text = last.textBelow.map((row) => row.segments.map((segment) => segment.text).join(' '));
+  return text.some((line) => /\p{L}{3}/u.test(line)) && !text.some((line) => /\d/.test(line));
 }
 
 function lettersOf(row: LayoutRow): number {
@@ -410,5 +431,6 @@ function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOp
     confidence: roundConfidence(arithmetic.table * meanConfidence(allWords)),
     pageNumber,
     ...(hasGeometry ? { placement: clamp(unitePlacements(rows.flatMap((row) => (row.placement ? [row.placement] : [])))) } : {}),
+    rowsVouchedFor: arithmetic.vouched,
   };
 }

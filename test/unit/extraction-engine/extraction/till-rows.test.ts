@@ -240,3 +240,31 @@ describe('item names printed under the item line', () => {
     ]);
   });
 });
+
+describe('what a till camera misreads around the items', () => {
+  it('keeps reading items past a description whose size has a colon in it ("3.5:x6")', () => {
+    const table = tableOf([...head, 'MEMO PAD REFILL', '4.5:x7;', line('2 X 1.50', '3.00'), 'INDEX CARDS', line('1 X 2.20', '2.20'), line('Total', '5.20')]);
+    expect(table?.rows.map((row) => row.values.amount)).toEqual([3, 2.2]);
+  });
+
+  it('reads an amount whose point was lost or read as a colon only where quantity × price gives it', () => {
+    const table = tableOf([...head, 'LABEL TAPE', line('3 X 2.12', '636 SR'), 'GLUE STICK', line('2 X 1.40', '2:80.'), 'STAPLES', line('1 X 4.00', '500'), line('Total', '9.16')]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['LABEL TAPE', 6.36],
+      ['GLUE STICK', 2.8],
+    ]);
+  });
+});
+
+describe('a till slip with a header over items of two lines', () => {
+  it('reads the items line by line where the header bands misplace them and their arithmetic adds up', () => {
+    const header: Row = [{ text: 'Description', x: LEFT }, { text: 'Qty', x: 0.36 }, { text: 'U.price', x: 0.5 }, { text: 'Total', x: 0.68 }, { text: 'TAX', x: 0.84 }];
+    const numbers = (quantity: string, price: string, amount: string): Row => [{ text: quantity, x: 0.37 }, { text: price, x: 0.5 }, { text: amount, x: 0.68 }, { text: 'SR', x: 0.84 }];
+    const table = tableOf([...head, header, 'Lamb shank stew', numbers('1 x', '22.50', '22.50'), 'Garden salad small', numbers('2x', '5.90', '11.80'), 'Tea pot big', numbers('1x', '12.90', '12.90'), line('Total (Excluding GST):', '47.20')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Lamb shank stew', quantity: 1, unit_price: 22.5, amount: 22.5 },
+      { description: 'Garden salad small', quantity: 2, unit_price: 5.9, amount: 11.8 },
+      { description: 'Tea pot big', quantity: 1, unit_price: 12.9, amount: 12.9 },
+    ]);
+  });
+});
