@@ -242,9 +242,12 @@ describe('item names printed under the item line', () => {
 });
 
 describe('what a till camera misreads around the items', () => {
-  it('keeps reading items past a description whose size has a colon in it ("3.5:x6")', () => {
+  it('names an item from above a size line with a colon in it ("3.5:x6"), which is no label', () => {
     const table = tableOf([...head, 'MEMO PAD REFILL', '4.5:x7;', line('2 X 1.50', '3.00'), 'INDEX CARDS', line('1 X 2.20', '2.20'), line('Total', '5.20')]);
-    expect(table?.rows.map((row) => row.values.amount)).toEqual([3, 2.2]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['MEMO PAD REFILL', 3],
+      ['INDEX CARDS', 2.2],
+    ]);
   });
 
   it('reads an amount whose point was lost or read as a colon only where quantity × price gives it', () => {
