@@ -9,7 +9,7 @@ import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
 import { rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
-import { clamp, meanConfidence, type TableReadingOptions } from './table-rows.ts';
+import { clamp, meanConfidence, readsAsTableHeader, type TableReadingOptions } from './table-rows.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
 /**
@@ -156,6 +156,18 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
       rest = rest.slice(0, rest.length - tokens);
     }
   }
+  // A count and a unit price elsewhere among the line's numbers ("O.C. WHITE 2.13 16 8 2  4.26": price,
+  // issued, exchanged, sold), where they multiply to the amount.
+  if (!line.quantity) {
+    const found = countAndPriceFor(rest.map((word) => word.text), amount.value);
+    if (found) {
+      line.quantity = { value: found.quantity, words: [rest[found.countAt]!] };
+      line.unitPrice = { value: found.unitPrice, words: [rest[found.priceAt]!] };
+      const first = Math.min(found.countAt, found.priceAt);
+      const trailing = rest.slice(first);
+      rest = trailing.every((word) => !/\p{L}/u.test(word.text)) ? rest.slice(0, first) : rest.filter((_, index) => index !== found.countAt && index !== found.priceAt);
+    }
+  }
   // "1x 000008204363": a count before the barcode.
   if (!line.quantity && rest.length >= 2 && /^\d{1,3}[xX]$/.test(rest[0]!.text) && /^\d{5,14}$/.test(rest[1]!.text)) {
     line.quantity = { value: Number(rest[0]!.text.slice(0, -1)), words: [rest[0]!] };
@@ -190,10 +202,30 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
  */
 function amountWithItsPointMisread(text: string, textBefore: string): number | undefined {
   const misread = AMOUNT_WITH_POINT_MISREAD.exec(text);
-  const pair = QUANTITY_TIMES_PRICE.exec(textBefore) ?? QUANTITY_AND_PRICE.exec(textBefore);
-  if (!misread || !pair) return undefined;
+  if (!misread) return undefined;
   const value = Number(`${misread[1]}.${misread[2]}`);
-  return rowAddsUp({ quantity: parseMoney(pair[1]!), unitPrice: parseMoney(pair[2]!), lineTotal: value }) ? value : undefined;
+  const pair = QUANTITY_TIMES_PRICE.exec(textBefore) ?? QUANTITY_AND_PRICE.exec(textBefore);
+  if (pair && rowAddsUp({ quantity: parseMoney(pair[1]!), unitPrice: parseMoney(pair[2]!), lineTotal: value })) return value;
+  return countAndPriceFor(textBefore.split(' '), value) ? value : undefined;
+}
+
+/**
+ * A count (a whole number up to 999) and a unit price (a money amount) among the words of a line whose
+ * product is the amount: the first such pair, price first, so that "1097 4 9.54 10.11 38.16" gives 4 ×
+ * 9.54 and the price with tax beside it is left alone.
+ */
+function countAndPriceFor(words: string[], amount: number): { quantity: number; unitPrice: number; countAt: number; priceAt: number } | undefined {
+  for (let priceAt = 0; priceAt < words.length; priceAt += 1) {
+    if (!/^\d{1,6}[.,]\d{2}$/.test(words[priceAt]!)) continue;
+    const unitPrice = parseMoney(words[priceAt]!);
+    if (unitPrice <= 0) continue;
+    for (let countAt = 0; countAt < words.length; countAt += 1) {
+      if (!/^\d{1,3}$/.test(words[countAt]!)) continue;
+      const quantity = Number(words[countAt]);
+      if (quantity > 0 && rowAddsUp({ quantity, unitPrice, lineTotal: amount })) return { quantity, unitPrice, countAt, priceAt };
+    }
+  }
+  return undefined;
 }
 
 function normalizedText(row: LayoutRow): string {
@@ -225,8 +257,9 @@ interface BlockItem {
 }
 
 /** The item lines above a totals line, top to bottom, with the text lines printed above and below each. */
-function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions): BlockItem[] {
+function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions, specifications: TableColumnSpecification[]): { block: BlockItem[]; numbersUnderHeader: boolean } {
   const block: BlockItem[] = [];
+  let numbersUnderHeader = false;
   let pendingText: LayoutRow[] = [];
   let linesSinceItem = 0;
   let quantityBelow: { row: LayoutRow; match: RegExpExecArray } | undefined;
@@ -234,6 +267,12 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableRea
   for (let index = totalsIndex - 1; index >= 0; index -= 1) {
     const row = page.rows[index]!;
     if (below.top - row.bottom > page.typicalLineHeight * BLOCK_GAP) break;
+    // A header over the items ("Item Qty S/Price Amount Tax") is their top; a till that prints the item
+    // code and numbers on the line right under it names each item on the line below.
+    if (readsAsTableHeader(row, specifications)) {
+      numbersUnderHeader = below !== page.rows[totalsIndex] && mostlyNumbers(below);
+      break;
+    }
     below = row;
     if (isLabelled(row) || endsItems(row, options) || TOTALS_WORD.test(normalizedText(row))) break;
     const line = NOT_AN_ITEM.test(normalizedText(row)) ? undefined : itemLineOf(row);
@@ -252,13 +291,21 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableRea
       continue;
     }
     quantityBelow = undefined;
-    linesSinceItem += 1;
+    // An item line whose amount the camera did not read ("9750009 V X 630% 6:30") is no gap in the items.
+    linesSinceItem = mostlyNumbers(row) ? 0 : linesSinceItem + 1;
     if (linesSinceItem > MAX_LINES_BETWEEN_ITEMS) break;
     pendingText.unshift(row);
   }
   // Text lines above the first item (at most two) may be its description.
   if (block.length > 0) block[0]!.textAbove = pendingText.slice(-2);
-  return block;
+  return { block, numbersUnderHeader };
+}
+
+/** More words with digits than without: an item's code and numbers, not its name. */
+function mostlyNumbers(row: LayoutRow): boolean {
+  const words = wordsOf(row).map((entry) => entry.word.text);
+  const withDigits = words.filter((word) => /\d/.test(word)).length;
+  return withDigits >= 3 && withDigits > words.length - withDigits;
 }
 
 /**
@@ -281,7 +328,9 @@ function priceFromLineBelow(line: ItemLine, row: LayoutRow, match: RegExpExecArr
 function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: LayoutWord[] } | undefined {
   let best: LayoutRow | undefined;
   let bestLetters = 0;
-  for (const row of textAbove) {
+  // Lines above an item line whose amount was not read name that item, not this one.
+  const unread = textAbove.findLastIndex(mostlyNumbers);
+  for (const row of textAbove.slice(unread + 1)) {
     const letters = row.segments.map((segment) => segment.text).join(' ').replace(/[^\p{L}]/gu, '').length;
     if (letters > bestLetters) {
       best = row;
@@ -314,7 +363,8 @@ function lettersOf(row: LayoutRow): number {
 
 /** The description of a line of only code, quantity and amount named below it: the first text line under it. */
 function descriptionBelow(textBelow: LayoutRow[]): { value: string; words: LayoutWord[] } | undefined {
-  const row = textBelow.find((candidate) => lettersOf(candidate) >= 3);
+  const unread = textBelow.findIndex(mostlyNumbers);
+  const row = (unread < 0 ? textBelow : textBelow.slice(0, unread)).find((candidate) => lettersOf(candidate) >= 3);
   if (!row) return undefined;
   const words = row.segments.flatMap((segment) => segment.words).filter((word) => !SPECK.test(word.text));
   return { value: words.map((word) => word.text).join(' '), words };
@@ -339,14 +389,14 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
   for (const page of layout.pages) {
     for (let index = 1; index < page.rows.length; index += 1) {
       if (!endsItems(page.rows[index]!, options)) continue;
-      const block = itemBlockAbove(page, index, options);
+      const { block, numbersUnderHeader } = itemBlockAbove(page, index, options, specifications);
       // The amount on the closing line is what the items add up to where it is a (sub)total; a line
       // "Charges $0.01" or "VAT $0.00" that ends them is not their sum.
       const closing = page.rows[index]!;
       const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
       if (block.length === 0) continue;
       if (closingSum === undefined && layout.hasGeometry) block.push(...itemGroupsBelow(page, index, block, options));
-      return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber);
+      return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber, numbersUnderHeader);
     }
   }
   return undefined;
@@ -381,8 +431,8 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: BlockIte
   });
 }
 
-function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {
-  const namesBelow = namedBelow(block);
+function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number, numbersUnderHeader: boolean): ExtractedTable {
+  const namesBelow = numbersUnderHeader || namedBelow(block);
   const items = block.map(({ line, textAbove, textBelow }) => {
     const description = line.description ?? (line.numbersOnly ? (namesBelow ? descriptionBelow(textBelow) : descriptionAbove(textAbove)) : undefined);
     return { ...line, ...(description ? { description } : {}) };
