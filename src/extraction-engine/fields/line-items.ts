@@ -45,12 +45,15 @@ export function tableFieldResults(layout: DocumentLayout, tableFields: FieldSpec
 }
 
 /**
- * The rows under a header, unless the item lines above the totals are vouched for by more of the page's
- * arithmetic: a till slip prints a header ("Item Qty Price Amount") over items of two lines each (name,
- * then quantity, price and amount) that the header's column bands misplace, while their own quantity ×
- * price and sum still add up.
+ * The rows under a header, unless the page's arithmetic speaks more for the item lines above the totals:
+ * more of their rows add up (quantity × price), or as many and only they add up to the printed sum. A
+ * till slip prints a header ("Item Qty Price Amount") over items of two lines each (name, then quantity,
+ * price and amount) that the header's column bands misplace, while the lines' own arithmetic holds.
  */
 function betterVouchedFor(underHeader: ExtractedTable | undefined, itemLines: ExtractedTable | undefined): ExtractedTable | undefined {
   if (!underHeader || !itemLines) return underHeader ?? itemLines;
-  return (itemLines.rowsVouchedFor ?? 0) > (underHeader.rowsVouchedFor ?? 0) ? itemLines : underHeader;
+  const header = underHeader.arithmetic ?? { rowsThatAddUp: 0, addsUpToSum: false };
+  const lines = itemLines.arithmetic ?? { rowsThatAddUp: 0, addsUpToSum: false };
+  if (lines.rowsThatAddUp !== header.rowsThatAddUp) return lines.rowsThatAddUp > header.rowsThatAddUp ? itemLines : underHeader;
+  return lines.addsUpToSum && !header.addsUpToSum ? itemLines : underHeader;
 }

@@ -623,7 +623,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     confidence: roundConfidence(arithmetic.table * Math.min(...rows.map((row) => meanConfidence(state.drafts[rows.indexOf(row)]!.words)))),
     pageNumber: state.regionPage,
     ...(hasGeometry ? { placement: clamp(unitePlacements(state.region)) } : {}),
-    rowsVouchedFor: arithmetic.vouched,
+    arithmetic: arithmetic.evidence,
   };
 }
 

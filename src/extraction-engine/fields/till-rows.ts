@@ -481,6 +481,6 @@ function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOp
     confidence: roundConfidence(arithmetic.table * meanConfidence(allWords)),
     pageNumber,
     ...(hasGeometry ? { placement: clamp(unitePlacements(rows.flatMap((row) => (row.placement ? [row.placement] : [])))) } : {}),
-    rowsVouchedFor: arithmetic.vouched,
+    arithmetic: arithmetic.evidence,
   };
 }

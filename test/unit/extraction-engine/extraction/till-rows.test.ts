@@ -6,7 +6,7 @@ import { extractFields } from '../../../../src/extraction-engine/fields/extract-
 import { ROW_AND_TABLE_ADD_UP, ROW_DOES_NOT_ADD_UP } from '../../../../src/extraction-engine/fields/table-arithmetic.ts';
 import type { ExtractedTable } from '../../../../src/extraction-engine/fields/table-specification.ts';
 import { invoiceSpecification, receiptSpecification } from '../../../../src/extraction-engine/prebuilt/prebuilt-document-types.ts';
-import { placedDocument, type Row } from './read-document-builder.ts';
+import { placedDocument, type PlacedText, type Row } from './read-document-builder.ts';
 
 // A till roll photographed whole: about 45 characters across.
 const TILL = { characterWidth: 0.022, mediaType: 'image/jpeg', source: 'ocr' as const };
@@ -268,6 +268,55 @@ describe('a till slip with a header over items of two lines', () => {
       { description: 'Lamb shank stew', quantity: 1, unit_price: 22.5, amount: 22.5 },
       { description: 'Garden salad small', quantity: 2, unit_price: 5.9, amount: 11.8 },
       { description: 'Tea pot big', quantity: 1, unit_price: 12.9, amount: 12.9 },
+    ]);
+  });
+});
+
+describe('till item lines read by their numbers', () => {
+  it('finds the count and unit price anywhere among the line numbers where they multiply to the amount', () => {
+    const table = tableOf([...head, line('RYE LOAF 2.40 16 8 3', '7.20'), line('BUNS 6PK 3.10 5 1 4', '12.40'), line('Total', '19.60')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'RYE LOAF', quantity: 3, unit_price: 2.4, amount: 7.2 },
+      { description: 'BUNS 6PK', quantity: 4, unit_price: 3.1, amount: 12.4 },
+    ]);
+  });
+
+  it('takes a header misread by the camera as the top of the items, and names code-first lines from the line below', () => {
+    const ocr = (text: string, x: number): PlacedText => ({ text, x, confidence: 0.9 });
+    const numbers = (code: string, quantity: string, price: string, amount: string): Row => [ocr(code, 0.08), ocr(quantity, 0.38), ocr(price, 0.5), ocr(amount, 0.7), ocr('SR', 0.86)];
+    const table = tableOf([
+      ...head,
+      [ocr('Mem', 0.08), ocr('Qty', 0.38), ocr('S/Price', 0.5), ocr('Awount', 0.7), ocr('Tax', 0.86)],
+      numbers('1012', '4', '36.04', '144.16'),
+      ocr('STATICE FULL', 0.08),
+      numbers('1098', '3', '4.77', '14.31'),
+      ocr('PALM LEAF 12S', 0.08),
+      [ocr('Total Sales', 0.2), ocr('158.47', 0.7)],
+    ]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.quantity, row.values.amount])).toEqual([
+      ['STATICE FULL', 4, 144.16],
+      ['PALM LEAF 12S', 3, 14.31],
+    ]);
+  });
+
+  it('reads on past an item line whose amount the camera did not read, and names the items around it from their own lines', () => {
+    const table = tableOf([
+      ...head,
+      'EPOXY PUTTY 50GM',
+      'WA17 - 12/144',
+      line('9555075106825 1 X 8.50', '8.50'),
+      'FAN BLADE 16IN',
+      'WA50 - 30',
+      line('9750009 V X 630%', '6:3O'),
+      'KEY HOLDER GRID',
+      '0100 - 12/480',
+      line('9045734 1 X 7.50', '7.50'),
+      line('Item(s) : 3', ''),
+      line('TOTAL', '22.30'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['EPOXY PUTTY 50GM', 8.5],
+      ['KEY HOLDER GRID', 7.5],
     ]);
   });
 });
