@@ -37,9 +37,10 @@ const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6
 const CLOSING_SUM = /\b(?:sub ?total|total|summe|gesamt|totaal|razem)\b/;
 /**
  * Lines that close the item block on a till receipt without being a totals label; "Items" only with
- * its count ("Items 40"), not an item's own note ("Item promo 69.99 -5.00").
+ * its count ("Items 40"), not an item's own note ("Item promo 69.99 -5.00"); a subtotal whose label the
+ * camera cut short ("SUB TO). 7.00").
  */
-const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?(?=\s?:?\s?\d)|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
+const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|sub\s?to\b|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?(?=\s?:?\s?\d)|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
 /** Lines that are not items although they print an amount. */
 const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|svc|deposit|change|cash|tips?|tender)\b/;
 /**

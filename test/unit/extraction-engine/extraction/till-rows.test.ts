@@ -320,3 +320,10 @@ describe('till item lines read by their numbers', () => {
     ]);
   });
 });
+
+describe('a subtotal label the camera cut short', () => {
+  it('closes the items at "SUB TO)" as at "SUB TOTAL"', () => {
+    const table = tableOf([...head, line('1 FISHBALL NOODLE', '7.00'), line('1 SUB TO). Ns', '7.00'), 'GST 6%', line('NET TOTAL', '7.00')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([{ description: 'FISHBALL NOODLE', quantity: 1, amount: 7 }]);
+  });
+});
