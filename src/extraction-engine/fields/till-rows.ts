@@ -18,6 +18,8 @@ import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecificatio
  * N, or whose R as E or K ("RH1.29", "EM134.80").
  */
 const MONEY = /^(?:R[MHN]|[EK]M|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
+/** A ringgit amount whose leading 1 the camera read as a letter ("RMi1.90" for RM11.90). */
+const MONEY_WITH_ITS_ONE_READ_AS_A_LETTER = /^R[MHN][iIl|](\d{0,5}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
 /** An amount without its point, or with a colon for it ("636", "8:70.", "1160SR"). */
 const AMOUNT_WITH_POINT_MISREAD = /^(\d{1,6})[:;]?(\d{2})\.?(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
 /** The two halves of an amount a camera split at its point ("38." "00", "21." "105R"). */
@@ -136,7 +138,8 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   // The amount stands in a column of its own, or follows the line's quantity and price.
   if (!words[last]!.segmentStart && !/\d$/.test(before[before.length - 1]!.word.text)) return undefined;
   const money = MONEY.exec(words[last]!.word.text);
-  const value = money ? parseMoney(money[1]!) : amountWithItsPointMisread(words[last]!.word.text, before.map((entry) => entry.word.text).join(' '));
+  const oneReadAsALetter = money ? undefined : MONEY_WITH_ITS_ONE_READ_AS_A_LETTER.exec(words[last]!.word.text);
+  const value = money ? parseMoney(money[1]!) : oneReadAsALetter ? parseMoney(`1${oneReadAsALetter[1]!}`) : amountWithItsPointMisread(words[last]!.word.text, before.map((entry) => entry.word.text).join(' '));
   if (value === undefined) return undefined;
   const amount = { value, words: [words[last]!.word] };
   if (amount.value <= 0) return undefined;
@@ -397,10 +400,38 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
       const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
       if (block.length === 0) continue;
       if (closingSum === undefined && layout.hasGeometry) block.push(...itemGroupsBelow(page, index, block, options));
+      else if (closingSum !== undefined) block.push(...sectionsBelow(page, index, options));
       return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber, numbersUnderHeader);
     }
   }
   return undefined;
+}
+
+/**
+ * Items in sections, each closed by its own subtotal ("Total 0% supplies: 7.61", then more items and
+ * "Total 6% supplies: 24.00"): the item lines after a closing (sub)total up to the next one are items
+ * too, where their amounts add up to that next line's amount. Payment, tax and rounding lines are never
+ * among them, and without that sum nothing says the lines are items.
+ */
+function sectionsBelow(page: LayoutPage, closingIndex: number, options: TableReadingOptions): BlockItem[] {
+  const sections: BlockItem[] = [];
+  let section: BlockItem[] = [];
+  for (let index = closingIndex + 1; index < page.rows.length; index += 1) {
+    const row = page.rows[index]!;
+    const text = normalizedText(row);
+    if (endsItems(row, options)) {
+      const sum = CLOSING_SUM.test(text) ? amountOnLine(row) : undefined;
+      const total = section.reduce((accumulated, item) => accumulated + item.line.amount.value, 0);
+      if (section.length === 0 || sum === undefined || Math.abs(sum - total) > 0.011) break;
+      sections.push(...section);
+      section = [];
+      continue;
+    }
+    if (isLabelled(row) || TOTALS_WORD.test(text) || NOT_AN_ITEM.test(text)) break;
+    const line = itemLineOf(row);
+    if (line) section.push({ line, textAbove: [], textBelow: [] });
+  }
+  return sections;
 }
 
 /**

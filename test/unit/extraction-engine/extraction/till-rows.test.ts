@@ -327,3 +327,30 @@ describe('a subtotal label the camera cut short', () => {
     expect(table?.rows.map((row) => row.values)).toEqual([{ description: 'FISHBALL NOODLE', quantity: 1, amount: 7 }]);
   });
 });
+
+describe('items in sections, each with its own subtotal', () => {
+  it('reads the items after a section subtotal up to the next one where they add up to it, and no payment lines', () => {
+    const table = tableOf([
+      ...head,
+      line('WHITE LOAF 2.10 5 0 2', '4.20'),
+      line('Total 0% supplies:', '4.20'),
+      line('CHOC ROLL 0.80 10 0 10', '8.00'),
+      line('JAM TART 2.50 2 0 2', '5.00'),
+      line('Total 6% supplies (excl. GST):', '13.00'),
+      line('Total Payable:', '17.98'),
+      line('Cash', '20.00'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['WHITE LOAF', 4.2],
+      ['CHOC ROLL', 8],
+      ['JAM TART', 5],
+    ]);
+    const notASum = tableOf([...head, line('WHITE LOAF', '4.20'), line('Subtotal', '4.20'), line('Points earned', '12.00'), line('Total', '4.20')]);
+    expect(notASum?.rows.map((row) => row.values.amount)).toEqual([4.2]);
+  });
+
+  it('reads a ringgit amount whose leading 1 the camera read as a letter ("RMi1.90")', () => {
+    const table = tableOf([...head, line('371 RICE CRACKER 15', 'RMi1.90 s'), line('Total', '11.90')]);
+    expect(table?.rows.map((row) => row.values.amount)).toEqual([11.9]);
+  });
+});
