@@ -15,8 +15,11 @@ export function tableFieldResults(layout: DocumentLayout, tableFields: FieldSpec
   for (const field of tableFields) {
     if (!field.columns) continue;
     const underHeader = readTable(layout, field.columns, options);
-    // Without a header naming the columns: the item lines above the totals, as a till prints them.
-    const itemLines = readTillRows(layout, field.columns, options);
+    // Without a header naming the columns: the item lines above the totals, as a till prints them. Not
+    // read where every row under the header adds up and so do the rows to a printed sum: nothing could
+    // speak more for another reading.
+    const settled = underHeader?.arithmetic?.addsUpToSum === true && underHeader.arithmetic.rowsThatAddUp === underHeader.rows.length;
+    const itemLines = settled ? undefined : readTillRows(layout, field.columns, options);
     const table = betterVouchedFor(underHeader, itemLines);
     if (!table) continue;
     const result: FieldResult = {
