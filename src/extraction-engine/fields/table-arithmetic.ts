@@ -19,6 +19,15 @@ export interface TableArithmetic {
   /** Confidence per row, before the reading's own (OCR) confidence. */
   rows: number[];
   table: number;
+  evidence: ArithmeticEvidence;
+}
+
+/** What the page's arithmetic says for a table as a whole: how two readings of it compare. */
+export interface ArithmeticEvidence {
+  /** Rows whose quantity × unit price gives their line total. */
+  rowsThatAddUp: number;
+  /** The line totals add up to a printed net, total or closing sum. */
+  addsUpToSum: boolean;
 }
 
 /** A row read from the layout, with nothing to check it against. */
@@ -62,5 +71,6 @@ export function tableArithmetic(rows: RowArithmetic[], sums: number[]): TableAri
   });
   const failing = checks.filter((check) => check === false).length;
   const table = sumAgrees === true ? TABLE_ADDS_UP : sumAgrees === false ? TABLE_DOES_NOT_ADD_UP : TABLE_UNCHECKED;
-  return { rows: rowConfidences, table: roundConfidence(failing > 0 ? Math.min(table, TABLE_UNCHECKED) * (1 - failing / (rows.length * 2)) : table) };
+  const evidence = { rowsThatAddUp: checks.filter((check) => check === true).length, addsUpToSum: sumAgrees === true };
+  return { rows: rowConfidences, evidence, table: roundConfidence(failing > 0 ? Math.min(table, TABLE_UNCHECKED) * (1 - failing / (rows.length * 2)) : table) };
 }

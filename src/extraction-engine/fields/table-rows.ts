@@ -4,6 +4,7 @@
 // left out. A table that does not end on its page goes on at the top of the next one, under a
 // repeated header or in the bands of the last one. Everything is computed once per page row.
 
+import { distance } from 'fastest-levenshtein';
 import type { Placement } from '../document.ts';
 import { findAmounts } from '../values/amount.ts';
 import { findDates } from '../values/date.ts';
@@ -103,7 +104,9 @@ function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: Table
   const columns: Column[] = [];
   let matchedWords = 0;
   for (let at = 0; at < words.length; ) {
-    const phrase = phrases.get(keys[at]!)?.find((candidate) => candidate.tokens.every((token, offset) => keys[at + offset] === token || keys[at + offset] === token.replace(/[.:]$/, '')));
+    const phrase =
+      phrases.get(keys[at]!)?.find((candidate) => candidate.tokens.every((token, offset) => keys[at + offset] === token || keys[at + offset] === token.replace(/[.:]$/, ''))) ??
+      (isOcr(row) ? misreadHeaderWord(keys[at]!, phrases) : undefined);
     if (!phrase) {
       at += 1;
       continue;
@@ -117,6 +120,33 @@ function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: Table
     at += phrase.tokens.length;
   }
   return { columns, matchedWords, words: words.length };
+}
+
+/** OCR words carry a reading confidence; a text layer's do not. */
+function isOcr(row: LayoutRow): boolean {
+  return row.segments[0]?.words[0]?.confidence !== undefined;
+}
+
+/** Header words of five letters or more are long enough to be recognised with one letter misread. */
+const MISREAD_HEADER_WORD_LENGTH = 5;
+
+/**
+ * A one-word header label the camera misread by one letter ("Awount" for "Amount", "Quantlty"): only
+ * on OCR pages, and only for words long enough that one letter does not make another word.
+ */
+function misreadHeaderWord(key: string, phrases: PhraseIndex): HeaderPhrase | undefined {
+  if (key.length < MISREAD_HEADER_WORD_LENGTH || !/^\p{L}+$/u.test(key)) return undefined;
+  for (const [first, candidates] of phrases) {
+    if (Math.abs(first.length - key.length) > 1 || first.length < MISREAD_HEADER_WORD_LENGTH) continue;
+    const single = candidates.find((candidate) => candidate.tokens.length === 1);
+    if (single && distance(first, key) === 1) return single;
+  }
+  return undefined;
+}
+
+/** A row that reads as a table header: several column names, mostly nothing else, no amounts. */
+export function readsAsTableHeader(row: LayoutRow, specifications: TableColumnSpecification[]): boolean {
+  return headerOf(row, phraseIndexOf(specifications), specifications) !== undefined;
 }
 
 function printsMoney(row: LayoutRow): boolean {
@@ -160,6 +190,8 @@ function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns:
       const overlaps = merged.some((existing) => existing.index === column.index || (column.left < existing.right && existing.left < column.right));
       if (!overlaps) merged.push(column);
     }
+    // A line under the header that names no column is the first item's name, not more of the header.
+    if (step > 0 && match.columns.length === 0) break;
     if (step > 0) lastHeaderIndex = headerIndex + step;
   }
   return { columns: merged.sort((left, right) => left.left - right.left), lastHeaderIndex };
@@ -368,6 +400,7 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
   let lastTableRow: LayoutRow | undefined;
   let current: RowDraft | undefined;
   let currentBottom = 0;
+  let textLineAbove: TextLineAbove | undefined;
   for (let index = startIndex; index < page.rows.length; index += 1) {
     const row = page.rows[index]!;
     const itemsOnPage = state.drafts.length > rowsBefore;
@@ -416,23 +449,50 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
       continue;
     }
     if (lineTotal !== undefined && otherCells && (underHeader || pricedLikeTheHeader(words, state.columns, lineTotalColumn))) {
-      current = { pageNumber: page.pageNumber, words, continuationLines: 0 };
+      current = { pageNumber: page.pageNumber, words: [...nameFromTheLineAbove(words, textLineAbove, index, state.columns), ...words], continuationLines: 0 };
+      textLineAbove = undefined;
       currentBottom = row.bottom;
       state.drafts.push(current);
       if (page.pageNumber === state.regionPage) state.region.push(unitePlacements(words.map((word) => word.box)));
       lastTableRow = row;
       continue;
     }
+    const descriptionWords = words.filter((word) => ['description', undefined].includes(state.columns[word.column]!.specification.role) && state.columns[word.column]!.specification.type === 'string');
     if (current && row.top - currentBottom <= page.typicalLineHeight * CONTINUATION_GAP && current.continuationLines < MAX_CONTINUATION_LINES && continues(words, state.columns)) {
-      current.words.push(...words.filter((word) => ['description', undefined].includes(state.columns[word.column]!.specification.role) && state.columns[word.column]!.specification.type === 'string'));
+      current.words.push(...descriptionWords);
       current.continuationLines += 1;
       currentBottom = row.bottom;
       lastTableRow = row;
+      textLineAbove = { index, words: descriptionWords, appendedTo: current };
       continue;
     }
+    textLineAbove = continues(words, state.columns) ? { index, words: descriptionWords } : undefined;
     current = undefined;
     if (itemsOnPage) lastTableRow = row;
   }
+}
+
+/** A text line of the table: the row it was added to as a wrapped description, if any. */
+interface TextLineAbove {
+  index: number;
+  words: PlacedWord[];
+  appendedTo?: RowDraft;
+}
+
+/**
+ * A row that prints nothing in the description column ("1 x  22.50  22.50" under "Lamb shank stew", as
+ * till slips print each item on two lines) is named by the text line right above it; that line is then
+ * not the wrapped description of the row before.
+ */
+function nameFromTheLineAbove(words: PlacedWord[], textLineAbove: TextLineAbove | undefined, index: number, columns: Column[]): PlacedWord[] {
+  if (!textLineAbove || textLineAbove.index !== index - 1) return [];
+  if (words.some((word) => columns[word.column]!.specification.role === 'description')) return [];
+  const previous = textLineAbove.appendedTo;
+  if (previous) {
+    previous.words = previous.words.filter((word) => !textLineAbove.words.includes(word));
+    previous.continuationLines -= 1;
+  }
+  return textLineAbove.words;
 }
 
 /**
@@ -563,6 +623,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     confidence: roundConfidence(arithmetic.table * Math.min(...rows.map((row) => meanConfidence(state.drafts[rows.indexOf(row)]!.words)))),
     pageNumber: state.regionPage,
     ...(hasGeometry ? { placement: clamp(unitePlacements(state.region)) } : {}),
+    arithmetic: arithmetic.evidence,
   };
 }
 
@@ -579,7 +640,8 @@ function splitQuantityAndUnit(values: Record<string, TableCellValue>, cellWords:
   if (!quantityColumn) return;
   const words = cellWords[quantityColumn.specification.name] ?? [];
   const match = /^([-−]?\d[\d.,'’]*)\s*([\p{L}²³.]+)$/u.exec(words.map((word) => word.text).join(' '));
-  if (!match) return;
+  // "1 x" on a till: the times sign before the unit price, not a unit.
+  if (!match || /^[xX×]$/.test(match[2]!)) return;
   const quantity = parseLocaleNumber(match[1]!, decimalComma);
   if (quantity === undefined) return;
   values[quantityColumn.specification.name] = quantity;

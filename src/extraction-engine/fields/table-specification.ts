@@ -3,6 +3,7 @@
 // workspace's own table fields share this shape.
 
 import type { Placement } from '../document.ts';
+import type { ArithmeticEvidence } from './table-arithmetic.ts';
 
 export const TABLE_COLUMN_TYPES = ['string', 'number', 'amount', 'integer', 'percent', 'date'] as const;
 export type TableColumnType = (typeof TABLE_COLUMN_TYPES)[number];
@@ -45,4 +46,6 @@ export interface ExtractedTable {
   pageNumber: number;
   /** The table's region on its first page. */
   placement?: Placement;
+  /** What the page's arithmetic says for the rows (table-arithmetic.ts); not reported. */
+  arithmetic?: ArithmeticEvidence;
 }

@@ -9,23 +9,40 @@ import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
 import { rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
-import { clamp, meanConfidence, type TableReadingOptions } from './table-rows.ts';
+import { clamp, meanConfidence, readsAsTableHeader, type TableReadingOptions } from './table-rows.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
-/** A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR"). */
-const MONEY = /^(?:RM|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
+/**
+ * A money amount as a till prints it, maybe with its tax code glued on ("71.00(S)", "5.90SR", and
+ * "14,995R" where the camera read the S of "SR" as a 5), after a currency whose M a camera reads as H or
+ * N, or whose R as E or K ("RH1.29", "EM134.80").
+ */
+const MONEY = /^(?:R[MHN]|[EK]M|\$|€|£)?(-?\d{1,6}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
+/** A ringgit amount whose leading 1 the camera read as a letter ("RMi1.90" for RM11.90). */
+const MONEY_WITH_ITS_ONE_READ_AS_A_LETTER = /^R[MHN][iIl|](\d{0,5}[.,]\d{2})(?:\(?[A-Za-z*]{1,2}\)?)?$/;
+/** An amount without its point, or with a colon for it ("636", "8:70.", "1160SR"). */
+const AMOUNT_WITH_POINT_MISREAD = /^(\d{1,6})[:;]?(\d{2})\.?(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
+/** The two halves of an amount a camera split at its point ("38." "00", "21." "105R"). */
+const AMOUNT_BEFORE_POINT = /^(?:R[MHN]|[EK]M|\$)?\d{1,6}[.,]$/;
+const CENTS_AFTER_POINT = /^\d{2}(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
 /** A tax code or mark after the amount or a description ("SR", "S", "(Z)", "*S", and "*5" as a camera reads it). */
-const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#%][A-Za-z0-9]$|^[*#]$/;
-/** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02" before the amount. */
-const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
+const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#%][A-Za-z0-9]$|^[*#€£]$/;
+/** A tax code of one letter after the amount that the camera read as a digit (Z as 2, S as 5). */
+const TAX_CODE_READ_AS_DIGIT = /^[25]$/;
+/** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02", "3 X 2.9000" (a unit price to four places) before the amount. */
+const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2}(?:\d{2})?)$/;
 /** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
 /** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
 const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
 /** A closing line whose amount is the items' sum. */
 const CLOSING_SUM = /\b(?:sub ?total|total|summe|gesamt|totaal|razem)\b/;
-/** Lines that close the item block on a till receipt without being a totals label. */
-const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
+/**
+ * Lines that close the item block on a till receipt without being a totals label; "Items" only with
+ * its count ("Items 40"), not an item's own note ("Item promo 69.99 -5.00"); a subtotal whose label the
+ * camera cut short ("SUB TO). 7.00").
+ */
+const TILL_SUMMARY = /^(?:\d+\s+)?(?:sub-?\s?total|sub\s?to\b|total|item count|items? count|no\.? of items?|item\s?\(?s\)?|items?(?=\s?:?\s?\d)|total qty|qty count|rounding|cash|change|tax summary|gst summary)\b/;
 /** Lines that are not items although they print an amount. */
 const NOT_AN_ITEM = /^(?:discount|rabatt|rounding|service charge|service chrg|svc|deposit|change|cash|tips?|tender)\b/;
 /**
@@ -79,13 +96,35 @@ interface ItemLine {
 }
 
 /** Specks the camera read as marks ("|", "_", "—") are not words of the line. */
-const SPECK = /^[|\\/;:_\-–—~'"“”‘’.,!¢©«»]+$/;
+const SPECK = /^[|\\/;:_\-–—~'"“”‘’.,!¢©«»=]+$/;
 
 function wordsOf(row: LayoutRow): { word: LayoutWord; segmentStart: boolean }[] {
   return row.segments.flatMap((segment) => {
-    const words = segment.words.filter((word) => !SPECK.test(word.text));
+    const words = joinedAtThePoint(segment.words.filter((word) => !SPECK.test(word.text)));
     return words.map((word, index) => ({ word, segmentStart: index === 0 }));
   });
+}
+
+/** An amount the camera split after its point ("38." "00") is one word again ("38.00"). */
+function joinedAtThePoint(words: LayoutWord[]): LayoutWord[] {
+  const joined: LayoutWord[] = [];
+  for (let index = 0; index < words.length; index += 1) {
+    const word = words[index]!;
+    const next = words[index + 1];
+    if (next && AMOUNT_BEFORE_POINT.test(word.text) && CENTS_AFTER_POINT.test(next.text)) {
+      const confidences = [word.confidence, next.confidence].filter((confidence): confidence is number => confidence !== undefined);
+      joined.push({
+        text: word.text + next.text,
+        start: word.start,
+        box: unitePlacements([word.box, next.box]),
+        ...(confidences.length > 0 ? { confidence: Math.min(...confidences) } : {}),
+      });
+      index += 1;
+      continue;
+    }
+    joined.push(word);
+  }
+  return joined;
 }
 
 /** The item a line prints, or undefined when it is not an item line. */
@@ -93,13 +132,16 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   const words = wordsOf(row);
   let last = words.length - 1;
   while (last >= 0 && TAX_CODE.test(words[last]!.word.text)) last -= 1;
+  if (last >= 1 && TAX_CODE_READ_AS_DIGIT.test(words[last]!.word.text) && words[last]!.segmentStart === false && MONEY.test(words[last - 1]!.word.text)) last -= 1;
   if (last < 1 || words.length - 1 - last > 2) return undefined;
-  const money = MONEY.exec(words[last]!.word.text);
-  if (!money) return undefined;
   const before = words.slice(0, last);
   // The amount stands in a column of its own, or follows the line's quantity and price.
   if (!words[last]!.segmentStart && !/\d$/.test(before[before.length - 1]!.word.text)) return undefined;
-  const amount = { value: parseMoney(money[1]!), words: [words[last]!.word] };
+  const money = MONEY.exec(words[last]!.word.text);
+  const oneReadAsALetter = money ? undefined : MONEY_WITH_ITS_ONE_READ_AS_A_LETTER.exec(words[last]!.word.text);
+  const value = money ? parseMoney(money[1]!) : oneReadAsALetter ? parseMoney(`1${oneReadAsALetter[1]!}`) : amountWithItsPointMisread(words[last]!.word.text, before.map((entry) => entry.word.text).join(' '));
+  if (value === undefined) return undefined;
+  const amount = { value, words: [words[last]!.word] };
   if (amount.value <= 0) return undefined;
   const line: ItemLine = { row, amount };
   let rest = before.map((entry) => entry.word);
@@ -117,6 +159,23 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
       line.unitPrice = { value: unitPrice, words: pairWords.slice(-1) };
       rest = rest.slice(0, rest.length - tokens);
     }
+  }
+  // A count and a unit price elsewhere among the line's numbers ("O.C. WHITE 2.13 16 8 2  4.26": price,
+  // issued, exchanged, sold), where they multiply to the amount.
+  if (!line.quantity) {
+    const found = countAndPriceFor(rest.map((word) => word.text), amount.value);
+    if (found) {
+      line.quantity = { value: found.quantity, words: [rest[found.countAt]!] };
+      line.unitPrice = { value: found.unitPrice, words: [rest[found.priceAt]!] };
+      const first = Math.min(found.countAt, found.priceAt);
+      const trailing = rest.slice(first);
+      rest = trailing.every((word) => !/\p{L}/u.test(word.text)) ? rest.slice(0, first) : rest.filter((_, index) => index !== found.countAt && index !== found.priceAt);
+    }
+  }
+  // "1x 000008204363": a count before the barcode.
+  if (!line.quantity && rest.length >= 2 && /^\d{1,3}[xX]$/.test(rest[0]!.text) && /^\d{5,14}$/.test(rest[1]!.text)) {
+    line.quantity = { value: Number(rest[0]!.text.slice(0, -1)), words: [rest[0]!] };
+    rest = rest.slice(1);
   }
   // A barcode or item code opening the line.
   if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity || rest.slice(1).every((word) => !/\p{L}/u.test(word.text)))) {
@@ -141,13 +200,48 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   return line;
 }
 
+/**
+ * An amount whose point the camera lost or read as a colon ("636", "8:70."), taken only where the
+ * quantity and unit price printed before it multiply to it: otherwise nothing says where the point was.
+ */
+function amountWithItsPointMisread(text: string, textBefore: string): number | undefined {
+  const misread = AMOUNT_WITH_POINT_MISREAD.exec(text);
+  if (!misread) return undefined;
+  const value = Number(`${misread[1]}.${misread[2]}`);
+  const pair = QUANTITY_TIMES_PRICE.exec(textBefore) ?? QUANTITY_AND_PRICE.exec(textBefore);
+  if (pair && rowAddsUp({ quantity: parseMoney(pair[1]!), unitPrice: parseMoney(pair[2]!), lineTotal: value })) return value;
+  return countAndPriceFor(textBefore.split(' '), value) ? value : undefined;
+}
+
+/**
+ * A count (a whole number up to 999) and a unit price (a money amount) among the words of a line whose
+ * product is the amount: the first such pair, price first, so that "1097 4 9.54 10.11 38.16" gives 4 ×
+ * 9.54 and the price with tax beside it is left alone.
+ */
+function countAndPriceFor(words: string[], amount: number): { quantity: number; unitPrice: number; countAt: number; priceAt: number } | undefined {
+  for (let priceAt = 0; priceAt < words.length; priceAt += 1) {
+    if (!/^\d{1,6}[.,]\d{2}$/.test(words[priceAt]!)) continue;
+    const unitPrice = parseMoney(words[priceAt]!);
+    if (unitPrice <= 0) continue;
+    for (let countAt = 0; countAt < words.length; countAt += 1) {
+      if (!/^\d{1,3}$/.test(words[countAt]!)) continue;
+      const quantity = Number(words[countAt]);
+      if (quantity > 0 && rowAddsUp({ quantity, unitPrice, lineTotal: amount })) return { quantity, unitPrice, countAt, priceAt };
+    }
+  }
+  return undefined;
+}
+
 function normalizedText(row: LayoutRow): string {
   return normalizeForMatching(row.segments.map((segment) => segment.text).join(' ')).trim();
 }
 
-/** A line that carries a label ("Date: ...", "Cashier : 12"): the receipt's head, above any item. */
+/**
+ * A line that carries a label ("Date: ...", "Cashier : 12", "Bill No.: 7"): the receipt's head, above
+ * any item. A colon between digits is no label: a time, or a mark the camera read in a size ("3.5:x6").
+ */
 function isLabelled(row: LayoutRow): boolean {
-  return row.segments.some((segment) => /:/.test(segment.text));
+  return row.segments.some((segment) => /[\p{L}).#]\s?:/u.test(segment.text));
 }
 
 /**
@@ -159,9 +253,17 @@ function endsItems(row: LayoutRow, options: TableReadingOptions): boolean {
   return (options.totalsRows.has(`${row.pageNumber}:${row.index}`) || TOTALS_WORD.test(normalizedText(row))) && amountOnLine(row) !== undefined;
 }
 
-/** The item lines above a totals line, top to bottom, with the text lines printed above each. */
-function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions): { line: ItemLine; textAbove: LayoutRow[] }[] {
-  const block: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
+/** An item line of the block with the text lines printed between it and its neighbours. */
+interface BlockItem {
+  line: ItemLine;
+  textAbove: LayoutRow[];
+  textBelow: LayoutRow[];
+}
+
+/** The item lines above a totals line, top to bottom, with the text lines printed above and below each. */
+function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableReadingOptions, specifications: TableColumnSpecification[]): { block: BlockItem[]; numbersUnderHeader: boolean } {
+  const block: BlockItem[] = [];
+  let numbersUnderHeader = false;
   let pendingText: LayoutRow[] = [];
   let linesSinceItem = 0;
   let quantityBelow: { row: LayoutRow; match: RegExpExecArray } | undefined;
@@ -169,6 +271,12 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableRea
   for (let index = totalsIndex - 1; index >= 0; index -= 1) {
     const row = page.rows[index]!;
     if (below.top - row.bottom > page.typicalLineHeight * BLOCK_GAP) break;
+    // A header over the items ("Item Qty S/Price Amount Tax") is their top; a till that prints the item
+    // code and numbers on the line right under it names each item on the line below.
+    if (readsAsTableHeader(row, specifications)) {
+      numbersUnderHeader = below !== page.rows[totalsIndex] && mostlyNumbers(below);
+      break;
+    }
     below = row;
     if (isLabelled(row) || endsItems(row, options) || TOTALS_WORD.test(normalizedText(row))) break;
     const line = NOT_AN_ITEM.test(normalizedText(row)) ? undefined : itemLineOf(row);
@@ -181,19 +289,27 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableRea
       if (quantityBelow) priceFromLineBelow(line, quantityBelow.row, quantityBelow.match);
       quantityBelow = undefined;
       if (block.length > 0) block[0]!.textAbove = pendingText;
-      block.unshift({ line, textAbove: [] });
+      block.unshift({ line, textAbove: [], textBelow: pendingText });
       pendingText = [];
       linesSinceItem = 0;
       continue;
     }
     quantityBelow = undefined;
-    linesSinceItem += 1;
+    // An item line whose amount the camera did not read ("9750009 V X 630% 6:30") is no gap in the items.
+    linesSinceItem = mostlyNumbers(row) ? 0 : linesSinceItem + 1;
     if (linesSinceItem > MAX_LINES_BETWEEN_ITEMS) break;
     pendingText.unshift(row);
   }
   // Text lines above the first item (at most two) may be its description.
   if (block.length > 0) block[0]!.textAbove = pendingText.slice(-2);
-  return block;
+  return { block, numbersUnderHeader };
+}
+
+/** More words with digits than without: an item's code and numbers, not its name. */
+function mostlyNumbers(row: LayoutRow): boolean {
+  const words = wordsOf(row).map((entry) => entry.word.text);
+  const withDigits = words.filter((word) => /\d/.test(word)).length;
+  return withDigits >= 3 && withDigits > words.length - withDigits;
 }
 
 /**
@@ -216,7 +332,9 @@ function priceFromLineBelow(line: ItemLine, row: LayoutRow, match: RegExpExecArr
 function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: LayoutWord[] } | undefined {
   let best: LayoutRow | undefined;
   let bestLetters = 0;
-  for (const row of textAbove) {
+  // Lines above an item line whose amount was not read name that item, not this one.
+  const unread = textAbove.findLastIndex(mostlyNumbers);
+  for (const row of textAbove.slice(unread + 1)) {
     const letters = row.segments.map((segment) => segment.text).join(' ').replace(/[^\p{L}]/gu, '').length;
     if (letters > bestLetters) {
       best = row;
@@ -227,6 +345,32 @@ function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: Layou
   // A tax code closing the description line ("AIR ADAPTOR  SR") is not part of it.
   const words = best.segments.flatMap((segment) => segment.words);
   while (words.length > 1 && TAX_CODE.test(words[words.length - 1]!.text)) words.pop();
+  return { value: words.map((word) => word.text).join(' '), words };
+}
+
+/**
+ * Whether a line of only code, quantity and amount is named on the line below it ("1x 000008204363
+ * 14.99SR" over "KIT KAT SHARE B") rather than above: the last such item has a name between it and the
+ * line that closes the items, and nothing with digits (an item line whose amount was not read). Where
+ * names stand above, the last item sits on the closing line.
+ */
+function namedBelow(block: BlockItem[]): boolean {
+  const last = block.at(-1);
+  if (!last?.line.numbersOnly) return false;
+  const text = last.textBelow.map((row) => row.segments.map((segment) => segment.text).join(' '));
+  return text.some((line) => /\p{L}{3}/u.test(line)) && !text.some((line) => /\d/.test(line));
+}
+
+function lettersOf(row: LayoutRow): number {
+  return row.segments.map((segment) => segment.text).join(' ').replace(/[^\p{L}]/gu, '').length;
+}
+
+/** The description of a line of only code, quantity and amount named below it: the first text line under it. */
+function descriptionBelow(textBelow: LayoutRow[]): { value: string; words: LayoutWord[] } | undefined {
+  const unread = textBelow.findIndex(mostlyNumbers);
+  const row = (unread < 0 ? textBelow : textBelow.slice(0, unread)).find((candidate) => lettersOf(candidate) >= 3);
+  if (!row) return undefined;
+  const words = row.segments.flatMap((segment) => segment.words).filter((word) => !SPECK.test(word.text));
   return { value: words.map((word) => word.text).join(' '), words };
 }
 
@@ -249,17 +393,45 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
   for (const page of layout.pages) {
     for (let index = 1; index < page.rows.length; index += 1) {
       if (!endsItems(page.rows[index]!, options)) continue;
-      const block = itemBlockAbove(page, index, options);
+      const { block, numbersUnderHeader } = itemBlockAbove(page, index, options, specifications);
       // The amount on the closing line is what the items add up to where it is a (sub)total; a line
       // "Charges $0.01" or "VAT $0.00" that ends them is not their sum.
       const closing = page.rows[index]!;
       const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
       if (block.length === 0) continue;
       if (closingSum === undefined && layout.hasGeometry) block.push(...itemGroupsBelow(page, index, block, options));
-      return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber);
+      else if (closingSum !== undefined) block.push(...sectionsBelow(page, index, options));
+      return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber, numbersUnderHeader);
     }
   }
   return undefined;
+}
+
+/**
+ * Items in sections, each closed by its own subtotal ("Total 0% supplies: 7.61", then more items and
+ * "Total 6% supplies: 24.00"): the item lines after a closing (sub)total up to the next one are items
+ * too, where their amounts add up to that next line's amount. Payment, tax and rounding lines are never
+ * among them, and without that sum nothing says the lines are items.
+ */
+function sectionsBelow(page: LayoutPage, closingIndex: number, options: TableReadingOptions): BlockItem[] {
+  const sections: BlockItem[] = [];
+  let section: BlockItem[] = [];
+  for (let index = closingIndex + 1; index < page.rows.length; index += 1) {
+    const row = page.rows[index]!;
+    const text = normalizedText(row);
+    if (endsItems(row, options)) {
+      const sum = CLOSING_SUM.test(text) ? amountOnLine(row) : undefined;
+      const total = section.reduce((accumulated, item) => accumulated + item.line.amount.value, 0);
+      if (section.length === 0 || sum === undefined || Math.abs(sum - total) > 0.011) break;
+      sections.push(...section);
+      section = [];
+      continue;
+    }
+    if (isLabelled(row) || TOTALS_WORD.test(text) || NOT_AN_ITEM.test(text)) break;
+    const line = itemLineOf(row);
+    if (line) section.push({ line, textAbove: [], textBelow: [] });
+  }
+  return sections;
 }
 
 /**
@@ -267,11 +439,11 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
  * $2.22" and "VAT $0.00"): the block above the first breakdown holds only the first item. The items
  * that follow at the same left edge, each after its own indented breakdown lines, belong to the list.
  */
-function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: { line: ItemLine; textAbove: LayoutRow[] }[], options: TableReadingOptions): { line: ItemLine; textAbove: LayoutRow[] }[] {
+function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: BlockItem[], options: TableReadingOptions): BlockItem[] {
   const leftEdge = (row: LayoutRow): number => row.segments[0]?.box.x ?? 0;
   const itemEdge = leftEdge(block[block.length - 1]!.line.row);
   const tolerance = page.typicalLineHeight;
-  const groups: { line: ItemLine; textAbove: LayoutRow[] }[] = [];
+  const groups: BlockItem[] = [];
   let above = page.rows[closingIndex]!;
   for (let index = closingIndex + 1; index < page.rows.length; index += 1) {
     const row = page.rows[index]!;
@@ -282,7 +454,7 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: { line: 
     const text = normalizedText(row);
     const line = Math.abs(edge - itemEdge) <= tolerance && !TOTALS_WORD.test(text) && !NOT_AN_ITEM.test(text) && !isLabelled(row) ? itemLineOf(row) : undefined;
     if (!line) break;
-    groups.push({ line, textAbove: [] });
+    groups.push({ line, textAbove: [], textBelow: [] });
   }
   // Only a breakdown repeated under each item makes a list; a last item with nothing under it is not one.
   return groups.filter((group) => {
@@ -291,9 +463,10 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: { line: 
   });
 }
 
-function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number): ExtractedTable {
-  const items = block.map(({ line, textAbove }) => {
-    const description = line.description ?? (line.numbersOnly ? descriptionAbove(textAbove) : undefined);
+function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number, numbersUnderHeader: boolean): ExtractedTable {
+  const namesBelow = numbersUnderHeader || namedBelow(block);
+  const items = block.map(({ line, textAbove, textBelow }) => {
+    const description = line.description ?? (line.numbersOnly ? (namesBelow ? descriptionBelow(textBelow) : descriptionAbove(textAbove)) : undefined);
     return { ...line, ...(description ? { description } : {}) };
   });
   const sums = closingSum === undefined ? options.sums : [...options.sums, closingSum];
@@ -340,5 +513,6 @@ function tableOf(block: { line: ItemLine; textAbove: LayoutRow[] }[], names: Col
     confidence: roundConfidence(arithmetic.table * meanConfidence(allWords)),
     pageNumber,
     ...(hasGeometry ? { placement: clamp(unitePlacements(rows.flatMap((row) => (row.placement ? [row.placement] : [])))) } : {}),
+    arithmetic: arithmetic.evidence,
   };
 }

@@ -297,3 +297,31 @@ describe('output shape', () => {
     expect(disagreeing.fields.find((candidate) => candidate.name === 'line_items')?.metadata.rows?.[0]?.confidence).toBeLessThan(1);
   });
 });
+
+describe('a name printed on its own line above the row', () => {
+  it('names a row that prints nothing in the description column from the text line right above it, not the row before', () => {
+    const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Unit price', x: X.price }, { text: 'Amount', x: X.amount }];
+    const numbers = (quantity: string, price: string, amount: string): Row => [{ text: quantity, x: X.quantity }, { text: price, x: X.price }, { text: amount, x: X.amount }];
+    const table = tableOf([['Invoice 12', header, 'Site survey', numbers('1', '250.00', '250.00'), 'Cable tray', numbers('4', '12.50', '50.00'), [{ text: 'Total', x: X.description }, { text: '300.00', x: X.amount }]]]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Site survey', quantity: 1, unit_price: 250, amount: 250 },
+      { description: 'Cable tray', quantity: 4, unit_price: 12.5, amount: 50 },
+    ]);
+  });
+});
+
+describe('header words the camera misread', () => {
+  it('recognises a header word misread by one letter on an OCR page ("Anount"), and reads the rows under it', () => {
+    const ocr = (text: string, x: number): { text: string; x: number; confidence: number } => ({ text, x, confidence: 0.9 });
+    const page: Row[] = [
+      [ocr('Invoice 12', 0.08)],
+      [ocr('Description', X.description), ocr('Qty', X.quantity), ocr('Price', X.price), ocr('Anount', X.amount)],
+      [ocr('Site survey', X.description), ocr('1', X.quantity), ocr('250.00', X.price), ocr('250.00', X.amount)],
+      [ocr('Cable tray', X.description), ocr('4', X.quantity), ocr('12.50', X.price), ocr('50.00', X.amount)],
+    ];
+    expect(tableOf([page])?.rows.map((row) => row.values)).toEqual([
+      { description: 'Site survey', quantity: 1, unit_price: 250, amount: 250 },
+      { description: 'Cable tray', quantity: 4, unit_price: 12.5, amount: 50 },
+    ]);
+  });
+});

@@ -6,7 +6,7 @@ import { extractFields } from '../../../../src/extraction-engine/fields/extract-
 import { ROW_AND_TABLE_ADD_UP, ROW_DOES_NOT_ADD_UP } from '../../../../src/extraction-engine/fields/table-arithmetic.ts';
 import type { ExtractedTable } from '../../../../src/extraction-engine/fields/table-specification.ts';
 import { invoiceSpecification, receiptSpecification } from '../../../../src/extraction-engine/prebuilt/prebuilt-document-types.ts';
-import { placedDocument, type Row } from './read-document-builder.ts';
+import { placedDocument, type PlacedText, type Row } from './read-document-builder.ts';
 
 // A till roll photographed whole: about 45 characters across.
 const TILL = { characterWidth: 0.022, mediaType: 'image/jpeg', source: 'ocr' as const };
@@ -187,5 +187,170 @@ describe('a list of items, each broken down on indented lines below it', () => {
       ['Domain renewal', 8.5],
       ['Backup storage', 3.25],
     ]);
+  });
+});
+
+describe('amounts as a till camera reads them', () => {
+  it('reads an amount with its tax code glued on and the S read as 5, after a misread currency, or split at its point', () => {
+    const table = tableOf([
+      ...head,
+      line('4410 PEANUT BUTTER JAR', '12,495R'),
+      line('4411 OAT CRACKERS', 'RH3.20 s'),
+      line('4412 PAPER TOWEL', 'EM5.10 s'),
+      [{ text: '4413 DISH SOAP', x: LEFT }, { text: '7. 25', x: RIGHT }],
+      line('Total', '28.04'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.product_code, row.values.amount])).toEqual([
+      ['4410', 12.49],
+      ['4411', 3.2],
+      ['4412', 5.1],
+      ['4413', 7.25],
+    ]);
+  });
+
+  it('leaves out a tax mark read as a digit ("Z" as 2), a stray currency sign or "=" after the amount', () => {
+    const table = tableOf([...head, line('SOY SAUCE 500ML', '6.40 2'), line('RICE VINEGAR', '4.10 s €'), line('SESAME OIL', '9.90 ='), line('Total', '20.40')]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['SOY SAUCE 500ML', 6.4],
+      ['RICE VINEGAR', 4.1],
+      ['SESAME OIL', 9.9],
+    ]);
+  });
+
+  it('reads a unit price printed to four places ("3 X 2.9000")', () => {
+    const table = tableOf([...head, 'NOTE PAD A6', [{ text: '3 X 2.9000', x: 0.1 }, { text: '-', x: 0.5 }, { text: '8.70', x: RIGHT }, { text: 'SR', x: 0.88 }], line('Total', '8.70')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([{ description: 'NOTE PAD A6', quantity: 3, unit_price: 2.9, amount: 8.7 }]);
+  });
+});
+
+describe('item names printed under the item line', () => {
+  it('names a line of count, barcode and amount from the line below it, where the last item has its name between it and the totals', () => {
+    const table = tableOf([
+      ...head,
+      line('1x 000008204363', '14.99SR'),
+      'CHOCO WAFER SHARE',
+      line('Item promo 69.99', '-5.00'),
+      line('2x 000001057437', '18.29SR'),
+      'HERB BISCUIT BOX',
+      line('Sub-total', '28.28'),
+    ]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { product_code: '000008204363', description: 'CHOCO WAFER SHARE', quantity: 1, amount: 14.99 },
+      { product_code: '000001057437', description: 'HERB BISCUIT BOX', quantity: 2, amount: 18.29 },
+    ]);
+  });
+});
+
+describe('what a till camera misreads around the items', () => {
+  it('names an item from above a size line with a colon in it ("3.5:x6"), which is no label', () => {
+    const table = tableOf([...head, 'MEMO PAD REFILL', '4.5:x7;', line('2 X 1.50', '3.00'), 'INDEX CARDS', line('1 X 2.20', '2.20'), line('Total', '5.20')]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['MEMO PAD REFILL', 3],
+      ['INDEX CARDS', 2.2],
+    ]);
+  });
+
+  it('reads an amount whose point was lost or read as a colon only where quantity × price gives it', () => {
+    const table = tableOf([...head, 'LABEL TAPE', line('3 X 2.12', '636 SR'), 'GLUE STICK', line('2 X 1.40', '2:80.'), 'STAPLES', line('1 X 4.00', '500'), line('Total', '9.16')]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['LABEL TAPE', 6.36],
+      ['GLUE STICK', 2.8],
+    ]);
+  });
+});
+
+describe('a till slip with a header over items of two lines', () => {
+  it('reads the items line by line where the header bands misplace them and their arithmetic adds up', () => {
+    const header: Row = [{ text: 'Description', x: LEFT }, { text: 'Qty', x: 0.36 }, { text: 'U.price', x: 0.5 }, { text: 'Total', x: 0.68 }, { text: 'TAX', x: 0.84 }];
+    const numbers = (quantity: string, price: string, amount: string): Row => [{ text: quantity, x: 0.37 }, { text: price, x: 0.5 }, { text: amount, x: 0.68 }, { text: 'SR', x: 0.84 }];
+    const table = tableOf([...head, header, 'Lamb shank stew', numbers('1 x', '22.50', '22.50'), 'Garden salad small', numbers('2x', '5.90', '11.80'), 'Tea pot big', numbers('1x', '12.90', '12.90'), line('Total (Excluding GST):', '47.20')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Lamb shank stew', quantity: 1, unit_price: 22.5, amount: 22.5 },
+      { description: 'Garden salad small', quantity: 2, unit_price: 5.9, amount: 11.8 },
+      { description: 'Tea pot big', quantity: 1, unit_price: 12.9, amount: 12.9 },
+    ]);
+  });
+});
+
+describe('till item lines read by their numbers', () => {
+  it('finds the count and unit price anywhere among the line numbers where they multiply to the amount', () => {
+    const table = tableOf([...head, line('RYE LOAF 2.40 16 8 3', '7.20'), line('BUNS 6PK 3.10 5 1 4', '12.40'), line('Total', '19.60')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'RYE LOAF', quantity: 3, unit_price: 2.4, amount: 7.2 },
+      { description: 'BUNS 6PK', quantity: 4, unit_price: 3.1, amount: 12.4 },
+    ]);
+  });
+
+  it('takes a header misread by the camera as the top of the items, and names code-first lines from the line below', () => {
+    const ocr = (text: string, x: number): PlacedText => ({ text, x, confidence: 0.9 });
+    const numbers = (code: string, quantity: string, price: string, amount: string): Row => [ocr(code, 0.08), ocr(quantity, 0.38), ocr(price, 0.5), ocr(amount, 0.7), ocr('SR', 0.86)];
+    const table = tableOf([
+      ...head,
+      [ocr('Mem', 0.08), ocr('Qty', 0.38), ocr('S/Price', 0.5), ocr('Awount', 0.7), ocr('Tax', 0.86)],
+      numbers('1012', '4', '36.04', '144.16'),
+      ocr('STATICE FULL', 0.08),
+      numbers('1098', '3', '4.77', '14.31'),
+      ocr('PALM LEAF 12S', 0.08),
+      [ocr('Total Sales', 0.2), ocr('158.47', 0.7)],
+    ]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.quantity, row.values.amount])).toEqual([
+      ['STATICE FULL', 4, 144.16],
+      ['PALM LEAF 12S', 3, 14.31],
+    ]);
+  });
+
+  it('reads on past an item line whose amount the camera did not read, and names the items around it from their own lines', () => {
+    const table = tableOf([
+      ...head,
+      'EPOXY PUTTY 50GM',
+      'WA17 - 12/144',
+      line('9555075106825 1 X 8.50', '8.50'),
+      'FAN BLADE 16IN',
+      'WA50 - 30',
+      line('9750009 V X 630%', '6:3O'),
+      'KEY HOLDER GRID',
+      '0100 - 12/480',
+      line('9045734 1 X 7.50', '7.50'),
+      line('Item(s) : 3', ''),
+      line('TOTAL', '22.30'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['EPOXY PUTTY 50GM', 8.5],
+      ['KEY HOLDER GRID', 7.5],
+    ]);
+  });
+});
+
+describe('a subtotal label the camera cut short', () => {
+  it('closes the items at "SUB TO)" as at "SUB TOTAL"', () => {
+    const table = tableOf([...head, line('1 FISHBALL NOODLE', '7.00'), line('1 SUB TO). Ns', '7.00'), 'GST 6%', line('NET TOTAL', '7.00')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([{ description: 'FISHBALL NOODLE', quantity: 1, amount: 7 }]);
+  });
+});
+
+describe('items in sections, each with its own subtotal', () => {
+  it('reads the items after a section subtotal up to the next one where they add up to it, and no payment lines', () => {
+    const table = tableOf([
+      ...head,
+      line('WHITE LOAF 2.10 5 0 2', '4.20'),
+      line('Total 0% supplies:', '4.20'),
+      line('CHOC ROLL 0.80 10 0 10', '8.00'),
+      line('JAM TART 2.50 2 0 2', '5.00'),
+      line('Total 6% supplies (excl. GST):', '13.00'),
+      line('Total Payable:', '17.98'),
+      line('Cash', '20.00'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['WHITE LOAF', 4.2],
+      ['CHOC ROLL', 8],
+      ['JAM TART', 5],
+    ]);
+    const notASum = tableOf([...head, line('WHITE LOAF', '4.20'), line('Subtotal', '4.20'), line('Points earned', '12.00'), line('Total', '4.20')]);
+    expect(notASum?.rows.map((row) => row.values.amount)).toEqual([4.2]);
+  });
+
+  it('reads a ringgit amount whose leading 1 the camera read as a letter ("RMi1.90")', () => {
+    const table = tableOf([...head, line('371 RICE CRACKER 15', 'RMi1.90 s'), line('Total', '11.90')]);
+    expect(table?.rows.map((row) => row.values.amount)).toEqual([11.9]);
   });
 });
