@@ -4,7 +4,6 @@ import type { Server } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { S3Event } from 'aws-lambda';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { startFauxqs } from 'fauxqs';
@@ -14,27 +13,7 @@ import { makeS3rverWritesAtomic } from './s3rver-atomic-writes.ts';
 import { makeDynaliteWritesAtomic } from './dynalite-atomic-writes.ts';
 import { startS3PostPolicyFront } from './s3-post-policy-front.ts';
 import { availablePort, listenPreferring, type KeptPorts } from './kept-ports.ts';
-
-export interface EmulatorEndpoints {
-  dynamodb: string;
-  s3: string;
-  sqs: string;
-}
-
-export interface EmulatorHooks {
-  /** s3rver emits an S3 notification event for every object it stores; S3 would invoke a Lambda with it. */
-  onObjectCreated?: (event: S3Event) => void;
-}
-
-export interface RunningEmulators {
-  endpoints: EmulatorEndpoints;
-  /** CPU time of the emulators' own thread so far, when they run on one (benchmarks read where the cores went). */
-  threadCpuUsage?(): Promise<NodeJS.CpuUsage>;
-  stop(): Promise<void>;
-}
-
-/** s3rver accepts only these fixed credentials; the other emulators accept any. */
-export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+import { s3rverCredentials, type EmulatorHooks, type RunningEmulators } from './emulator-endpoints.ts';
 
 /**
  * In-process emulators for the AWS services the stack uses, with their data on disk under `dataDir`
@@ -118,41 +97,3 @@ async function listeningOnLoopbackOnly<T>(start: () => Promise<T>): Promise<T> {
     NetServer.prototype.listen = listen;
   }
 }
-
-/**
- * The same emulators on a worker thread of their own, so the gateway and the handlers keep the main
- * thread to themselves; ObjectCreated notifications come back as messages.
- */
-export async function startEmulatorsOnOwnThread(dataDir: string, hooks: EmulatorHooks = {}, preferredPorts: KeptPorts = {}): Promise<RunningEmulators> {
-  // Node 22 strips TypeScript types itself, so the thread runs the .ts module without a loader.
-  const worker = new Worker(new URL('./emulator-thread.ts', import.meta.url), { workerData: { dataDir, preferredPorts }, execArgv: [] });
-  const endpoints = await new Promise<EmulatorEndpoints>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.on('message', (message: EmulatorThreadMessage) => {
-      if (message.type === 'ready') resolve(message.endpoints);
-      if (message.type === 'failed') reject(new Error(`The emulators did not start: ${message.message}`));
-      if (message.type === 'objectCreated') hooks.onObjectCreated?.(message.event);
-    });
-  });
-  return {
-    endpoints,
-    threadCpuUsage: () => worker.cpuUsage(),
-    async stop() {
-      const stopped = new Promise<void>((resolve) => {
-        worker.on('message', (message: EmulatorThreadMessage) => {
-          if (message.type === 'stopped') resolve();
-        });
-        worker.once('exit', () => resolve());
-      });
-      worker.postMessage({ type: 'stop' });
-      await stopped;
-      await worker.terminate();
-    },
-  };
-}
-
-type EmulatorThreadMessage =
-  | { type: 'ready'; endpoints: EmulatorEndpoints }
-  | { type: 'objectCreated'; event: S3Event }
-  | { type: 'stopped' }
-  | { type: 'failed'; message: string };

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { apiKeyAuthorizer, routes } from '../manifest/routes.ts';
 import { resources as manifestResources } from '../manifest/resources.ts';
 import { resourcesOfKind, theResource, type ResourceDefinition } from '../platform/resource-table.ts';
-import { s3rverCredentials, startEmulatorsOnOwnThread, type RunningEmulators } from './emulators.ts';
+import { s3rverCredentials, type RunningEmulators } from './emulator-endpoints.ts';
+import { startEmulatorsOnOwnThread } from './emulators-on-own-thread.ts';
 import { defaultRequestReadTimeoutMs, startLocalGateway, type RunningGateway } from './local-gateway.ts';
 import { provisionResources, provisionSigningKey, type ProvisionedResources } from './provision-resources.ts';
 import { ensureLocalKeyFile, localKeyFileEnvironment } from '../infrastructure/local-file-data-keys.ts';
@@ -50,6 +51,11 @@ export interface LocalStackOptions {
    * choosing. The fetches themselves, and the guard, are the production ones.
    */
   resolveHost?: HostResolver;
+  /**
+   * Tests only: false serves the state machines without checking their definitions first (about half
+   * a second of a core per start). test/unit checks both ASL files, and `npm start` keeps the check.
+   */
+  validateStateMachineDefinitions?: boolean;
 }
 
 export interface RunningLocalStack {
@@ -132,6 +138,7 @@ async function startLockedLocalStack(options: LocalStackOptions, dataDirectoryLo
       // In the data folder, beside the data the executions work on: a restart resumes what was running.
       executionJournalDirectory: join(options.dataDir, 'step-functions'),
       ...(keptPorts.sfn ? { stepFunctionsPort: keptPorts.sfn } : {}),
+      ...(options.validateStateMachineDefinitions === false ? { validateStateMachineDefinitions: false } : {}),
     });
     await keepPorts(options.dataDir, keptPorts, {
       ...(emulators ? { dynamodb: portOf(emulators.endpoints.dynamodb), s3: portOf(emulators.endpoints.s3), sqs: portOf(emulators.endpoints.sqs) } : {}),

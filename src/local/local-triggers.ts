@@ -24,6 +24,8 @@ export interface LocalTriggersOptions {
   executionJournalDirectory?: string;
   /** The port the local Step Functions endpoint listened on at the last start. */
   stepFunctionsPort?: number;
+  /** False leaves out the check of the state machines' definitions (LocalStepFunctionsOptions). */
+  validateStateMachineDefinitions?: boolean;
 }
 
 export interface RunningLocalTriggers {
@@ -65,6 +67,7 @@ async function startLocalStateMachines(options: LocalTriggersOptions, region: st
     region,
     ...(options.executionJournalDirectory ? { executionJournalDirectory: options.executionJournalDirectory } : {}),
     ...(options.stepFunctionsPort ? { preferredPort: options.stepFunctionsPort } : {}),
+    ...(options.validateStateMachineDefinitions === false ? { validateDefinitions: false } : {}),
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
   for (const machine of options.stateMachines) process.env[machine.environmentVariable] = stepFunctions.stateMachineArns[machine.name]!;

@@ -3,7 +3,8 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulators, type RunningEmulators } from '../../src/local/emulators.ts';
+import type { RunningEmulators } from '../../src/local/emulator-endpoints.ts';
+import { startEmulators } from '../../src/local/emulators.ts';
 
 // A client that keeps its connection to an emulator open while idle (as the SDK does) must find it
 // still open a few seconds later: Node's default closed it after 5 s, and a request written in that

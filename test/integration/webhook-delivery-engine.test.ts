@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.ts';
 import { DynamoEventRecords } from '../../src/events/aws/dynamodb-event-records.ts';
@@ -93,20 +93,31 @@ function subscribe(path: string, overrides: Partial<DeliverySubscription> = {}):
   return subscription;
 }
 
-/** Takes attempt messages off the real queue, as the consumer will, until `limit` or none arrive. */
+/**
+ * Takes attempt messages off the real queue, as the consumer will, until `limit` or none can arrive:
+ * the queue holds none, visible, in flight or delayed (a retry's). Only this file's tests send to it,
+ * and each send is done when the engine's call returns, so an empty queue stays empty; waiting a few
+ * seconds for a message that no one sent cost most of this file's time.
+ */
 async function consume(limit = Infinity): Promise<AttemptMessageResult[]> {
   const results: AttemptMessageResult[] = [];
   while (results.length < limit) {
+    if (await queueHoldsNothing()) break;
     const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: stack.resources.webhookDeliveryQueueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 3 }),
+      new ReceiveMessageCommand({ QueueUrl: stack.resources.webhookDeliveryQueueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 1 }),
     );
-    if (Messages.length === 0) break;
     for (const message of Messages) {
       results.push(await engine.processAttemptMessage(JSON.parse(message.Body!)));
       await sqs.send(new DeleteMessageCommand({ QueueUrl: stack.resources.webhookDeliveryQueueUrl, ReceiptHandle: message.ReceiptHandle! }));
     }
   }
   return results;
+}
+
+async function queueHoldsNothing(): Promise<boolean> {
+  const counts = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+  const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: stack.resources.webhookDeliveryQueueUrl, AttributeNames: [...counts] }));
+  return counts.every((count) => Attributes[count] === '0');
 }
 
 /** Ends what a failure test left queued: its subscription deleted, the remaining attempt ends it. */

@@ -20,13 +20,24 @@ export interface StackUnderTest extends RunningLocalStack {
   responseValidator(): Promise<OpenApiResponseValidator>;
 }
 
-/** Boots the embedded stack on a free port with a fresh data folder; call `stop()` in afterAll. */
+/**
+ * Boots the embedded stack on a free port with a fresh data folder; call `stop()` in afterAll. The
+ * state machines' definitions are not checked at each boot: their unit tests check them (a test may
+ * pass `validateStateMachineDefinitions: true`).
+ */
 export async function startStackUnderTest(options: Partial<LocalStackOptions> = {}): Promise<StackUnderTest> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'paperflow-test-')));
   // PAPERFLOW_TEST_EXTERNAL_ENDPOINT runs a test file against an AWS-compatible endpoint (moto_server,
   // LocalStack) instead of the embedded emulators, as AWS_ENDPOINT_URL does for `npm start`.
   const externalEndpoint = process.env.PAPERFLOW_TEST_EXTERNAL_ENDPOINT || undefined;
-  const stack = await startLocalStack({ dataDir, port: 0, bootstrapApiKey, ...(externalEndpoint ? { externalEndpoint } : {}), ...options });
+  const stack = await startLocalStack({
+    dataDir,
+    port: 0,
+    bootstrapApiKey,
+    validateStateMachineDefinitions: false,
+    ...(externalEndpoint ? { externalEndpoint } : {}),
+    ...options,
+  });
   let validator: Promise<OpenApiResponseValidator> | undefined;
   const responseValidator = () => (validator ??= OpenApiResponseValidator.served(stack.baseUrl));
   return {

@@ -1,13 +1,18 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 
 // Every response the tests get from the API is held to the served OpenAPI document: the operation
 // must document the status, the content type must be one the status lists, and the body must match
-// its schema. openapi-backend resolves the operation (path templates, $refs) and compiles the
-// per-status schemas; they are compiled with ajv's JSON Schema 2020-12 class, the dialect OpenAPI 3.1
-// and the document use. Its own definition check is OpenAPI 3.0's, so it is skipped (`quick`): the
-// document's validity is asserted by test/unit/http/openapi-document.test.ts with a 3.1 validator.
+// its schema. openapi-backend resolves the operation (path templates, $refs); the per-status schemas
+// are compiled with ajv's JSON Schema 2020-12 class, the dialect OpenAPI 3.1 and the document use.
+// openapi-backend's own definition check is OpenAPI 3.0's, so it is skipped (`quick`): the document's
+// validity is asserted by test/unit/http/openapi-document.test.ts with a 3.1 validator.
+//
+// The schemas are compiled here, not by openapi-backend: it made a new Ajv instance for each operation
+// and compiled each of its statuses' schemas, the same error envelope a dozen times over. That was
+// about 3 s of a core in every integration file (a third of a small file's CPU). Here one Ajv instance
+// compiles each distinct schema once, when a response first needs it.
 
 /** One response as the client saw it. `url` is the full request URL. */
 export interface ApiExchange {
@@ -31,10 +36,14 @@ interface DocumentedResponse {
 }
 
 export class OpenApiResponseValidator {
+  private readonly compiler = schemaCompiler();
+  private readonly validatorsBySchema = new WeakMap<JsonSchema, ValidateFunction>();
+  private readonly validatorsByContent = new Map<string, ValidateFunction>();
+
   private constructor(
     private readonly backend: OpenAPIBackend,
     private readonly apiRoot: string,
-    private readonly validateErrorEnvelope: (body: unknown) => string[],
+    private readonly errorEnvelope: JsonSchema,
   ) {}
 
   /** A validator of `document`, the document as served (its first server's path is the API root). */
@@ -44,13 +53,11 @@ export class OpenApiResponseValidator {
       definition: structuredClone(document) as unknown as Document,
       apiRoot,
       quick: true,
-      customizeAjv: (_draft7, options) => schemaCompiler(options),
     });
     await backend.init();
     const envelope = (backend.definition.components?.schemas as Record<string, JsonSchema> | undefined)?.ErrorEnvelope;
     if (!envelope) throw new Error('The OpenAPI document has no components.schemas.ErrorEnvelope.');
-    const compiled = schemaCompiler({}).compile(envelope);
-    return new OpenApiResponseValidator(backend, apiRoot, (body) => (compiled(body) ? [] : (compiled.errors ?? []).map(describeAjvError)));
+    return new OpenApiResponseValidator(backend, apiRoot, envelope);
   }
 
   /** Fetches the document the stack serves at `<baseUrl>/openapi.json`. */
@@ -97,8 +104,8 @@ export class OpenApiResponseValidator {
     if (mediaType !== 'application/json') return problems;
     const parsed = parseJson(exchange.body);
     if (!parsed.ok) return [...problems, `the body is not JSON: ${parsed.reason}`];
-    const result = this.backend.validator.validateResponse(parsed.value, operation, exchange.status);
-    return [...problems, ...(result.errors ?? []).map(describeAjvError)];
+    const schema = documented.content!['application/json']!.schema;
+    return schema ? [...problems, ...this.schemaProblems(schema, parsed.value)] : problems;
   }
 
   /** Throws a ResponseContractError naming the operation, status and every problem. */
@@ -133,12 +140,26 @@ export class OpenApiResponseValidator {
     if (mediaTypeOf(exchange.contentType) !== 'application/json') return [`an error must be application/json, not ${exchange.contentType ?? '(none)'}`];
     const parsed = parseJson(exchange.body);
     if (!parsed.ok) return [`the body is not JSON: ${parsed.reason}`];
-    return this.validateErrorEnvelope(parsed.value);
+    return this.schemaProblems(this.errorEnvelope, parsed.value);
+  }
+
+  private schemaProblems(schema: JsonSchema, value: unknown): string[] {
+    let validate = this.validatorsBySchema.get(schema);
+    if (!validate) {
+      // By content too: the document repeats schemas (the error envelope under every operation's
+      // error statuses). No response schema refers to itself; one that did would stop here, at
+      // JSON.stringify, rather than pass unchecked.
+      const content = JSON.stringify(schema);
+      validate = this.validatorsByContent.get(content) ?? this.compiler.compile(schema);
+      this.validatorsByContent.set(content, validate);
+      this.validatorsBySchema.set(schema, validate);
+    }
+    return validate(value) ? [] : (validate.errors ?? []).map(describeAjvError);
   }
 }
 
-function schemaCompiler(options: object): Ajv2020 {
-  const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
+function schemaCompiler(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
   // CommonJS seen from NodeNext: the plugin is the module's `default` export.
   formatsPlugin.default(ajv);
   return ajv;
