@@ -4,6 +4,11 @@ import type { OutboundUrlPolicy } from './outbound-settings.ts';
 export interface OutboundUrlRules {
   /** Document URLs refuse fragments (DESIGN.md); webhook endpoints ignore the question. */
   refuseFragment: boolean;
+  /**
+   * false leaves the host to a later check under the deployment's policy: a request schema checks only
+   * the URL's form, so the policy's answer (https first, then the address) is the one the caller sees.
+   */
+  checkHost?: boolean;
 }
 
 export type OutboundUrlCheck = { ok: true; url: URL } | { ok: false; issue: string };
@@ -29,6 +34,7 @@ export function checkOutboundUrl(raw: string, rules: OutboundUrlRules, policy: O
   if (url.username !== '' || url.password !== '') return { ok: false, issue: 'must not contain user credentials' };
   if (rules.refuseFragment && (url.hash !== '' || raw.includes('#'))) return { ok: false, issue: 'must not contain a fragment' };
   if (url.hostname === '') return { ok: false, issue: 'must name a host' };
+  if (rules.checkHost === false) return { ok: true, url };
   const literal = ipLiteralOf(url.hostname);
   if (literal !== undefined) {
     if (!isAddressAllowed(literal, policy)) return { ok: false, issue: 'must not point to a private, loopback or reserved address' };

@@ -33,6 +33,7 @@ const nameSchema = z
 // policy, which the subscription service is given and checks (checkEndpointUrl), so no schema built at
 // import time depends on how the process was configured.
 const anyDeploymentUrlPolicy = outboundUrlPolicyFor(true);
+const formOnly = { refuseFragment: true, checkHost: false };
 const endpointUrlSchema = z
   .string()
   .check(
@@ -41,7 +42,7 @@ const endpointUrlSchema = z
         context.addIssue({ code: 'custom', message: `must be at most ${maximumEndpointUrlLength} characters`, input: url });
         return;
       }
-      const checked = checkOutboundUrl(url, { refuseFragment: true }, anyDeploymentUrlPolicy);
+      const checked = checkOutboundUrl(url, formOnly, anyDeploymentUrlPolicy);
       if (!checked.ok) context.addIssue({ code: 'custom', message: checked.issue, input: url });
     }),
   )

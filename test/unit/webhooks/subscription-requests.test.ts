@@ -51,6 +51,7 @@ describe('create', () => {
 
   it('leaves http and private addresses to the deployment\'s policy, which the service applies', () => {
     expect(issuesOf(createSubscriptionRequestSchema, aSubscription({ endpointUrl: 'http://127.0.0.1:9999/hooks' }))).toEqual([]);
+    expect(issuesOf(createSubscriptionRequestSchema, aSubscription({ endpointUrl: 'http://169.254.169.254/latest' }))).toEqual([]);
   });
 
   it.each([

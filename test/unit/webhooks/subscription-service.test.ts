@@ -51,6 +51,7 @@ describe('the endpoint URL under the deployment\'s policy', () => {
 
   it.each([
     ['http', 'http://hooks.example.com/x', 'must use https'],
+    ['plain http to the metadata address (https is said first, as for any URL)', 'http://169.254.169.254/latest', 'must use https'],
     ['a loopback literal', 'https://127.0.0.1/x', 'must not point to a private, loopback or reserved address'],
     ['a loopback in another spelling', 'https://0x7f.1/x', 'must not point to a private, loopback or reserved address'],
     ['a private literal', 'https://10.0.0.8/x', 'must not point to a private, loopback or reserved address'],
