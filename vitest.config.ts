@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 // - `npm test`: `unit`, `ocr` (the readers with tesseract on drawn images) and `integration` (the
 //   embedded stack, the local emulators and loopback servers over real sockets).
 // - `npm run test:slow`: `fuzz`, `faults` (the local stack killed and restarted), `corpus` (OCR of the
-//   shared corpus's scans and photos), `browser`
+//   shared corpus's scans and photos), `cli` (the command lines run as processes, one per command), `browser`
 //   (the review console in chromium) and `infra` (CDK synth and template assertions).
 //
 // Vitest's default is one worker fewer than the cores: one on a 2-core machine. Every project here
@@ -50,6 +50,10 @@ export default defineConfig({
         test: { name: 'faults', include: ['test/faults/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles },
       },
       { test: { name: 'corpus', include: ['test/corpus/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: shortFiles } },
+      // The two command lines as their users run them: a separate process per command (tsx loading the
+      // sources: 1-1.5 s of a core each, dozens per file) against a stack, so these files are the
+      // slowest of all that boot one (43-65 s each on a quiet 2-core box).
+      { test: { name: 'cli', include: ['test/cli/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles } },
       { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks', maxWorkers: twoWorkers, sequence: stackFiles } },
       // The stack test bundles every function in its beforeAll: 90 s on a quiet 2-core box.
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 300_000, maxWorkers: twoWorkers, sequence: shortFiles } },
