@@ -160,7 +160,11 @@ console.log(`  ratio:                        ${(wallRatio * 100).toFixed(1)}% of
 console.log(`  per page, raw pdf.js:         ${(1000 / rawRate).toFixed(1)} ms`);
 console.log(`  per page, engine read:        ${(stageMs.read / measuredPages).toFixed(1)} ms, CPU ${(stageMs.readCpu / measuredPages).toFixed(1)} ms (readDocument: pdf.js text, lines, attachments, e-invoice XML)`);
 console.log(`  per page, engine extract:     ${(stageMs.extract / measuredPages).toFixed(1)} ms, CPU ${(stageMs.extractCpu / measuredPages).toFixed(1)} ms (extractDocument: routing, labels, candidates, selection)`);
-console.log(`  OCR, scanned A4 page:         ${percentile(ocrSeconds.sort((a, b) => a - b), 0.5).toFixed(2)} s/page (1 worker, 5 languages)`);
+console.log(
+  ocrSeconds.length === 0
+    ? '  OCR, scanned A4 page:         not measured (BENCH_OCR_ROUNDS=0)'
+    : `  OCR, scanned A4 page:         ${percentile(ocrSeconds.sort((a, b) => a - b), 0.5).toFixed(2)} s/page (1 worker, 5 languages)`,
+);
 console.log(`  peak RSS, text path (tsx):    ${(textPathPeakRss / 2 ** 20).toFixed(0)} MB (${((textPathPeakRss - baselineRss) / 2 ** 20).toFixed(0)} MB over the start)`);
 console.log(`  peak RSS, with OCR worker:    ${(peakRss / 2 ** 20).toFixed(0)} MB (both under tsx, raw pdf.js passes included)`);
 console.log(`  peak RSS, text path deployed: ${deployedPeakRssMb.toFixed(0)} MB (target < 512 MB; engine bundled as the extraction function is, plain node, ${rounds + 1} passes, no raw pdf.js)`);
