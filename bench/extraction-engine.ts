@@ -3,12 +3,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { derivedScanOf } from '../scripts/corpus-scans.ts';
 import { OcrPool, readDocument } from '../src/extraction-engine/diagnostics.ts';
 import { defaultExtractionConfiguration, extractDocument } from '../src/extraction-engine/index.ts';
-import { createRequireBanner } from '../lib/paperflow-function.ts';
+import { bundleAsDeployed } from './support/lambda-bundle.ts';
 import { triggers } from '../src/manifest/triggers.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
@@ -132,20 +131,7 @@ async function deployedTextPathPeakRssMb(): Promise<number> {
   try {
     const outfile = join(outputDir, 'text-path-passes.mjs');
     const readerModules = triggers.find((trigger) => trigger.nodeModules?.includes('pdfjs-dist'))?.nodeModules ?? [];
-    await build({
-      entryPoints: [join(projectRoot, 'bench/support/text-path-passes.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      minify: true,
-      sourcemap: true,
-      banner: { js: createRequireBanner },
-      external: readerModules,
-      logLevel: 'silent',
-    });
+    await bundleAsDeployed(join(projectRoot, 'bench/support/text-path-passes.ts'), outfile, readerModules, { sourcemap: true });
     const { stdout } = await promisify(execFile)(process.execPath, ['--enable-source-maps', outfile, corpus, String(rounds + 1)]);
     return (JSON.parse(stdout.trim().split('\n').at(-1)!) as { peakRssMb: number }).peakRssMb;
   } finally {

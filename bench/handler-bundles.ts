@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
-import { createRequireBanner, credentialProvidersLambdaNeverLoads } from '../lib/paperflow-function.ts';
+import { bundleAsDeployed } from './support/lambda-bundle.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../lib/public-api.ts';
 import { routes } from '../src/manifest/routes.ts';
 import { triggers } from '../src/manifest/triggers.ts';
@@ -28,19 +27,7 @@ console.log(`handler bundles (${describeMachine()}; cold import = median of ${im
 try {
   for (const handler of handlers) {
     const outfile = join(outputDir, `${handler.replace(/[/.]/g, '_')}.mjs`);
-    await build({
-      entryPoints: [join(projectRoot, handler)],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      minify: true,
-      banner: { js: createRequireBanner },
-      external: [...credentialProvidersLambdaNeverLoads, ...(nodeModulesByHandler.get(handler) ?? [])],
-      logLevel: 'silent',
-    });
+    await bundleAsDeployed(join(projectRoot, handler), outfile, nodeModulesByHandler.get(handler) ?? [], { sourcemap: false });
     const sizeKb = (await stat(outfile)).size / 1024;
     const samples: number[] = [];
     for (let sample = 0; sample < importSamples; sample += 1) {
