@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { AFRelationship, PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts, degrees } from 'pdf-lib';
@@ -8,10 +10,31 @@ import { zipArchive, type ZipEntry } from './zip-archive.ts';
 // derived from how the document was made.
 
 /**
- * The shared corpus of real documents: PAPERFLOW_CORPUS_DIR, as the eval and the benches take it, or
- * `../shared/corpus` beside the repository (where CI's clone has it).
+ * The shared corpus of real documents: PAPERFLOW_CORPUS_DIR, as the eval and the benches take it; else
+ * `../shared/corpus` beside the checkout (where CI's clone has it); else beside the repository this one
+ * was cloned from, when that is a folder on this machine (a clone made elsewhere, `git clone . "$(mktemp -d)"`).
  */
-export const corpusDirectory = path.resolve(process.env.PAPERFLOW_CORPUS_DIR ?? path.join(import.meta.dirname, '../../../shared/corpus'));
+export const corpusDirectory = findCorpusDirectory();
+
+function findCorpusDirectory(): string {
+  if (process.env.PAPERFLOW_CORPUS_DIR) return path.resolve(process.env.PAPERFLOW_CORPUS_DIR);
+  const repositoryRoot = path.join(import.meta.dirname, '../..');
+  const besideCheckout = path.resolve(repositoryRoot, '../shared/corpus');
+  if (existsSync(besideCheckout)) return besideCheckout;
+  const origin = clonedFrom(repositoryRoot);
+  const besideOrigin = origin === undefined ? undefined : path.resolve(origin, '../shared/corpus');
+  return besideOrigin !== undefined && existsSync(besideOrigin) ? besideOrigin : besideCheckout;
+}
+
+/** The local folder the checkout was cloned from, if its origin is one. */
+function clonedFrom(repositoryRoot: string): string | undefined {
+  try {
+    const url = execFileSync('git', ['-C', repositoryRoot, 'config', '--get', 'remote.origin.url'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return path.isAbsolute(url) ? url : url.startsWith('file://') ? new URL(url).pathname : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function corpusFile(relativePath: string): string {
   return path.join(corpusDirectory, relativePath);
