@@ -222,15 +222,50 @@ function printLineItemReport(results: readonly LineItemResult[], withoutTruth: r
   }
 }
 
-let readerVersion: Promise<string> | undefined;
+const readerVersions = new Map<string, Promise<string>>();
 
-/** A hash of the reader code: a cached reading is reused only while the readers are unchanged. */
-async function readerSourceHash(): Promise<string> {
-  const hash = createHash('sha256');
-  const readersDirectory = join(repositoryRoot, 'src/extraction-engine/readers');
-  for (const name of (await readdir(readersDirectory)).sort()) hash.update(await readFile(join(readersDirectory, name)));
-  hash.update(await readFile(join(repositoryRoot, 'src/extraction-engine/read-document.ts')));
+/** Relative imports of one module, resolved to absolute paths (only `.ts` files under src/extraction-engine). */
+async function engineImportsOf(file: string): Promise<string[]> {
+  const source = await readFile(file, 'utf8');
+  const engineDirectory = join(repositoryRoot, 'src/extraction-engine');
+  return [...source.matchAll(/from '(\.{1,2}\/[^']+\.ts)'/g)].map((match) => resolve(dirname(file), match[1]!)).filter((path) => path.startsWith(engineDirectory));
+}
+
+/**
+ * A hash of the code a reading goes through: read-document.ts and the reader that the file's kind is read by, with
+ * every engine module they import. A cached reading is reused only while that code is unchanged, so a change to the
+ * PDF reader does not throw away the (slow, OCR) readings of photos, and the other way round where the code is apart.
+ */
+async function readerSourceHash(entry: string): Promise<string> {
+  const seen = new Set<string>();
+  const pending = [join(repositoryRoot, 'src/extraction-engine/read-document.ts'), join(repositoryRoot, 'src/extraction-engine/readers', entry)];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    // read-document.ts names every reader; follow only the entry reader from it, not the others.
+    const imports = await engineImportsOf(file);
+    pending.push(...(file.endsWith('/read-document.ts') ? imports.filter((path) => !path.includes('/readers/') || path.endsWith('-type.ts') || /reading-|ocr-pool|language-detection/.test(path)) : imports));
+  }
+  if (entry === 'structured-readers.ts') {
+    // Text, XML and office files: every reader, as before (they are fast to read again).
+    const readersDirectory = join(repositoryRoot, 'src/extraction-engine/readers');
+    for (const name of await readdir(readersDirectory)) seen.add(join(readersDirectory, name));
+  }
+  const hash = createHash('sha256').update(entry);
+  for (const file of [...seen].sort()) hash.update(file.slice(repositoryRoot.length)).update(await readFile(file));
   return hash.digest('hex').slice(0, 16);
+}
+
+/** The reader module a document's bytes are read by (its first bytes, as read-document sniffs them). */
+function readerEntryFor(bytes: Uint8Array): string {
+  const head = Buffer.from(bytes.subarray(0, 8));
+  if (head.subarray(0, 4).toString('latin1') === '%PDF') return 'pdf-reader.ts';
+  const isJpeg = head[0] === 0xff && head[1] === 0xd8;
+  const isPng = head.subarray(1, 4).toString('latin1') === 'PNG';
+  const isTiff = ['II*\0', 'MM\0*'].includes(head.subarray(0, 4).toString('latin1'));
+  if (isJpeg || isPng || isTiff) return 'image-reader.ts';
+  return 'structured-readers.ts';
 }
 
 /** readDocument, through the --read-cache directory when one is given (rejections are not cached). */
@@ -238,7 +273,9 @@ async function readThroughCache(bytes: Uint8Array, givenOptions: Parameters<type
   const checked = withArithmeticCheck ? { ...givenOptions, arithmeticCheck: totalArithmeticCheck({ configuration: defaultExtractionConfiguration }) } : givenOptions;
   const options = pageTimeBudgetMs ? { ...checked, pageTimeBudgetMs } : checked;
   if (!readCacheDirectory) return readDocument(bytes, options);
-  readerVersion ??= readerSourceHash();
+  const entry = readerEntryFor(bytes);
+  const readerVersion = readerVersions.get(entry) ?? readerSourceHash(entry);
+  readerVersions.set(entry, readerVersion);
   const key = createHash('sha256')
     .update(bytes)
     .update(JSON.stringify({ ...options, ocr: undefined, arithmeticCheck: options?.arithmeticCheck !== undefined }))
