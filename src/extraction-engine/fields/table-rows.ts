@@ -306,7 +306,11 @@ function parseLocaleNumber(text: string, decimalComma: boolean): number | undefi
   if (!token) return undefined;
   const negative = /^[-−]/.test(token);
   const digits = token.replace(/^[-−]/, '').replace(/['’ ]/g, '');
-  const normalized = decimalComma ? digits.replace(/\./g, '').replace(',', '.') : digits.replace(/,/g, '');
+  // A separator with exactly two digits after it and no other separator is a decimal mark whatever the
+  // table's convention ("4,55" among "3.90" and "2.80" is a camera's misread point): a thousands
+  // separator always groups three digits.
+  const twoDecimals = /^\d+[.,]\d{2}$/.test(digits);
+  const normalized = twoDecimals ? digits.replace(',', '.') : decimalComma ? digits.replace(/\./g, '').replace(',', '.') : digits.replace(/,/g, '');
   if (!/^\d+(?:\.\d+)?$/.test(normalized)) return undefined;
   const value = Number(normalized);
   return negative ? -value : value;

@@ -29,8 +29,11 @@ const CENTS_AFTER_POINT = /^\d{2}(?:\(?[A-Za-z*]{1,2}\)?|5R)?$/;
 const TAX_CODE = /^[*(]?[A-Za-z*]{1,2}[)]?$|^[*#%][A-Za-z0-9]$|^[*#€£]$/;
 /** A tax code of one letter after the amount that the camera read as a digit (Z as 2, S as 5). */
 const TAX_CODE_READ_AS_DIGIT = /^[25]$/;
-/** "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02", "3 X 2.9000" (a unit price to four places) before the amount. */
-const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@]\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2}(?:\d{2})?)$/;
+/**
+ * "1 x 19.00", "2pc @ 3,50", "3 * RM 2.50", "1X 8.02", "3 X 2.9000" (a unit price to four places) before
+ * the amount, and "1 X.12.50" where a speck beside the sign was read as a point.
+ */
+const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@][.,]?\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2}(?:\d{2})?)$/;
 /** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
 /** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
@@ -220,16 +223,34 @@ function amountWithItsPointMisread(text: string, textBefore: string): number | u
  */
 function countAndPriceFor(words: string[], amount: number): { quantity: number; unitPrice: number; countAt: number; priceAt: number } | undefined {
   for (let priceAt = 0; priceAt < words.length; priceAt += 1) {
-    if (!/^\d{1,6}[.,]\d{2}$/.test(words[priceAt]!)) continue;
-    const unitPrice = parseMoney(words[priceAt]!);
-    if (unitPrice <= 0) continue;
+    const unitPrice = priceReadAs(words[priceAt]!);
+    if (unitPrice === undefined || unitPrice <= 0) continue;
     for (let countAt = 0; countAt < words.length; countAt += 1) {
-      if (!/^\d{1,3}$/.test(words[countAt]!)) continue;
-      const quantity = Number(words[countAt]);
-      if (quantity > 0 && rowAddsUp({ quantity, unitPrice, lineTotal: amount })) return { quantity, unitPrice, countAt, priceAt };
+      if (countAt === priceAt) continue;
+      const quantity = countReadAs(words[countAt]!);
+      if (quantity !== undefined && quantity > 0 && rowAddsUp({ quantity, unitPrice, lineTotal: amount })) return { quantity, unitPrice, countAt, priceAt };
     }
   }
   return undefined;
+}
+
+/**
+ * A unit price as a camera reads it: "2.50", "2,50", "@17.83", "$7.10", and with its point read as a
+ * colon or a speck after it ("2:50.", "7.50."). Taken only where a count multiplies it to the amount, so a time is never a price.
+ */
+function priceReadAs(word: string): number | undefined {
+  const price = /^(?:@|\$|RM)?(\d{1,6})[.,:;](\d{2})\.?$/.exec(word);
+  return price ? Number(`${price[1]}.${price[2]}`) : undefined;
+}
+
+/**
+ * A count as a till prints it beside its price: "3", "1X", "2x", "1.00" (a count to two places), and a
+ * 1 the camera read as a letter ("l x 2.10"). Taken only where it multiplies a price to the amount.
+ */
+function countReadAs(word: string): number | undefined {
+  const count = /^(\d{1,3}|[lI])(?:\.0{2,3})?[xX]?$/.exec(word);
+  if (!count) return undefined;
+  return /^[lI]$/.test(count[1]!) ? 1 : Number(count[1]);
 }
 
 function normalizedText(row: LayoutRow): string {
@@ -281,7 +302,9 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableRea
     if (isLabelled(row) || endsItems(row, options) || TOTALS_WORD.test(normalizedText(row))) break;
     const line = NOT_AN_ITEM.test(normalizedText(row)) ? undefined : itemLineOf(row);
     const quantityLine = line ? undefined : QUANTITY_LINE.exec(wordsOf(row).map((entry) => entry.word.text).join(' '));
-    if (quantityLine && linesSinceItem === 0) {
+    // Quantity and price under an item belong to the item above them, also where the line under them is
+    // an item whose amount was not read ("066 MILO ..." with only its tax code).
+    if (quantityLine) {
       quantityBelow = { row, match: quantityLine };
       continue;
     }
@@ -359,6 +382,12 @@ function namedBelow(block: BlockItem[]): boolean {
   if (!last?.line.numbersOnly) return false;
   const text = last.textBelow.map((row) => row.segments.map((segment) => segment.text).join(' '));
   return text.some((line) => /\p{L}{3}/u.test(line)) && !text.some((line) => /\d/.test(line));
+}
+
+/** Where a name line opens with an item code (after a tax code, if any) and words follow it: the code's index. */
+function leadingCodeOf(words: LayoutWord[]): number | undefined {
+  const at = words.length > 2 && /^[A-Z]{1,2}$/.test(words[0]!.text) && /^\d{5,14}-?$/.test(words[1]!.text) ? 1 : 0;
+  return words.length > at + 1 && /^\d{5,14}-?$/.test(words[at]!.text) ? at : undefined;
 }
 
 function lettersOf(row: LayoutRow): number {
@@ -466,8 +495,13 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: BlockIte
 function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number, numbersUnderHeader: boolean): ExtractedTable {
   const namesBelow = numbersUnderHeader || namedBelow(block);
   const items = block.map(({ line, textAbove, textBelow }) => {
-    const description = line.description ?? (line.numbersOnly ? (namesBelow ? descriptionBelow(textBelow) : descriptionAbove(textAbove)) : undefined);
-    return { ...line, ...(description ? { description } : {}) };
+    const named = line.description ?? (line.numbersOnly ? (namesBelow ? descriptionBelow(textBelow) : descriptionAbove(textAbove)) : undefined);
+    // A code opening the name line of a numbers-only line ("00014940 RAISIN BREAD" over "1.00 4.55 4.55",
+    // "SR 100100000170- Imported Veggies" after its tax code) is its product code, not part of its name.
+    const codeAt = named && !line.description && !line.productCode ? leadingCodeOf(named.words) : undefined;
+    const code = codeAt === undefined ? undefined : named!.words[codeAt]!;
+    const description = code && named ? { value: named.words.slice(codeAt! + 1).map((word) => word.text).join(' '), words: named.words.slice(codeAt! + 1) } : named;
+    return { ...line, ...(code ? { productCode: { value: code.text.replace(/-$/, ''), words: [code] } } : {}), ...(description ? { description } : {}) };
   });
   const sums = closingSum === undefined ? options.sums : [...options.sums, closingSum];
   const arithmetic = tableArithmetic(

@@ -325,3 +325,14 @@ describe('header words the camera misread', () => {
     ]);
   });
 });
+
+describe('a decimal mark read the other way round in one cell', () => {
+  it('reads "4,55" among point amounts, and "3.90" among comma amounts, as two decimals, not as thousands', () => {
+    const header: Row = [{ text: 'Description', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Unit price', x: X.price }, { text: 'Amount', x: X.amount }];
+    const points = tableOf([['Invoice 7', header, item('Seed bread', '1', '4,55', '4.55'), item('Rye rolls', '2', '3.90', '7.80'), item('Oat cookies', '1', '2.80', '2.80')]]);
+    expect(points?.rows.map((row) => row.values.unit_price)).toEqual([4.55, 3.9, 2.8]);
+    const germanHeader: Row = [{ text: 'Bezeichnung', x: X.description }, { text: 'Menge', x: X.quantity }, { text: 'Einzelpreis', x: X.price }, { text: 'Betrag', x: X.amount }];
+    const commas = tableOf([['Rechnung 7', germanHeader, item('Schrauben', '1', '3.90', '3,90'), item('Dübel', '2', '1.250,00', '2.500,00')]], 'de');
+    expect(commas?.rows.map((row) => row.values.unit_price)).toEqual([3.9, 1250]);
+  });
+});

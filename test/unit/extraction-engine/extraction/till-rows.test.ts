@@ -354,3 +354,56 @@ describe('items in sections, each with its own subtotal', () => {
     expect(table?.rows.map((row) => row.values.amount)).toEqual([11.9]);
   });
 });
+
+describe('counts and prices a camera misread, taken where they multiply to the amount', () => {
+  it('gives "@2 X RM 1.75" under an item to that item also where the line under it is an item with no amount read', () => {
+    const table = tableOf([
+      ...head,
+      line('4410 GINGER BISCUITS', 'RM3.50 s'),
+      '82 X RM 1.75',
+      line('0712 OAT DRINK SACHET', 's'),
+      line('0920 SODA CRACKERS', 'RM4.20 s'),
+      line('Total Sales (Inclusive GST) RM', '7.70'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      ['GINGER BISCUITS', 2, 1.75, 3.5],
+      ['SODA CRACKERS', undefined, undefined, 4.2],
+    ]);
+  });
+
+  it('reads "1 X.12.50", a count beside its price as "1.00", "l x" or "2X", a price after "@" or "$" and a price with a colon for its point', () => {
+    const table = tableOf([
+      ...head,
+      'CANDLE HOLDER SET',
+      line('6900011122233 1 X.12.50', '12.50'),
+      line('2 MANGO LASSI @4.60', '9.20 S'),
+      'HONEY JAR 250G',
+      line('6900011122240 1 X 3:40.', '3.40'),
+      'SESAME BAR',
+      line('l x 1.20', '1.20 ZR'),
+      'PLAIN NAAN',
+      line('1.00 2,10', '2.10'),
+      'FRIED RICE',
+      line('$6.30 1', '$6.30'),
+      line('Total', '34.70'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [1, 12.5, 12.5],
+      [2, 4.6, 9.2],
+      [1, 3.4, 3.4],
+      [1, 1.2, 1.2],
+      [1, 2.1, 2.1],
+      [1, 6.3, 6.3],
+    ]);
+    const noProduct = tableOf([...head, line('SNACK BOX 3:15', '4.00'), line('Total', '4.00')]);
+    expect(noProduct?.rows[0]?.values.unit_price).toBeUndefined();
+  });
+
+  it('takes a code opening the name above a numbers-only line, after its tax code if any, as the product code', () => {
+    const table = tableOf([...head, '00031207 WALNUT LOAF', line('1 X 4.80', '4.80'), 'SR 200300000012- Steamed Greens', line('1 X 3.10', '3.10'), line('Total', '7.90')]);
+    expect(table?.rows.map((row) => [row.values.product_code, row.values.description])).toEqual([
+      ['00031207', 'WALNUT LOAF'],
+      ['200300000012', 'Steamed Greens'],
+    ]);
+  });
+});
