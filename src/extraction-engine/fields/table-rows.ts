@@ -168,9 +168,10 @@ function headerOf(row: LayoutRow, phrases: PhraseIndex, specifications: TableCol
 function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns: Column[], phrases: PhraseIndex, specifications: TableColumnSpecification[]): { columns: Column[]; lastHeaderIndex: number } {
   const merged = [...columns];
   const header = page.rows[headerIndex]!;
+  const extent = tableExtent(page, headerIndex);
   let lastHeaderIndex = headerIndex;
   for (const step of [-1, 1, 2, 3]) {
-    const row = withinTableWidth(page.rows[headerIndex + step], header);
+    const row = withinTableWidth(page.rows[headerIndex + step], extent);
     if (!row || printsMoney(row)) {
       if (step > 0) break;
       continue;
@@ -198,14 +199,35 @@ function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns:
 }
 
 /**
+ * How far left and right the table runs: its header row, widened to the numbers printed in the rows just
+ * under it. A scan's header words stand on lines of their own where their baselines differ ("Positions-"
+ * / "betrag" right of a header row that ends at "Menge"), and the amounts under them show that they head
+ * a column rather than stand in the margin.
+ */
+function tableExtent(page: LayoutPage, headerIndex: number): { left: number; right: number } {
+  const header = page.rows[headerIndex]!;
+  let left = Math.min(...header.segments.map((segment) => segment.box.x));
+  let right = Math.max(...header.segments.map((segment) => segment.box.x + segment.box.width));
+  for (const row of page.rows.slice(headerIndex + 1, headerIndex + 1 + ROWS_THAT_WIDEN_THE_HEADER)) {
+    for (const segment of row.segments) {
+      if (!printsMoney({ ...row, segments: [segment] })) continue;
+      left = Math.min(left, segment.box.x);
+      right = Math.max(right, segment.box.x + segment.box.width);
+    }
+  }
+  return { left, right };
+}
+
+/** Rows under a header whose amounts widen the table beyond the header's own words. */
+const ROWS_THAT_WIDEN_THE_HEADER = 6;
+
+/**
  * The row without the text printed in the margin beside the table (a sidebar or a line of small print
  * turned upright, "Copyright 2014"), which the reader puts on the same row as the header words.
  */
-function withinTableWidth(row: LayoutRow | undefined, header: LayoutRow): LayoutRow | undefined {
+function withinTableWidth(row: LayoutRow | undefined, extent: { left: number; right: number }): LayoutRow | undefined {
   if (!row) return undefined;
-  const left = Math.min(...header.segments.map((segment) => segment.box.x));
-  const right = Math.max(...header.segments.map((segment) => segment.box.x + segment.box.width));
-  const inside = row.segments.filter((segment) => segment.box.x + segment.box.width > left && segment.box.x < right);
+  const inside = row.segments.filter((segment) => segment.box.x + segment.box.width > extent.left && segment.box.x < extent.right);
   return inside.length === row.segments.length ? row : { ...row, segments: inside };
 }
 
@@ -408,7 +430,9 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
   for (let index = startIndex; index < page.rows.length; index += 1) {
     const row = page.rows[index]!;
     const itemsOnPage = state.drafts.length > rowsBefore;
-    if (itemsOnPage && lastTableRow && hasGeometry && row.top - lastTableRow.bottom > page.typicalLineHeight * TABLE_END_GAP) {
+    // The gap is measured in the table's own line height where that is taller than the page's: OCR boxes
+    // hug the ink, so a page of lowercase words gives a typical height well under the item rows' pitch.
+    if (itemsOnPage && lastTableRow && hasGeometry && row.top - lastTableRow.bottom > Math.max(page.typicalLineHeight, lastTableRow.bottom - lastTableRow.top) * TABLE_END_GAP) {
       state.finished = true;
       return;
     }

@@ -8,7 +8,7 @@ import { extractFields } from '../../../../src/extraction-engine/fields/extract-
 import { rowAddsUp, tableArithmetic, TABLE_DOES_NOT_ADD_UP } from '../../../../src/extraction-engine/fields/table-arithmetic.ts';
 import type { ExtractedTable } from '../../../../src/extraction-engine/fields/table-specification.ts';
 import { invoiceSpecification } from '../../../../src/extraction-engine/prebuilt/prebuilt-document-types.ts';
-import { placedDocument, type Row } from './read-document-builder.ts';
+import { placedDocument, type PlacedText, type Row } from './read-document-builder.ts';
 
 const X = { code: 0.08, description: 0.2, quantity: 0.5, price: 0.62, tax: 0.74, amount: 0.86 };
 
@@ -334,5 +334,47 @@ describe('a decimal mark read the other way round in one cell', () => {
     const germanHeader: Row = [{ text: 'Bezeichnung', x: X.description }, { text: 'Menge', x: X.quantity }, { text: 'Einzelpreis', x: X.price }, { text: 'Betrag', x: X.amount }];
     const commas = tableOf([['Rechnung 7', germanHeader, item('Schrauben', '1', '3.90', '3,90'), item('Dübel', '2', '1.250,00', '2.500,00')]], 'de');
     expect(commas?.rows.map((row) => row.values.unit_price)).toEqual([3.9, 1250]);
+  });
+});
+
+describe('a scanned header and table as OCR boxes them', () => {
+  it('takes a header word on its own line right of the header row as a column where the rows under it print amounts there', () => {
+    const header: Row = [{ text: 'Pos', x: 0.09 }, { text: 'Description', x: 0.2 }, { text: 'Unit price', x: 0.41 }, { text: 'Qty', x: 0.6 }];
+    const numbered = (position: string, description: string, price: string, quantity: string, amount: string): Row => [
+      { text: position, x: 0.09 },
+      { text: description, x: 0.2 },
+      { text: price, x: 0.41 },
+      { text: quantity, x: 0.6 },
+      { text: amount, x: 0.85 },
+    ];
+    const table = tableOf([['Invoice 12', [{ text: 'Amount', x: 0.85 }], header, numbered('1', 'Hinge set', '2.50', '3', '7.50'), numbered('2', 'Door stop', '4.00', '1', '4.00'), [{ text: 'Subtotal', x: 0.5 }, { text: '11.50', x: 0.85 }]]]);
+    expect(table?.rows.map((row) => [row.values.description, row.values.amount])).toEqual([
+      ['Hinge set', 7.5],
+      ['Door stop', 4],
+    ]);
+    // Text in the margin beside the header, with no amounts under it, still heads no column.
+    const margin = tableOf([['Invoice 13', [{ text: 'Amount', x: 0.85 }], header, numbered('1', 'Hinge set', '2.50', '3', ''), [{ text: 'Subtotal', x: 0.5 }, { text: '7.50', x: 0.6 }]]]);
+    expect(margin?.rows ?? []).toEqual([]);
+  });
+
+  it('measures the gap that ends a table in its rows’ height where OCR boxes make the page’s typical line lower', () => {
+    const small = (text: string): Row => [{ text, x: 0.08, height: 0.006 }];
+    const header: Row = [{ text: 'Description', x: X.description, height: 0.006 }, { text: 'Qty', x: X.quantity, height: 0.006 }, { text: 'Unit price', x: X.price, height: 0.006 }, { text: 'Amount', x: X.amount, height: 0.006 }];
+    const tall = (description: string, quantity: string, price: string, amount: string): Row =>
+      item(description, quantity, price, amount).map((cell) => ({ ...(cell as PlacedText), height: 0.012 }));
+    const page: Row[] = [
+      ...['invoice from', 'a small shop', 'street one', 'town two', 'phone three', 'mail four', 'customer five', 'order six', 'terms seven', 'notes eight'].map(small),
+      header,
+      tall('Rental days', '2', '86.55', '173.10'),
+      '',
+      '',
+      tall('Navigation', '2', '5.04', '10.08'),
+      '',
+      '',
+      tall('Insurance', '2', '23.10', '46.20'),
+    ];
+    const document = placedDocument([page], { source: 'ocr' });
+    const table = extractFields(document, invoiceSpecification).fields.find((result) => result.name === 'line_items')?.table;
+    expect(table?.rows.map((row) => row.values.amount)).toEqual([173.1, 10.08, 46.2]);
   });
 });
