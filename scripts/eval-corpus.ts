@@ -16,6 +16,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   arithmeticStatistics,
+  headSecondLookStatistics,
   isValidIban,
   missedLineStatistics,
   normalizeIban,
@@ -454,6 +455,10 @@ async function main(): Promise<void> {
   if (secondLookStatistics.pages > 0) {
     const { pages, linesReread, wordsReplaced, milliseconds } = secondLookStatistics;
     console.log(`\nSecond look: ${linesReread} lines re-read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per such page, ${(milliseconds / 1000).toFixed(1)} s in all), ${wordsReplaced} words replaced`);
+  }
+  if (headSecondLookStatistics.pagesChecked > 0) {
+    const { pagesChecked, pagesReread, linesReplaced, linesAdded, milliseconds } = headSecondLookStatistics;
+    console.log(`Head second look: ${pagesReread} of ${pagesChecked} page heads re-read (${(milliseconds / 1000 / pagesChecked).toFixed(2)} s per page checked, ${(milliseconds / 1000).toFixed(1)} s in all), ${linesReplaced} lines respelt or extended, ${linesAdded} lines added`);
   }
   if (missedLineStatistics.pages > 0) {
     const { pages, regionsRead, linesAdded, milliseconds } = missedLineStatistics;

@@ -1,5 +1,5 @@
 import { DocumentRejectedError, type DocumentPage } from '../document.ts';
-import { rereadWhereArithmeticFails, secondLookAtDecidingLines } from './line-second-look.ts';
+import { rereadWhereArithmeticFails, secondLookAtDecidingLines, secondLookAtTheHead } from './line-second-look.ts';
 import { imagePageCount, prepareOcrRaster } from './ocr-raster.ts';
 import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
@@ -20,7 +20,7 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
     const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index }));
     const ocr = await context.ocr();
     try {
-      const lines = await recognizeUpright(ocr, raster, budgetMs);
+      const lines = await secondLookAtTheHead(ocr, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs);
       const page: DocumentPage = { pageNumber: index + 1, source: 'ocr', lines: await secondLookAtDecidingLines(ocr, raster, lines, budgetMs) };
       pages.push(context.arithmeticCheck ? await rereadWhereArithmeticFails(ocr, raster, page, context.arithmeticCheck, budgetMs) : page);
     } catch (error) {

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { distance } from 'fastest-levenshtein';
 import type { DocumentPage, PageArithmeticCheck, Placement, PositionedWord, TextLine } from '../document.ts';
 import { totalAmountLabels } from '../prebuilt/invoice-labels.ts';
@@ -5,6 +6,7 @@ import { findAmounts } from '../values/amount.ts';
 import { findDates } from '../values/date.ts';
 import { hasLegalForm, legalFormRanges } from '../values/party-name.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
+import { medianWordHeight, uncoveredTextRegions } from './missed-lines.ts';
 import { rasterBoxOf, readRasterBox, type PixelBox } from './raster-crops.ts';
 import { clampToPage, unitePlacements } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
@@ -335,3 +337,216 @@ export async function rereadWhereArithmeticFails(ocr: OcrPool, raster: OcrImage,
 
 /** Statistics of the re-reads asked for by a page's failing arithmetic (for the evaluation's report). */
 export const arithmeticStatistics = { pages: 0, linesReread: 0, pagesRepaired: 0, milliseconds: 0 };
+
+// The head of a receipt names the seller, and it is where the page reading fails most (extraction
+// README, "Remaining misses, by kind"): a name printed large or faint above the address is left out
+// ("POPULAR BOOK / CO. (M) SDN BHD" over the outlet's address), or a word of it is ("VERBENA" of
+// "VERBENA CONFECTIONERY SDN BHD"). The second look at a single line cannot bring back a line that was
+// never read. So where the head is in doubt, the band of the page above its first address or
+// registration line is cut out and read again alone as one block, twice (its text brought to the two
+// sizes tesseract reads best, once with its contrast stretched); the band's lines are then taken from that reading where it
+// reads them more surely and more fully (mergeHeadReading), and lines only it found are added.
+
+/** The head band ends at the latest this far down the page. */
+const headBandShare = 0.35;
+/**
+ * A line of the address block or the registration numbers under the name: the head band ends above
+ * it. Words of an address, a phone or fax, a tax or company number, a postcode with a town.
+ */
+const addressOrRegistrationLine =
+  /(?<!\p{L})(?:jalan|jln|lorong|persiaran|taman|tmn|lot|no\.?\s?\d|blok|block|bandar|seksyen|street|road|tel|fax|phone|gst|sst|co\.?\s?(?:reg|no)|company\s+no|reg\.?\s?no)(?!\p{L})|\(\s?\d{4,}\s?-?\s?[A-Z]\s?\)|(?<!\d)\d{5}(?!\d)\s+\p{L}/iu;
+/** A head line is named surely when each of its words was read at least this surely. */
+const sureHeadWordConfidence = 0.9;
+/** Ink no word covers, in the head, up to this many line heights tall: a name printed twice as large over two lines. */
+const headRegionLineHeights = 8;
+/** A line or word the head re-read adds must average this confidence, none of its words below the second. */
+const addedHeadLineConfidence = 0.75;
+const addedHeadWordConfidence = 0.6;
+/** A re-read word replaces a doubted one only when read surer by this much. */
+const surerBy = 0.05;
+
+/** Statistics of the head re-reads in this process (for the evaluation's report of the added time). */
+export const headSecondLookStatistics = { pagesChecked: 0, pagesReread: 0, linesReplaced: 0, linesAdded: 0, milliseconds: 0 };
+
+/**
+ * The head band of a page (fractions of the page, top and bottom) and the first reading's lines in
+ * it: from the top of the page down to the first address or registration line that is not itself a
+ * line with a legal form (a name line may carry its company number: "MR. D.I.Y. (M) SDN BHD (860671-D)").
+ * Undefined when the page has no such line in its top part: then there is no head to tell apart.
+ */
+export function headBand(lines: readonly TextLine[]): { top: number; bottom: number; lines: number[] } | undefined {
+  const placed = lines.map((line, index) => ({ line, index })).filter(({ line }) => line.placement !== undefined && line.placement.y < headBandShare);
+  const first = placed.find(({ line }) => addressOrRegistrationLine.test(line.text) && !hasLegalForm(line.text));
+  if (!first) return undefined;
+  const bottom = first.line.placement!.y;
+  const inBand = placed.filter(({ line }) => line.placement!.y + line.placement!.height / 2 < bottom).map(({ index }) => index);
+  return { top: 0, bottom, lines: inBand };
+}
+
+/**
+ * Whether the head is in doubt: no line above the address carries a legal form read surely, and the
+ * band holds no line of letters at all or a word of letters tesseract doubted. A head whose words were
+ * all read surely is left alone, as is one whose legal name was.
+ */
+export function headIsDoubtful(lines: readonly TextLine[], band: { lines: readonly number[] }): boolean {
+  const headLines = band.lines.map((index) => lines[index]!);
+  const sure = (word: PositionedWord): boolean => (word.confidence ?? 1) >= sureHeadWordConfidence;
+  if (headLines.some((line) => hasLegalForm(line.text) && line.words.every(sure))) return false;
+  const wordsOfLetters = headLines.flatMap((line) => line.words).filter((word) => /\p{L}{2}/u.test(word.text));
+  return wordsOfLetters.length === 0 || wordsOfLetters.some((word) => !sure(word));
+}
+
+/** Whether the head band holds ink, shaped like text, that no word of the first reading covers. */
+async function headHasUnreadInk(raster: OcrImage, lines: readonly TextLine[], bottom: number): Promise<boolean> {
+  const wordBoxes = lines.flatMap((line) => line.words).flatMap((word) => (word.placement ? [rasterBoxOf(word.placement, raster)] : []));
+  const lineHeight = medianWordHeight(wordBoxes);
+  if (lineHeight === undefined) return false;
+  const { data, info } = await sharp(raster.bytes).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const bandBottom = rasterBoxOf({ x: 0, y: 0, width: 1, height: bottom }, raster);
+  const regions = uncoveredTextRegions({ data, width: info.width, height: info.height }, wordBoxes, lineHeight, headRegionLineHeights);
+  return regions.some((region) => region.top + region.height <= bandBottom.top + bandBottom.height);
+}
+
+const lettersOf = (line: TextLine): number => line.words.reduce((count, word) => count + (word.text.match(/\p{L}/gu)?.length ?? 0), 0);
+const meanConfidence = (words: readonly PositionedWord[]): number => words.reduce((sum, word) => sum + (word.confidence ?? 0), 0) / Math.max(1, words.length);
+
+/** Whether two lines are one line read twice: the middle of each lies within the other's height. */
+function sameHeight(first: Placement, second: Placement): boolean {
+  const within = (middleOf: Placement, box: Placement): boolean => middleOf.y + middleOf.height / 2 >= box.y && middleOf.y + middleOf.height / 2 <= box.y + box.height;
+  return within(first, second) && within(second, first);
+}
+
+/**
+ * Whether two lines overlap in height and share a word of three letters or more: the same line read
+ * with another box (a re-read's box may take in specks above a large name: "POPULAR BOOK 4").
+ */
+function readsSameWords(first: TextLine, second: TextLine): boolean {
+  const [a, b] = [first.placement!, second.placement!];
+  if (Math.min(a.y + a.height, b.y + b.height) <= Math.max(a.y, b.y)) return false;
+  const words = new Set(first.words.map((word) => word.text).filter((text) => /\p{L}{3}/u.test(text)));
+  return second.words.some((word) => words.has(word.text));
+}
+
+/** Whether a re-read line is read surely enough to join the page where the first reading had nothing. */
+const isSureNewLine = (line: TextLine): boolean =>
+  /\p{L}{3}/u.test(line.text) && meanConfidence(line.words) >= addedHeadLineConfidence && line.words.every((word) => (word.confidence ?? 0) >= addedHeadWordConfidence);
+
+/**
+ * One head line from its first reading and its re-read alone (both at the same height):
+ * - the re-read holds every word of the first reading, in order and spelt the same, and more words
+ *   read surely around them ("VERBENA" before "CONFECTIONERY SDN BHD"): the re-read line;
+ * - both split the line into the same words: each word tesseract doubted (below 0.9) is respelt where
+ *   the re-read spells it otherwise, surer by 0.05 and as an admissible repair, outside a legal form
+ *   as first read (a number keeps its value; a word of letters may lose a misread digit);
+ * - otherwise the first reading.
+ */
+export function mergeHeadLine(first: TextLine, reread: TextLine): { line: TextLine; changed: boolean } {
+  const rereadTexts = reread.words.map((word) => word.text);
+  const firstTexts = first.words.map((word) => word.text);
+  for (let start = 0; start + firstTexts.length <= rereadTexts.length; start += 1) {
+    if (firstTexts.length === 0 || rereadTexts.length === firstTexts.length) break;
+    if (!firstTexts.every((text, index) => rereadTexts[start + index] === text)) continue;
+    const extra = [...reread.words.slice(0, start), ...reread.words.slice(start + firstTexts.length)];
+    if (!extra.every((word) => (word.confidence ?? 0) >= addedHeadLineConfidence && /\p{L}{2}/u.test(word.text))) break;
+    const words = [...extra.slice(0, start), ...first.words, ...extra.slice(start)];
+    return { line: { ...first, words, text: words.map((word) => word.text).join(' '), ...placementOf(words, first) }, changed: true };
+  }
+  if (rereadTexts.length !== firstTexts.length) return { line: first, changed: false };
+  let changed = false;
+  const words = first.words.map((word, index) => {
+    const other = reread.words[index]!;
+    if ((word.confidence ?? 1) >= doubtfulWordConfidence || (other.confidence ?? 0) < (word.confidence ?? 1) + surerBy) return word;
+    // A word of letters with a digit in it ("(5ETIA") is a misread name, not a number to keep.
+    const valueToKeep = !/\p{L}/u.test(word.text);
+    if (!isAdmissibleRepair(word.text, other.text) || (valueToKeep && !keepsItsValue(word.text, other.text)) || isInLegalForm(first, index)) return word;
+    changed = true;
+    return { ...word, text: other.text, confidence: other.confidence };
+  });
+  return changed ? { line: { ...first, words, text: words.map((word) => word.text).join(' ') }, changed } : { line: first, changed };
+}
+
+function placementOf(words: readonly PositionedWord[], fallback: TextLine): { placement?: Placement } {
+  const placements = words.flatMap((word) => (word.placement ? [word.placement] : []));
+  return placements.length === words.length ? { placement: clampToPage(unitePlacements(placements)) } : fallback.placement ? { placement: fallback.placement } : {};
+}
+
+/**
+ * The page's lines with a re-read of the head band (down to `bandBottom`) merged in: each first-read
+ * line of letters in the band is merged with the re-read line at its height (mergeHeadLine); a re-read
+ * line at a height where the page has no line of letters joins the page when read surely (isSureNewLine)
+ * and not already there under another box (readsSameWords).
+ */
+export function mergeHeadReading(lines: readonly TextLine[], bandBottom: number, reread: readonly TextLine[]): { lines: TextLine[]; replaced: number; added: number } {
+  const result = [...lines];
+  let replaced = 0;
+  const withLetters = lines
+    .map((line, index) => ({ line, index }))
+    .filter(({ line }) => line.placement && line.placement.y + line.placement.height / 2 < bandBottom && lettersOf(line) >= 2)
+    .map(({ index }) => index);
+  const added: TextLine[] = [];
+  for (const line of reread) {
+    if (!line.placement || line.words.length === 0) continue;
+    const partners = withLetters.filter((index) => sameHeight(lines[index]!.placement!, line.placement!));
+    if (partners.length === 0) {
+      if (isSureNewLine(line) && ![...withLetters.map((index) => lines[index]!), ...added].some((other) => readsSameWords(other, line))) added.push(line);
+      continue;
+    }
+    if (partners.length > 1) continue;
+    const merged = mergeHeadLine(result[partners[0]!]!, line);
+    if (merged.changed) {
+      result[partners[0]!] = merged.line;
+      replaced += 1;
+    }
+  }
+  return { lines: added.reduce(insertedByMiddle, result), replaced, added: added.length };
+}
+
+/**
+ * The lines with `line` put before the first line whose middle lies lower than its own. Not sorted
+ * into rows: a name read large reaches down over the top of the line under it, and would be put
+ * after that line as if beside it.
+ */
+function insertedByMiddle(lines: TextLine[], line: TextLine): TextLine[] {
+  const middle = (placement: Placement): number => placement.y + placement.height / 2;
+  const before = lines.findIndex((other) => other.placement !== undefined && middle(other.placement) > middle(line.placement!));
+  return before < 0 ? [...lines, line] : [...lines.slice(0, before), line, ...lines.slice(before)];
+}
+
+/**
+ * The page's lines with the head read again where it is in doubt (see "The head of a receipt" above):
+ * no sure legal name above the address, a doubted word there, or ink there no word covers. Pages with
+ * no address or registration line near the top, and a page budget nearly spent, are left as read.
+ */
+export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
+  const band = headBand(lines);
+  if (!band || budgetMs() < minimumBudgetMs) return lines;
+  const started = Date.now();
+  headSecondLookStatistics.pagesChecked += 1;
+  try {
+    if (!headIsDoubtful(lines, band) && !(await headHasUnreadInk(raster, lines, band.bottom))) return lines;
+    const wordBoxes = lines.flatMap((line) => line.words).flatMap((word) => (word.placement ? [rasterBoxOf(word.placement, raster)] : []));
+    const lineHeight = medianWordHeight(wordBoxes);
+    if (lineHeight === undefined) return lines;
+    const box = rasterBoxOf({ x: 0, y: band.top, width: 1, height: band.bottom - band.top }, raster);
+    // Two reads at the second look's sizes, the smaller with its contrast stretched: each brings back
+    // lines and words the other misses (a faint name, a large one); the first re-read's lines join the
+    // page before the second is merged, so both do not add the same line.
+    let merged = { lines, replaced: 0, added: 0 };
+    for (const [size, textHeight] of rereadTextHeights.entries()) {
+      const scale = Math.min(4, Math.max(0.5, textHeight / lineHeight));
+      const reread = await readRasterBox(ocr, raster, box, { scale, layout: 'single-block', timeoutMs: budgetMs(), stretchContrast: size === 0 });
+      const next = mergeHeadReading(merged.lines, band.bottom, reread);
+      merged = { lines: next.lines, replaced: merged.replaced + next.replaced, added: merged.added + next.added };
+    }
+    headSecondLookStatistics.pagesReread += 1;
+    headSecondLookStatistics.linesReplaced += merged.replaced;
+    headSecondLookStatistics.linesAdded += merged.added;
+    return merged.lines;
+  } catch (error) {
+    // The first reading stands when the page's budget runs out during the head's second look.
+    if (!(error instanceof TimeBudgetExceededError)) throw error;
+    return lines;
+  } finally {
+    headSecondLookStatistics.milliseconds += Date.now() - started;
+  }
+}

@@ -51,9 +51,10 @@ export const missedLineStatistics = { pages: 0, regionsRead: 0, linesAdded: 0, m
 
 /**
  * Regions of the raster (pixels) with ink no covered box reaches, shaped like one to three lines of text
- * of `lineHeight` pixels, largest ink first. `covered` are the boxes of the words already read.
+ * of `lineHeight` pixels (or as tall as `maximumLineHeights` of them), largest ink first. `covered` are
+ * the boxes of the words already read.
  */
-export function uncoveredTextRegions(raster: GreyRaster, covered: readonly PixelBox[], lineHeight: number): PixelBox[] {
+export function uncoveredTextRegions(raster: GreyRaster, covered: readonly PixelBox[], lineHeight: number, maximumLineHeights = maximumHeightInLineHeights): PixelBox[] {
   // A grid of cells about a sixth of a line high: fine enough to keep lines apart, coarse enough to be quick.
   const cell = Math.max(1, Math.floor(lineHeight / 6));
   const columns = Math.ceil(raster.width / cell);
@@ -118,7 +119,7 @@ export function uncoveredTextRegions(raster: GreyRaster, covered: readonly Pixel
     const box = { left: minColumn * cell, top: minRow * cell, width: (maxColumn - minColumn + 1) * cell, height: (maxRow - minRow + 1) * cell };
     const inkShare = ink / (box.width * box.height);
     if (box.width < minimumWidthInLineHeights * lineHeight) continue;
-    if (box.height < minimumHeightInLineHeights * lineHeight || box.height > maximumHeightInLineHeights * lineHeight) continue;
+    if (box.height < minimumHeightInLineHeights * lineHeight || box.height > maximumLineHeights * lineHeight) continue;
     if (inkShare < minimumInkShare || inkShare > maximumInkShare) continue;
     const strokeHeights = [...inkedRows.values()].map(([top, bottom]) => (bottom - top + 1) * cell).sort((first, second) => first - second);
     if (strokeHeights[Math.floor(strokeHeights.length / 2)]! < minimumStrokeHeightInLineHeights * lineHeight) continue;
@@ -128,7 +129,7 @@ export function uncoveredTextRegions(raster: GreyRaster, covered: readonly Pixel
 }
 
 /** The median height in raster pixels of the words read, or undefined with too few words to tell. */
-function medianWordHeight(boxes: readonly PixelBox[]): number | undefined {
+export function medianWordHeight(boxes: readonly PixelBox[]): number | undefined {
   if (boxes.length < minimumWordsRead) return undefined;
   const heights = boxes.map((box) => box.height).sort((first, second) => first - second);
   return heights[Math.floor(heights.length / 2)];
