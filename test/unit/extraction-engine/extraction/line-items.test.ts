@@ -361,7 +361,7 @@ describe('a scanned header and table as OCR boxes them', () => {
     const small = (text: string): Row => [{ text, x: 0.08, height: 0.006 }];
     const header: Row = [{ text: 'Description', x: X.description, height: 0.006 }, { text: 'Qty', x: X.quantity, height: 0.006 }, { text: 'Unit price', x: X.price, height: 0.006 }, { text: 'Amount', x: X.amount, height: 0.006 }];
     const tall = (description: string, quantity: string, price: string, amount: string): Row =>
-      item(description, quantity, price, amount).map((cell) => ({ ...(cell as PlacedText), height: 0.012 }));
+      (item(description, quantity, price, amount) as PlacedText[]).map((cell) => ({ ...cell, height: 0.012 }));
     const page: Row[] = [
       ...['invoice from', 'a small shop', 'street one', 'town two', 'phone three', 'mail four', 'customer five', 'order six', 'terms seven', 'notes eight'].map(small),
       header,
