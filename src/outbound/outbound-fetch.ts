@@ -128,6 +128,26 @@ export function overrideHostResolver(resolver: HostResolver | undefined): void {
 const processResolver: HostResolver = (hostname) => (resolverOverride ?? systemResolver)(hostname);
 
 /**
+ * A resolver that asks DNS once per host name for as long as it is kept, then answers from memory:
+ * the webhook consumer builds one per invocation, whose up to 250 POSTs mostly go to a few hosts, and
+ * each lookup is a getaddrinfo on libuv's small thread pool. Only the lookup is shared: every request
+ * still checks every address of the answer against its policy and connects to the one it checked
+ * (`fetchOutbound`), and a new invocation asks DNS again. A failed lookup is not remembered.
+ */
+export function lookupsRememberedFor(resolve: HostResolver = processResolver): HostResolver {
+  const answers = new Map<string, Promise<ResolvedAddress[]>>();
+  return (hostname) => {
+    let answer = answers.get(hostname);
+    if (!answer) {
+      answer = resolve(hostname);
+      answers.set(hostname, answer);
+      answer.catch(() => answers.delete(hostname));
+    }
+    return answer;
+  };
+}
+
+/**
  * An HTTP(S) request to a caller-supplied URL that cannot be turned against the service: the host is
  * resolved once, every address it resolves to must be public, and the connection goes to the address
  * that was checked (a second DNS answer cannot rebind it). Redirects are checked the same way, the
@@ -228,7 +248,12 @@ async function resolveChecked(hostname: string, options: OutboundOptions, resolv
   return addresses[0]!;
 }
 
-async function readCapped(
+/**
+ * The response body, read with the stream's own events rather than an async iterator: a webhook
+ * consumer reads hundreds of small answers per invocation, and the iterator's machinery cost more
+ * than the reading (docs/webhooks.md, Throughput, ninth round).
+ */
+function readCapped(
   message: IncomingMessage,
   maxBytes: number,
   oversized: 'refuse' | 'truncate',
@@ -237,29 +262,38 @@ async function readCapped(
   const declared = Number(message.headers['content-length']);
   if (oversized === 'refuse' && Number.isFinite(declared) && declared > maxBytes) {
     message.destroy();
-    throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
+    return Promise.reject(new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false));
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of message) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes && oversized === 'truncate') {
-        chunks.push((chunk as Buffer).subarray(0, (chunk as Buffer).length - (total - maxBytes)));
-        message.destroy();
-        return { body: Buffer.concat(chunks), truncated: true };
-      }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const finish = (outcome: { body: Buffer; truncated: boolean } | OutboundRequestError) => {
+      if (settled) return;
+      settled = true;
+      if (outcome instanceof OutboundRequestError) reject(outcome);
+      else resolve(outcome);
+    };
+    message.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      total += chunk.length;
       if (total > maxBytes) {
         message.destroy();
-        throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
+        if (oversized === 'truncate') {
+          chunks.push(chunk.subarray(0, chunk.length - (total - maxBytes)));
+          finish({ body: Buffer.concat(chunks), truncated: true });
+        } else {
+          finish(new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false));
+        }
+        return;
       }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (error instanceof OutboundRequestError) throw error;
-    throw classifyTransportError(error as Error, deadline);
-  }
-  return { body: Buffer.concat(chunks), truncated: false };
+      chunks.push(chunk);
+    });
+    message.on('end', () => finish({ body: Buffer.concat(chunks), truncated: false }));
+    message.on('error', (error) => finish(classifyTransportError(error, deadline)));
+    // Closed before its end (the deadline destroyed the request, the connection dropped): no error may follow.
+    message.on('close', () => finish(classifyTransportError(new Error('The response ended before its body was complete.'), deadline)));
+  });
 }
 
 function classifyTransportError(error: Error, deadline: AbortSignal): OutboundRequestError {
