@@ -291,8 +291,11 @@ function readCapped(
     });
     message.on('end', () => finish({ body: Buffer.concat(chunks), truncated: false }));
     message.on('error', (error) => finish(classifyTransportError(error, deadline)));
-    // Closed before its end (the deadline destroyed the request, the connection dropped): no error may follow.
-    message.on('close', () => finish(classifyTransportError(new Error('The response ended before its body was complete.'), deadline)));
+    // Every response closes, after its end or without one (the deadline destroyed the request, the
+    // connection dropped, and no error need follow); the error is built only in the second case.
+    message.on('close', () => {
+      if (!settled) finish(classifyTransportError(new Error('The response ended before its body was complete.'), deadline));
+    });
   });
 }
 
