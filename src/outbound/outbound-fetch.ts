@@ -154,7 +154,19 @@ export function lookupsRememberedFor(resolve: HostResolver = processResolver): H
  * response body is capped while it streams, and one deadline covers the whole exchange.
  */
 export async function fetchOutbound(request: OutboundRequest, options: OutboundOptions): Promise<OutboundResponse> {
-  const deadline = AbortSignal.timeout(options.timeoutMs);
+  // A timer cleared when the exchange ends, rather than AbortSignal.timeout's, which stays armed (and
+  // weakly tracked) for the whole timeout after every request: a webhook consumer sends hundreds a second.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), options.timeoutMs);
+  timer.unref();
+  try {
+    return await exchangeWithRedirects(request, options, timeout.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchangeWithRedirects(request: OutboundRequest, options: OutboundOptions, deadline: AbortSignal): Promise<OutboundResponse> {
   const resolveHost = options.resolveHost ?? processResolver;
   let current = request;
   for (let hop = 0; ; hop += 1) {
