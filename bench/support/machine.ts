@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 
 /** Figures mean little without the machine they were measured on. */
@@ -25,4 +26,32 @@ export async function measureThroughput(operation: () => Promise<unknown>, concu
     }),
   );
   return completed / ((performance.now() - startedAt) / 1000);
+}
+
+/**
+ * CPU seconds of this process's libuv thread pool (threads named `libuv-worker`: file system work,
+ * LevelDB's reads and writes, DNS lookups), from /proc; undefined where there is no /proc (not Linux).
+ * What is left of the process beside its JavaScript threads is then V8's helper threads (GC, compilation).
+ */
+export function libuvPoolCpuSeconds(): number | undefined {
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return undefined;
+  }
+  const ticksPerSecond = 100; // USER_HZ, 100 on every Linux that Node supports
+  let ticks = 0;
+  for (const task of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!name.startsWith('libuv-worker')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return ticks / ticksPerSecond;
 }

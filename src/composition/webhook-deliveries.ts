@@ -9,7 +9,7 @@ import { DynamoDeliveryStore } from '../webhooks/aws/dynamodb-delivery-store.ts'
 import type { DeliveryStore } from '../webhooks/delivery-store.ts';
 import { RecordedEventPayloads, type EventPayloads } from '../webhooks/event-payloads.ts';
 import { eventLister } from './events.ts';
-import { OutboundConnectionPool } from '../outbound/outbound-fetch.ts';
+import { OutboundConnectionPool, type HostResolver } from '../outbound/outbound-fetch.ts';
 import { retrySchedule } from '../webhooks/retry-schedule.ts';
 import pLimit from 'p-limit';
 import { WebhookSender, type PostSlots } from '../webhooks/webhook-sender.ts';
@@ -55,9 +55,19 @@ function postSlots(): PostSlots {
  * PAPERFLOW_WEBHOOK_RETRY_DELAYS, PAPERFLOW_WEBHOOK_TIMEOUT_SECONDS or PAPERFLOW_WEBHOOK_MAX_CONCURRENT_POSTS throws
  * when the configuration is read (configuration.ts), at start-up, naming the variable.
  */
-export function deliveryAttempts(ports: { subscriptions: SubscriptionLookup; sign: SignWebhook; store?: DeliveryStore; events?: EventPayloads }): DeliveryAttempts {
+export function deliveryAttempts({
+  resolveHost,
+  ...ports
+}: {
+  subscriptions: SubscriptionLookup;
+  sign: SignWebhook;
+  store?: DeliveryStore;
+  events?: EventPayloads;
+  /** The DNS lookups of endpoint hosts; the process's resolver, asked per POST, unless given. */
+  resolveHost?: HostResolver;
+}): DeliveryAttempts {
   const { settings } = paperflowConfiguration();
-  const sender = new WebhookSender({ timeoutMs: settings.webhookTimeoutMs, policy: configuredUrlPolicy, connections: webhookConnections, slots: postSlots() });
+  const sender = new WebhookSender({ timeoutMs: settings.webhookTimeoutMs, policy: configuredUrlPolicy, connections: webhookConnections, slots: postSlots(), resolveHost });
   return new DeliveryAttempts({
     store: deliveryStore(),
     events: eventPayloads(),

@@ -15,6 +15,7 @@ import { SigningSecretCipher } from '../webhooks/subscription-secrets.ts';
 import { SubscriptionService } from '../webhooks/subscription-service.ts';
 import type { SubscriptionStore } from '../webhooks/subscription-store.ts';
 import { signWebhook } from '../webhooks/webhook-signature.ts';
+import { lookupsRememberedFor } from '../outbound/outbound-fetch.ts';
 
 // Built from the function's configuration (configuration.ts). The one choice between deployed and
 // local is here: a KMS key id (deployed, or LocalStack/moto, which serve KMS) or the embedded stack's
@@ -61,12 +62,13 @@ export function webhookDeliveries(): DeliveryAttempts {
  * (functions/webhooks/process-webhook-deliveries.ts). Built once per invocation, and its reads are of
  * that invocation: the records of a batch read their deliveries and their subscriptions (with the
  * encrypted secrets) in one BatchGetItem each, and each event, subscription and decrypted secret once,
- * however many records need it.
+ * however many records need it, and each endpoint host's DNS answer once (still checked per POST).
  */
 export function deliveryQueueMessages(listeners: readonly RecordedEventListener[] = []): DeliveryQueueMessages {
   const subscriptions = new StoredSubscriptionLookup(subscriptionStore({ batchReadsForOneInvocation: true }), () => new SigningSecretCipher(signingSecretDataKeys()));
   const events = eventPayloads({ rememberForOneInvocation: true });
-  const attempts = deliveryAttempts({ subscriptions, sign: (input) => ({ ...signWebhook(input) }), store: deliveryStore({ batchReads: true }), events });
+  // Each endpoint host is looked up once per invocation; every POST still checks the answer and pins it.
+  const attempts = deliveryAttempts({ subscriptions, sign: (input) => ({ ...signWebhook(input) }), store: deliveryStore({ batchReads: true }), events, resolveHost: lookupsRememberedFor() });
   return new DeliveryQueueMessages({ attempts, subscriptions, events, listeners });
 }
 

@@ -128,13 +128,45 @@ export function overrideHostResolver(resolver: HostResolver | undefined): void {
 const processResolver: HostResolver = (hostname) => (resolverOverride ?? systemResolver)(hostname);
 
 /**
+ * A resolver that asks DNS once per host name for as long as it is kept, then answers from memory:
+ * the webhook consumer builds one per invocation, whose up to 250 POSTs mostly go to a few hosts, and
+ * each lookup is a getaddrinfo on libuv's small thread pool. Only the lookup is shared: every request
+ * still checks every address of the answer against its policy and connects to the one it checked
+ * (`fetchOutbound`), and a new invocation asks DNS again. A failed lookup is not remembered.
+ */
+export function lookupsRememberedFor(resolve: HostResolver = processResolver): HostResolver {
+  const answers = new Map<string, Promise<ResolvedAddress[]>>();
+  return (hostname) => {
+    let answer = answers.get(hostname);
+    if (!answer) {
+      answer = resolve(hostname);
+      answers.set(hostname, answer);
+      answer.catch(() => answers.delete(hostname));
+    }
+    return answer;
+  };
+}
+
+/**
  * An HTTP(S) request to a caller-supplied URL that cannot be turned against the service: the host is
  * resolved once, every address it resolves to must be public, and the connection goes to the address
  * that was checked (a second DNS answer cannot rebind it). Redirects are checked the same way, the
  * response body is capped while it streams, and one deadline covers the whole exchange.
  */
 export async function fetchOutbound(request: OutboundRequest, options: OutboundOptions): Promise<OutboundResponse> {
-  const deadline = AbortSignal.timeout(options.timeoutMs);
+  // A timer cleared when the exchange ends, rather than AbortSignal.timeout's, which stays armed (and
+  // weakly tracked) for the whole timeout after every request: a webhook consumer sends hundreds a second.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), options.timeoutMs);
+  timer.unref();
+  try {
+    return await exchangeWithRedirects(request, options, timeout.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchangeWithRedirects(request: OutboundRequest, options: OutboundOptions, deadline: AbortSignal): Promise<OutboundResponse> {
   const resolveHost = options.resolveHost ?? processResolver;
   let current = request;
   for (let hop = 0; ; hop += 1) {
@@ -228,7 +260,12 @@ async function resolveChecked(hostname: string, options: OutboundOptions, resolv
   return addresses[0]!;
 }
 
-async function readCapped(
+/**
+ * The response body, read with the stream's own events rather than an async iterator: a webhook
+ * consumer reads hundreds of small answers per invocation, and the iterator's machinery cost more
+ * than the reading (docs/webhooks.md, Throughput, ninth round).
+ */
+function readCapped(
   message: IncomingMessage,
   maxBytes: number,
   oversized: 'refuse' | 'truncate',
@@ -237,29 +274,41 @@ async function readCapped(
   const declared = Number(message.headers['content-length']);
   if (oversized === 'refuse' && Number.isFinite(declared) && declared > maxBytes) {
     message.destroy();
-    throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
+    return Promise.reject(new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false));
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of message) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes && oversized === 'truncate') {
-        chunks.push((chunk as Buffer).subarray(0, (chunk as Buffer).length - (total - maxBytes)));
-        message.destroy();
-        return { body: Buffer.concat(chunks), truncated: true };
-      }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const finish = (outcome: { body: Buffer; truncated: boolean } | OutboundRequestError) => {
+      if (settled) return;
+      settled = true;
+      if (outcome instanceof OutboundRequestError) reject(outcome);
+      else resolve(outcome);
+    };
+    message.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      total += chunk.length;
       if (total > maxBytes) {
         message.destroy();
-        throw new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false);
+        if (oversized === 'truncate') {
+          chunks.push(chunk.subarray(0, chunk.length - (total - maxBytes)));
+          finish({ body: Buffer.concat(chunks), truncated: true });
+        } else {
+          finish(new OutboundRequestError('too-large', `The response exceeds ${maxBytes} bytes.`, false));
+        }
+        return;
       }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (error instanceof OutboundRequestError) throw error;
-    throw classifyTransportError(error as Error, deadline);
-  }
-  return { body: Buffer.concat(chunks), truncated: false };
+      chunks.push(chunk);
+    });
+    message.on('end', () => finish({ body: Buffer.concat(chunks), truncated: false }));
+    message.on('error', (error) => finish(classifyTransportError(error, deadline)));
+    // Every response closes, after its end or without one (the deadline destroyed the request, the
+    // connection dropped, and no error need follow); the error is built only in the second case.
+    message.on('close', () => {
+      if (!settled) finish(classifyTransportError(new Error('The response ended before its body was complete.'), deadline));
+    });
+  });
 }
 
 function classifyTransportError(error: Error, deadline: AbortSignal): OutboundRequestError {

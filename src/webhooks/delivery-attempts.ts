@@ -201,7 +201,9 @@ export class DeliveryAttempts {
     // Every attempt runs to its end before a failure of one is reported: none is cut off half-way.
     // Their outcomes are recorded together, as many as ended while the previous write was under way.
     const ownSettlements = new SettlementBatches(fanOut.settleOwnAttempts);
-    const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, settle: ownSettlements.settle })));
+    // One event, one body: serialised once for all its deliveries, not once per subscription.
+    const body = sentNow.length > 0 ? envelopeBody(event.envelope) : '';
+    const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, body, settle: ownSettlements.settle })));
     const failed = attempts.find((attempt) => attempt.status === 'rejected');
     if (failed) {
       // Every write of this fan-out has ended: the hand-off's next receipt may claim the event at once.
@@ -267,12 +269,12 @@ export class DeliveryAttempts {
    * Attempt `attempt` of `delivery`, its next one: held while the subscription is paused, the delivery
    * ended when the subscription is gone, otherwise the POST, then its outcome recorded on the delivery
    * together with the settle (steps 4-6 of the protocol). `known.event` is the event when the caller
-   * has it already.
+   * has it already, `known.body` its envelope as sent (`envelopeBody`).
    */
   private async makeAttempt(
     delivery: DeliveryRecord,
     attempt: number,
-    known: { event?: RecordedEvent; settle?: SettleAttempt } = {},
+    known: { event?: RecordedEvent; body?: string; settle?: SettleAttempt } = {},
   ): Promise<AttemptMessageResult> {
     const { store, subscriptions, events } = this.dependencies;
     const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
@@ -300,7 +302,7 @@ export class DeliveryAttempts {
       this.dependencies.send(
         {
           endpointUrl: subscription.endpointUrl,
-          body: envelopeBody(event.envelope),
+          body: known.body ?? envelopeBody(event.envelope),
           eventId: delivery.eventId,
           eventType: delivery.eventType,
           deliveryId: delivery.id,

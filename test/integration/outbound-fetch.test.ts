@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fetchOutbound, OutboundConnectionPool, OutboundRequestError, type OutboundOptions, type ResolvedAddress } from '../../src/outbound/outbound-fetch.ts';
+import { fetchOutbound, lookupsRememberedFor, OutboundConnectionPool, OutboundRequestError, type OutboundOptions, type ResolvedAddress } from '../../src/outbound/outbound-fetch.ts';
 import { countingServer } from '../support/counting-server.ts';
 import { localPolicy, resolverOf, strictPolicy } from '../support/stub-resolver.ts';
 import { rejectionOf } from '../support/rejections.ts';
@@ -291,5 +291,44 @@ describe('fetchOutbound with a connection pool', () => {
       pool.close();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('lookupsRememberedFor', () => {
+  it('asks DNS once per host while it is kept, and a new one asks again', async () => {
+    routes['/hook'] = (_request, response) => response.end('ok');
+    const dns = resolverOf({ 'hooks.example.test': ['127.0.0.1'], 'other.example.test': ['127.0.0.1'] });
+    const invocation = lookupsRememberedFor(dns);
+    const post = (host: string, resolveHost = invocation) => fetchOutbound({ url: `http://${host}:${port}/hook`, method: 'POST', body: '{}' }, options({ resolveHost }));
+
+    const answers = [await post('hooks.example.test'), await post('hooks.example.test'), await post('other.example.test')];
+    await post('hooks.example.test', lookupsRememberedFor(dns));
+
+    expect(answers.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(dns.calls).toEqual(['hooks.example.test', 'other.example.test', 'hooks.example.test']);
+    expect(received).toHaveLength(4);
+  });
+
+  it('still checks the remembered answer on every request: a private address is refused each time', async () => {
+    const dns = resolverOf({ 'internal.example.test': ['10.0.0.8'] });
+    const invocation = lookupsRememberedFor(dns);
+    const post = () => fetchOutbound({ url: `https://internal.example.test/hook`, method: 'POST', body: '{}' }, options({ policy: strict, resolveHost: invocation }));
+
+    const failures = [await failureOf(post()), await failureOf(post())];
+
+    expect(failures.map((failure) => failure.kind)).toEqual(['refused-address', 'refused-address']);
+    expect(dns.calls).toEqual(['internal.example.test']);
+    expect(received).toHaveLength(0);
+  });
+
+  it('does not remember a failed lookup', async () => {
+    const dns = resolverOf({});
+    const invocation = lookupsRememberedFor(dns);
+    const post = () => fetchOutbound({ url: `http://missing.example.test:${port}/hook` }, options({ resolveHost: invocation }));
+
+    const failures = [await failureOf(post()), await failureOf(post())];
+
+    expect(failures.map((failure) => failure.kind)).toEqual(['dns', 'dns']);
+    expect(dns.calls).toEqual(['missing.example.test', 'missing.example.test']);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { readConfiguration } from '../../src/composition/configuration.ts';
 import { callWebFunction, defaultRetryDelayMs, type WebFunctionDependencies } from '../../src/workflows/steps/web-function.ts';
 import { StepFailedError } from '../../src/workflows/step-failures.ts';
+import { webFunctionDefaults } from '../../src/workflows/step-types/web-function.ts';
 import { localPolicy, resolverOf, strictPolicy } from '../support/stub-resolver.ts';
 import { startWebhookReceiver, refusedConnectionUrl, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { rejectionOf } from '../support/rejections.ts';
@@ -141,16 +142,18 @@ describe('callWebFunction', () => {
 
   it('times out an endpoint that does not answer, retrying the timeout', async () => {
     answer = () => undefined; // never answers
-    const deadlines = vi.spyOn(AbortSignal, 'timeout');
+    // An attempt's deadline is a timer (fetchOutbound): the timers the call set say which deadlines it had.
+    const timers = vi.spyOn(globalThis, 'setTimeout');
 
     const failure = await stepFailureOf(callWebFunction({ url: `${server.url}/slow`, timeoutSeconds: 0.2, retries: 1 }, local));
-    const deadlinesSet = deadlines.mock.calls.map(([milliseconds]) => milliseconds);
-    deadlines.mockRestore();
+    const timersSet = timers.mock.calls.map(([, milliseconds]) => milliseconds);
+    timers.mockRestore();
 
     expect(failure.message).toMatch(/after 2 attempt\(s\): The request timed out/);
     expect(received).toHaveLength(2);
-    // Each attempt had the step's own 0.2 s deadline, not the default.
-    expect(deadlinesSet).toEqual([200, 200]);
+    // Each attempt had the step's own 0.2 s deadline, not the default (the 500 ms between them is the pause).
+    expect(timersSet.filter((milliseconds) => milliseconds === 200)).toHaveLength(2);
+    expect(timersSet).not.toContain(webFunctionDefaults.timeoutSeconds * 1000);
   });
 
   it('retries a refused connection, then fails without output', async () => {

@@ -62,6 +62,11 @@ export class DynamoSubscriptionStore implements SubscriptionStore {
   private readonly batchedReads: BatchedItemReads | undefined;
   /** Set for one queue consumer invocation: each workspace's subscriptions listed once (its fan-outs' candidates). */
   private readonly listedWorkspaces: Map<string, Promise<SubscriptionRecord[]>> | undefined;
+  /**
+   * Set for one queue consumer invocation: each subscription's item parsed once, however many of its
+   * deliveries the invocation attempts (a batch of ten fan-outs asks 250 times for 25 subscriptions).
+   */
+  private readonly parsedForDelivery: Map<string, Promise<SubscriptionForDelivery | undefined>> | undefined;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -72,6 +77,7 @@ export class DynamoSubscriptionStore implements SubscriptionStore {
       ? new BatchedItemReads(client, tableName, { consistentRead: false, attributes: [...deliveryAttributes], remember: true })
       : undefined;
     this.listedWorkspaces = options.batchReadsForOneInvocation ? new Map() : undefined;
+    this.parsedForDelivery = options.batchReadsForOneInvocation ? new Map() : undefined;
   }
 
   async create(record: SubscriptionRecord, secretCiphertext: EncryptedSigningSecret): Promise<void> {
@@ -108,18 +114,19 @@ export class DynamoSubscriptionStore implements SubscriptionStore {
    * every attempt); undefined when the workspace has no such subscription.
    */
   async getForDelivery(workspaceId: string, subscriptionId: string): Promise<SubscriptionForDelivery | undefined> {
-    const item = this.batchedReads
-      ? await callDownstream('DynamoDB BatchGetItem (subscriptions)', () => this.batchedReads!.get(subscriptionKey(subscriptionId)))
-      : await this.item(workspaceId, subscriptionId, deliveryAttributes);
-    if (!item || item.workspaceId !== workspaceId) return undefined;
-    const secrets = secretsItemSchema.parse(item);
-    if (!secrets.secretCiphertext) return undefined;
-    const found: SubscriptionForDelivery = { record: toSubscriptionRecord(item), secretCiphertext: secrets.secretCiphertext };
-    if (secrets.previousSecretCiphertext && secrets.previousSecretExpiresAt !== undefined) {
-      found.previousSecret = { ciphertext: secrets.previousSecretCiphertext, expiresAt: secrets.previousSecretExpiresAt };
+    if (!this.batchedReads || !this.parsedForDelivery) return forDeliveryOf(await this.item(workspaceId, subscriptionId, deliveryAttributes));
+    let parsed = this.parsedForDelivery.get(subscriptionId);
+    if (!parsed) {
+      parsed = callDownstream('DynamoDB BatchGetItem (subscriptions)', () => this.batchedReads!.get(subscriptionKey(subscriptionId))).then(forDeliveryOf);
+      this.parsedForDelivery.set(subscriptionId, parsed);
+      // A failed read is not remembered: the next record (or the message's next receipt) asks again.
+      parsed.catch(() => this.parsedForDelivery!.delete(subscriptionId));
     }
-    return found;
+    const found = await parsed;
+    // Another workspace's subscription answers as a missing one, whoever asked first.
+    return found?.record.workspaceId === workspaceId ? found : undefined;
   }
+
 
   /**
    * Replaces the signing secret in one conditional write. With `previousExpiresAt` the current secret
@@ -335,6 +342,18 @@ export class DynamoSubscriptionStore implements SubscriptionStore {
     );
     return Item && Item.workspaceId === workspaceId ? Item : undefined;
   }
+}
+
+/** The record and its secrets' ciphertexts, parsed from one item; undefined for no item or no secret. */
+function forDeliveryOf(item: Record<string, unknown> | undefined): SubscriptionForDelivery | undefined {
+  if (!item) return undefined;
+  const secrets = secretsItemSchema.parse(item);
+  if (!secrets.secretCiphertext) return undefined;
+  const found: SubscriptionForDelivery = { record: toSubscriptionRecord(item), secretCiphertext: secrets.secretCiphertext };
+  if (secrets.previousSecretCiphertext && secrets.previousSecretExpiresAt !== undefined) {
+    found.previousSecret = { ciphertext: secrets.previousSecretCiphertext, expiresAt: secrets.previousSecretExpiresAt };
+  }
+  return found;
 }
 
 function toSubscriptionRecord(item: Record<string, unknown>): SubscriptionRecord {

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoSubscriptionStore } from '../../../src/webhooks/aws/dynamodb-subscription-store.ts';
@@ -60,5 +60,36 @@ describe('DynamoSubscriptionStore.listWorkspace within one consumer invocation',
     await store.listWorkspace('ws_listed');
 
     expect(documents.commandCalls(QueryCommand)).toHaveLength(2);
+  });
+});
+
+describe('DynamoSubscriptionStore.getForDelivery within one consumer invocation', () => {
+  const secretCiphertext = { keyProvider: 'local-file', encryptedDataKey: 'a2V5', iv: 'aXY=', ciphertext: 'c2VjcmV0', authTag: 'dGFn' };
+  const withSecret = (index: number) => ({ pk: `SUB#${subscriptionItem(index).id}`, sk: 'SUBSCRIPTION', ...subscriptionItem(index), secretCiphertext });
+
+  it('reads and parses each subscription once for all the deliveries that ask, and still answers another workspace as missing', async () => {
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [withSecret(1)] } });
+    const store = storeFor({ batchReadsForOneInvocation: true });
+
+    const answers = await Promise.all(Array.from({ length: 25 }, () => store.getForDelivery('ws_listed', subscriptionItem(1).id)));
+    const later = await store.getForDelivery('ws_listed', subscriptionItem(1).id);
+    const foreign = await store.getForDelivery('ws_other', subscriptionItem(1).id);
+
+    expect(documents.commandCalls(BatchGetCommand)).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ record: { id: subscriptionItem(1).id, workspaceId: 'ws_listed', status: 'active' }, secretCiphertext });
+    // The same parsed answer each time: one parse of the item per invocation.
+    for (const answer of [...answers, later]) expect(answer).toBe(answers[0]);
+    expect(foreign).toBeUndefined();
+  });
+
+  it('asks again after a failed read', async () => {
+    documents.on(BatchGetCommand).rejectsOnce(new Error('connection reset')).resolves({ Responses: { records: [withSecret(1)] } });
+    const store = storeFor({ batchReadsForOneInvocation: true });
+
+    await expect(store.getForDelivery('ws_listed', subscriptionItem(1).id)).rejects.toThrow();
+    const retried = await store.getForDelivery('ws_listed', subscriptionItem(1).id);
+
+    expect(retried?.record.id).toBe(subscriptionItem(1).id);
+    expect(documents.commandCalls(BatchGetCommand)).toHaveLength(2);
   });
 });
