@@ -45,6 +45,7 @@ const globalWorkerRegistration = `globalThis.pdfjsWorker = {
 };`;
 /** The worker's own definitions the skip uses: were one renamed, the font would fail to load and fall back instead. */
 const definitionsUsed = ['function normalizeFontName(', 'const getStdFontMap = ', 'const getNonStdFontMap = ', 'function adjustWidths('];
+/** Names the map beside pdf.js's file, which the copy in the temporary folder does not have (and, unminified, needs no map). */
 const sourceMapComment = '//# sourceMappingURL=pdf.worker.mjs.map';
 
 const workerFile = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'legacy', 'build', 'pdf.worker.mjs');
@@ -56,7 +57,7 @@ export function textWorkerSource(stockSource: string): string | undefined {
   return stockSource
     .replace(compositeTrueTypeConversion, compositeTrueTypeConversionForText)
     .replace(globalWorkerRegistration, '')
-    .replace(sourceMapComment, `//# sourceMappingURL=${pathToFileURL(`${workerFile}.map`).href}`);
+    .replace(sourceMapComment, '');
 }
 
 interface WorkerMessageHandlerModule {
