@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -115,11 +115,18 @@ async function startTextWorker(): Promise<pdfjs.PDFWorker | undefined> {
   return new pdfjs.PDFWorker({ port: port as never, verbosity: pdfjs.VerbosityLevel.ERRORS });
 }
 
-/** The source as a module file in the temporary folder, named by its content so processes share it. */
+/**
+ * The source as a module file in the temporary folder, named by its content so processes share it. The
+ * folder is called node_modules because that is what marks a file as a package's to the tools that would
+ * otherwise transform it on import like the project's own code (vitest's module runner: seconds per
+ * test file for pdf.js's 2.4 MB), while pdf.js's own copy, under the project's node_modules, is imported as it is.
+ */
 async function writtenOnce(source: string): Promise<string> {
-  const file = path.join(tmpdir(), `paperflow-pdfjs-text-worker-${pdfjs.version}-${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`);
+  const folder = path.join(tmpdir(), 'paperflow-pdfjs-text-worker', 'node_modules');
+  const file = path.join(folder, `pdf.worker-${pdfjs.version}-${createHash('sha256').update(source).digest('hex').slice(0, 16)}.mjs`);
   const existing = await stat(file).catch(() => undefined);
   if (existing?.size === Buffer.byteLength(source)) return file;
+  await mkdir(folder, { recursive: true });
   // Written under a name of its own and renamed, so a process never imports a half-written file.
   const partial = `${file}.${process.pid}.${Date.now()}`;
   await writeFile(partial, source);
