@@ -66,10 +66,12 @@ interface WorkerMessageHandlerModule {
 
 /**
  * The message channel between the reader and its in-thread worker, as pdf.js's own LoopbackPort (which
- * pdf.js does not export) does it: messages are cloned and delivered after the current task's microtasks.
+ * pdf.js does not export) does it: messages are cloned and delivered after the current task's
+ * microtasks. Each document adds listeners and removes them through the abort signal it passes when it
+ * is destroyed; a port that kept them would deliver every message to every document read so far.
  */
 class InThreadPort {
-  private readonly listeners = new Set<(event: { data: unknown }) => void>();
+  private readonly listeners = new Set<MessageListener>();
   private readonly delivered = Promise.resolve();
 
   postMessage(message: unknown, transfer?: NonNullable<Parameters<typeof structuredClone>[1]>['transfer']): void {
@@ -79,18 +81,27 @@ class InThreadPort {
     });
   }
 
-  addEventListener(_name: 'message', listener: (event: { data: unknown }) => void): void {
+  addEventListener(_name: 'message', listener: MessageListener, options?: { signal?: AbortSignal }): void {
+    if (options?.signal?.aborted) return;
     this.listeners.add(listener);
+    options?.signal?.addEventListener('abort', () => this.listeners.delete(listener), { once: true });
   }
 
-  removeEventListener(_name: 'message', listener: (event: { data: unknown }) => void): void {
+  removeEventListener(_name: 'message', listener: MessageListener): void {
     this.listeners.delete(listener);
   }
 
   terminate(): void {
     this.listeners.clear();
   }
+
+  /** Listeners attached now: one pair for the worker itself and one per document not yet destroyed. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
 }
+
+type MessageListener = (event: { data: unknown }) => void;
 
 let textWorker: Promise<pdfjs.PDFWorker | undefined> | undefined;
 

@@ -120,4 +120,16 @@ describe('the PDF text worker', () => {
     expect(textOnly.fontConverted).toBe(true);
     expect(textOnly.items).toEqual(stock.items);
   });
+
+  it('lets go of each document once it is read, so a long-lived process does not deliver every message to every document it read before', async () => {
+    const worker = await pdfTextWorker();
+    const port = worker?.port as unknown as { listenerCount: number };
+    const pdf = await compositeTrueTypePdf('Rechnung 42', { fontName: 'ABCDEF+PaperflowSans' });
+    await readDocument(pdf, { mediaType: 'application/pdf', ocrImagesOnTextPages: false });
+    const listenersBetweenDocuments = port.listenerCount;
+
+    for (let document = 0; document < 3; document += 1) await readDocument(pdf, { mediaType: 'application/pdf', ocrImagesOnTextPages: false });
+
+    expect(port.listenerCount).toBe(listenersBetweenDocuments);
+  });
 });
