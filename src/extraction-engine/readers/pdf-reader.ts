@@ -10,6 +10,7 @@ import { prepareOcrRaster } from './ocr-raster.ts';
 import { rebuildPdfStructure } from './pdf-repair.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
 import { linesFromTextItems, readableCharacterCount, type PdfTextItem } from './pdf-text-layer.ts';
+import { pdfTextWorker } from './pdf-text-worker.ts';
 import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
 import { sortInReadingOrder } from './text-lines.ts';
@@ -90,7 +91,7 @@ class CachedBinaryDataFactory {
 }
 
 export async function readPdf(bytes: Uint8Array, context: ReadingContext, options: PdfReadingOptions): Promise<PdfReading> {
-  const { loadingTask, document, openedBytes } = await openDocumentOrRebuilt(bytes, context);
+  const { loadingTask, document, openedBytes } = await openDocumentOrRebuilt(bytes, context, await pdfTextWorker());
   const rendering = new RenderingDocument(openedBytes, context);
   try {
     const pageCount = document.numPages;
@@ -130,7 +131,7 @@ class RenderingDocument {
   /** Runs `draw` with the page as the rendering document has it, and then lets go of the page's data. */
   async withPage<T>(pageNumber: number, draw: (page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory) => Promise<T>): Promise<T> {
     this.opened ??= (async () => {
-      const loadingTask = loadPdf(this.bytes, { forRendering: true });
+      const loadingTask = loadPdf(this.bytes, { forRendering: true, worker: undefined });
       try {
         return { loadingTask, document: await openDocument(loadingTask, this.context) };
       } catch (error) {
@@ -153,8 +154,13 @@ class RenderingDocument {
   }
 }
 
-function loadPdf(bytes: Uint8Array, { forRendering }: { forRendering: boolean }): pdfjs.PDFDocumentLoadingTask {
+/**
+ * Opens a PDF in pdf.js. Text is read through `worker` (pdf-text-worker.ts: pdf.js's worker without the
+ * font conversion text does not use) where there is one; pages are drawn with pdf.js's own worker.
+ */
+function loadPdf(bytes: Uint8Array, { forRendering, worker }: { forRendering: boolean; worker: pdfjs.PDFWorker | undefined }): pdfjs.PDFDocumentLoadingTask {
   return pdfjs.getDocument({
+    ...(worker ? { worker } : {}),
     // pdf.js takes ownership of (and may detach) the buffer it gets: give it a copy.
     data: new Uint8Array(bytes),
     // pdf.js 6 has no eval-based font path any more (no isEvalSupported option); fonts are never
@@ -183,8 +189,9 @@ function loadPdf(bytes: Uint8Array, { forRendering }: { forRendering: boolean })
 async function openDocumentOrRebuilt(
   bytes: Uint8Array,
   context: ReadingContext,
+  textWorker: pdfjs.PDFWorker | undefined,
 ): Promise<{ loadingTask: pdfjs.PDFDocumentLoadingTask; document: pdfjs.PDFDocumentProxy; openedBytes: Uint8Array }> {
-  const loadingTask = loadPdf(bytes, { forRendering: false });
+  const loadingTask = loadPdf(bytes, { forRendering: false, worker: textWorker });
   let openError: unknown;
   try {
     return { loadingTask, document: await openDocument(loadingTask, context), openedBytes: bytes };
@@ -194,7 +201,7 @@ async function openDocumentOrRebuilt(
   }
   const rebuilt = isDamageError(openError) ? rebuildPdfStructure(bytes) : undefined;
   if (!rebuilt) throw rejectionForOpenError(openError);
-  const rebuiltTask = loadPdf(rebuilt, { forRendering: false });
+  const rebuiltTask = loadPdf(rebuilt, { forRendering: false, worker: textWorker });
   try {
     return { loadingTask: rebuiltTask, document: await openDocument(rebuiltTask, context), openedBytes: rebuilt };
   } catch (error) {
