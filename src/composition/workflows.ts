@@ -8,7 +8,8 @@ import { StepFunctionsRunExecutions } from '../workflows/aws/step-functions-run-
 import { runStore, runViews, workflowStore } from './workflow-reads.ts';
 import { RunService } from '../workflows/run-service.ts';
 import { startDocumentInsightsStep } from '../workflows/steps/document-insights.ts';
-import { callWebFunction, defaultRetryDelayMs } from '../workflows/steps/web-function.ts';
+import { callWebFunction } from '../workflows/steps/web-function.ts';
+import { defaultRetryDelayMs } from '../workflows/steps/web-function-retry-delays.ts';
 import type { DocumentInsightsDependencies } from '../workflows/steps/document-insights.ts';
 import { documentInsightsWaits, taskCallbacks } from './workflow-callbacks.ts';
 

@@ -2,7 +2,7 @@
 // every problem reported at once and its location, before anything is published.
 
 import jsonata from 'jsonata';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { formatDocumentPath, plainIssueMessage, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../platform/operator-documents.ts';
