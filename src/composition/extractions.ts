@@ -1,5 +1,5 @@
 import { eventRecorder } from './events.ts';
-import { extractionConfigurationStore } from './extraction-configurations.ts';
+import { extractionConfigurationLookup } from './extraction-configuration-lookup.ts';
 import { fileBlobStore, fileLookup, fileRecordStore } from './file-lookup.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
@@ -67,7 +67,7 @@ export function serviceDependencies(): ExtractionServiceDependencies {
     executions: extractionExecutions(),
     settlement: extractionSettlement(),
     urlPolicy: configuredUrlPolicy,
-    configurationOf: async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
+    configurationOf: async (workspaceId) => (await extractionConfigurationLookup().get(workspaceId)).configuration,
   };
 }
 

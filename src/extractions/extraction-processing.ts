@@ -59,16 +59,17 @@ export type ExtractStepResult = { status: 'COMPLETED' | 'FAILED' | 'REJECTED' | 
 
 const genericFailureMessage = 'The document could not be processed; retry with backoff.';
 
-/** The work of each state of the extraction state machine, one method per Task. */
+/**
+ * The work of the extraction state machine's light Tasks, one method per Task: marking, fetching a
+ * URL document, recording the outcome. The extract Task is `DocumentExtraction` below, apart because
+ * it alone needs the document engine (pdf.js, OCR, native addons): a function built from this class
+ * does not bundle the engine.
+ */
 export class ExtractionProcessor {
   constructor(
     private readonly store: ExtractionStore,
-    private readonly outputs: ExtractionOutputs,
-    private readonly documents: ExtractionDocuments,
     private readonly downloads: DownloadedDocuments,
     private readonly settlement: ExtractionSettlement,
-    private readonly engine: DocumentEngine,
-    private readonly configurationOf: (workspaceId: string) => Promise<ExtractionConfiguration>,
     private readonly settings: ProcessingSettings,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -86,7 +87,7 @@ export class ExtractionProcessor {
 
   /** Downloads a URL document through the outbound guard and stores it as a file of the workspace. */
   async fetchDocument(input: ExtractionExecutionInput): Promise<void> {
-    const record = await this.current(input);
+    const record = await inFlightGeneration(this.store, input);
     if (!record || record.document.fileId !== undefined || !record.source) return;
     const content = await this.download(record.source.url);
     const file = await this.downloads.store(record.workspaceId, content, record.source.fileName ?? fileNameFromUrl(record.source.url));
@@ -126,13 +127,32 @@ export class ExtractionProcessor {
     return response.body;
   }
 
+  /** The last state: the terminal transition and its event, from a result or from a caught failure. */
+  async recordOutcome(input: ExtractionExecutionInput & { outcome?: ExtractStepResult; failure?: CaughtFailure }): Promise<{ status: string }> {
+    const terminal = input.failure ? outcomeOfFailure(input.failure) : outcomeOfResult(input.outcome);
+    if (!terminal) return { status: 'SUPERSEDED' };
+    const record = await this.settlement.finish(input.extractionId, input.generation, terminal);
+    return { status: record?.status ?? 'SUPERSEDED' };
+  }
+}
+
+/** The extract Task: reads the document with the engine, extracts its fields and stores the output. */
+export class DocumentExtraction {
+  constructor(
+    private readonly store: ExtractionStore,
+    private readonly outputs: ExtractionOutputs,
+    private readonly documents: ExtractionDocuments,
+    private readonly engine: DocumentEngine,
+    private readonly configurationOf: (workspaceId: string) => Promise<ExtractionConfiguration>,
+  ) {}
+
   /**
    * Inspects, reads, routes, extracts and validates the document, applies the duplicate policy and
    * stores the output. Returns a small summary (the output itself never travels through the state
    * machine's payload, which is limited to 256 KB).
    */
   async extractDocument(input: ExtractionExecutionInput): Promise<ExtractStepResult> {
-    const record = await this.current(input);
+    const record = await inFlightGeneration(this.store, input);
     if (!record) return { status: 'SUPERSEDED' };
     const file = record.document.fileId ? await this.documents.find(record.workspaceId, record.document.fileId) : undefined;
     if (!file || file.status !== 'ready') {
@@ -169,20 +189,13 @@ export class ExtractionProcessor {
     });
     return { status: 'COMPLETED', pageCount: outcome.pageCount };
   }
+}
 
-  /** The last state: the terminal transition and its event, from a result or from a caught failure. */
-  async recordOutcome(input: ExtractionExecutionInput & { outcome?: ExtractStepResult; failure?: CaughtFailure }): Promise<{ status: string }> {
-    const terminal = input.failure ? outcomeOfFailure(input.failure) : outcomeOfResult(input.outcome);
-    if (!terminal) return { status: 'SUPERSEDED' };
-    const record = await this.settlement.finish(input.extractionId, input.generation, terminal);
-    return { status: record?.status ?? 'SUPERSEDED' };
-  }
-
-  private async current(input: ExtractionExecutionInput): Promise<StoredExtraction | undefined> {
-    const record = await this.store.get(input.extractionId);
-    if (!record || record.deleting || record.generation !== input.generation || !inFlightStatuses.includes(record.status)) return undefined;
-    return record;
-  }
+/** The extraction when `input` is still its generation and in flight; undefined when the work is no longer wanted. */
+async function inFlightGeneration(store: ExtractionStore, input: ExtractionExecutionInput): Promise<StoredExtraction | undefined> {
+  const record = await store.get(input.extractionId);
+  if (!record || record.deleting || record.generation !== input.generation || !inFlightStatuses.includes(record.status)) return undefined;
+  return record;
 }
 
 function outcomeOfResult(result: ExtractStepResult | undefined): TerminalOutcome | undefined {
