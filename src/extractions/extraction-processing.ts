@@ -60,17 +60,15 @@ export type ExtractStepResult = { status: 'COMPLETED' | 'FAILED' | 'REJECTED' | 
 const genericFailureMessage = 'The document could not be processed; retry with backoff.';
 
 /**
- * The work of the extraction state machine's light Tasks, one method per Task: marking, fetching a
- * URL document, recording the outcome. The extract Task is `DocumentExtraction` below, apart because
- * it alone needs the document engine (pdf.js, OCR, native addons): a function built from this class
- * does not bundle the engine.
+ * The work of the extraction state machine's Tasks, one method per Task, in three classes so that each
+ * function bundles only what its Task uses: this one marks and records the outcome; `DocumentDownload`
+ * fetches a URL document (the outbound client, content sniffing); `DocumentExtraction` reads and
+ * extracts (the document engine: pdf.js, OCR, native addons).
  */
 export class ExtractionProcessor {
   constructor(
     private readonly store: ExtractionStore,
-    private readonly downloads: DownloadedDocuments,
     private readonly settlement: ExtractionSettlement,
-    private readonly settings: ProcessingSettings,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -84,6 +82,23 @@ export class ExtractionProcessor {
     const proceed = record !== undefined && !record.deleting && record.generation === input.generation && record.status === 'PROCESSING';
     return { proceed, needsDownload: proceed && record.document.fileId === undefined && record.source !== undefined };
   }
+
+  /** The last state: the terminal transition and its event, from a result or from a caught failure. */
+  async recordOutcome(input: ExtractionExecutionInput & { outcome?: ExtractStepResult; failure?: CaughtFailure }): Promise<{ status: string }> {
+    const terminal = input.failure ? outcomeOfFailure(input.failure) : outcomeOfResult(input.outcome);
+    if (!terminal) return { status: 'SUPERSEDED' };
+    const record = await this.settlement.finish(input.extractionId, input.generation, terminal);
+    return { status: record?.status ?? 'SUPERSEDED' };
+  }
+}
+
+/** The fetch Task: downloads a URL document through the outbound guard into the files store. */
+export class DocumentDownload {
+  constructor(
+    private readonly store: ExtractionStore,
+    private readonly downloads: DownloadedDocuments,
+    private readonly settings: ProcessingSettings,
+  ) {}
 
   /** Downloads a URL document through the outbound guard and stores it as a file of the workspace. */
   async fetchDocument(input: ExtractionExecutionInput): Promise<void> {
@@ -125,14 +140,6 @@ export class ExtractionProcessor {
       throw new DocumentFetchFailedError(`Downloading the document failed: the server answered HTTP ${response.status}.`);
     }
     return response.body;
-  }
-
-  /** The last state: the terminal transition and its event, from a result or from a caught failure. */
-  async recordOutcome(input: ExtractionExecutionInput & { outcome?: ExtractStepResult; failure?: CaughtFailure }): Promise<{ status: string }> {
-    const terminal = input.failure ? outcomeOfFailure(input.failure) : outcomeOfResult(input.outcome);
-    if (!terminal) return { status: 'SUPERSEDED' };
-    const record = await this.settlement.finish(input.extractionId, input.generation, terminal);
-    return { status: record?.status ?? 'SUPERSEDED' };
   }
 }
 
