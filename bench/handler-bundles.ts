@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { bundleAsDeployed } from './support/lambda-bundle.ts';
+import { bundleBudgetBytes, defaultBundleBudgetBytes } from './support/handler-bundle-budgets.ts';
 import { authorizerHandlerModule, unmatchedRouteHandlerModule } from '../lib/public-api.ts';
 import { routes } from '../src/manifest/routes.ts';
 import { triggers } from '../src/manifest/triggers.ts';
@@ -39,10 +40,12 @@ try {
       samples.push(Number(stdout.trim()));
     }
     const medianMs = percentile(samples.sort((a, b) => a - b), 0.5);
-    const verdict = sizeKb <= 600 && medianMs <= 80 ? 'ok' : 'OVER TARGET';
-    console.log(`  ${handler.padEnd(58)} ${sizeKb.toFixed(0).padStart(5)} KB  ${medianMs.toFixed(1).padStart(6)} ms  ${verdict}`);
+    const budgetKb = bundleBudgetBytes(handler) / 1024;
+    const verdict = sizeKb <= defaultBundleBudgetBytes / 1024 && medianMs <= 80 ? 'ok' : 'OVER TARGET';
+    const budgetNote = budgetKb > defaultBundleBudgetBytes / 1024 ? ` (named budget ${budgetKb.toFixed(0)} KB)` : '';
+    console.log(`  ${handler.padEnd(58)} ${sizeKb.toFixed(0).padStart(5)} KB  ${medianMs.toFixed(1).padStart(6)} ms  ${verdict}${budgetNote}`);
   }
-  console.log('  targets: ≤ 600 KB minified, ≤ 80 ms cold import');
+  console.log(`  targets: ≤ ${defaultBundleBudgetBytes / 1024} KB minified, ≤ 80 ms cold import; sizes held to their budgets by test/infra/handler-bundle-sizes.test.ts`);
 } finally {
   await rm(outputDir, { recursive: true, force: true });
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
 import { startLocalStack } from '../src/local/local-stack.ts';
 import { dynamoDocumentClient } from '../src/infrastructure/dynamodb-client.ts';
-import { publishWorkflowDefinition, workflowStore } from '../src/composition/workflows.ts';
+import { workflowStore } from '../src/composition/workflows.ts';
+import { publishWorkflowDefinition } from '../src/composition/workflow-publishing.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 import { SdkCallCounter, type OperationCalls } from './support/sdk-calls.ts';
 

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyService, workspaceStore } from '../src/composition/auth.ts';
-import { publishWorkflowDefinition, workflowStore } from '../src/composition/workflows.ts';
+import { workflowStore } from '../src/composition/workflows.ts';
+import { publishWorkflowDefinition } from '../src/composition/workflow-publishing.ts';
 
 // A workspace with something in every view of the review console, made through the public API of a
 // running local stack (the workflow is published as `paperflow-admin workflows publish` does): for

@@ -1,6 +1,6 @@
 import { asTaskError } from '../../src/extractions/extraction-processing.ts';
-import { extractionProcessor } from '../../src/composition/extraction-processing.ts';
+import { documentDownload } from '../../src/composition/extraction-tasks.ts';
 import { executionInputSchema } from '../../src/extractions/task-inputs.ts';
 import { stateMachineTask } from '../../src/platform/invocation-logging.ts';
 
-export const handler = stateMachineTask((event) => extractionProcessor().fetchDocument(executionInputSchema.parse(event)), asTaskError);
+export const handler = stateMachineTask((event) => documentDownload().fetchDocument(executionInputSchema.parse(event)), asTaskError);

@@ -1,5 +1,5 @@
 import { asTaskError } from '../../src/extractions/extraction-processing.ts';
-import { extractionProcessor } from '../../src/composition/extraction-processing.ts';
+import { extractionProcessor } from '../../src/composition/extraction-tasks.ts';
 import { recordOutcomeInputSchema } from '../../src/extractions/task-inputs.ts';
 import { stateMachineTask } from '../../src/platform/invocation-logging.ts';
 

@@ -13,7 +13,8 @@ import { theResource } from '../platform/resource-table.ts';
 import { readLocalStackConnection, useLocalStackConnection } from '../local/local-stack-connection.ts';
 import { isWorkflowId } from '../workflows/workflow-definition.ts';
 import type { WorkflowStatus } from '../workflows/workflow-store.ts';
-import { publishWorkflowDefinition, runService, workflowStore } from '../composition/workflows.ts';
+import { runService, workflowStore } from '../composition/workflows.ts';
+import { publishWorkflowDefinition } from '../composition/workflow-publishing.ts';
 
 export interface CommandOutput {
   out(line: string): void;

@@ -8,7 +8,7 @@ import { defaultContentUrlLifetimeSeconds, defaultUploadUrlLifetimeSeconds, urlL
 import { outboundUrlPolicyFor, type OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import { parseRetryDelays } from '../webhooks/retry-schedule.ts';
 import { maxConcurrentPostsFrom, webhookTimeoutMsFrom } from '../webhooks/webhook-sender.ts';
-import { webFunctionFirstRetryDelayMsFrom } from '../workflows/steps/web-function.ts';
+import { webFunctionFirstRetryDelayMsFrom } from '../workflows/steps/web-function-retry-delays.ts';
 
 // The one place that reads the environment. A function's configuration is its resources (the
 // variables its row's `access` names, each a row of src/manifest/resources.ts) and its settings

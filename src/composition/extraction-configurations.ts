@@ -1,8 +1,7 @@
-import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
-import { paperflowConfiguration } from './configuration.ts';
-import { DynamoDbAppliedConfigurations } from '../extraction-configurations/aws/dynamodb-applied-configurations.ts';
+import { appliedConfigurations } from './extraction-configuration-lookup.ts';
 import { ExtractionConfigurationStore } from '../extraction-configurations/extraction-configuration-store.ts';
 
+/** `config apply` and `config show` (the admin CLI) and tests; functions use extraction-configuration-lookup.ts. */
 export function extractionConfigurationStore(): ExtractionConfigurationStore {
-  return new ExtractionConfigurationStore(new DynamoDbAppliedConfigurations(dynamoDocumentClient(), paperflowConfiguration().resources.recordsTableName()));
+  return new ExtractionConfigurationStore(appliedConfigurations());
 }

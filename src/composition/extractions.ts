@@ -1,5 +1,4 @@
 import { eventRecorder } from './events.ts';
-import { extractionConfigurationStore } from './extraction-configurations.ts';
 import { fileBlobStore, fileLookup, fileRecordStore } from './file-lookup.ts';
 import { dynamoDocumentClient } from '../infrastructure/dynamodb-client.ts';
 import { s3Client } from '../infrastructure/s3-client.ts';
@@ -54,12 +53,12 @@ export function extractionExecutions(): ExtractionExecutions {
   return builtOnFirstUse(() => new StepFunctionsExtractionExecutions(sfnClient(), resources.stateMachineArn('extraction')));
 }
 
-/** Creates by fileId or url, reads, feedback, deletes; uploads need `extractionServiceWithUploads()` (extraction-uploads.ts). */
+/** Creates by fileId or url, reads, deletes; uploads need `extractionServiceWithUploads()` (extraction-uploads.ts), feedback `extractionServiceWithFeedback()` (extraction-feedback.ts). */
 export function extractionService(): ExtractionService {
   return new ExtractionService({ ...serviceDependencies(), documents: extractionDocuments() });
 }
 
-/** What every extraction service has; documents (reads of files, download links) and uploads are added by use. */
+/** What every extraction service has; documents (reads of files, download links), uploads and the workspace configuration are added by use. */
 export function serviceDependencies(): ExtractionServiceDependencies {
   return {
     store: extractionStore(),
@@ -67,7 +66,6 @@ export function serviceDependencies(): ExtractionServiceDependencies {
     executions: extractionExecutions(),
     settlement: extractionSettlement(),
     urlPolicy: configuredUrlPolicy,
-    configurationOf: async (workspaceId) => (await extractionConfigurationStore().get(workspaceId)).configuration,
   };
 }
 

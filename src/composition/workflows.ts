@@ -1,4 +1,3 @@
-import { publishWorkflow, type PublishResult } from '../workflows/workflow-publishing.ts';
 import { eventRecorder } from './events.ts';
 import { extractionService } from './extractions.ts';
 import { configuredUrlPolicy, paperflowConfiguration } from './configuration.ts';
@@ -8,7 +7,8 @@ import { StepFunctionsRunExecutions } from '../workflows/aws/step-functions-run-
 import { runStore, runViews, workflowStore } from './workflow-reads.ts';
 import { RunService } from '../workflows/run-service.ts';
 import { startDocumentInsightsStep } from '../workflows/steps/document-insights.ts';
-import { callWebFunction, defaultRetryDelayMs } from '../workflows/steps/web-function.ts';
+import { callWebFunction } from '../workflows/steps/web-function.ts';
+import { defaultRetryDelayMs } from '../workflows/steps/web-function-retry-delays.ts';
 import type { DocumentInsightsDependencies } from '../workflows/steps/document-insights.ts';
 import { documentInsightsWaits, taskCallbacks } from './workflow-callbacks.ts';
 
@@ -54,12 +54,4 @@ export function runService(): RunService {
 /** Runs in flight this long without a live execution are failed by the sweeper (default 5 minutes). */
 export function lostRunAfterMs(): number {
   return paperflowConfiguration().settings.lostWorkflowRunAfterMs;
-}
-
-/**
- * Publishes a definition into a workspace (the admin CLI, the demo data, the benches and tests): the
- * literal URLs of its steps pass the stack's own outbound policy, as its runs will apply it.
- */
-export function publishWorkflowDefinition(workspaceId: string, source: string, format: 'yaml' | 'json'): Promise<PublishResult> {
-  return publishWorkflow(workflowStore(), workspaceId, source, format, { urlPolicy: configuredUrlPolicy() });
 }

@@ -1,9 +1,6 @@
-import {
-  defaultExtractionConfiguration,
-  parseExtractionConfiguration,
-  type ConfigurationProblem,
-  type ExtractionConfiguration,
-} from '../extraction-engine/index.ts';
+import type { ConfigurationProblem, ExtractionConfiguration } from '../extraction-engine/index.ts';
+import { parseExtractionConfiguration } from '../extraction-engine/configuration-text.ts';
+import { ExtractionConfigurationLookup } from './extraction-configuration-lookup.ts';
 
 export interface StoredExtractionConfiguration {
   workspaceId: string;
@@ -35,17 +32,16 @@ export interface AppliedConfigurations {
   save(workspaceId: string, applied: AppliedConfiguration): Promise<void>;
 }
 
-/** One extraction configuration per workspace, applied by operators (`paperflow-admin config apply`). */
-export class ExtractionConfigurationStore {
+/**
+ * One extraction configuration per workspace, applied by operators (`paperflow-admin config apply`):
+ * the lookup, plus applying an operator's YAML or JSON text.
+ */
+export class ExtractionConfigurationStore extends ExtractionConfigurationLookup {
   constructor(
-    private readonly applied: AppliedConfigurations,
+    applied: AppliedConfigurations,
     private readonly now: () => Date = () => new Date(),
-  ) {}
-
-  async get(workspaceId: string): Promise<StoredExtractionConfiguration> {
-    const applied = await this.applied.find(workspaceId);
-    if (!applied) return { workspaceId, configuration: defaultExtractionConfiguration, isDefault: true };
-    return { workspaceId, ...applied, isDefault: false };
+  ) {
+    super(applied);
   }
 
   /** Validates the text and stores it; nothing is stored when it has problems. */

@@ -7,15 +7,22 @@
 // imported, and only the extract task needs them: they are the engine's other entry, ./reading.ts,
 // which the service imports with `await import(...)` on first use (the bundler follows a dynamic
 // import too, so a function that imported this module for a type would otherwise carry every reader).
+// An operator's configuration text (YAML) is read through ./configuration-text.ts, for the same reason.
+//
+// The engine's package.json says `"sideEffects": false`: importing one of its modules does nothing but
+// define things, so a bundler may leave out what a function imports from here and never uses (a task
+// that needs only DocumentRejectedError does not carry the configuration schema and the label tables).
+// Keep it true: a module of the engine must not be imported for what it does on import.
 
 export {
   extractionConfigurationJsonSchema,
   type ExtractionConfiguration,
 } from './configuration/extraction-configuration-schema.ts';
 export {
+  checkExtractionConfiguration,
   defaultExtractionConfiguration,
   duplicatePolicyOf,
-  parseExtractionConfiguration,
+  type ConfigurationParseResult,
   type ConfigurationProblem,
 } from './configuration/parse-extraction-configuration.ts';
 export { checkCorrectedValue, type CorrectedField, type CorrectedValueCheck, type CorrectedValueIssue } from './corrected-values.ts';

@@ -59,17 +59,16 @@ export type ExtractStepResult = { status: 'COMPLETED' | 'FAILED' | 'REJECTED' | 
 
 const genericFailureMessage = 'The document could not be processed; retry with backoff.';
 
-/** The work of each state of the extraction state machine, one method per Task. */
+/**
+ * The work of the extraction state machine's Tasks, one method per Task, in three classes so that each
+ * function bundles only what its Task uses: this one marks and records the outcome; `DocumentDownload`
+ * fetches a URL document (the outbound client, content sniffing); `DocumentExtraction` reads and
+ * extracts (the document engine: pdf.js, OCR, native addons).
+ */
 export class ExtractionProcessor {
   constructor(
     private readonly store: ExtractionStore,
-    private readonly outputs: ExtractionOutputs,
-    private readonly documents: ExtractionDocuments,
-    private readonly downloads: DownloadedDocuments,
     private readonly settlement: ExtractionSettlement,
-    private readonly engine: DocumentEngine,
-    private readonly configurationOf: (workspaceId: string) => Promise<ExtractionConfiguration>,
-    private readonly settings: ProcessingSettings,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -84,9 +83,26 @@ export class ExtractionProcessor {
     return { proceed, needsDownload: proceed && record.document.fileId === undefined && record.source !== undefined };
   }
 
+  /** The last state: the terminal transition and its event, from a result or from a caught failure. */
+  async recordOutcome(input: ExtractionExecutionInput & { outcome?: ExtractStepResult; failure?: CaughtFailure }): Promise<{ status: string }> {
+    const terminal = input.failure ? outcomeOfFailure(input.failure) : outcomeOfResult(input.outcome);
+    if (!terminal) return { status: 'SUPERSEDED' };
+    const record = await this.settlement.finish(input.extractionId, input.generation, terminal);
+    return { status: record?.status ?? 'SUPERSEDED' };
+  }
+}
+
+/** The fetch Task: downloads a URL document through the outbound guard into the files store. */
+export class DocumentDownload {
+  constructor(
+    private readonly store: ExtractionStore,
+    private readonly downloads: DownloadedDocuments,
+    private readonly settings: ProcessingSettings,
+  ) {}
+
   /** Downloads a URL document through the outbound guard and stores it as a file of the workspace. */
   async fetchDocument(input: ExtractionExecutionInput): Promise<void> {
-    const record = await this.current(input);
+    const record = await inFlightGeneration(this.store, input);
     if (!record || record.document.fileId !== undefined || !record.source) return;
     const content = await this.download(record.source.url);
     const file = await this.downloads.store(record.workspaceId, content, record.source.fileName ?? fileNameFromUrl(record.source.url));
@@ -125,6 +141,17 @@ export class ExtractionProcessor {
     }
     return response.body;
   }
+}
+
+/** The extract Task: reads the document with the engine, extracts its fields and stores the output. */
+export class DocumentExtraction {
+  constructor(
+    private readonly store: ExtractionStore,
+    private readonly outputs: ExtractionOutputs,
+    private readonly documents: ExtractionDocuments,
+    private readonly engine: DocumentEngine,
+    private readonly configurationOf: (workspaceId: string) => Promise<ExtractionConfiguration>,
+  ) {}
 
   /**
    * Inspects, reads, routes, extracts and validates the document, applies the duplicate policy and
@@ -132,7 +159,7 @@ export class ExtractionProcessor {
    * machine's payload, which is limited to 256 KB).
    */
   async extractDocument(input: ExtractionExecutionInput): Promise<ExtractStepResult> {
-    const record = await this.current(input);
+    const record = await inFlightGeneration(this.store, input);
     if (!record) return { status: 'SUPERSEDED' };
     const file = record.document.fileId ? await this.documents.find(record.workspaceId, record.document.fileId) : undefined;
     if (!file || file.status !== 'ready') {
@@ -169,20 +196,13 @@ export class ExtractionProcessor {
     });
     return { status: 'COMPLETED', pageCount: outcome.pageCount };
   }
+}
 
-  /** The last state: the terminal transition and its event, from a result or from a caught failure. */
-  async recordOutcome(input: ExtractionExecutionInput & { outcome?: ExtractStepResult; failure?: CaughtFailure }): Promise<{ status: string }> {
-    const terminal = input.failure ? outcomeOfFailure(input.failure) : outcomeOfResult(input.outcome);
-    if (!terminal) return { status: 'SUPERSEDED' };
-    const record = await this.settlement.finish(input.extractionId, input.generation, terminal);
-    return { status: record?.status ?? 'SUPERSEDED' };
-  }
-
-  private async current(input: ExtractionExecutionInput): Promise<StoredExtraction | undefined> {
-    const record = await this.store.get(input.extractionId);
-    if (!record || record.deleting || record.generation !== input.generation || !inFlightStatuses.includes(record.status)) return undefined;
-    return record;
-  }
+/** The extraction when `input` is still its generation and in flight; undefined when the work is no longer wanted. */
+async function inFlightGeneration(store: ExtractionStore, input: ExtractionExecutionInput): Promise<StoredExtraction | undefined> {
+  const record = await store.get(input.extractionId);
+  if (!record || record.deleting || record.generation !== input.generation || !inFlightStatuses.includes(record.status)) return undefined;
+  return record;
 }
 
 function outcomeOfResult(result: ExtractStepResult | undefined): TerminalOutcome | undefined {

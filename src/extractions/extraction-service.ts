@@ -8,6 +8,7 @@ import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
 import {
   extractionSummary,
   isTerminal,
+  type ExtractedField,
   type ExtractionOutput,
   type ExtractionRecord,
   type ExtractionView,
@@ -18,8 +19,7 @@ import type { ExtractionDocuments } from './extraction-documents.ts';
 import type { ExtractionExecutions } from './extraction-executions.ts';
 import type { ExtractionListQuery } from './extraction-listing.ts';
 import { documentReferenceIssues, labelIssues, type DocumentReference } from './extraction-requests.ts';
-import { checkedCorrectedValue } from './corrected-value-check.ts';
-import type { ExtractionConfiguration } from '../extraction-engine/index.ts';
+import type { CorrectedValueChecker } from './corrected-value-check.ts';
 import type { ExtractionSettlement } from './extraction-settlement.ts';
 import type { ExtractionOutputs, ExtractionStore, StoredExtraction } from './extraction-store.ts';
 
@@ -49,8 +49,13 @@ export interface ExtractionServiceDependencies {
   executions: ExtractionExecutions;
   settlement: ExtractionSettlement;
   urlPolicy: () => OutboundUrlPolicy;
-  /** The workspace's configuration in force: a corrected value is checked against its field types. */
-  configurationOf: (workspaceId: string) => Promise<ExtractionConfiguration>;
+  /**
+   * Checks a corrected value against the field's type in the workspace's configuration in force
+   * (`correctedValueChecker`, corrected-value-check.ts). Only the feedback route's service has it
+   * (`extractionServiceWithFeedback()`): it needs the engine's field definitions and configuration
+   * schema, which no other handler bundles.
+   */
+  checkCorrectedValue?: CorrectedValueChecker;
   now?: () => Date;
 }
 
@@ -177,6 +182,12 @@ export class ExtractionService {
    * value from now on, and carried by later extractions of the same document. `keyId` names the
    * API key that sent it (the correction's `correctedBy`).
    */
+  private async checkedCorrectedValue(workspaceId: string, output: ExtractionOutput, field: ExtractedField, value: unknown): Promise<unknown> {
+    const check = this.dependencies.checkCorrectedValue;
+    if (!check) throw new Error('Checking a corrected value needs extractionServiceWithFeedback().');
+    return check(workspaceId, output, field, value);
+  }
+
   async addFeedback(workspaceId: string, extractionId: string, request: FeedbackRequest, keyId?: string): Promise<Feedback> {
     const record = await this.existing(workspaceId, extractionId);
     let output: ExtractionOutput | undefined;
@@ -192,7 +203,7 @@ export class ExtractionService {
     }
     const correctedValue =
       request.correctedValue !== undefined && output && field
-        ? checkedCorrectedValue(await this.dependencies.configurationOf(workspaceId), output, field, request.correctedValue)
+        ? await this.checkedCorrectedValue(workspaceId, output, field, request.correctedValue)
         : undefined;
     const feedback: Feedback = {
       id: newIdentifier('fb'),

@@ -1,37 +1,13 @@
-// Files operators write (extraction configurations, workflow definitions): YAML or JSON text read
-// into a value, and the problems found in it located by a path like "steps[2].needs[0]".
+// Files operators write (extraction configurations, workflow definitions): the problems found in
+// them, located by a path like "steps[2].needs[0]". Reading their text (YAML) is
+// operator-document-text.ts, apart so that functions checking stored values do not bundle the YAML parser.
 
-import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 
 export interface DocumentProblem {
   /** Location in the document, like "documentTypes[1].fields[0].type"; "" for the whole document. */
   path: string;
   message: string;
-}
-
-export type DocumentReadResult = { ok: true; value: unknown } | { ok: false; problems: DocumentProblem[] };
-
-/** YAML is a superset of JSON, so YAML reads both; 'json' is strict JSON. */
-export function readOperatorDocument(text: string, format: 'yaml' | 'json'): DocumentReadResult {
-  if (format === 'json') {
-    try {
-      return { ok: true, value: JSON.parse(text) as unknown };
-    } catch (error) {
-      return { ok: false, problems: [{ path: '', message: `is not valid JSON: ${(error as Error).message}` }] };
-    }
-  }
-  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    return {
-      ok: false,
-      problems: document.errors.map((error) => ({
-        path: '',
-        message: `is not valid YAML${error.linePos ? ` (line ${error.linePos[0].line}, column ${error.linePos[0].col})` : ''}: ${error.message.split('\n')[0]}`,
-      })),
-    };
-  }
-  return { ok: true, value: document.toJS() as unknown };
 }
 
 export function formatDocumentPath(path: readonly PropertyKey[]): string {

@@ -1,7 +1,7 @@
 // The building blocks of a step's `with` schema (step-types/): literals, `{{ expressions }}` and
 // templated text, as operators write them.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `wf_` and then lowercase letters, digits, `_` or `-`; generated ids (`wf_<ULID>`) are accepted too. */
 export const workflowIdFormat = /^wf_(?:[a-z0-9_-]{1,64}|[0-9A-HJKMNP-TV-Z]{26})$/;

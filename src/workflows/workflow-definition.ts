@@ -2,10 +2,10 @@
 // every problem reported at once and its location, before anything is published.
 
 import jsonata from 'jsonata';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkOutboundUrl } from '../outbound/outbound-url.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
-import { formatDocumentPath, plainIssueMessage, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../platform/operator-documents.ts';
+import { formatDocumentPath, plainIssueMessage, problemsFromZodIssues, type DocumentProblem } from '../platform/operator-documents.ts';
 import type { StepTypeRegistry } from './step-type.ts';
 import { isWorkflowId, wholeExpression, workflowIdFormat } from './step-inputs.ts';
 import { stepTypeRegistry } from './step-types/registry.ts';
@@ -105,13 +105,6 @@ export function workflowDefinitionJsonSchema(registry: StepTypeRegistry = stepTy
 export type DefinitionProblem = DocumentProblem;
 
 export type DefinitionParseResult = { ok: true; definition: WorkflowDefinition } | { ok: false; problems: DefinitionProblem[] };
-
-/** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
-export function parseWorkflowDefinition(text: string, format: 'yaml' | 'json' = 'yaml', options: DefinitionRules = {}): DefinitionParseResult {
-  const read = readOperatorDocument(text, format);
-  if (!read.ok) return read;
-  return validateWorkflowDefinition(read.value, options);
-}
 
 export interface DefinitionRules {
   /** The step types a definition may use: the built-in ones unless given. */

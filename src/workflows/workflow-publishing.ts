@@ -1,8 +1,26 @@
 import { newIdentifier } from '../infrastructure/identifiers.ts';
 import type { OutboundUrlPolicy } from '../outbound/outbound-settings.ts';
-import { readOperatorDocument } from '../platform/operator-documents.ts';
-import { inDocumentOrder, isWorkflowId, nestedWorkflowReferences, validateWorkflowDefinition, type DefinitionProblem } from './workflow-definition.ts';
+import { readOperatorDocument } from '../platform/operator-document-text.ts';
+import {
+  inDocumentOrder,
+  isWorkflowId,
+  nestedWorkflowReferences,
+  validateWorkflowDefinition,
+  type DefinitionParseResult,
+  type DefinitionProblem,
+  type DefinitionRules,
+} from './workflow-definition.ts';
 import type { WorkflowStore } from './workflow-store.ts';
+
+// Reading an operator's text (YAML) lives here, with publishing, rather than in workflow-definition.ts:
+// the run engine's functions validate stored definitions and must not bundle the YAML parser.
+
+/** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
+export function parseWorkflowDefinition(text: string, format: 'yaml' | 'json' = 'yaml', options: DefinitionRules = {}): DefinitionParseResult {
+  const read = readOperatorDocument(text, format);
+  if (!read.ok) return read;
+  return validateWorkflowDefinition(read.value, options);
+}
 
 export type PublishResult = { ok: true; workflowId: string; version: number } | { ok: false; problems: DefinitionProblem[] };
 

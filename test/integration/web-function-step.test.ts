@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readConfiguration } from '../../src/composition/configuration.ts';
-import { callWebFunction, defaultRetryDelayMs, type WebFunctionDependencies } from '../../src/workflows/steps/web-function.ts';
+import { callWebFunction, type WebFunctionDependencies } from '../../src/workflows/steps/web-function.ts';
+import { defaultRetryDelayMs } from '../../src/workflows/steps/web-function-retry-delays.ts';
 import { StepFailedError } from '../../src/workflows/step-failures.ts';
 import { webFunctionDefaults } from '../../src/workflows/step-types/web-function.ts';
 import { localPolicy, resolverOf, strictPolicy } from '../support/stub-resolver.ts';

@@ -6,7 +6,8 @@ import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.t
 import { sfnClient } from '../../src/infrastructure/sfn-client.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { runItemKeys } from '../../src/workflows/aws/dynamodb-run-store.ts';
-import { publishWorkflowDefinition, runExecutions, runService, workflowStore } from '../../src/composition/workflows.ts';
+import { runExecutions, runService, workflowStore } from '../../src/composition/workflows.ts';
+import { publishWorkflowDefinition } from '../../src/composition/workflow-publishing.ts';
 import { adminCliFor } from '../support/admin-cli-process.ts';
 import { workspaceKey } from '../support/extraction-client.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';

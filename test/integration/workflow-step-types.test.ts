@@ -10,7 +10,8 @@ import { startStackUnderTest, type StackUnderTest } from '../support/local-stack
 import { startWebhookReceiver, type ReceivedWebhook, type RunningWebhookReceiver } from '../support/webhook-receiver.ts';
 import { publishDefinition, WorkflowRunClient } from '../support/workflow-runs.ts';
 import { useMetricSink, type RecordedMetric } from '../../src/infrastructure/metrics.ts';
-import { publishWorkflowDefinition, workflowStore } from '../../src/composition/workflows.ts';
+import { workflowStore } from '../../src/composition/workflows.ts';
+import { publishWorkflowDefinition } from '../../src/composition/workflow-publishing.ts';
 import { corpusFile } from '../support/document-builders.ts';
 
 // The step types that leave the run engine, end to end over HTTP: web_function against a real server on

@@ -1,5 +1,6 @@
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
-import { publishWorkflowDefinition, workflowStore } from '../../src/composition/workflows.ts';
+import { workflowStore } from '../../src/composition/workflows.ts';
+import { publishWorkflowDefinition } from '../../src/composition/workflow-publishing.ts';
 import { jsonOf, type StackUnderTest } from './local-stack-harness.ts';
 
 // Builders for the workflow run tests (this file and the step types' tests): publish a definition in a

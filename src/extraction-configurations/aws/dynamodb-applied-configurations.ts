@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { parseExtractionConfiguration } from '../../extraction-engine/index.ts';
+import { checkExtractionConfiguration } from '../../extraction-engine/index.ts';
 import type { AppliedConfiguration, AppliedConfigurations } from '../extraction-configuration-store.ts';
 
 // One item per workspace: pk `WS#<ws>`, sk `EXTRACTION_CONFIGURATION`.
@@ -20,7 +20,7 @@ export class DynamoDbAppliedConfigurations implements AppliedConfigurations {
     const { configuration, source, appliedAt } = configurationItem.parse(Item);
     // The stored object is what the engine's schema produced when it was applied; it is read back
     // through the same schema, so a configuration the engine no longer accepts fails here, by name.
-    const checked = parseExtractionConfiguration(JSON.stringify(configuration), 'json');
+    const checked = checkExtractionConfiguration(configuration);
     if (!checked.ok) {
       const problems = checked.problems.map((problem) => `${problem.path || '(root)'}: ${problem.message}`).join('; ');
       throw new Error(`The extraction configuration stored for ${workspaceId} is no longer valid: ${problems}. Apply it again.`);

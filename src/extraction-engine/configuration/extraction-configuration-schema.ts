@@ -1,7 +1,7 @@
 // The workspace extraction configuration: the single zod source from which the TypeScript types and
 // the shipped JSON Schema (schemas/extraction-configuration.schema.json) are both derived.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { TABLE_COLUMN_TYPES } from '../fields/table-specification.ts';
 import { FIELD_TYPES } from '../values/field-value.ts';
 

@@ -1,8 +1,8 @@
-// Parses and validates a workspace extraction configuration written as YAML or JSON, reporting every
-// problem with its location so an operator can fix the file in one pass.
+// Validates a workspace extraction configuration, reporting every problem with its location so an
+// operator can fix the file in one pass. Reading the operator's YAML or JSON text is configuration-text.ts.
 
 import type { z } from 'zod';
-import { formatDocumentPath, problemsFromZodIssues, readOperatorDocument, type DocumentProblem } from '../../platform/operator-documents.ts';
+import { formatDocumentPath, problemsFromZodIssues, type DocumentProblem } from '../../platform/operator-documents.ts';
 import {
   customDocumentTypeSchema,
   documentTypeReferenceProblems,
@@ -34,17 +34,18 @@ function problemsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown,
   );
 }
 
-/** YAML is a superset of JSON, so YAML is the default; pass 'json' for strict JSON. */
-export function parseExtractionConfiguration(text: string, format: 'yaml' | 'json' = 'yaml'): ConfigurationParseResult {
-  const read = readOperatorDocument(text, format);
-  if (!read.ok) return read;
-  if (read.value === null || typeof read.value !== 'object' || Array.isArray(read.value)) {
+/**
+ * Checks a configuration already read into a value (a stored one, or an operator's file read by
+ * configuration-text.ts), reporting every problem with its location.
+ */
+export function checkExtractionConfiguration(value: unknown): ConfigurationParseResult {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, problems: [{ path: '', message: 'must be an object with a documentTypes list' }] };
   }
-  const result = extractionConfigurationSchema.safeParse(read.value);
+  const result = extractionConfigurationSchema.safeParse(value);
   if (result.success) return { ok: true, configuration: result.data };
-  const problems = problemsFromIssues(result.error.issues, read.value);
-  problems.push(...looseRuleProblems(read.value));
+  const problems = problemsFromIssues(result.error.issues, value);
+  problems.push(...looseRuleProblems(value));
   const unique = new Map(problems.map((problem) => [`${problem.path}\u0000${problem.message}`, problem]));
   return { ok: false, problems: [...unique.values()] };
 }

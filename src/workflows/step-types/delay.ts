@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StepTypeDefinition } from '../step-type.ts';
 import { literalOrExpression, missingInputs } from '../step-inputs.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StepTypeDefinition } from '../step-type.ts';
 import { jsonValue, literalOrExpression, literalUrlProblems, templatedString } from '../step-inputs.ts';
 

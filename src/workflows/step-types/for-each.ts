@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ForEachItems } from '../run-store.ts';
 import { StepFailedError } from '../step-failures.ts';
 import type { StepTypeDefinition } from '../step-type.ts';

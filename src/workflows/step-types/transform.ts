@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runStepState, type StepTypeDefinition } from '../step-type.ts';
 import { jsonValue } from '../step-inputs.ts';
 

@@ -4,7 +4,7 @@
 // until the extraction's terminal event reaches its listener (document-insights-resume.ts), through
 // the events outbox so that a crash anywhere on the way is retried, or until the start itself finds
 // the extraction already terminal.
-import { z } from 'zod';
+import * as z from 'zod';
 import { isTerminal } from '../../extractions/extraction.ts';
 import { maximumLabels } from '../../extractions/extraction-requests.ts';
 import type { CreateExtractionRequest, ExtractionService } from '../../extractions/extraction-service.ts';

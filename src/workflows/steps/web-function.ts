@@ -1,11 +1,12 @@
 // The web_function step (DESIGN.md, Workflows): one HTTPS call to a user's endpoint through the
 // outbound guard, with a per-attempt timeout and a few retries on answers that may change on retry.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OutboundUrlPolicy } from '../../outbound/outbound-settings.ts';
 import { fetchOutbound, OutboundRequestError, type HostResolver } from '../../outbound/outbound-fetch.ts';
 import { checkOutboundUrl } from '../../outbound/outbound-url.ts';
 import { webFunctionDefaults } from '../step-types/web-function.ts';
 import { StepFailedError } from '../step-failures.ts';
+import { defaultRetryDelayMs } from './web-function-retry-delays.ts';
 
 export interface WebFunctionOutput {
   status: number;
@@ -31,20 +32,6 @@ export const webFunctionLimits = {
   /** The answer becomes the step output, kept in the run record or S3; a larger one fails the step. */
   maximumResponseBytes: 1024 * 1024,
 } as const;
-
-/** Short and growing, so that a briefly overloaded endpoint gets a moment without the step stalling. */
-export function defaultRetryDelayMs(attempt: number, firstDelayMs = 500): number {
-  return Math.min(firstDelayMs * 2 ** (attempt - 1), 8 * firstDelayMs);
-}
-
-/**
- * The first pause as PAPERFLOW_WEB_FUNCTION_RETRY_DELAY_MS gives it (DESIGN.md, Time in tests: tests
- * compress it); 500 ms otherwise, and never more, so the Lambda timeout sized from the default still holds.
- */
-export function webFunctionFirstRetryDelayMsFrom(raw: string | undefined): number {
-  const configured = Number(raw);
-  return Number.isFinite(configured) && configured >= 0 && configured <= 500 ? configured : 500;
-}
 
 /** The longest one step can take: every attempt timing out, plus every pause between them. */
 export const maximumWebFunctionDurationMs =

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExtractionConfiguration } from '../../../src/extraction-engine/index.ts';
+import { correctedValueChecker } from '../../../src/extractions/corrected-value-check.ts';
 import { ExtractionDocuments } from '../../../src/extractions/extraction-documents.ts';
 import type { ExtractionOutput } from '../../../src/extractions/extraction.ts';
 import type { ExtractionListQuery } from '../../../src/extractions/extraction-listing.ts';
@@ -40,7 +41,7 @@ function anExtractionService() {
     executions,
     settlement,
     urlPolicy: () => ({ allowHttp: false, allowLoopback: false }),
-    configurationOf: async () => defaultExtractionConfiguration,
+    checkCorrectedValue: correctedValueChecker(async () => defaultExtractionConfiguration),
     now: () => now,
   });
   return { service, store, outputs, outputRecords, executions, events, files, settlement };

@@ -2,12 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { renderWorkflowDefinitionSchema, workflowDefinitionSchemaPath } from '../../../scripts/generate-workflow-schema.ts';
-import {
-  nestedWorkflowReferences,
-  parseWorkflowDefinition,
-  readTemplate,
-  validateWorkflowDefinition,
-} from '../../../src/workflows/workflow-definition.ts';
+import { nestedWorkflowReferences, readTemplate, validateWorkflowDefinition } from '../../../src/workflows/workflow-definition.ts';
+import { parseWorkflowDefinition } from '../../../src/workflows/workflow-publishing.ts';
 
 type Step = Record<string, unknown>;
 

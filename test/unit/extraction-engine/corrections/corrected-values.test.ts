@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkCorrectedValue, defaultExtractionConfiguration, parseExtractionConfiguration, type ExtractionConfiguration } from '../../../../src/extraction-engine/index.ts';
+import { checkCorrectedValue, defaultExtractionConfiguration, type ExtractionConfiguration } from '../../../../src/extraction-engine/index.ts';
+import { parseExtractionConfiguration } from '../../../../src/extraction-engine/configuration-text.ts';
 
 // A reviewer's value is checked against the field as the workspace's document type defines it, and
 // normalized the way the engine writes that type.

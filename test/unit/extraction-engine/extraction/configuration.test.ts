@@ -1,10 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  defaultExtractionConfiguration,
-  duplicatePolicyOf,
-  parseExtractionConfiguration,
-} from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { defaultExtractionConfiguration, duplicatePolicyOf } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { parseExtractionConfiguration } from '../../../../src/extraction-engine/configuration-text.ts';
 import { extractionConfigurationSchemaPath, renderExtractionConfigurationSchema } from '../../../../scripts/generate-config-schema.ts';
 
 const purchaseOrderYaml = `

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultExtractionConfiguration, parseExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
+import { parseExtractionConfiguration } from '../../../../src/extraction-engine/configuration-text.ts';
 import type { ExtractionConfiguration } from '../../../../src/extraction-engine/configuration/extraction-configuration-schema.ts';
 import { duplicatePolicyOf, extractDocument, type ExtractedField, type ExtractionOutcome } from '../../../../src/extraction-engine/extract-document.ts';
 import { placedDocument, sequentialIds, textDocument, type Row } from './read-document-builder.ts';
