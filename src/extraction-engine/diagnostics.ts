@@ -7,5 +7,6 @@ export { arithmeticStatistics, headSecondLookStatistics, secondLookStatistics } 
 export { missedLineStatistics } from './readers/missed-lines.ts';
 export { OcrPool, ocrLanguages, type OcrImage, type OcrLanguage, type OcrPoolOptions } from './readers/ocr-pool.ts';
 export { prepareOcrRaster } from './readers/ocr-raster.ts';
+export { pdfTextWorker } from './readers/pdf-text-worker.ts';
 export { pageLayoutOf, recognizeUpright, type UprightReadingOptions } from './readers/upright-ocr.ts';
 export { readDocument } from './read-document.ts';
