@@ -9,7 +9,7 @@ import { findIbans, type FoundIban } from '../values/iban.ts';
 import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, legalFormRanges, looksLikeKeyAndValue, type FoundCompanyName } from '../values/party-name.ts';
 import { findVatIds, type FoundVatId } from '../values/vat-id.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
-import { boxOfRange, type DocumentLayout, type LayoutPage, type LayoutSegment } from './document-layout.ts';
+import { boxOfRange, unitePlacements, type DocumentLayout, type LayoutPage, type LayoutSegment } from './document-layout.ts';
 import type { FieldCandidate } from './field-candidate.ts';
 import type { LabelMatch } from './label-anchors.ts';
 
@@ -579,8 +579,9 @@ const MAX_NAME_CONTINUATION_LINES = 2;
  * seller a user books ("BECON STATIONER / Becon Enterprise Sdn Bhd"). Marks and specks between the
  * lines (OCR of a ruler or a logo edge) are passed over.
  */
-function withWrappedLines(name: string, first: LayoutSegment, following: LayoutSegment[], lineHeight: number, continued = false): { name: string; segment: LayoutSegment } {
-  const parts = [name];
+function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowing: LayoutSegment[], lineHeight: number, continued = false): { name: string; segment: LayoutSegment } {
+  const { line: first, text, rest: following } = withRestOfItsLine(givenFirst, name, givenFollowing);
+  const parts = [text];
   const segments = [first];
   let previous = first;
   let joinsAbove = continued;
@@ -607,7 +608,26 @@ function withWrappedLines(name: string, first: LayoutSegment, following: LayoutS
     if (joinsAbove && parts.length === 2) return { name: parts.join(' '), segment: first };
     previous = segment;
   }
-  return { name, segment: first };
+  return { name: text, segment: first };
+}
+
+/**
+ * A head line the reader split at a wide gap between its words ("WESTERN      EASTERN" over "STATIONERY
+ * SDN. BHD"): the words after the gap on the same line are the same line of the name, not a line of
+ * their own, so the legal-name test below sees one line above the legal form, not a brand line beside it.
+ */
+function withRestOfItsLine(first: LayoutSegment, name: string, following: LayoutSegment[]): { line: LayoutSegment; text: string; rest: LayoutSegment[] } {
+  let line = first;
+  let text = name;
+  let taken = 0;
+  for (const segment of following) {
+    // A run that holds the legal form is the legal name beside an outlet or brand ("AL BAIK   PUTRA JAYA SDN BHD"), not more of this line.
+    if (segment.rowIndex !== first.rowIndex || segment.pageNumber !== first.pageNumber || !/^[\p{Lu}&().,'’/\s-]+$/u.test(segment.text.trim()) || hasLegalForm(segment.text)) break;
+    text = `${text} ${segment.text.trim()}`;
+    line = { ...line, text: `${line.text} ${segment.text}`, words: [...line.words, ...segment.words], box: unitePlacements([line.box, segment.box]) };
+    taken += 1;
+  }
+  return { line, text, rest: following.slice(taken) };
 }
 
 /** "Owner by Castle Blue S/B", "Operated by ...": a line that names the company behind a brand starts afresh, it continues no name. */

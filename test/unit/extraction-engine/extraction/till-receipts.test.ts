@@ -220,6 +220,15 @@ describe('till receipts', () => {
     expect(seller(0.86)?.metadata.confidence).toBeLessThan(0.9);
   });
 
+  it('reads a head line the reader split at a wide gap as one line of the name, wrapped into the legal form under it', () => {
+    const head: Row[] = [
+      [{ text: 'NORTHERN', x: 0.08, confidence: 0.9 }, { text: 'SOUTHERN', x: 0.5, confidence: 0.9 }],
+      { text: 'HARDWARE TRADING SDN. BHD', x: 0.08, confidence: 0.9 },
+      { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.08, confidence: 0.9 },
+    ];
+    expect(extract(till({ head })).values.seller_name).toBe('NORTHERN SOUTHERN HARDWARE TRADING SDN. BHD');
+  });
+
   it('takes the legal name under a brand line printed in a larger font, although the brand is as wide as the paper', () => {
     const head: Row[] = [
       { text: 'RESTORAN SERI MELAKA DAN', x: 0.1, confidence: 0.9, height: 0.024 },
