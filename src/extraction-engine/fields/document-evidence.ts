@@ -98,29 +98,23 @@ export function findReturnAddressSegments(layout: DocumentLayout): LayoutSegment
 }
 
 /**
- * The IBANs and VAT ids of each segment, read once per layout: the country evidence, the implied
- * currency and the IBAN and VAT id candidates (seller and buyer) each looked at every segment again.
+ * What a finder reads in a segment's text, found once per segment of a layout: the country evidence,
+ * the implied currency and the candidates (seller and buyer) each look at every segment again.
  */
-const ibansByLayout = new WeakMap<DocumentLayout, (readonly FoundIban[])[]>();
-const vatIdsByLayout = new WeakMap<DocumentLayout, (readonly FoundVatId[])[]>();
-
-function ibansIn(layout: DocumentLayout, segment: LayoutSegment): readonly FoundIban[] {
-  let byId = ibansByLayout.get(layout);
-  if (!byId) {
-    byId = [];
-    ibansByLayout.set(layout, byId);
-  }
-  return (byId[segment.id] ??= Object.freeze(findIbans(segment.text)));
+function foundOncePerSegment<Found>(find: (text: string) => readonly Found[]): (layout: DocumentLayout, segment: LayoutSegment) => readonly Found[] {
+  const byLayout = new WeakMap<DocumentLayout, (readonly Found[])[]>();
+  return (layout, segment) => {
+    let byId = byLayout.get(layout);
+    if (!byId) {
+      byId = [];
+      byLayout.set(layout, byId);
+    }
+    return (byId[segment.id] ??= Object.freeze(find(segment.text)));
+  };
 }
 
-function vatIdsIn(layout: DocumentLayout, segment: LayoutSegment): readonly FoundVatId[] {
-  let byId = vatIdsByLayout.get(layout);
-  if (!byId) {
-    byId = [];
-    vatIdsByLayout.set(layout, byId);
-  }
-  return (byId[segment.id] ??= Object.freeze(findVatIds(segment.text)));
-}
+const ibansIn = foundOncePerSegment<FoundIban>(findIbans);
+const vatIdsIn = foundOncePerSegment<FoundVatId>(findVatIds);
 
 /** The country a document comes from, when its evidence clearly names one (values/country.ts). */
 export interface DocumentCountry {
@@ -250,19 +244,8 @@ export function vatIdCandidates(layout: DocumentLayout, fieldName: string, party
   );
 }
 
-/**
- * The company names of each segment, its legal form restored, by segment id: companyNameCandidates
- * looks at every segment twice, for the seller and again for the buyer, and the names do not change.
- */
-const companyNamesByLayout = new WeakMap<DocumentLayout, (readonly FoundCompanyName[])[]>();
-function companyNamesIn(layout: DocumentLayout, segment: LayoutSegment): readonly FoundCompanyName[] {
-  let byId = companyNamesByLayout.get(layout);
-  if (!byId) {
-    byId = [];
-    companyNamesByLayout.set(layout, byId);
-  }
-  return (byId[segment.id] ??= findCompanyNames(withLegalFormRestored(segment.text)));
-}
+/** The company names of each segment, its legal form restored (read for the seller and again for the buyer). */
+const companyNamesIn = foundOncePerSegment<FoundCompanyName>((text) => findCompanyNames(withLegalFormRestored(text)));
 
 /** Company names found by their legal form, scored by where a seller's name is usually printed. */
 export function companyNameCandidates(layout: DocumentLayout, fieldName: string, party: Party, parties: PartyBlocks): FieldCandidate[] {
