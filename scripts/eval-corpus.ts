@@ -24,6 +24,7 @@ import {
   ocrLanguages,
   readDocument,
   secondLookStatistics,
+  sniffMediaType,
   type OcrLanguage,
 } from '../src/extraction-engine/diagnostics.ts';
 import {
@@ -244,9 +245,10 @@ async function readerSourceHash(entry: string): Promise<string> {
     const file = pending.pop()!;
     if (seen.has(file)) continue;
     seen.add(file);
-    // read-document.ts names every reader; follow only the entry reader from it, not the others.
+    // read-document.ts imports every reader; follow only this file's reader from it, not the others'.
     const imports = await engineImportsOf(file);
-    pending.push(...(file.endsWith('/read-document.ts') ? imports.filter((path) => !path.includes('/readers/') || path.endsWith('-type.ts') || /reading-|ocr-pool|language-detection/.test(path)) : imports));
+    const otherReaders = new Set(Object.entries(readerModules).filter(([name]) => name !== entry).flatMap(([, modules]) => modules));
+    pending.push(...(file.endsWith('/read-document.ts') ? imports.filter((path) => !otherReaders.has(basename(path))) : imports));
   }
   if (entry === 'structured-readers.ts') {
     // Text, XML and office files: every reader, as before (they are fast to read again).
@@ -258,15 +260,19 @@ async function readerSourceHash(entry: string): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The reader module a document's bytes are read by (its first bytes, as read-document sniffs them). */
-function readerEntryFor(bytes: Uint8Array): string {
-  const head = Buffer.from(bytes.subarray(0, 8));
-  if (head.subarray(0, 4).toString('latin1') === '%PDF') return 'pdf-reader.ts';
-  const isJpeg = head[0] === 0xff && head[1] === 0xd8;
-  const isPng = head.subarray(1, 4).toString('latin1') === 'PNG';
-  const isTiff = ['II*\0', 'MM\0*'].includes(head.subarray(0, 4).toString('latin1'));
-  if (isJpeg || isPng || isTiff) return 'image-reader.ts';
-  return 'structured-readers.ts';
+/** The modules read-document.ts reads each kind of file with: a reader and the checks only it runs. */
+const readerModules: Record<string, string[]> = {
+  'pdf-reader.ts': ['pdf-reader.ts', 'e-invoice-xml.ts', 'embedded-invoice-check.ts'],
+  'image-reader.ts': ['image-reader.ts'],
+  'structured-readers.ts': ['structured-readers.ts'],
+};
+
+/** The reader module a document's bytes are read by, from the format read-document itself sniffs. */
+async function readerEntryFor(bytes: Uint8Array): Promise<string> {
+  const sniffed = await sniffMediaType(bytes);
+  if (!sniffed.supported) return 'structured-readers.ts';
+  if (sniffed.mediaType === 'application/pdf') return 'pdf-reader.ts';
+  return sniffed.mediaType.startsWith('image/') ? 'image-reader.ts' : 'structured-readers.ts';
 }
 
 /** readDocument, through the --read-cache directory when one is given (rejections are not cached). */
@@ -274,7 +280,7 @@ async function readThroughCache(bytes: Uint8Array, givenOptions: Parameters<type
   const checked = withArithmeticCheck ? { ...givenOptions, arithmeticCheck: totalArithmeticCheck({ configuration: defaultExtractionConfiguration }) } : givenOptions;
   const options = pageTimeBudgetMs ? { ...checked, pageTimeBudgetMs } : checked;
   if (!readCacheDirectory) return readDocument(bytes, options);
-  const entry = readerEntryFor(bytes);
+  const entry = await readerEntryFor(bytes);
   const readerVersion = readerVersions.get(entry) ?? readerSourceHash(entry);
   readerVersions.set(entry, readerVersion);
   const key = createHash('sha256')

@@ -8,5 +8,6 @@ export { missedLineStatistics } from './readers/missed-lines.ts';
 export { OcrPool, ocrLanguages, type OcrImage, type OcrLanguage, type OcrPoolOptions } from './readers/ocr-pool.ts';
 export { prepareOcrRaster } from './readers/ocr-raster.ts';
 export { pdfTextWorker } from './readers/pdf-text-worker.ts';
+export { sniffMediaType } from './readers/media-type.ts';
 export { pageLayoutOf, recognizeUpright, type UprightReadingOptions } from './readers/upright-ocr.ts';
 export { readDocument } from './read-document.ts';
