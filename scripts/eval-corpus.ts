@@ -4,11 +4,12 @@
 // Line items: row recall, row precision and cell accuracy per source against the hand labels of
 // test/fixtures/line-items/ and, for ZUGFeRD, against the rows read from the embedded XML.
 // Each text PDF is also rendered into an image-only "scan" to measure the OCR path (skip: --no-scans).
-// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N] [-- --ocr-workers N] [-- --ensemble-split SETS]
+// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N|production] [-- --ocr-workers N] [-- --ensemble-split SETS]
 // --only keeps the files whose corpus path contains the text (repeatable); --read-cache keeps each
 // document as read (keyed by its bytes' SHA-256 and the reader source's) in DIR, so iterating on the
-// field extractor does not OCR the same pages again. --page-budget-ms raises the OCR time allowed per
-// page (default readingLimits.pageTimeBudgetMs), so a loaded machine does not turn slow pages into misses.
+// field extractor does not OCR the same pages again. --page-budget-ms sets the OCR time allowed per
+// page (default 150 s, so a loaded machine does not turn slow pages into misses; `production` for
+// readingLimits.pageTimeBudgetMs).
 
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -62,8 +63,18 @@ const onlyPaths = process.argv.flatMap((argument, index) => (process.argv[index 
 const withArithmeticCheck = !process.argv.includes('--no-arithmetic-check');
 const readCacheIndex = process.argv.indexOf('--read-cache');
 const readCacheDirectory = readCacheIndex > 0 ? process.argv[readCacheIndex + 1] : undefined;
+// The eval measures what the engine reads, not how busy the machine is: with the service's 30 s per page, a
+// loaded box turns slow OCR pages into misses that differ from run to run. So the eval allows 150 s per page
+// unless told otherwise (`--page-budget-ms production` for the service's own budget). The budget is part of
+// the read cache's key, so every run without the option shares the same cached readings.
+const evalPageTimeBudgetMs = 150_000;
 const pageBudgetIndex = process.argv.indexOf('--page-budget-ms');
-const pageTimeBudgetMs = pageBudgetIndex > 0 ? Number(process.argv[pageBudgetIndex + 1]) : undefined;
+const pageBudgetArgument = pageBudgetIndex > 0 ? process.argv[pageBudgetIndex + 1] : undefined;
+const pageTimeBudgetMs = pageBudgetArgument === undefined ? evalPageTimeBudgetMs : pageBudgetArgument === 'production' ? undefined : Number(pageBudgetArgument);
+if (pageTimeBudgetMs !== undefined && !(Number.isInteger(pageTimeBudgetMs) && pageTimeBudgetMs > 0)) {
+  console.error(`--page-budget-ms takes a whole number of milliseconds above 0, or "production"; got ${pageBudgetArgument}`);
+  process.exit(2);
+}
 // --ocr-workers 1 reads each page whole on one worker (no split into bands), to compare with the default.
 // --ensemble-split eng+deu+fra/eng+nld+pol reads a receipt on both workers at once, each with one set of
 // models, merged word by word (OcrPool's ensembleSplit; use another --read-cache directory: the key is the same).
