@@ -295,6 +295,29 @@ describe('till receipts', () => {
     expect(seller('DIGI TELECOMMUNICATIONS SDN EHD')).toBe('DIGI TELECOMMUNICATIONS SDN BHD');
   });
 
+  it('restores a legal form whose SDN lost a letter, or that a company number with digits read as letters follows, and reads no key in its misread colon', () => {
+    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+    expect(seller('KEDAI RUNCIT MESRA SN. BHD.')).toBe('KEDAI RUNCIT MESRA SDN. BHD.');
+    expect(seller('Kedai Runcit Mesra Sc Bhd')).toBe('Kedai Runcit Mesra Sdn Bhd');
+    // A company number 802720-U read "BOZ7ZO-U", after "SDN BHD" read "SUN DHD": "SUN" alone would be a weekday.
+    expect(seller('MESRA NIAGA SUN DHD BOZ7ZO-U')).toBe('MESRA NIAGA SDN BHD');
+    // A lower-case logo line over the legal name is no name; the colon OCR read into "SDN" makes no "key: value" line of the name.
+    // (The legal name sits where a letter's address window would be, with its address under it, so
+    // only the head rule tells it from a buyer's block.)
+    const underLogo: Row[] = [
+      { text: 'mesraMart', x: 0.3, confidence: 0.8, height: 0.024 },
+      { text: '', x: 0.2 },
+      { text: '', x: 0.2 },
+      { text: 'TAX INVOICE', x: 0.35, confidence: 0.95 },
+      { text: 'MESRA NIAGA SC: BHD', x: 0.2, confidence: 0.9 },
+      { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.2, confidence: 0.9 },
+    ];
+    expect(extract(till({ head: underLogo })).values.seller_name).toBe('MESRA NIAGA SDN BHD');
+    // A name of its own that ends in a short word before BHD keeps it: the S must start the word.
+    expect(seller('AEON CO. (M) BHD')).toBe('AEON CO. (M) BHD');
+    expect(seller('TENAGA NASIONAL BHD')).toBe('TENAGA NASIONAL BHD');
+  });
+
   it('reads a bar or a bracket that opens nothing, attached to the letters of a head name, as the l or I OCR misread, below high confidence', () => {
     const seller = (name: string) => {
       const rows = till({ head: [{ text: name, x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.95 }] });
