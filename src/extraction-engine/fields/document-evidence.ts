@@ -454,6 +454,14 @@ function segmentConfidence(segment: LayoutSegment): number {
 const DOUBTED_WORD_CONFIDENCE = 0.88;
 const DOUBTED_NAME_FACTOR = 0.94;
 
+/** A line none of whose words OCR read more surely than this is noise, unless nothing better is read. */
+const NOISE_WORD_CONFIDENCE = 0.6;
+
+function strongestWordConfidence(segment: LayoutSegment): number {
+  const confidences = segment.words.flatMap((word) => (word.confidence === undefined || !/\p{L}{2}/u.test(word.text) ? [] : [word.confidence]));
+  return confidences.length === 0 ? 1 : Math.max(...confidences);
+}
+
 function weakestWordConfidence(segment: LayoutSegment): number {
   const confidences = segment.words.flatMap((word) => (word.confidence === undefined || !/\p{L}{2}/u.test(word.text) ? [] : [word.confidence]));
   return confidences.length === 0 ? 1 : Math.min(...confidences);
@@ -470,6 +478,7 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
   const headRows = page.rows.filter((row) => row.top < 0.4).slice(0, 10);
   // A speck read as a word is far smaller than the print around it ("Neve", 0.003 of the page high).
   const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5 && segment.box.height >= page.typicalLineHeight * SPECK_HEIGHT);
+  let passedNoise = false;
   for (const [position, segment] of headSegments.entries()) {
     // The name heads the receipt: once a "Key: value" line has come (a guest, a date), what
     // follows is a section of the document, not its seller. A colon OCR read into the legal form
@@ -477,6 +486,13 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     if (looksLikeKeyAndValue(withLegalFormRestored(segment.text))) return [];
     const name = receiptHeadName(segment.text);
     if (!name) continue;
+    // OCR of a logo or a smudge can spell a few capitals ("ENT m Li", every word doubted); over a
+    // legal name read surely, it is not the name. What it hid may have been part of the name (a
+    // brand over the legal name), so the name under it is not certain.
+    if (strongestWordConfidence(segment) < NOISE_WORD_CONFIDENCE && headSegments.slice(position + 1).some((later) => namesBusiness(later.text) && weakestWordConfidence(later) >= DOUBTED_WORD_CONFIDENCE)) {
+      passedNoise = true;
+      continue;
+    }
     const continuedBy = CONTINUED_BY_NEXT_LINE.exec(segment.text)?.[0].trim();
     const { name: value, segment: named } = hasLegalForm(name)
       ? { name, segment }
@@ -491,7 +507,8 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     if (respelt !== value) {
       return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a letter OCR misread restored', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     }
-    if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
+    if (named === segment && !passedNoise) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
+    if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, under print read as noise', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
     const evidence = 'legal name under a brand line at the head of a receipt';
     return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence, confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];

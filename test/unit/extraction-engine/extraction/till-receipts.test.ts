@@ -318,6 +318,26 @@ describe('till receipts', () => {
     expect(seller('TENAGA NASIONAL BHD')).toBe('TENAGA NASIONAL BHD');
   });
 
+  it('passes over a head line of capitals OCR doubted in every word above a legal name read surely, keeping that name below high confidence', () => {
+    const seller = (noise: string) => {
+      const rows = till({
+        head: [
+          // A logo stands apart above the name, several lines high.
+          { text: noise, x: 0.4, confidence: 0.55 },
+          { text: '', x: 0.2 },
+          { text: '', x: 0.2 },
+          { text: '', x: 0.2 },
+          { text: 'KEDAI MAJU TRADING SDN BHD', x: 0.2, confidence: 0.93 },
+          { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.93 },
+        ],
+      });
+      const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+      return outcome.status === 'COMPLETED' ? outcome.fields.find((field) => field.name === 'seller_name') : undefined;
+    };
+    expect(seller('ENT m Li')?.value).toBe('KEDAI MAJU TRADING SDN BHD');
+    expect(seller('ENT m Li')?.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('reads a bar or a bracket that opens nothing, attached to the letters of a head name, as the l or I OCR misread, below high confidence', () => {
     const seller = (name: string) => {
       const rows = till({ head: [{ text: name, x: 0.2, confidence: 0.95 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.95 }] });
