@@ -40,6 +40,11 @@ function extract(rows: Row[]) {
   return { docType: outcome.docType, values: Object.fromEntries(outcome.fields.map((field) => [field.name, field.value])) };
 }
 
+/** The seller of a till whose head is one name line (OCR doubted a word of it) over its address. */
+function sellerUnderHeadLine(name: string) {
+  return extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+}
+
 describe('till receipts', () => {
   it('take an unlabelled address block for the buyer only when it names a business, its legal form as OCR misread it restored', () => {
     const withBlockAfterTitle = (block: Row[]): Row[] => {
@@ -279,7 +284,7 @@ describe('till receipts', () => {
   });
 
   it('repairs the head name as OCR misreads it: a registration number with a comma or a misread bracket after it, "5/0", "Sdn." without Bhd, a speck after the legal form, I read as 1', () => {
-    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+    const seller = sellerUnderHeadLine;
     const withComma: Row[] = [
       { text: 'URBAN VILLA SDN BHD (417940-M),', x: 0.2, confidence: 0.9 },
       { text: 'A-G-06, DATARAN GLOMAC,', x: 0.2, confidence: 0.9 },
@@ -296,7 +301,7 @@ describe('till receipts', () => {
   });
 
   it('restores a legal form whose SDN lost a letter, or that a company number with digits read as letters follows, and reads no key in its misread colon', () => {
-    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+    const seller = sellerUnderHeadLine;
     expect(seller('KEDAI RUNCIT MESRA SN. BHD.')).toBe('KEDAI RUNCIT MESRA SDN. BHD.');
     expect(seller('Kedai Runcit Mesra Sc Bhd')).toBe('Kedai Runcit Mesra Sdn Bhd');
     // A company number 802720-U read "BOZ7ZO-U", after "SDN BHD" read "SUN DHD": "SUN" alone would be a weekday.
