@@ -386,10 +386,15 @@ const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapp
  * The Malaysian and Singaporean legal forms as OCR misreads them at the end of a name ("SDN 3HD",
  * "SUN BHO", "Shn Bhd", "5/B"): a closed vocabulary, so the printed form can be restored.
  */
-const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83E][HN][DO0]\.?$/iu;
+const MISREAD_SDN_BHD = /(?<![\p{L}\d])[S5][DUOHN][NH]\.?\s?[B83ED][HN][DO0]\.?$/iu;
 const MISREAD_S_B = /(?<![\p{L}\d])[S5]\s?\/\s?[B80ED]$/u;
 /** "ENW Hardware Centre (M) Sdn.": a Sendirian is always Berhad; the last word was lost at the edge. */
 const SDN_WITHOUT_BHD = /(?<![\p{L}\d])(SDN|Sdn)\.?$/u;
+/**
+ * "RAPID RAIL SC: BHD", "MOTOR SN. BHD.": a Berhad read right after a word of an S and one more letter
+ * is a Sendirian Berhad with a letter of SDN lost; no other word so short stands before BHD.
+ */
+const SDN_LETTER_LOST = /(?<![\p{L}\d])[S5]\p{L}[.:,]?\s?(?=(?:BHD|Bhd)\.?$)/u;
 
 /** A name with a legal form, also one OCR misread ("SON BHD"): a business, printed as such. */
 export function namesBusiness(text: string): boolean {
@@ -401,6 +406,8 @@ export function withLegalFormRestored(name: string): string {
   // A form printed right ("SDN. BHD.") stays as printed; only a misread one is replaced.
   if (MISREAD_SDN_BHD.test(name)) return name.replace(MISREAD_SDN_BHD, (form: string) => (/^sdn\.?\s?bhd\.?$/iu.test(form) ? form : upperCase ? 'SDN BHD' : 'Sdn Bhd'));
   if (SDN_WITHOUT_BHD.test(name)) return name.replace(SDN_WITHOUT_BHD, (sdn: string) => (sdn.startsWith('SDN') ? 'SDN BHD' : 'Sdn Bhd'));
+  // The dot after the short word is the dot printed after SDN ("SN. BHD." for "SDN. BHD.").
+  if (SDN_LETTER_LOST.test(name)) return name.replace(SDN_LETTER_LOST, (word: string) => `${/BHD\.?$/u.test(name) ? 'SDN' : 'Sdn'}${/\.\s?$/u.test(word) ? '.' : ''} `);
   return name.replace(MISREAD_S_B, 'S/B');
 }
 
@@ -447,6 +454,14 @@ function segmentConfidence(segment: LayoutSegment): number {
 const DOUBTED_WORD_CONFIDENCE = 0.88;
 const DOUBTED_NAME_FACTOR = 0.94;
 
+/** A line none of whose words OCR read more surely than this is noise, unless nothing better is read. */
+const NOISE_WORD_CONFIDENCE = 0.6;
+
+function strongestWordConfidence(segment: LayoutSegment): number {
+  const confidences = segment.words.flatMap((word) => (word.confidence === undefined || !/\p{L}{2}/u.test(word.text) ? [] : [word.confidence]));
+  return confidences.length === 0 ? 1 : Math.max(...confidences);
+}
+
 function weakestWordConfidence(segment: LayoutSegment): number {
   const confidences = segment.words.flatMap((word) => (word.confidence === undefined || !/\p{L}{2}/u.test(word.text) ? [] : [word.confidence]));
   return confidences.length === 0 ? 1 : Math.min(...confidences);
@@ -463,12 +478,21 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
   const headRows = page.rows.filter((row) => row.top < 0.4).slice(0, 10);
   // A speck read as a word is far smaller than the print around it ("Neve", 0.003 of the page high).
   const headSegments = headRows.flatMap((row) => row.segments).filter((segment) => segmentConfidence(segment) >= 0.5 && segment.box.height >= page.typicalLineHeight * SPECK_HEIGHT);
+  let passedNoise = false;
   for (const [position, segment] of headSegments.entries()) {
     // The name heads the receipt: once a "Key: value" line has come (a guest, a date), what
-    // follows is a section of the document, not its seller.
-    if (looksLikeKeyAndValue(segment.text)) return [];
+    // follows is a section of the document, not its seller. A colon OCR read into the legal form
+    // ("RAPID RAIL SC: BHD") makes no key.
+    if (looksLikeKeyAndValue(withLegalFormRestored(segment.text))) return [];
     const name = receiptHeadName(segment.text);
     if (!name) continue;
+    // OCR of a logo or a smudge can spell a few capitals ("ENT m Li", every word doubted); over a
+    // legal name read surely, it is not the name. What it hid may have been part of the name (a
+    // brand over the legal name), so the name under it is not certain.
+    if (strongestWordConfidence(segment) < NOISE_WORD_CONFIDENCE && headSegments.slice(position + 1).some((later) => namesBusiness(later.text) && weakestWordConfidence(later) >= DOUBTED_WORD_CONFIDENCE)) {
+      passedNoise = true;
+      continue;
+    }
     const continuedBy = CONTINUED_BY_NEXT_LINE.exec(segment.text)?.[0].trim();
     const { name: value, segment: named } = hasLegalForm(name)
       ? { name, segment }
@@ -483,7 +507,8 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     if (respelt !== value) {
       return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a letter OCR misread restored', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     }
-    if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
+    if (named === segment && !passedNoise) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
+    if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, under print read as noise', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
     const evidence = 'legal name under a brand line at the head of a receipt';
     return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence, confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
@@ -619,8 +644,12 @@ const NAMES_OPERATOR = /^\W*(?:own(?:ed|er)|operated|managed|run)\s+by\b/iu;
 /** A head line that ends in "&" or "AND": the name goes on on the next line. */
 const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;
 
-/** A registration number after a name, its brackets misread or missing: "99 SPEED MART S/B 1519537-X}", "{519537 Xi". */
-const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*\d{5,}\s?-?\s?\p{L}{0,2}\s*[)}\]]?[\s,.;:]*$/u;
+/**
+ * A registration number after a name, its brackets misread or missing: "99 SPEED MART S/B 1519537-X}",
+ * "{519537 Xi"; or with some of its digits read as the letters they look like, its check letter after
+ * a dash ("BOZ7ZO-U" for 802720-U: B for 8, O or D for 0, Z for 2, S for 5, G for 6, I or l for 1).
+ */
+const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*(?:\d{5,}\s?-?\s?\p{L}{0,2}|(?=[OQDIlZSGB]*\d)[\dOQDIlZSGB]{5,8}\s?-\s?\p{Lu})\s*[)}\]]?[\s,.;:]*$/u;
 
 /**
  * A brand line printed in a font half as large again as the legal name under it ("Sarang Hae Yo" over

@@ -40,6 +40,11 @@ function extract(rows: Row[]) {
   return { docType: outcome.docType, values: Object.fromEntries(outcome.fields.map((field) => [field.name, field.value])) };
 }
 
+/** The seller of a till whose head is one name line (OCR doubted a word of it) over its address. */
+function sellerUnderHeadLine(name: string) {
+  return extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+}
+
 describe('till receipts', () => {
   it('take an unlabelled address block for the buyer only when it names a business, its legal form as OCR misread it restored', () => {
     const withBlockAfterTitle = (block: Row[]): Row[] => {
@@ -279,7 +284,7 @@ describe('till receipts', () => {
   });
 
   it('repairs the head name as OCR misreads it: a registration number with a comma or a misread bracket after it, "5/0", "Sdn." without Bhd, a speck after the legal form, I read as 1', () => {
-    const seller = (name: string) => extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
+    const seller = sellerUnderHeadLine;
     const withComma: Row[] = [
       { text: 'URBAN VILLA SDN BHD (417940-M),', x: 0.2, confidence: 0.9 },
       { text: 'A-G-06, DATARAN GLOMAC,', x: 0.2, confidence: 0.9 },
@@ -293,6 +298,49 @@ describe('till receipts', () => {
     expect(seller('URBAN 1DEA SDN BHD')).toBe('URBAN IDEA SDN BHD');
     expect(seller('MR. D.1.Y. (M) SDN BHD')).toBe('MR. D.I.Y. (M) SDN BHD');
     expect(seller('DIGI TELECOMMUNICATIONS SDN EHD')).toBe('DIGI TELECOMMUNICATIONS SDN BHD');
+  });
+
+  it('restores a legal form whose SDN lost a letter, or that a company number with digits read as letters follows, and reads no key in its misread colon', () => {
+    const seller = sellerUnderHeadLine;
+    expect(seller('KEDAI RUNCIT MESRA SN. BHD.')).toBe('KEDAI RUNCIT MESRA SDN. BHD.');
+    expect(seller('Kedai Runcit Mesra Sc Bhd')).toBe('Kedai Runcit Mesra Sdn Bhd');
+    // A company number 802720-U read "BOZ7ZO-U", after "SDN BHD" read "SUN DHD": "SUN" alone would be a weekday.
+    expect(seller('MESRA NIAGA SUN DHD BOZ7ZO-U')).toBe('MESRA NIAGA SDN BHD');
+    // A lower-case logo line over the legal name is no name; the colon OCR read into "SDN" makes no "key: value" line of the name.
+    // (The legal name sits where a letter's address window would be, with its address under it, so
+    // only the head rule tells it from a buyer's block.)
+    const underLogo: Row[] = [
+      { text: 'mesraMart', x: 0.3, confidence: 0.8, height: 0.024 },
+      { text: '', x: 0.2 },
+      { text: '', x: 0.2 },
+      { text: 'TAX INVOICE', x: 0.35, confidence: 0.95 },
+      { text: 'MESRA NIAGA SC: BHD', x: 0.2, confidence: 0.9 },
+      { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.2, confidence: 0.9 },
+    ];
+    expect(extract(till({ head: underLogo })).values.seller_name).toBe('MESRA NIAGA SDN BHD');
+    // A name of its own that ends in a short word before BHD keeps it: the S must start the word.
+    expect(seller('AEON CO. (M) BHD')).toBe('AEON CO. (M) BHD');
+    expect(seller('TENAGA NASIONAL BHD')).toBe('TENAGA NASIONAL BHD');
+  });
+
+  it('passes over a head line of capitals OCR doubted in every word above a legal name read surely, keeping that name below high confidence', () => {
+    const seller = (noise: string) => {
+      const rows = till({
+        head: [
+          // A logo stands apart above the name, several lines high.
+          { text: noise, x: 0.4, confidence: 0.55 },
+          { text: '', x: 0.2 },
+          { text: '', x: 0.2 },
+          { text: '', x: 0.2 },
+          { text: 'KEDAI MAJU TRADING SDN BHD', x: 0.2, confidence: 0.93 },
+          { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.93 },
+        ],
+      });
+      const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+      return outcome.status === 'COMPLETED' ? outcome.fields.find((field) => field.name === 'seller_name') : undefined;
+    };
+    expect(seller('ENT m Li')?.value).toBe('KEDAI MAJU TRADING SDN BHD');
+    expect(seller('ENT m Li')?.metadata.confidence).toBeLessThan(0.9);
   });
 
   it('reads a bar or a bracket that opens nothing, attached to the letters of a head name, as the l or I OCR misread, below high confidence', () => {
