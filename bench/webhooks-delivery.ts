@@ -293,8 +293,11 @@ try {
       `${rawPerSecond.toFixed(0)}/s; ratio ${(deliveriesPerSecond / rawPerSecond).toFixed(2)} (target ≥ 0.5)`,
   );
   console.log(
-    `    rounds (deliveries/s, raw POSTs/s: ratio; main thread CPU per delivery / per raw POST): ${rounds
-      .map(({ fanOut, raw }, index) => `${fanOut.deliveriesPerSecond.toFixed(0)}, ${raw.perSecond.toFixed(0)}: ${ratios[index]!.toFixed(2)}; ${((fanOut.cpu.mainThread * 1e6) / expectedFanOut).toFixed(0)} / ${raw.mainThreadMicroseconds.toFixed(0)} µs`)
+    `    rounds (deliveries/s, raw POSTs/s: ratio; main thread CPU per delivery / per raw POST; whole process CPU per delivery): ${rounds
+      .map(
+        ({ fanOut, raw }, index) =>
+          `${fanOut.deliveriesPerSecond.toFixed(0)}, ${raw.perSecond.toFixed(0)}: ${ratios[index]!.toFixed(2)}; ${((fanOut.cpu.mainThread * 1e6) / expectedFanOut).toFixed(0)} / ${raw.mainThreadMicroseconds.toFixed(0)} µs; ${((fanOut.cpu.process * 1e6) / expectedFanOut).toFixed(0)} µs`,
+      )
       .join(' | ')}`,
   );
   if (warmUps.length > 0) {
