@@ -232,14 +232,15 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const { eventId } = first;
     if (records.some((record) => record.eventId !== eventId)) throw new Error('A fan-out writes the deliveries of one event.');
     const claim: FanOutClaim = { delivery: first, token: randomUUID(), grantedAt: performance.now() };
-    // The claim and the read go out together (one round trip less before the POSTs). The read may
-    // come before the claim, and still sees every write of another holder: that one wrote within 10 s
-    // of its claim (or its renewal), and this claim is granted only 30 s after that, while this fan-out
-    // writes only within 10 s of sending both (or renews first), so the other's writes all landed before this read went out.
-    const [claimed, items] = await Promise.all([
-      this.claimFanOut(first, claim.token),
-      batchGet(this.client, this.tableName, records.map((record) => deliveryKey(record.eventId, record.id)), { consistentRead: true }),
-    ]);
+    const { granted: claimed, firstOfEvent } = await this.claimFanOut(first, claim.token);
+    // Only a claim's holder writes an event's deliveries, and the claim item stays once written (a
+    // hand-back removes only the claim's attributes; the purge removes it with the deliveries): a
+    // claim that created it is the event's first fan-out, and there is nothing to read yet. Otherwise
+    // the read follows the claim, so it sees every write of an earlier holder: that one wrote within
+    // 10 s of its claim (or its renewal), and this claim is granted only 30 s after that.
+    const items = firstOfEvent
+      ? []
+      : await batchGet(this.client, this.tableName, records.map((record) => deliveryKey(record.eventId, record.id)), { consistentRead: true });
     const stored = new Map(
       items.map((item) => {
         const delivery = deliveryOf(item);
@@ -299,7 +300,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     if (claim.lost) throw new FanOutInProgress(eventId, 'its claim was taken over');
     if (performance.now() - claim.grantedAt > fanOutWriteWindowMilliseconds) {
       claim.grantedAt = performance.now();
-      if (!(await this.claimFanOut(claim.delivery, claim.token, { renewal: true }))) {
+      if (!(await this.claimFanOut(claim.delivery, claim.token, { renewal: true })).granted) {
         claim.lost = true;
         throw new FanOutInProgress(eventId, 'its claim ran out and was taken over');
       }
@@ -370,25 +371,34 @@ export class DynamoDeliveryStore implements DeliveryStore {
   }
 
   /**
-   * Takes the event's fan-out claim unless another fan-out holds it (false then). A renewal extends
-   * the claim only while it is still this fan-out's own (`token`), however long ago it was taken.
+   * Takes the event's fan-out claim unless another fan-out holds it (`granted` false then). A renewal
+   * extends the claim only while it is still this fan-out's own (`token`), however long ago it was
+   * taken. `firstOfEvent`: the claim created the claim item (no old item came back with the write),
+   * so no fan-out of the event claimed before.
    */
-  private async claimFanOut(delivery: DeliveryRecord, token: string, options: { renewal?: boolean } = {}): Promise<boolean> {
+  private async claimFanOut(delivery: DeliveryRecord, token: string, options: { renewal?: boolean } = {}): Promise<{ granted: boolean; firstOfEvent: boolean }> {
     const now = Date.now();
-    return this.conditionally(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: fanOutClaimKey(delivery.eventId),
-        UpdateExpression: 'SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt',
-        ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
-        ExpressionAttributeValues: {
-          ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
-          ':token': token,
-          ':expiresAt': expiresAtOf(delivery),
-          ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
-        },
-      }),
-    );
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: fanOutClaimKey(delivery.eventId),
+          UpdateExpression: 'SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt',
+          ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
+          ExpressionAttributeValues: {
+            ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
+            ':token': token,
+            ':expiresAt': expiresAtOf(delivery),
+            ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
+          },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return { granted: true, firstOfEvent: Attributes === undefined };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return { granted: false, firstOfEvent: false };
+      throw error;
+    }
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {

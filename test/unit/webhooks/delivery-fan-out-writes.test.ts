@@ -41,11 +41,13 @@ const deliveryOf = (index: number, changes: Partial<DeliveryRecord> = {}): Deliv
 const records = [deliveryOf(1), deliveryOf(2), deliveryOf(3)];
 /** Delivery 2 as another fan-out left it: written, attempt 1 settled. */
 const progressed = deliveryOf(2, { attemptCount: 1, status: 'SUCCEEDED', lastResponseStatus: 200, firstAttemptStartedAt: undefined });
+/** The claim item as an earlier fan-out of the event left it (handed back): what a later claim's write returns. */
+const earlierClaim = { Attributes: { pk: `EVENT#${eventId}`, sk: 'FANOUT', expiresAt: 1_785_000_000 } };
 const storedItem = (record: DeliveryRecord) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${record.id}`, ...JSON.parse(JSON.stringify(record)) });
 
 describe('DynamoDeliveryStore.createAll', () => {
-  it('claims the event, reads its deliveries consistently and writes only the missing ones in one batch', async () => {
-    documents.on(UpdateCommand).resolves({});
+  it('claims the event after an earlier fan-out, reads its deliveries consistently and writes only the missing ones in one batch', async () => {
+    documents.on(UpdateCommand).resolves(earlierClaim);
     documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(progressed)] } });
     documents.on(BatchWriteCommand).resolves({});
 
@@ -59,6 +61,7 @@ describe('DynamoDeliveryStore.createAll', () => {
     const claim = documents.commandCalls(UpdateCommand)[0]!.args[0].input;
     expect(claim.Key).toEqual({ pk: `EVENT#${eventId}`, sk: 'FANOUT' });
     expect(claim.ConditionExpression).toBe('attribute_not_exists(claimedUntil) OR claimedUntil < :now');
+    expect(claim.ReturnValues).toBe('ALL_OLD');
     expect(documents.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems!.records).toMatchObject({ ConsistentRead: true });
     const writes = documents.commandCalls(BatchWriteCommand);
     expect(writes).toHaveLength(1);
@@ -95,7 +98,7 @@ describe('DynamoDeliveryStore.createAll', () => {
     });
     documents.on(BatchWriteCommand).resolves({});
     // Renewed: the claim was still this fan-out's.
-    documents.on(UpdateCommand).resolves({});
+    documents.on(UpdateCommand).resolves(earlierClaim);
     expect((await store().createAll(records)).deliveries.every(({ createdNow }) => createdNow)).toBe(true);
     const [claim, renewal] = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(renewal!.ConditionExpression).toBe('claimToken = :token');
@@ -108,29 +111,41 @@ describe('DynamoDeliveryStore.createAll', () => {
       clock += fanOutWriteWindowMilliseconds + 1;
       return { Responses: { records: [] } };
     });
-    documents.on(UpdateCommand).resolvesOnce({}).rejects(conditionalFailure());
+    documents.on(UpdateCommand).resolvesOnce(earlierClaim).rejects(conditionalFailure());
     await expect(store().createAll(records)).rejects.toBeInstanceOf(FanOutInProgress);
     expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
   });
 
-  it('sends the read with the claim, without waiting for the claim first', async () => {
-    let readWhileClaiming = false;
-    let claiming = false;
+  it('reads nothing when its claim created the claim item: no fan-out of the event wrote a delivery before it', async () => {
+    documents.on(UpdateCommand).resolves({});
+    documents.on(BatchWriteCommand).resolves({});
+
+    const created = (await store().createAll(records)).deliveries;
+
+    expect(created.every(({ createdNow }) => createdNow)).toBe(true);
+    expect(documents.commandCalls(BatchGetCommand)).toHaveLength(0);
+    const puts = documents.commandCalls(BatchWriteCommand)[0]!.args[0].input.RequestItems!.records!;
+    expect(puts.map((request) => request.PutRequest!.Item!.id)).toEqual(records.map(({ id }) => id));
+  });
+
+  it('reads the deliveries only once the claim has answered, so the read sees every earlier holder\'s writes', async () => {
+    let claimAnswered = false;
+    let readBeforeClaimAnswered = false;
     documents.on(UpdateCommand).callsFake(async () => {
-      claiming = true;
       await new Promise((resolve) => setTimeout(resolve, 20));
-      claiming = false;
-      return {};
+      claimAnswered = true;
+      return earlierClaim;
     });
     documents.on(BatchGetCommand).callsFake(async () => {
-      readWhileClaiming = claiming;
+      readBeforeClaimAnswered = !claimAnswered;
       return { Responses: { records: [] } };
     });
     documents.on(BatchWriteCommand).resolves({});
 
     await store().createAll(records);
 
-    expect(readWhileClaiming).toBe(true);
+    expect(documents.commandCalls(BatchGetCommand)).toHaveLength(1);
+    expect(readBeforeClaimAnswered).toBe(false);
   });
 
   it('two fan-outs claim with different tokens', async () => {
