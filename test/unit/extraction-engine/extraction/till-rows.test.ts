@@ -121,7 +121,8 @@ describe('what a till camera reads', () => {
 
   it('reads a line of only numbers as an item whose description is the wordiest line above it, the tax mark left out', () => {
     const table = tableOf([...head, { text: 'DOOR STOP RUBBER *5', x: LEFT }, { text: 'TD33 - 5/200', x: LEFT }, line('9002107 11% 7.50.', '7.50'), line('Item(s) : 1', ''), line('TOTAL', '7.50')]);
-    expect(table?.rows.map((row) => row.values)).toEqual([{ product_code: '9002107', description: 'DOOR STOP RUBBER', amount: 7.5 }]);
+    // "11%" is the count and its "X" as the camera read them: the price equal to the amount says 1.
+    expect(table?.rows.map((row) => row.values)).toEqual([{ product_code: '9002107', description: 'DOOR STOP RUBBER', quantity: 1, unit_price: 7.5, amount: 7.5 }]);
   });
 
   it('stops at a totals or payment word anywhere on the line, also where the totals label was misread', () => {
