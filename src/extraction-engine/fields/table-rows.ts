@@ -11,7 +11,7 @@ import { findDates } from '../values/date.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
-import { tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
+import { rowAddsUp, tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
 export interface TableReadingOptions {
@@ -610,6 +610,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
       cellWords[column.specification.name] = words;
     });
     splitQuantityAndUnit(values, cellWords, state.columns, specifications, decimalComma);
+    quantityFromRate(values, cellWords, state.columns, specifications, decimalComma);
     codeFromDescription(values, cellWords);
     return { draft, values, cellWords };
   });
@@ -678,6 +679,30 @@ function splitQuantityAndUnit(values: Record<string, TableCellValue>, cellWords:
     cellWords[unit.name] = words.slice(-1);
     cellWords[quantityColumn.specification.name] = words.length > 1 ? words.slice(0, -1) : words;
   }
+}
+
+/** "Rs 1939 x 1 Night x 1 Room": a rate followed by its multipliers, each a count and maybe its unit. */
+const RATE_TIMES_COUNTS = /^\D{0,4}?\s?[\d.,'’]+((?:\s*[xX×]\s*\d{1,4}(?:\s+\p{L}+\.?)?)+)$/u;
+
+/**
+ * A unit price cell that prints its multipliers ("Rs 1939 x 1 Night x 1 Room", a hotel's rate): where the
+ * table has no quantity of its own, the product of the counts is the quantity, taken only where it
+ * multiplies the rate to the row's line total.
+ */
+function quantityFromRate(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], specifications: TableColumnSpecification[], decimalComma: boolean): void {
+  const priceColumn = columns.find((column) => column.specification.role === 'unit-price');
+  const quantity = specifications.find((column) => column.role === 'quantity' && !column.hidden);
+  if (!priceColumn || !quantity || values[quantity.name] !== undefined) return;
+  const words = cellWords[priceColumn.specification.name] ?? [];
+  const match = RATE_TIMES_COUNTS.exec(words.map((word) => word.text).join(' '));
+  const unitPrice = numberOfRole(values, columns, 'unit-price');
+  const lineTotal = numberOfRole(values, columns, 'line-total');
+  if (!match || unitPrice === undefined || lineTotal === undefined) return;
+  const counts = [...match[1]!.matchAll(/[xX×]\s*(\d{1,4})/g)].map((count) => parseLocaleNumber(count[1]!, decimalComma) ?? 0);
+  const product = counts.reduce((accumulated, count) => accumulated * count, 1);
+  if (product <= 0 || !rowAddsUp({ quantity: product, unitPrice, lineTotal })) return;
+  values[quantity.name] = product;
+  cellWords[quantity.name] = words.filter((word) => /^\d{1,4}$/.test(word.text) && words.indexOf(word) > 0);
 }
 
 /** "[FURN_7777] Office Chair": a code in brackets before the description is the product code. */

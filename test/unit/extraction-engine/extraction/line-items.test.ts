@@ -378,3 +378,18 @@ describe('a scanned header and table as OCR boxes them', () => {
     expect(table?.rows.map((row) => row.values.amount)).toEqual([173.1, 10.08, 46.2]);
   });
 });
+
+describe('a rate cell that prints its multipliers', () => {
+  const header: Row = [{ text: 'Description', x: X.description }, { text: 'Rate', x: X.quantity }, { text: 'Amount', x: X.amount }];
+  const stay = (description: string, rate: string, amount: string): Row => [{ text: description, x: X.description }, { text: rate, x: X.quantity }, { text: amount, x: X.amount }];
+
+  it('takes the product of the counts after the rate as the quantity where it multiplies the rate to the amount', () => {
+    const table = tableOf([['Harbour Lodge', 'Invoice no. 88', header, stay('Double room', 'EUR 120 x 3 Nights x 2 Rooms', 'EUR 720'), stay('Breakfast', 'EUR 15 x 4', 'EUR 60'), stay('Total', '', 'EUR 780')]]);
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [6, 120, 720],
+      [4, 15, 60],
+    ]);
+    const notMultiplied = tableOf([['Harbour Lodge', 'Invoice no. 89', header, stay('Double room', 'EUR 120 x 3 Nights', 'EUR 240'), stay('Total', '', 'EUR 240')]]);
+    expect(notMultiplied?.rows[0]?.values.quantity).toBeUndefined();
+  });
+});
