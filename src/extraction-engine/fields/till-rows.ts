@@ -108,6 +108,11 @@ interface ItemLine {
   description?: { value: string; words: LayoutWord[] };
   /** The line prints no words besides its numbers: its description is a line above. */
   numbersOnly?: boolean;
+  /**
+   * A printed count that does not multiply the price beside it to the amount, while another whole count
+   * would ("3 *RM 33.02 … 66.04"): which one OCR misread only the till's quantity total can say.
+   */
+  countAgainstPrice?: { quantity: CountOrPrice; unitPrice: CountOrPrice; printed: number };
 }
 
 /** Specks the camera read as marks ("|", "_", "—") are not words of the line. */
@@ -199,6 +204,10 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
       const trailing = rest.slice(first);
       rest = trailing.every((word) => !/\p{L}/u.test(word.text)) ? rest.slice(0, first) : rest.filter((_, index) => !used.has(index));
     }
+  }
+  if (!line.quantity) {
+    const against = countAgainstPriceFor(rest, amount.value);
+    if (against) line.countAgainstPrice = against;
   }
   // "1x 000008204363": a count before the barcode (its x read as "%" too: "1% 000001018506").
   if (!line.quantity && rest.length >= 2 && /^\d{1,3}[xX%]$/.test(rest[0]!.text) && /^\d{5,14}$/.test(rest[1]!.text)) {
@@ -360,6 +369,52 @@ function repairedCountAndPriceFor(words: string[], amount: number): { quantity: 
   const bestDerived = derived.filter((reading) => reading.repairs === fewestDerived);
   if (new Set(bestDerived.map((reading) => `${reading.quantity}×${reading.unitPrice}`)).size !== 1) return undefined;
   return { quantity: bestDerived[0]!.quantity, unitPrice: bestDerived[0]!.unitPrice, countAt: [], priceAt: bestDerived[0]!.priceAt };
+}
+
+/** The one printed count and printed price of a line whose amount over the price is another whole count. */
+function countAgainstPriceFor(words: LayoutWord[], amount: number): ItemLine['countAgainstPrice'] {
+  const counts = words.flatMap((word) => {
+    const value = /^\d{1,2}$/.test(word.text) ? countReadAs(word.text) : undefined;
+    return value === undefined || value <= 0 ? [] : [{ value, word }];
+  });
+  const prices = words.flatMap((word) => {
+    const value = priceReadAs(word.text);
+    const quantity = value ? Math.round(amount / value) : 0;
+    return value !== undefined && value > 0 && quantity >= 1 && quantity <= MAX_DERIVED_COUNT && multipliesTo(quantity, value, amount) ? [{ value, quantity, word }] : [];
+  });
+  if (counts.length !== 1 || prices.length !== 1 || counts[0]!.value === prices[0]!.quantity) return undefined;
+  return {
+    printed: counts[0]!.value,
+    quantity: { value: prices[0]!.quantity, words: [counts[0]!.word], repaired: true },
+    unitPrice: { value: prices[0]!.value, words: [prices[0]!.word], repaired: true },
+  };
+}
+
+/** A till's count of the quantities sold ("Qty Count : 3.0", "Qty(s) : 11", "TOTQTY: 3", "Total Qty 6"). */
+const QUANTITY_TOTAL = /\b(?:qty ?count|qty ?\(s\)|qtys|tot ?qty|total qty|total quantity)\s?:?\s?(\d{1,4})(?:[.,]0{1,2})?\b/;
+
+/** The quantity total printed on the closing line or the summary lines under it. */
+function quantityTotalBelow(page: LayoutPage, closingIndex: number): number | undefined {
+  for (const row of page.rows.slice(closingIndex, closingIndex + 12)) {
+    const total = QUANTITY_TOTAL.exec(row.segments.map((segment) => segment.text).join(' ').toLowerCase());
+    if (total) return Number(total[1]);
+  }
+  return undefined;
+}
+
+/**
+ * Where the till prints its quantity total and the items' counts do not add up to it, the one line whose
+ * count OCR misread against its price ("3 *RM 33.02 … 66.04" under "Qty Count: 3.0", the other item 1)
+ * takes the count its amount over its price gives, when that makes the counts add up.
+ */
+function countsCheckedAgainstTotal(block: BlockItem[], total: number | undefined): void {
+  if (total === undefined || block.some(({ line }) => !line.quantity && !line.countAgainstPrice)) return;
+  const printed = block.reduce((sum, { line }) => sum + (line.quantity?.value ?? line.countAgainstPrice!.printed), 0);
+  const settling = block.filter(({ line }) => line.countAgainstPrice && printed - line.countAgainstPrice.printed + line.countAgainstPrice.quantity.value === total);
+  if (printed === total || settling.length !== 1) return;
+  const line = settling[0]!.line;
+  line.quantity = line.countAgainstPrice!.quantity;
+  line.unitPrice = line.countAgainstPrice!.unitPrice;
 }
 
 /**
@@ -556,6 +611,7 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
       const closing = page.rows[index]!;
       const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
       if (block.length === 0) continue;
+      countsCheckedAgainstTotal(block, quantityTotalBelow(page, index));
       if (closingSum === undefined && layout.hasGeometry) block.push(...itemGroupsBelow(page, index, block, options));
       else if (closingSum !== undefined) block.push(...sectionsBelow(page, index, options));
       return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber, numbersUnderHeader);

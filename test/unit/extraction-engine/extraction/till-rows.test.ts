@@ -461,3 +461,23 @@ describe('counts and prices as OCR garbled them, settled by the line\'s own amou
     expect(table?.rows[0]?.values).toMatchObject({ quantity: 1, product_code: '000004400123', amount: 6.5 });
   });
 });
+
+describe('counts checked against the till\'s quantity total', () => {
+  const items = (count: string): Row[] => [...head, 'DESK LAMP', line('1 * RM 12.50 UNI', '12.50'), 'LED BULB 9W', line(`${count} * RM 4.20 UNI`, '8.40'), line('Sub Total', '20.90')];
+
+  it('gives a line whose printed count does not multiply its price the count its amount over its price gives, where that makes the counts add up to the total', () => {
+    const table = tableOf([...items('3'), line('Qty Count : 3.0', '')]);
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [1, 12.5, 12.5],
+      [2, 4.2, 8.4],
+    ]);
+    expect(table?.rows[1]?.cells.quantity?.confidence).toBeLessThanOrEqual(0.75);
+  });
+
+  it('does not take the count from amount over price where no quantity total says the printed one is wrong', () => {
+    for (const rows of [items('3'), [...items('3'), line('Qty Count : 4.0', '')]]) {
+      expect(tableOf(rows)?.rows[1]?.values).not.toMatchObject({ quantity: 2 });
+      expect(tableOf(rows)?.rows[1]?.values.unit_price).toBeUndefined();
+    }
+  });
+});
