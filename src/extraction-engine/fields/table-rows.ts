@@ -611,12 +611,13 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     });
     splitQuantityAndUnit(values, cellWords, state.columns, specifications, decimalComma);
     quantityFromRate(values, cellWords, state.columns, specifications, decimalComma);
+    const countLost = quantityTheCameraLost(values, cellWords, state.columns, draft);
     codeFromDescription(values, cellWords);
-    return { draft, values, cellWords };
+    return { draft, values, cellWords, countLost };
   });
   const arithmetic = tableArithmetic(
-    parsed.map(({ values }): RowArithmetic => ({
-      quantity: numberOfRole(values, state.columns, 'quantity'),
+    parsed.map(({ values, countLost }): RowArithmetic => ({
+      quantity: countLost ? undefined : numberOfRole(values, state.columns, 'quantity'),
       unitPrice: numberOfRole(values, state.columns, 'unit-price'),
       discount: numberOfRole(values, state.columns, 'discount'),
       taxRate: numberOfRole(values, state.columns, 'tax-rate'),
@@ -625,7 +626,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     state.closingSum === undefined ? options.sums : [...options.sums, state.closingSum],
   );
   const hidden = new Set(state.columns.filter((column) => column.specification.hidden).map((column) => column.specification.name));
-  const rows: TableRow[] = parsed.map(({ draft, values, cellWords }, index) => {
+  const rows: TableRow[] = parsed.map(({ draft, values, cellWords, countLost }, index) => {
     const reading = meanConfidence(draft.words);
     const confidence = roundConfidence((arithmetic.rows[index] ?? 0.7) * reading);
     const cells: Record<string, TableCell> = {};
@@ -634,8 +635,9 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
       if (hidden.has(name)) continue;
       reported[name] = value;
       const words = cellWords[name] ?? [];
+      const cellConfidence = Math.min(confidence, confidence * meanConfidence(words) / Math.max(reading, 0.01));
       cells[name] = {
-        confidence: roundConfidence(Math.min(confidence, confidence * meanConfidence(words) / Math.max(reading, 0.01))),
+        confidence: roundConfidence(countLost === name ? Math.min(cellConfidence, COUNT_FROM_ARITHMETIC_CONFIDENCE) : cellConfidence),
         ...(hasGeometry && words.length > 0 ? { placement: clamp(unitePlacements(words.map((word) => word.box))) } : {}),
       };
     }
@@ -703,6 +705,30 @@ function quantityFromRate(values: Record<string, TableCellValue>, cellWords: Rec
   if (product <= 0 || !rowAddsUp({ quantity: product, unitPrice, lineTotal })) return;
   values[quantity.name] = product;
   cellWords[quantity.name] = words.filter((word) => /^\d{1,4}$/.test(word.text) && words.indexOf(word) > 0);
+}
+
+/** A quantity the camera lost, given by the line's own amount over its price: never certain. */
+const COUNT_FROM_ARITHMETIC_CONFIDENCE = 0.75;
+
+/**
+ * On an OCR page, a row whose quantity cell under a quantity header holds no word at all while its unit
+ * price and line total are read ("Service B    $1.50   $7.50"): the camera lost the count, and the line
+ * total over the unit price, where that is a whole number, is it. The arithmetic chose it, so it does not
+ * vouch for the row (left out of its check). Returns the quantity column's name where it was taken.
+ */
+function quantityTheCameraLost(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], draft: RowDraft): string | undefined {
+  const quantityColumn = columns.find((column) => column.specification.role === 'quantity');
+  if (!quantityColumn || draft.words[0]?.confidence === undefined) return undefined;
+  const name = quantityColumn.specification.name;
+  const unitPrice = numberOfRole(values, columns, 'unit-price');
+  const lineTotal = numberOfRole(values, columns, 'line-total');
+  if (values[name] !== undefined || (cellWords[name]?.length ?? 0) > 0 || unitPrice === undefined || lineTotal === undefined || unitPrice <= 0) return undefined;
+  if (draft.words.some((word) => columns[word.column] === quantityColumn)) return undefined;
+  const quantity = Math.round(lineTotal / unitPrice);
+  if (quantity < 1 || quantity > 999 || Math.abs(quantity * unitPrice - lineTotal) >= 0.005) return undefined;
+  values[name] = quantity;
+  cellWords[name] = [];
+  return name;
 }
 
 /** "[FURN_7777] Office Chair": a code in brackets before the description is the product code. */

@@ -393,3 +393,34 @@ describe('a rate cell that prints its multipliers', () => {
     expect(notMultiplied?.rows[0]?.values.quantity).toBeUndefined();
   });
 });
+
+describe('a count the camera lost under a quantity header', () => {
+  const read = (text: string, x: number): PlacedText => ({ text, x, confidence: 0.93 });
+  const header: Row = [read('Item', X.description), read('Quantity', X.quantity), read('Rates', X.price), read('Amount', X.amount)];
+  const rows = (quantity: string): Row[] => [
+    read('Ridgeway Joinery', 0.08),
+    read('Invoice no. 5521', 0.08),
+    header,
+    [read('Sanding', X.description), read('4', X.quantity), read('$12.00', X.price), read('$48.00', X.amount)],
+    [read('Varnish', X.description), ...(quantity ? [read(quantity, X.quantity)] : []), read('$2.50', X.price), read('$7.50', X.amount)],
+    [read('Total:', X.price), read('$55.50', X.amount)],
+  ];
+  const ocrTable = (pageRows: Row[]) =>
+    extractFields(placedDocument([pageRows], { source: 'ocr', mediaType: 'image/png' }), invoiceSpecification).fields.find((result) => result.name === 'line_items')?.table;
+
+  it('reads "Rates" as the unit price header, and gives an OCR row with an empty quantity cell the line total over the unit price', () => {
+    const table = ocrTable(rows(''));
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [4, 12, 48],
+      [3, 2.5, 7.5],
+    ]);
+    expect(table?.rows[1]?.cells.quantity?.confidence).toBeLessThanOrEqual(0.75);
+  });
+
+  it('keeps a printed quantity, and derives none on a text page', () => {
+    expect(ocrTable(rows('2'))?.rows[1]?.values.quantity).toBe(2);
+    const printed = rows('').map((row) => (Array.isArray(row) ? row.map(({ text, x }) => ({ text, x })) : row));
+    const textPage = extractFields(placedDocument([printed]), invoiceSpecification).fields.find((result) => result.name === 'line_items')?.table;
+    expect(textPage?.rows[1]?.values.quantity).toBeUndefined();
+  });
+});
