@@ -611,6 +611,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     });
     splitQuantityAndUnit(values, cellWords, state.columns, specifications, decimalComma);
     quantityFromRate(values, cellWords, state.columns, specifications, decimalComma);
+    priceThatMultipliesToTheTotal(values, cellWords, state.columns, decimalComma);
     const countLost = quantityTheCameraLost(values, cellWords, state.columns, draft);
     codeFromDescription(values, cellWords);
     return { draft, values, cellWords, countLost };
@@ -705,6 +706,30 @@ function quantityFromRate(values: Record<string, TableCellValue>, cellWords: Rec
   if (product <= 0 || !rowAddsUp({ quantity: product, unitPrice, lineTotal })) return;
   values[quantity.name] = product;
   cellWords[quantity.name] = words.filter((word) => /^\d{1,4}$/.test(word.text) && words.indexOf(word) > 0);
+}
+
+/**
+ * A row that prints two prices (before and after tax, "78.00  82.68" under "RSP  RSP", the second one in
+ * the unit price band or, under a header word not read, left of the amount in the line-total band): the
+ * one that multiplies with the quantity to the line total as printed, where the first one does not.
+ */
+function priceThatMultipliesToTheTotal(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], decimalComma: boolean): void {
+  const priceColumn = columns.find((column) => column.specification.role === 'unit-price');
+  const quantity = numberOfRole(values, columns, 'quantity');
+  const lineTotal = numberOfRole(values, columns, 'line-total');
+  const first = numberOfRole(values, columns, 'unit-price');
+  if (!priceColumn || quantity === undefined || lineTotal === undefined || first === undefined) return;
+  if (Math.abs(quantity * first - lineTotal) < 0.005) return;
+  const lineTotalColumn = columns.find((column) => column.specification.role === 'line-total');
+  const beforeTheTotal = (lineTotalColumn ? cellWords[lineTotalColumn.specification.name] ?? [] : []).slice(0, -1);
+  const words = [...(cellWords[priceColumn.specification.name] ?? []), ...beforeTheTotal];
+  const prices = words.flatMap((word) => {
+    const value = /^\D{0,3}\d[\d.,]*\d$/.test(word.text) ? parseLocaleNumber(word.text.replace(/^\D+/, ''), decimalComma) : undefined;
+    return value !== undefined && value > 0 && Math.abs(quantity * value - lineTotal) < 0.005 ? [{ value, word }] : [];
+  });
+  if (prices.length !== 1) return;
+  values[priceColumn.specification.name] = prices[0]!.value;
+  cellWords[priceColumn.specification.name] = [prices[0]!.word];
 }
 
 /** A quantity the camera lost, given by the line's own amount over its price: never certain. */

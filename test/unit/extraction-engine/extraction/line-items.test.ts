@@ -424,3 +424,19 @@ describe('a count the camera lost under a quantity header', () => {
     expect(textPage?.rows[1]?.values.quantity).toBeUndefined();
   });
 });
+
+describe('two prices on a row', () => {
+  it('takes as unit price the one that multiplies with the quantity to the line total, also where it stands left of the amount in its band', () => {
+    const header: Row = [{ text: 'Item', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
+    // Price before tax under the header word, price with tax printed between it and the amount (a
+    // quantity of 2.5 m, which no till line reads as a count, so only the header's bands read the row).
+    const table = tableOf([['Kestrel Tools', 'Invoice no. 310', header, [
+      { text: 'Oak edging strip', x: X.description },
+      { text: '2.5', x: X.quantity },
+      { text: '40.00', x: X.price },
+      { text: '43.20', x: 0.78 },
+      { text: '108.00', x: X.amount },
+    ], [{ text: 'Total', x: X.description }, { text: '108.00', x: X.amount }]]]);
+    expect(table?.rows[0]?.values).toMatchObject({ quantity: 2.5, unit_price: 43.2, amount: 108 });
+  });
+});
