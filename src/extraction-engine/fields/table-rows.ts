@@ -11,7 +11,7 @@ import { findDates } from '../values/date.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
-import { tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
+import { rowAddsUp, tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
 export interface TableReadingOptions {
@@ -610,12 +610,15 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
       cellWords[column.specification.name] = words;
     });
     splitQuantityAndUnit(values, cellWords, state.columns, specifications, decimalComma);
+    quantityFromRate(values, cellWords, state.columns, specifications, decimalComma);
+    priceThatMultipliesToTheTotal(values, cellWords, state.columns, decimalComma);
+    const countLost = quantityTheCameraLost(values, cellWords, state.columns, draft);
     codeFromDescription(values, cellWords);
-    return { draft, values, cellWords };
+    return { draft, values, cellWords, countLost };
   });
   const arithmetic = tableArithmetic(
-    parsed.map(({ values }): RowArithmetic => ({
-      quantity: numberOfRole(values, state.columns, 'quantity'),
+    parsed.map(({ values, countLost }): RowArithmetic => ({
+      quantity: countLost ? undefined : numberOfRole(values, state.columns, 'quantity'),
       unitPrice: numberOfRole(values, state.columns, 'unit-price'),
       discount: numberOfRole(values, state.columns, 'discount'),
       taxRate: numberOfRole(values, state.columns, 'tax-rate'),
@@ -624,7 +627,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     state.closingSum === undefined ? options.sums : [...options.sums, state.closingSum],
   );
   const hidden = new Set(state.columns.filter((column) => column.specification.hidden).map((column) => column.specification.name));
-  const rows: TableRow[] = parsed.map(({ draft, values, cellWords }, index) => {
+  const rows: TableRow[] = parsed.map(({ draft, values, cellWords, countLost }, index) => {
     const reading = meanConfidence(draft.words);
     const confidence = roundConfidence((arithmetic.rows[index] ?? 0.7) * reading);
     const cells: Record<string, TableCell> = {};
@@ -633,8 +636,9 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
       if (hidden.has(name)) continue;
       reported[name] = value;
       const words = cellWords[name] ?? [];
+      const cellConfidence = Math.min(confidence, confidence * meanConfidence(words) / Math.max(reading, 0.01));
       cells[name] = {
-        confidence: roundConfidence(Math.min(confidence, confidence * meanConfidence(words) / Math.max(reading, 0.01))),
+        confidence: roundConfidence(countLost === name ? Math.min(cellConfidence, COUNT_FROM_ARITHMETIC_CONFIDENCE) : cellConfidence),
         ...(hasGeometry && words.length > 0 ? { placement: clamp(unitePlacements(words.map((word) => word.box))) } : {}),
       };
     }
@@ -678,6 +682,78 @@ function splitQuantityAndUnit(values: Record<string, TableCellValue>, cellWords:
     cellWords[unit.name] = words.slice(-1);
     cellWords[quantityColumn.specification.name] = words.length > 1 ? words.slice(0, -1) : words;
   }
+}
+
+/** "Rs 1939 x 1 Night x 1 Room": a rate followed by its multipliers, each a count and maybe its unit. */
+const RATE_TIMES_COUNTS = /^\D{0,4}?\s?[\d.,'’]+((?:\s*[xX×]\s*\d{1,4}(?:\s+\p{L}+\.?)?)+)$/u;
+
+/**
+ * A unit price cell that prints its multipliers ("Rs 1939 x 1 Night x 1 Room", a hotel's rate): where the
+ * table has no quantity of its own, the product of the counts is the quantity, taken only where it
+ * multiplies the rate to the row's line total.
+ */
+function quantityFromRate(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], specifications: TableColumnSpecification[], decimalComma: boolean): void {
+  const priceColumn = columns.find((column) => column.specification.role === 'unit-price');
+  const quantity = specifications.find((column) => column.role === 'quantity' && !column.hidden);
+  if (!priceColumn || !quantity || values[quantity.name] !== undefined) return;
+  const words = cellWords[priceColumn.specification.name] ?? [];
+  const match = RATE_TIMES_COUNTS.exec(words.map((word) => word.text).join(' '));
+  const unitPrice = numberOfRole(values, columns, 'unit-price');
+  const lineTotal = numberOfRole(values, columns, 'line-total');
+  if (!match || unitPrice === undefined || lineTotal === undefined) return;
+  const counts = [...match[1]!.matchAll(/[xX×]\s*(\d{1,4})/g)].map((count) => parseLocaleNumber(count[1]!, decimalComma) ?? 0);
+  const product = counts.reduce((accumulated, count) => accumulated * count, 1);
+  if (product <= 0 || !rowAddsUp({ quantity: product, unitPrice, lineTotal })) return;
+  values[quantity.name] = product;
+  cellWords[quantity.name] = words.filter((word) => /^\d{1,4}$/.test(word.text) && words.indexOf(word) > 0);
+}
+
+/**
+ * A row that prints two prices (before and after tax, "78.00  82.68" under "RSP  RSP", the second one in
+ * the unit price band or, under a header word not read, left of the amount in the line-total band): the
+ * one that multiplies with the quantity to the line total as printed, where the first one does not.
+ */
+function priceThatMultipliesToTheTotal(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], decimalComma: boolean): void {
+  const priceColumn = columns.find((column) => column.specification.role === 'unit-price');
+  const quantity = numberOfRole(values, columns, 'quantity');
+  const lineTotal = numberOfRole(values, columns, 'line-total');
+  const first = numberOfRole(values, columns, 'unit-price');
+  if (!priceColumn || quantity === undefined || lineTotal === undefined || first === undefined) return;
+  if (Math.abs(quantity * first - lineTotal) < 0.005) return;
+  const lineTotalColumn = columns.find((column) => column.specification.role === 'line-total');
+  const beforeTheTotal = (lineTotalColumn ? cellWords[lineTotalColumn.specification.name] ?? [] : []).slice(0, -1);
+  const words = [...(cellWords[priceColumn.specification.name] ?? []), ...beforeTheTotal];
+  const prices = words.flatMap((word) => {
+    const value = /^\D{0,3}\d[\d.,]*\d$/.test(word.text) ? parseLocaleNumber(word.text.replace(/^\D+/, ''), decimalComma) : undefined;
+    return value !== undefined && value > 0 && Math.abs(quantity * value - lineTotal) < 0.005 ? [{ value, word }] : [];
+  });
+  if (prices.length !== 1) return;
+  values[priceColumn.specification.name] = prices[0]!.value;
+  cellWords[priceColumn.specification.name] = [prices[0]!.word];
+}
+
+/** A quantity the camera lost, given by the line's own amount over its price: never certain. */
+const COUNT_FROM_ARITHMETIC_CONFIDENCE = 0.75;
+
+/**
+ * On an OCR page, a row whose quantity cell under a quantity header holds no word at all while its unit
+ * price and line total are read ("Service B    $1.50   $7.50"): the camera lost the count, and the line
+ * total over the unit price, where that is a whole number, is it. The arithmetic chose it, so it does not
+ * vouch for the row (left out of its check). Returns the quantity column's name where it was taken.
+ */
+function quantityTheCameraLost(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], draft: RowDraft): string | undefined {
+  const quantityColumn = columns.find((column) => column.specification.role === 'quantity');
+  if (!quantityColumn || draft.words[0]?.confidence === undefined) return undefined;
+  const name = quantityColumn.specification.name;
+  const unitPrice = numberOfRole(values, columns, 'unit-price');
+  const lineTotal = numberOfRole(values, columns, 'line-total');
+  if (values[name] !== undefined || (cellWords[name]?.length ?? 0) > 0 || unitPrice === undefined || lineTotal === undefined || unitPrice <= 0) return undefined;
+  if (draft.words.some((word) => columns[word.column] === quantityColumn)) return undefined;
+  const quantity = Math.round(lineTotal / unitPrice);
+  if (quantity < 1 || quantity > 999 || Math.abs(quantity * unitPrice - lineTotal) >= 0.005) return undefined;
+  values[name] = quantity;
+  cellWords[name] = [];
+  return name;
 }
 
 /** "[FURN_7777] Office Chair": a code in brackets before the description is the product code. */

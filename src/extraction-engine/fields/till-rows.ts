@@ -5,6 +5,7 @@
 // description from the text lines above it. Nothing but the page's arithmetic vouches for such rows, so
 // their confidence comes from it alone (table-arithmetic.ts): a row that does not add up stays low.
 
+import { withOneDigitConfused } from '../values/ocr-digit-confusions.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
@@ -86,16 +87,32 @@ function parseMoney(text: string): number {
   return Number(text.replace(',', '.'));
 }
 
+/**
+ * A count or price the line prints only as OCR garbled it, taken in the one reading that makes the line
+ * multiply to its amount (or, for a count the camera lost, the amount over the price). The line's
+ * arithmetic chose it, so it cannot also vouch for the row: it is left out of the row's check.
+ */
+interface CountOrPrice {
+  value: number;
+  words: LayoutWord[];
+  repaired?: true;
+}
+
 /** One item line as printed: its parts, each with the words it was read from. */
 interface ItemLine {
   row: LayoutRow;
   amount: { value: number; words: LayoutWord[] };
-  quantity?: { value: number; words: LayoutWord[] };
-  unitPrice?: { value: number; words: LayoutWord[] };
+  quantity?: CountOrPrice;
+  unitPrice?: CountOrPrice;
   productCode?: { value: string; words: LayoutWord[] };
   description?: { value: string; words: LayoutWord[] };
   /** The line prints no words besides its numbers: its description is a line above. */
   numbersOnly?: boolean;
+  /**
+   * A printed count that does not multiply the price beside it to the amount, while another whole count
+   * would ("3 *RM 33.02 … 66.04"): which one OCR misread only the till's quantity total can say.
+   */
+  countAgainstPrice?: { quantity: CountOrPrice; unitPrice: CountOrPrice; printed: number };
 }
 
 /** Specks the camera read as marks ("|", "_", "—") are not words of the line. */
@@ -175,8 +192,25 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
       rest = trailing.every((word) => !/\p{L}/u.test(word.text)) ? rest.slice(0, first) : rest.filter((_, index) => index !== found.countAt && index !== found.priceAt);
     }
   }
-  // "1x 000008204363": a count before the barcode.
-  if (!line.quantity && rest.length >= 2 && /^\d{1,3}[xX]$/.test(rest[0]!.text) && /^\d{5,14}$/.test(rest[1]!.text)) {
+  // Count and price as OCR garbled them ("35 04" for 36.04, "1272" for 12.72, "6 003" for 6.00 × 3).
+  if (!line.quantity) {
+    const repaired = repairedCountAndPriceFor(rest.map((word) => word.text), amount.value);
+    if (repaired) {
+      const wordsAt = (indices: number[]): LayoutWord[] => indices.map((index) => rest[index]!);
+      line.quantity = { value: repaired.quantity, words: wordsAt(repaired.countAt), repaired: true };
+      line.unitPrice = { value: repaired.unitPrice, words: wordsAt(repaired.priceAt), repaired: true };
+      const used = new Set([...repaired.countAt, ...repaired.priceAt]);
+      const first = Math.min(...used);
+      const trailing = rest.slice(first);
+      rest = trailing.every((word) => !/\p{L}/u.test(word.text)) ? rest.slice(0, first) : rest.filter((_, index) => !used.has(index));
+    }
+  }
+  if (!line.quantity) {
+    const against = countAgainstPriceFor(rest, amount.value);
+    if (against) line.countAgainstPrice = against;
+  }
+  // "1x 000008204363": a count before the barcode (its x read as "%" too: "1% 000001018506").
+  if (!line.quantity && rest.length >= 2 && /^\d{1,3}[xX%]$/.test(rest[0]!.text) && /^\d{5,14}$/.test(rest[1]!.text)) {
     line.quantity = { value: Number(rest[0]!.text.slice(0, -1)), words: [rest[0]!] };
     rest = rest.slice(1);
   }
@@ -232,6 +266,155 @@ function countAndPriceFor(words: string[], amount: number): { quantity: number; 
     }
   }
   return undefined;
+}
+
+/** At most this many OCR misreadings in one count-and-price reading of a line. */
+const MAX_REPAIRS = 2;
+/** A count the camera lost is the amount over the price only up to this many. */
+const MAX_DERIVED_COUNT = 99;
+
+/** One way to read a price (and maybe its count) from one word or two neighbouring words of a line. */
+interface PriceReading {
+  unitPrice: number;
+  priceAt: number[];
+  /** A count printed glued to the price ("2.50'3", "6 003"). */
+  quantity?: number;
+  countAt?: number[];
+  repairs: number;
+}
+
+/**
+ * Exactly to the cent: a repaired reading is chosen because it multiplies to the amount, so the looser
+ * check of four-place unit prices (table-arithmetic.ts) would let far-fetched readings in.
+ */
+function multipliesTo(quantity: number, unitPrice: number, amount: number): boolean {
+  return Math.abs(quantity * unitPrice - amount) < 0.005;
+}
+
+/** The digits of a price read as "ddd.dd", and each reading of them with one digit OCR may have confused. */
+function priceWithConfusions(units: string, cents: string, repairs: number): { value: number; repairs: number }[] {
+  const text = `${units}${cents}`;
+  return [
+    { value: Number(`${units}.${cents}`), repairs },
+    ...withOneDigitConfused(text).map((digits) => ({ value: Number(`${digits.slice(0, -2)}.${digits.slice(-2)}`), repairs: repairs + 1 })),
+  ];
+}
+
+/**
+ * The price readings of a line's words as OCR garbles a till's numbers: a price as printed (0 repairs);
+ * without its point ("1272" for 12.72); split at its point into two words ("35 04", "7 99°."); printed
+ * before its count with the "*" between them read as a mark or lost ("2.50'3", "6 003" for 6.00 * 3);
+ * each also with one digit OCR confuses (one more repair).
+ */
+function priceReadingsOf(words: string[]): PriceReading[] {
+  const readings: PriceReading[] = [];
+  const add = (priceAt: number[], units: string, cents: string, repairs: number, count?: string): void => {
+    for (const reading of priceWithConfusions(units, cents, repairs)) {
+      if (reading.value <= 0) continue;
+      readings.push({ unitPrice: reading.value, priceAt, repairs: reading.repairs, ...(count === undefined ? {} : { quantity: Number(count), countAt: priceAt }) });
+    }
+  };
+  words.forEach((word, index) => {
+    const printed = /^(?:@|\$|RM)?(\d{1,6})[.,:;](\d{2})\.?$/.exec(word);
+    if (printed) add([index], printed[1]!, printed[2]!, 0);
+    const pointLost = /^(\d{1,4})(\d{2})$/.exec(word);
+    if (pointLost && word.length >= 3) add([index], pointLost[1]!, pointLost[2]!, 1);
+    const gluedToCount = /^(\d{1,4})[.,:;](\d{2})[^\d\s](\d{1,2})$/.exec(word);
+    if (gluedToCount) add([index], gluedToCount[1]!, gluedToCount[2]!, 1, gluedToCount[3]!);
+    const next = words[index + 1];
+    if (next === undefined || !/^\d{1,4}$/.test(word)) return;
+    const splitAtPoint = /^(\d{2})[^\d\s\p{L}]{0,2}$/u.exec(next);
+    if (splitAtPoint) add([index, index + 1], word, splitAtPoint[1]!, 1);
+    const splitAndGlued = /^(\d{2})(\d{1,2})$/.exec(next);
+    if (splitAndGlued) add([index, index + 1], word, splitAndGlued[1]!, 1, splitAndGlued[2]!);
+  });
+  return readings;
+}
+
+/**
+ * The count and unit price of a line whose numbers multiply to its amount only once OCR's misreadings
+ * are undone (see priceReadingsOf; the count as printed): the reading with the fewest
+ * repairs, taken only where it is the one such reading. Failing that, a count the camera lost: the
+ * amount over the price right before it, where that is a whole number and no other word of the line reads
+ * as a count. Undefined where nothing settles them: a guess is worse than no cell.
+ */
+function repairedCountAndPriceFor(words: string[], amount: number): { quantity: number; unitPrice: number; countAt: number[]; priceAt: number[] } | undefined {
+  const prices = priceReadingsOf(words);
+  const found: { quantity: number; unitPrice: number; countAt: number[]; priceAt: number[]; repairs: number }[] = [];
+  for (const price of prices) {
+    if (price.quantity !== undefined) {
+      if (price.quantity > 0 && multipliesTo(price.quantity, price.unitPrice, amount)) found.push({ quantity: price.quantity, unitPrice: price.unitPrice, countAt: price.countAt!, priceAt: price.priceAt, repairs: price.repairs });
+      continue;
+    }
+    words.forEach((word, countAt) => {
+      if (price.priceAt.includes(countAt)) return;
+      // The count as printed: a count "repaired" to 1 would make any price equal to the amount add up.
+      const quantity = countReadAs(word);
+      if (quantity === undefined || quantity <= 0 || price.repairs === 0 || price.repairs > MAX_REPAIRS) return;
+      if (multipliesTo(quantity, price.unitPrice, amount)) found.push({ quantity, unitPrice: price.unitPrice, countAt: [countAt], priceAt: price.priceAt, repairs: price.repairs });
+    });
+  }
+  const fewest = Math.min(...found.map((reading) => reading.repairs).filter((repairs) => repairs <= MAX_REPAIRS));
+  const best = found.filter((reading) => reading.repairs === fewest);
+  if (best.length > 0) return new Set(best.map((reading) => `${reading.quantity}×${reading.unitPrice}`)).size === 1 ? best[0] : undefined;
+  // A count the camera lost: the price right before the amount, at most one repair, divides it.
+  const last = words.length - 1;
+  const closing = prices.filter((price) => price.quantity === undefined && price.repairs <= 1 && price.priceAt.includes(last));
+  const derived = closing.flatMap((price) => {
+    const quantity = Math.round(amount / price.unitPrice);
+    const othersReadAsCount = words.some((word, index) => !price.priceAt.includes(index) && countReadAs(word) !== undefined);
+    return quantity >= 1 && quantity <= MAX_DERIVED_COUNT && !othersReadAsCount && multipliesTo(quantity, price.unitPrice, amount) ? [{ ...price, quantity }] : [];
+  });
+  const fewestDerived = Math.min(...derived.map((reading) => reading.repairs));
+  const bestDerived = derived.filter((reading) => reading.repairs === fewestDerived);
+  if (new Set(bestDerived.map((reading) => `${reading.quantity}×${reading.unitPrice}`)).size !== 1) return undefined;
+  return { quantity: bestDerived[0]!.quantity, unitPrice: bestDerived[0]!.unitPrice, countAt: [], priceAt: bestDerived[0]!.priceAt };
+}
+
+/** The one printed count and printed price of a line whose amount over the price is another whole count. */
+function countAgainstPriceFor(words: LayoutWord[], amount: number): ItemLine['countAgainstPrice'] {
+  const counts = words.flatMap((word) => {
+    const value = /^\d{1,2}$/.test(word.text) ? countReadAs(word.text) : undefined;
+    return value === undefined || value <= 0 ? [] : [{ value, word }];
+  });
+  const prices = words.flatMap((word) => {
+    const value = priceReadAs(word.text);
+    const quantity = value ? Math.round(amount / value) : 0;
+    return value !== undefined && value > 0 && quantity >= 1 && quantity <= MAX_DERIVED_COUNT && multipliesTo(quantity, value, amount) ? [{ value, quantity, word }] : [];
+  });
+  if (counts.length !== 1 || prices.length !== 1 || counts[0]!.value === prices[0]!.quantity) return undefined;
+  return {
+    printed: counts[0]!.value,
+    quantity: { value: prices[0]!.quantity, words: [counts[0]!.word], repaired: true },
+    unitPrice: { value: prices[0]!.value, words: [prices[0]!.word], repaired: true },
+  };
+}
+
+/** A till's count of the quantities sold ("Qty Count : 3.0", "Qty(s) : 11", "TOTQTY: 3", "Total Qty 6"). */
+const QUANTITY_TOTAL = /\b(?:qty ?count|qty ?\(s\)|qtys|tot ?qty|total qty|total quantity)\s?:?\s?(\d{1,4})(?:[.,]0{1,2})?\b/;
+
+/** The quantity total printed on the closing line or the summary lines under it. */
+function quantityTotalBelow(page: LayoutPage, closingIndex: number): number | undefined {
+  for (const row of page.rows.slice(closingIndex, closingIndex + 12)) {
+    const total = QUANTITY_TOTAL.exec(row.segments.map((segment) => segment.text).join(' ').toLowerCase());
+    if (total) return Number(total[1]);
+  }
+  return undefined;
+}
+
+/**
+ * Where the till prints its quantity total and the items' counts do not add up to it, the one line whose
+ * count OCR misread against its price ("3 *RM 33.02 … 66.04" under "Qty Count: 3.0", the other item 1)
+ * takes the count its amount over its price gives, when that makes the counts add up.
+ */
+function countsCheckedAgainstTotal(block: BlockItem[], total: number | undefined): void {
+  if (total === undefined || block.some(({ line }) => !line.quantity && !line.countAgainstPrice)) return;
+  const printed = block.reduce((sum, { line }) => sum + (line.quantity?.value ?? line.countAgainstPrice!.printed), 0);
+  const settling = block.filter(({ line }) => line.countAgainstPrice && printed - line.countAgainstPrice.printed + line.countAgainstPrice.quantity.value === total);
+  if (printed === total || settling.length !== 1) return;
+  const line = settling[0]!.line;
+  line.quantity = line.countAgainstPrice!.quantity;
+  line.unitPrice = line.countAgainstPrice!.unitPrice;
 }
 
 /**
@@ -428,6 +611,7 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
       const closing = page.rows[index]!;
       const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
       if (block.length === 0) continue;
+      countsCheckedAgainstTotal(block, quantityTotalBelow(page, index));
       if (closingSum === undefined && layout.hasGeometry) block.push(...itemGroupsBelow(page, index, block, options));
       else if (closingSum !== undefined) block.push(...sectionsBelow(page, index, options));
       return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber, numbersUnderHeader);
@@ -492,6 +676,13 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: BlockIte
   });
 }
 
+/** A cell the line's own arithmetic chose among OCR's misreadings, or derived from it: never certain. */
+const REPAIRED_CELL_CONFIDENCE = 0.75;
+
+function isRepaired(part: CountOrPrice): boolean {
+  return part.repaired === true;
+}
+
 function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOptions, hasGeometry: boolean, closingSum: number | undefined, pageNumber: number, numbersUnderHeader: boolean): ExtractedTable {
   const namesBelow = numbersUnderHeader || namedBelow(block);
   const items = block.map(({ line, textAbove, textBelow }) => {
@@ -506,14 +697,14 @@ function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOp
   const sums = closingSum === undefined ? options.sums : [...options.sums, closingSum];
   const arithmetic = tableArithmetic(
     items.map((item) => ({
-      ...(item.quantity ? { quantity: item.quantity.value } : {}),
-      ...(item.unitPrice ? { unitPrice: item.unitPrice.value } : {}),
+      ...(item.quantity && !isRepaired(item.quantity) ? { quantity: item.quantity.value } : {}),
+      ...(item.unitPrice && !isRepaired(item.unitPrice) ? { unitPrice: item.unitPrice.value } : {}),
       lineTotal: item.amount.value,
     })),
     sums,
   );
   const rows: TableRow[] = items.map((item, index) => {
-    const parts: [string | undefined, { value: TableCellValue; words: LayoutWord[] } | undefined][] = [
+    const parts: [string | undefined, { value: TableCellValue; words: LayoutWord[]; repaired?: true } | undefined][] = [
       [names.productCode, item.productCode],
       [names.description, item.description],
       [names.quantity, item.quantity],
@@ -528,8 +719,9 @@ function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOp
     for (const [name, part] of parts) {
       if (!name || !part) continue;
       values[name] = part.value;
+      const cellConfidence = Math.min(confidence, (confidence * meanConfidence(part.words)) / Math.max(reading, 0.01));
       cells[name] = {
-        confidence: roundConfidence(Math.min(confidence, (confidence * meanConfidence(part.words)) / Math.max(reading, 0.01))),
+        confidence: roundConfidence(part.repaired ? Math.min(cellConfidence, REPAIRED_CELL_CONFIDENCE) : cellConfidence),
         ...(hasGeometry && part.words.length > 0 ? { placement: clamp(unitePlacements(part.words.map((word) => word.box))) } : {}),
       };
     }

@@ -70,7 +70,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     role: 'unit-price',
     headerLabels: {
       // Tills: "U.Price", "U/Price", "S/Price" (selling price), "RSP" (retail selling price), "U.P".
-      en: ['unit price', 'price', 'rate', 'unit cost', 'price/unit', 'each', 'net price', 'unit price net', 'u.price', 'u/price', 's/price', 'rsp', 'u.p', 'u/p'],
+      en: ['unit price', 'price', 'rate', 'rates', 'unit rate', 'unit cost', 'price/unit', 'each', 'net price', 'unit price net', 'u.price', 'u/price', 's/price', 'rsp', 'u.p', 'u/p'],
       de: ['einzelpreis', 'preis', 'e-preis', 'ep', 'stückpreis', 'nettopreis', 'vk-preis', 'verkaufspreis', 'preis/', 'einzelpreis netto', 'preis/einheit'],
       fr: ['prix unitaire', 'prix', 'p.u.', 'pu', 'prix u.', 'prix unitaire ht', 'pu ht'],
       nl: ['prijs', 'stukprijs', 'eenheidsprijs', 'prijs per stuk'],

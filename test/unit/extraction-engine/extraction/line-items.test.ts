@@ -378,3 +378,65 @@ describe('a scanned header and table as OCR boxes them', () => {
     expect(table?.rows.map((row) => row.values.amount)).toEqual([173.1, 10.08, 46.2]);
   });
 });
+
+describe('a rate cell that prints its multipliers', () => {
+  const header: Row = [{ text: 'Description', x: X.description }, { text: 'Rate', x: X.quantity }, { text: 'Amount', x: X.amount }];
+  const stay = (description: string, rate: string, amount: string): Row => [{ text: description, x: X.description }, { text: rate, x: X.quantity }, { text: amount, x: X.amount }];
+
+  it('takes the product of the counts after the rate as the quantity where it multiplies the rate to the amount', () => {
+    const table = tableOf([['Harbour Lodge', 'Invoice no. 88', header, stay('Double room', 'EUR 120 x 3 Nights x 2 Rooms', 'EUR 720'), stay('Breakfast', 'EUR 15 x 4', 'EUR 60'), stay('Total', '', 'EUR 780')]]);
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [6, 120, 720],
+      [4, 15, 60],
+    ]);
+    const notMultiplied = tableOf([['Harbour Lodge', 'Invoice no. 89', header, stay('Double room', 'EUR 120 x 3 Nights', 'EUR 240'), stay('Total', '', 'EUR 240')]]);
+    expect(notMultiplied?.rows[0]?.values.quantity).toBeUndefined();
+  });
+});
+
+describe('a count the camera lost under a quantity header', () => {
+  const read = (text: string, x: number): PlacedText => ({ text, x, confidence: 0.93 });
+  const header: Row = [read('Item', X.description), read('Quantity', X.quantity), read('Rates', X.price), read('Amount', X.amount)];
+  const rows = (quantity: string): Row[] => [
+    read('Ridgeway Joinery', 0.08),
+    read('Invoice no. 5521', 0.08),
+    header,
+    [read('Sanding', X.description), read('4', X.quantity), read('$12.00', X.price), read('$48.00', X.amount)],
+    [read('Varnish', X.description), ...(quantity ? [read(quantity, X.quantity)] : []), read('$2.50', X.price), read('$7.50', X.amount)],
+    [read('Total:', X.price), read('$55.50', X.amount)],
+  ];
+  const ocrTable = (pageRows: Row[]) =>
+    extractFields(placedDocument([pageRows], { source: 'ocr', mediaType: 'image/png' }), invoiceSpecification).fields.find((result) => result.name === 'line_items')?.table;
+
+  it('reads "Rates" as the unit price header, and gives an OCR row with an empty quantity cell the line total over the unit price', () => {
+    const table = ocrTable(rows(''));
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [4, 12, 48],
+      [3, 2.5, 7.5],
+    ]);
+    expect(table?.rows[1]?.cells.quantity?.confidence).toBeLessThanOrEqual(0.75);
+  });
+
+  it('keeps a printed quantity, and derives none on a text page', () => {
+    expect(ocrTable(rows('2'))?.rows[1]?.values.quantity).toBe(2);
+    const printed = rows('').map((row) => (Array.isArray(row) ? row.map(({ text, x }) => ({ text, x })) : row));
+    const textPage = extractFields(placedDocument([printed]), invoiceSpecification).fields.find((result) => result.name === 'line_items')?.table;
+    expect(textPage?.rows[1]?.values.quantity).toBeUndefined();
+  });
+});
+
+describe('two prices on a row', () => {
+  it('takes as unit price the one that multiplies with the quantity to the line total, also where it stands left of the amount in its band', () => {
+    const header: Row = [{ text: 'Item', x: X.description }, { text: 'Qty', x: X.quantity }, { text: 'Price', x: X.price }, { text: 'Amount', x: X.amount }];
+    // Price before tax under the header word, price with tax printed between it and the amount (a
+    // quantity of 2.5 m, which no till line reads as a count, so only the header's bands read the row).
+    const table = tableOf([['Kestrel Tools', 'Invoice no. 310', header, [
+      { text: 'Oak edging strip', x: X.description },
+      { text: '2.5', x: X.quantity },
+      { text: '40.00', x: X.price },
+      { text: '43.20', x: 0.78 },
+      { text: '108.00', x: X.amount },
+    ], [{ text: 'Total', x: X.description }, { text: '108.00', x: X.amount }]]]);
+    expect(table?.rows[0]?.values).toMatchObject({ quantity: 2.5, unit_price: 43.2, amount: 108 });
+  });
+});

@@ -121,7 +121,8 @@ describe('what a till camera reads', () => {
 
   it('reads a line of only numbers as an item whose description is the wordiest line above it, the tax mark left out', () => {
     const table = tableOf([...head, { text: 'DOOR STOP RUBBER *5', x: LEFT }, { text: 'TD33 - 5/200', x: LEFT }, line('9002107 11% 7.50.', '7.50'), line('Item(s) : 1', ''), line('TOTAL', '7.50')]);
-    expect(table?.rows.map((row) => row.values)).toEqual([{ product_code: '9002107', description: 'DOOR STOP RUBBER', amount: 7.5 }]);
+    // "11%" is the count and its "X" as the camera read them: the price equal to the amount says 1.
+    expect(table?.rows.map((row) => row.values)).toEqual([{ product_code: '9002107', description: 'DOOR STOP RUBBER', quantity: 1, unit_price: 7.5, amount: 7.5 }]);
   });
 
   it('stops at a totals or payment word anywhere on the line, also where the totals label was misread', () => {
@@ -405,5 +406,78 @@ describe('counts and prices a camera misread, taken where they multiply to the a
       ['00031207', 'WALNUT LOAF'],
       ['200300000012', 'Steamed Greens'],
     ]);
+  });
+});
+
+describe('counts and prices as OCR garbled them, settled by the line\'s own amount', () => {
+  const cellsOf = (table: ExtractedTable | undefined) => table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount]);
+
+  it('reads a price without its point, or split at it, where the count printed beside it multiplies it to the amount', () => {
+    // Item code, count, price before tax, price with tax, amount: the price with tax lost its point or was split at it.
+    const table = tableOf([...head, line('2210 3 11.00 1166', '34.98 SR'), line('2211 2 5.00 5 30', '10.60 SR'), line('Total', '45.58')]);
+    expect(cellsOf(table)).toEqual([
+      [3, 11.66, 34.98],
+      [2, 5.3, 10.6],
+    ]);
+  });
+
+  it('undoes one digit OCR confuses (8 for 9, 5 for 6) only where that reading alone multiplies to the amount', () => {
+    // 3 × 8.42 is 25.26, 3 × 9.42 the amount; "13 57" split at its point, and its 6 read as 5.
+    const table = tableOf([...head, line('4410 3 8.90 8.42', '28.26'), line('4411 2 12.80 13 57', '27.34'), line('Total', '55.60')]);
+    expect(cellsOf(table)).toEqual([
+      [3, 9.42, 28.26],
+      [2, 13.67, 27.34],
+    ]);
+  });
+
+  it('reads a price printed before its count ("4.20*2") with the sign read as a mark or lost', () => {
+    const table = tableOf([...head, 'OAT MILK 1L', line("4.20'2", '8.40'), 'RYE CRACKERS', line('9312345000017 3 003', '9.00'), line('Total', '17.40')]);
+    expect(cellsOf(table)).toEqual([
+      [2, 4.2, 8.4],
+      [3, 3, 9],
+    ]);
+  });
+
+  it('takes a count the camera lost as the amount over the price right before it, and no count where another word reads as one', () => {
+    const table = tableOf([...head, 'GREEN APPLES (PKT)', line('7712 6 45°.', '19.35'), 'PEARS', line('7713 5 2.10', '4.20'), line('Total', '23.55')]);
+    expect(cellsOf(table)).toEqual([
+      [3, 6.45, 19.35],
+      [undefined, undefined, 4.2],
+    ]);
+  });
+
+  it('leaves count and price out where two readings multiply to the amount, and never vouches for a row with a repaired cell', () => {
+    // "2 1200" as 12.00 and "2 12 00" (split) are the same reading; "1200 600": 12.00 × 2 and 6.00 × 4 both give 24.00.
+    const ambiguous = tableOf([...head, line('SOAP 2 4 1200 600', '24.00'), line('Total', '24.00')]);
+    expect(ambiguous?.rows[0]?.values.quantity).toBeUndefined();
+    const repaired = tableOf([...head, line('5510 4 9.00 8.54', '38.16'), line('Total', '38.16')]);
+    expect(repaired?.rows[0]?.values).toMatchObject({ quantity: 4, unit_price: 9.54 });
+    expect(repaired?.rows[0]?.cells.unit_price?.confidence).toBeLessThanOrEqual(0.75);
+    expect(repaired?.rows[0]?.confidence).toBeLessThan(ROW_AND_TABLE_ADD_UP);
+  });
+
+  it('reads "1%" before a barcode as the count "1x" the camera misread', () => {
+    const table = tableOf([...head, line('1% 000004400123', '6.50SR'), 'RICE CRACKERS', line('Sub-total', '6.50')]);
+    expect(table?.rows[0]?.values).toMatchObject({ quantity: 1, product_code: '000004400123', amount: 6.5 });
+  });
+});
+
+describe('counts checked against the till\'s quantity total', () => {
+  const items = (count: string): Row[] => [...head, 'DESK LAMP', line('1 * RM 12.50 UNI', '12.50'), 'LED BULB 9W', line(`${count} * RM 4.20 UNI`, '8.40'), line('Sub Total', '20.90')];
+
+  it('gives a line whose printed count does not multiply its price the count its amount over its price gives, where that makes the counts add up to the total', () => {
+    const table = tableOf([...items('3'), line('Qty Count : 3.0', '')]);
+    expect(table?.rows.map((row) => [row.values.quantity, row.values.unit_price, row.values.amount])).toEqual([
+      [1, 12.5, 12.5],
+      [2, 4.2, 8.4],
+    ]);
+    expect(table?.rows[1]?.cells.quantity?.confidence).toBeLessThanOrEqual(0.75);
+  });
+
+  it('does not take the count from amount over price where no quantity total says the printed one is wrong', () => {
+    for (const rows of [items('3'), [...items('3'), line('Qty Count : 4.0', '')]]) {
+      expect(tableOf(rows)?.rows[1]?.values).not.toMatchObject({ quantity: 2 });
+      expect(tableOf(rows)?.rows[1]?.values.unit_price).toBeUndefined();
+    }
   });
 });
