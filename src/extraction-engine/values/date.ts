@@ -5,6 +5,7 @@
 
 import { normalizeWithOffsets } from './text-normalization.ts';
 import { matchesOf } from './pattern-matches.ts';
+import { withOneDigitConfused } from './ocr-digit-confusions.ts';
 
 export type NumericDateOrder = 'DMY' | 'MDY';
 
@@ -206,23 +207,6 @@ export function inferNumericDateOrder(evidence: DateOrderEvidence): NumericDateO
   return 'DMY';
 }
 
-/**
- * Digits OCR mistakes for one another on receipts and scans: closed loops read as open ones (6, 8, 9
- * for 0), a thin 1 for a 7, a 3 for the left half of an 8. Each digit maps to what it may have been.
- */
-const CONFUSED_DIGITS: Record<string, string> = {
-  '0': '689',
-  '1': '7',
-  '2': '7',
-  '3': '8',
-  '4': '1',
-  '5': '6',
-  '6': '058',
-  '7': '1',
-  '8': '0369',
-  '9': '08',
-};
-
 export interface DateRepairContext extends DateContext {
   /** Years of the other dates and years printed on the page: a repair that lands on one of them wins. */
   yearsOnPage?: readonly number[];
@@ -246,13 +230,11 @@ export function findRepairedDates(text: string, context: DateRepairContext = {})
     const parts = [first, second, year];
     const options = new Map<string, string>();
     parts.forEach((part, partIndex) => {
-      for (let position = 0; position < part.length; position += 1) {
-        for (const replacement of CONFUSED_DIGITS[part[position] ?? ''] ?? '') {
-          const changed = [...parts];
-          changed[partIndex] = part.slice(0, position) + replacement + part.slice(position + 1);
-          const iso = readNumeric(changed[0] ?? '', changed[1] ?? '', changed[2] ?? '', separator, context.order);
-          if (iso) options.set(iso, changed.join(separator));
-        }
+      for (const changedPart of withOneDigitConfused(part)) {
+        const changed = [...parts];
+        changed[partIndex] = changedPart;
+        const iso = readNumeric(changed[0] ?? '', changed[1] ?? '', changed[2] ?? '', separator, context.order);
+        if (iso) options.set(iso, changed.join(separator));
       }
     });
     let chosen = [...options.keys()];

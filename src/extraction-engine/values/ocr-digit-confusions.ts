@@ -1,8 +1,5 @@
 // Digits OCR mistakes for one another on receipts and scans, for repairs that look for the one reading
-// the page's own evidence supports (a line that multiplies to its amount). values/date.ts keeps the same
-// table for dates: it is in the readers' import graph, so changing it would invalidate every cached
-// reading (the read cache is keyed by a hash of the reader code); it should import this one when the
-// readers next change anyway.
+// the page's own evidence supports: a date that exists, a line that multiplies to its amount.
 
 /**
  * Closed loops read as open ones (6, 8, 9 for 0), a thin 1 for a 7, a 3 for the left half of an 8. Each
