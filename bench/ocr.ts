@@ -9,13 +9,14 @@ import {
   OcrPool,
   pageLayoutOf,
   prepareOcrRaster,
+  readDocument,
   recognizeUpright,
   type OcrImage,
   type OcrLanguage,
   type OcrPoolOptions,
   type UprightReadingOptions,
 } from '../src/extraction-engine/diagnostics.ts';
-import type { TextLine } from '../src/extraction-engine/index.ts';
+import { defaultExtractionConfiguration, totalArithmeticCheck, type TextLine } from '../src/extraction-engine/index.ts';
 import { describeMachine, percentile } from './support/machine.ts';
 
 // OCR seconds per page and how much of the ground truth the words hold, for each candidate engine on
@@ -118,6 +119,24 @@ function pagePathCandidate(
     name,
     prepare: (page) => prepareOcrRaster({ input: page.image }),
     read: async (raster) => textOf(await recognizeUpright(pool, raster, () => 120_000, reading)),
+    close: () => pool.terminate(),
+  };
+}
+
+/**
+ * The whole OCR reading of a page as the service does it for an uploaded image (`readDocument`: raster
+ * preparation, the page reading of S, then the second looks: the head band, the deciding lines, and the
+ * lines of a total whose arithmetic fails), with the default pool. S times the page reading alone, as
+ * every round before; R is what a page costs the service, against native tesseract reading it once.
+ */
+function servicePathCandidate(name: string): Candidate {
+  const pool = new OcrPool();
+  const arithmeticCheck = totalArithmeticCheck({ configuration: defaultExtractionConfiguration });
+  return {
+    name,
+    // readDocument prepares the raster itself: the page's bytes go in as uploaded.
+    prepare: async (page) => ({ bytes: page.image, width: 0, height: 0 }),
+    read: async (raster) => (await readDocument(new Uint8Array(raster.bytes), { ocr: pool, arithmeticCheck, pageTimeBudgetMs: 120_000 })).pages.flatMap((page) => page.lines).map((line) => line.text).join('\n'),
     close: () => pool.terminate(),
   };
 }
@@ -246,6 +265,7 @@ const candidates: (() => Promise<Candidate | string>)[] = [
   async () => tesseractJsCandidate('B1 tesseract.js 7, eng only, lighting flattened + deskewed', ['eng'], true),
   async () => pagePathCandidate('E  kept path (recognizeUpright: 5 languages, receipts PSM 6, turns tried by the ink), one worker', 1),
   async () => pagePathCandidate('S  kept path, two workers: A4 pages cut into two bands between text lines, read at once (chosen)', 2),
+  async () => servicePathCandidate('R  the service\'s whole OCR of an uploaded image: S, then the head band, the deciding lines and a failing total\'s lines read again'),
   async () => pagePathCandidate('S4 as S, four bands taken by the two workers in turn', 2, 2),
   async () => pagePathCandidate('T  receipts read with English first, doubtful lines (a word < 0.8) again with 5 models, stacked, on both workers', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.8, arrangement: 'stacked' }),
   async () => pagePathCandidate('P  as T, doubtful lines read in place (the rest of the page blanked), half of them on each worker', 2, 1, { englishFirst: 'receipts', doubtfulWordConfidence: 0.8, arrangement: 'in-place' }),

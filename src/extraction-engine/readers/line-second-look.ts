@@ -8,6 +8,7 @@ import { hasLegalForm, legalFormRanges } from '../values/party-name.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
 import { medianWordHeight, uncoveredTextRegions } from './missed-lines.ts';
 import { rasterBoxOf, readRasterBox, type PixelBox } from './raster-crops.ts';
+import { readAtOnce } from './reads-at-once.ts';
 import { clampToPage, unitePlacements } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
@@ -192,29 +193,34 @@ async function rereadLine(
 
 /**
  * The page's lines with the deciding lines read a second time (see the top of this file). Lines taller
- * than wide (read on a page turned a quarter) and a page budget nearly spent are left as read.
+ * than wide (read on a page turned a quarter) and a page budget nearly spent are left as read. The
+ * lines are read at once on the pool's workers (reads-at-once.ts); a line whose re-reads ran out of the
+ * page's budget keeps its first reading.
  */
 export async function secondLookAtDecidingLines(ocr: OcrPool, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
+  if (budgetMs() < minimumBudgetMs) return lines;
   const started = Date.now();
-  const result = [...lines];
-  let reread = 0;
-  try {
-    for (const index of decidingLines(lines)) {
+  const givenHeight = raster.deskew?.givenHeight ?? raster.height;
+  const givenWidth = raster.deskew?.givenWidth ?? raster.width;
+  const chosen = decidingLines(lines).filter((index) => lines[index]!.placement!.height * givenHeight <= lines[index]!.placement!.width * givenWidth);
+  const rereadsOfLines = await readAtOnce(
+    chosen.map((index) => async () => {
       const line = lines[index]!;
-      const placement = line.placement!;
-      if (placement.height * (raster.deskew?.givenHeight ?? raster.height) > placement.width * (raster.deskew?.givenWidth ?? raster.width)) continue;
-      if (budgetMs() < minimumBudgetMs) break;
       // The second re-read only where the first leaves something to decide: most lines read the same.
       const rereads = [await rereadLine(ocr, raster, line, rereadTextHeights[0], false, budgetMs())];
       if (rereadMayRepair(line, rereads[0]!)) rereads.push(await rereadLine(ocr, raster, line, rereadTextHeights[1], true, budgetMs()));
-      reread += 1;
-      const chosen = chooseLineWords(line, rereads);
-      secondLookStatistics.wordsReplaced += chosen.replaced;
-      if (chosen.replaced > 0) result[index] = { ...chosen.line, placement: clampToPage(unitePlacements(chosen.line.words.map((word) => word.placement!))) };
-    }
-  } catch (error) {
-    // The first reading stands when the page's budget runs out during the second look.
-    if (!(error instanceof TimeBudgetExceededError)) throw error;
+      return rereads;
+    }),
+  );
+  const result = [...lines];
+  let reread = 0;
+  for (const [position, index] of chosen.entries()) {
+    const rereads = rereadsOfLines[position];
+    if (!rereads) continue;
+    reread += 1;
+    const choice = chooseLineWords(lines[index]!, rereads);
+    secondLookStatistics.wordsReplaced += choice.replaced;
+    if (choice.replaced > 0) result[index] = { ...choice.line, placement: clampToPage(unitePlacements(choice.line.words.map((word) => word.placement!))) };
   }
   if (reread > 0) {
     secondLookStatistics.pages += 1;
@@ -299,18 +305,17 @@ export async function rereadWhereArithmeticFails(ocr: OcrPool, raster: OcrImage,
   if (indices.length === 0) return page;
   const started = Date.now();
   const readings = new Map<number, TextLine[]>();
-  try {
-    for (const index of indices) {
-      if (budgetMs() < minimumBudgetMs) break;
-      const line = page.lines[index]!;
-      const rereads: PositionedWord[][] = [];
-      // Tall text is brought down to the same heights: tills print the total twice as high, and
-      // tesseract reads a 66-pixel "7.40" as "1.40" where it reads the same digits 44 pixels high right.
-      for (const [size, textHeight] of rereadTextHeights.entries()) rereads.push(await rereadLine(ocr, raster, line, textHeight, size > 0, budgetMs(), true));
-      readings.set(index, repairedLineReadings(line, rereads));
+  if (budgetMs() >= minimumBudgetMs) {
+    // Every line at both sizes at once (reads-at-once.ts); a line counts once both its re-reads are in.
+    // Tall text is brought down to the same heights: tills print the total twice as high, and
+    // tesseract reads a 66-pixel "7.40" as "1.40" where it reads the same digits 44 pixels high right.
+    const rereads = await readAtOnce(
+      indices.flatMap((index) => rereadTextHeights.map((textHeight, size) => () => rereadLine(ocr, raster, page.lines[index]!, textHeight, size > 0, budgetMs(), true))),
+    );
+    for (const [position, index] of indices.entries()) {
+      const ofLine = rereads.slice(position * rereadTextHeights.length, (position + 1) * rereadTextHeights.length);
+      if (ofLine.every((reread) => reread !== undefined)) readings.set(index, repairedLineReadings(page.lines[index]!, ofLine as PositionedWord[][]));
     }
-  } catch (error) {
-    if (!(error instanceof TimeBudgetExceededError)) throw error;
   }
   arithmeticStatistics.pages += 1;
   arithmeticStatistics.linesReread += readings.size;
@@ -529,13 +534,19 @@ export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines:
     if (lineHeight === undefined) return lines;
     const box = rasterBoxOf({ x: 0, y: band.top, width: 1, height: band.bottom - band.top }, raster);
     // Two reads at the second look's sizes, the smaller with its contrast stretched: each brings back
-    // lines and words the other misses (a faint name, a large one); the first re-read's lines join the
-    // page before the second is merged, so both do not add the same line.
+    // lines and words the other misses (a faint name, a large one). Both are read at once
+    // (reads-at-once.ts); the first re-read's lines join the page before the second is merged, so both
+    // do not add the same line. If either ran out of the page's budget, the first reading stands.
+    const rereads = await readAtOnce(
+      rereadTextHeights.map((textHeight, size) => () => {
+        const scale = Math.min(4, Math.max(0.5, textHeight / lineHeight));
+        return readRasterBox(ocr, raster, box, { scale, layout: 'single-block', timeoutMs: budgetMs(), stretchContrast: size === 0 });
+      }),
+    );
+    if (rereads.some((reread) => reread === undefined)) return lines;
     let merged = { lines, replaced: 0, added: 0 };
-    for (const [size, textHeight] of rereadTextHeights.entries()) {
-      const scale = Math.min(4, Math.max(0.5, textHeight / lineHeight));
-      const reread = await readRasterBox(ocr, raster, box, { scale, layout: 'single-block', timeoutMs: budgetMs(), stretchContrast: size === 0 });
-      const next = mergeHeadReading(merged.lines, band.bottom, reread);
+    for (const reread of rereads) {
+      const next = mergeHeadReading(merged.lines, band.bottom, reread!);
       merged = { lines: next.lines, replaced: merged.replaced + next.replaced, added: merged.added + next.added };
     }
     headSecondLookStatistics.pagesReread += 1;

@@ -3,8 +3,8 @@ import type { Placement, TextLine } from '../document.ts';
 import { inkThresholdOf, type GreyRaster } from './ocr-bands.ts';
 import type { OcrImage, OcrPool } from './ocr-pool.ts';
 import { rasterBoxOf, readRasterBox, type PixelBox } from './raster-crops.ts';
+import { readAtOnce } from './reads-at-once.ts';
 import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.ts';
-import { TimeBudgetExceededError } from './time-budget.ts';
 
 // Tesseract's page layout analysis now and then leaves a whole line of a page out: on the derived scans
 // of the corpus 36 of about 3,200 text lines were missing from the reading although they print as
@@ -162,28 +162,26 @@ export async function readMissedLines(ocr: OcrPool, raster: OcrImage, lines: Tex
   if (lineHeight === undefined) return lines;
   const { data, info } = await sharp(raster.bytes).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   const regions = uncoveredTextRegions({ data, width: info.width, height: info.height }, wordBoxes, lineHeight).slice(0, maxRegionsPerPage);
+  // The regions are read at once on the pool's workers (reads-at-once.ts), then taken in their order;
+  // a region whose read ran out of the page's budget adds nothing, the others' lines still join the page.
+  const scale = Math.min(4, Math.max(1, readTextHeightPixels / lineHeight));
+  const readings = await readAtOnce(
+    regions.map((region) => () => readRasterBox(ocr, raster, grownWithinRaster(region, Math.round(cropMarginInLineHeights * lineHeight), raster), { scale, layout: 'single-block', timeoutMs: budgetMs() })),
+  );
   const added: TextLine[] = [];
   let read = 0;
-  try {
-    for (const region of regions) {
-      if (budgetMs() < minimumBudgetMs) break;
-      const box = grownWithinRaster(region, Math.round(cropMarginInLineHeights * lineHeight), raster);
-      const scale = Math.min(4, Math.max(1, readTextHeightPixels / lineHeight));
-      const found = await readRasterBox(ocr, raster, box, { scale, layout: 'single-block', timeoutMs: budgetMs() });
-      read += 1;
-      for (const line of found) {
-        // The margin may take in a piece of a line that was read: only words of new places count.
-        const words = line.words.filter((word) => word.placement && !readWords.some((placement) => overlaps(placement, word.placement!)));
-        const confidences = words.map((word) => word.confidence ?? 0);
-        const mean = confidences.reduce((sum, confidence) => sum + confidence, 0) / Math.max(1, confidences.length);
-        if (words.length === 0 || mean < minimumLineConfidence || Math.min(...confidences) < minimumWordConfidence) continue;
-        if (!/[\p{L}\p{N}]{2}/u.test(words.map((word) => word.text).join(' '))) continue;
-        added.push({ ...line, text: words.map((word) => word.text).join(' '), words, placement: clampToPage(unitePlacements(words.map((word) => word.placement!))) });
-      }
+  for (const found of readings) {
+    if (!found) continue;
+    read += 1;
+    for (const line of found) {
+      // The margin may take in a piece of a line that was read: only words of new places count.
+      const words = line.words.filter((word) => word.placement && !readWords.some((placement) => overlaps(placement, word.placement!)));
+      const confidences = words.map((word) => word.confidence ?? 0);
+      const mean = confidences.reduce((sum, confidence) => sum + confidence, 0) / Math.max(1, confidences.length);
+      if (words.length === 0 || mean < minimumLineConfidence || Math.min(...confidences) < minimumWordConfidence) continue;
+      if (!/[\p{L}\p{N}]{2}/u.test(words.map((word) => word.text).join(' '))) continue;
+      added.push({ ...line, text: words.map((word) => word.text).join(' '), words, placement: clampToPage(unitePlacements(words.map((word) => word.placement!))) });
     }
-  } catch (error) {
-    // The page's budget ran out: the lines found so far join the page.
-    if (!(error instanceof TimeBudgetExceededError)) throw error;
   }
   if (read > 0) {
     missedLineStatistics.pages += 1;

@@ -58,7 +58,9 @@ export interface OcrPoolOptions {
    * (ensemble-merge.ts). tesseract runs every model on every line, so the slowest set is the page's
    * time. Used only when the pool has at least as many workers as sets and the sets cover all its languages.
    * Default: none. Measured in the extraction README ("OCR speed, round 4"): 17-26% less CPU critical
-   * path per receipt, one receipt field fewer on the corpus, so not on by default.
+   * path per receipt, one receipt field fewer on the corpus, so not on by default; measured again on
+   * all 163 receipts with the second looks ("OCR speed, round 6"): 5 receipt fields fewer, all on
+   * receipts-wide/, so still off.
    */
   ensembleSplit?: readonly (readonly OcrLanguage[])[];
 }

@@ -129,20 +129,38 @@ describe('rereadWhereArithmeticFails', () => {
     linesToReread: (read) => (read.lines[1]!.text === read.lines[2]!.text ? [] : [1, 2]),
     agrees: (read) => read.lines[1]!.text === read.lines[2]!.text,
   };
-  /** A stand-in for the OCR pool that reads every crop as the next of `readings`. */
-  const poolReading = (readings: string[]) =>
-    ({ recognize: async () => [{ text: readings[0]!, words: [{ text: readings.shift()!, confidence: 0.85 }] }] }) as unknown as OcrPool;
+  /**
+   * A stand-in for the OCR pool that reads each crop of line 1 as the next of `line1` and each of line
+   * 2 as the next of `line2`. The lines' crops are read at once, so they reach the pool in any order:
+   * line 2's crop is told apart by the dark bar the raster has on that line only.
+   */
+  const poolReading = (line1: string[], line2: string[]) =>
+    ({
+      recognize: async (image: { bytes: Buffer }) => {
+        const { channels } = await sharp(image.bytes).stats();
+        const text = (channels[0]!.min < 128 ? line2 : line1).shift()!;
+        return [{ text, words: [{ text, confidence: 0.85 }] }];
+      },
+    }) as unknown as OcrPool;
   let raster: { bytes: Buffer; width: number; height: number };
-  const rasterOf = async () => (raster ??= { bytes: await sharp({ create: { width: 400, height: 400, channels: 3, background: 'white' } }).png().toBuffer(), width: 400, height: 400 });
+  const rasterOf = async () =>
+    (raster ??= {
+      bytes: await sharp({ create: { width: 400, height: 400, channels: 3, background: 'white' } })
+        .composite([{ input: { create: { width: 20, height: 4, channels: 3, background: 'black' } }, left: 45, top: 122 }])
+        .png()
+        .toBuffer(),
+      width: 400,
+      height: 400,
+    });
 
   it('keeps a re-read digit where the page then agrees', async () => {
     // Line 1 read again as 1.40 and 7.40, line 2 as 7.40 twice: one re-read alone repairs the total, and the page adds up.
-    const reread = await rereadWhereArithmeticFails(poolReading(['1.40', '7.40', '7.40', '7.40']), await rasterOf(), page, check, () => 60_000);
+    const reread = await rereadWhereArithmeticFails(poolReading(['1.40', '7.40'], ['7.40', '7.40']), await rasterOf(), page, check, () => 60_000);
     expect(reread.lines.map((line) => line.text)).toEqual(['TOTAL', '7.40', '7.40']);
   });
 
   it('keeps the first reading where no re-read makes the page agree', async () => {
-    const reread = await rereadWhereArithmeticFails(poolReading(['8.40', '8.40', '7.40', '7.40']), await rasterOf(), page, check, () => 60_000);
+    const reread = await rereadWhereArithmeticFails(poolReading(['8.40', '8.40'], ['7.40', '7.40']), await rasterOf(), page, check, () => 60_000);
     expect(reread).toBe(page);
   });
 });
