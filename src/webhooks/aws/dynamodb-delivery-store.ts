@@ -378,27 +378,22 @@ export class DynamoDeliveryStore implements DeliveryStore {
    */
   private async claimFanOut(delivery: DeliveryRecord, token: string, options: { renewal?: boolean } = {}): Promise<{ granted: boolean; firstOfEvent: boolean }> {
     const now = Date.now();
-    try {
-      const { Attributes } = await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: fanOutClaimKey(delivery.eventId),
-          UpdateExpression: 'SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt',
-          ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
-          ExpressionAttributeValues: {
-            ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
-            ':token': token,
-            ':expiresAt': expiresAtOf(delivery),
-            ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
-          },
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-      return { granted: true, firstOfEvent: Attributes === undefined };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return { granted: false, firstOfEvent: false };
-      throw error;
-    }
+    const written = await this.sentIfConditionHolds(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: fanOutClaimKey(delivery.eventId),
+        UpdateExpression: 'SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt',
+        ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
+        ExpressionAttributeValues: {
+          ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
+          ':token': token,
+          ':expiresAt': expiresAtOf(delivery),
+          ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
+        },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return written ? { granted: true, firstOfEvent: written.Attributes === undefined } : { granted: false, firstOfEvent: false };
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
@@ -601,11 +596,15 @@ export class DynamoDeliveryStore implements DeliveryStore {
 
   /** Sends a conditional write; false when its condition did not hold. */
   private async conditionally(command: PutCommand | UpdateCommand): Promise<boolean> {
+    return (await this.sentIfConditionHolds(command)) !== undefined;
+  }
+
+  /** The write's output, or undefined when its condition did not hold (any other failure is thrown). */
+  private async sentIfConditionHolds(command: PutCommand | UpdateCommand): Promise<{ Attributes?: Record<string, unknown> } | undefined> {
     try {
-      await this.client.send(command as PutCommand);
-      return true;
+      return await this.client.send(command as PutCommand);
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
     }
   }
