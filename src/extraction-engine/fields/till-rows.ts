@@ -187,9 +187,7 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
     if (found) {
       line.quantity = { value: found.quantity, words: [rest[found.countAt]!] };
       line.unitPrice = { value: found.unitPrice, words: [rest[found.priceAt]!] };
-      const first = Math.min(found.countAt, found.priceAt);
-      const trailing = rest.slice(first);
-      rest = trailing.every((word) => !/\p{L}/u.test(word.text)) ? rest.slice(0, first) : rest.filter((_, index) => index !== found.countAt && index !== found.priceAt);
+      rest = withoutCountAndPrice(rest, [found.countAt, found.priceAt]);
     }
   }
   // Count and price as OCR garbled them ("35 04" for 36.04, "1272" for 12.72, "6 003" for 6.00 × 3).
@@ -199,10 +197,7 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
       const wordsAt = (indices: number[]): LayoutWord[] => indices.map((index) => rest[index]!);
       line.quantity = { value: repaired.quantity, words: wordsAt(repaired.countAt), repaired: true };
       line.unitPrice = { value: repaired.unitPrice, words: wordsAt(repaired.priceAt), repaired: true };
-      const used = new Set([...repaired.countAt, ...repaired.priceAt]);
-      const first = Math.min(...used);
-      const trailing = rest.slice(first);
-      rest = trailing.every((word) => !/\p{L}/u.test(word.text)) ? rest.slice(0, first) : rest.filter((_, index) => !used.has(index));
+      rest = withoutCountAndPrice(rest, [...repaired.countAt, ...repaired.priceAt]);
     }
   }
   if (!line.quantity) {
@@ -266,6 +261,15 @@ function countAndPriceFor(words: string[], amount: number): { quantity: number; 
     }
   }
   return undefined;
+}
+
+/**
+ * The line's words once its count and price are taken: where only numbers follow the first of them, the
+ * whole tail goes (more columns of figures, no part of the name); else just those words.
+ */
+function withoutCountAndPrice(words: LayoutWord[], taken: readonly number[]): LayoutWord[] {
+  const first = Math.min(...taken);
+  return words.slice(first).every((word) => !/\p{L}/u.test(word.text)) ? words.slice(0, first) : words.filter((_, index) => !taken.includes(index));
 }
 
 /** At most this many OCR misreadings in one count-and-price reading of a line. */
