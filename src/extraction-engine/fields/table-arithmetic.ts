@@ -45,6 +45,17 @@ export const TABLE_UNCHECKED = 0.65;
 /** The rows do not add up to any printed sum. */
 export const TABLE_DOES_NOT_ADD_UP = 0.4;
 
+/** A cell the row's own arithmetic chose among OCR's misreadings, or derived from it: never certain. */
+export const CELL_CHOSEN_BY_ARITHMETIC = 0.75;
+
+/**
+ * quantity × unit price is the amount exactly to the cent. For choosing a cell by the arithmetic: the
+ * looser check of rowAddsUp (four-place unit prices) would let far-fetched readings in.
+ */
+export function multipliesToTheCent(quantity: number, unitPrice: number, amount: number): boolean {
+  return Math.abs(quantity * unitPrice - amount) < 0.005;
+}
+
 function near(left: number, right: number): boolean {
   // Unit prices with four decimals (3,3333 × 3 = 10,00) and cent rounding per line.
   return Math.abs(left - right) <= Math.max(0.011, Math.abs(right) * 0.0005);

@@ -11,7 +11,7 @@ import { findDates } from '../values/date.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
-import { rowAddsUp, tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
+import { CELL_CHOSEN_BY_ARITHMETIC, multipliesToTheCent, rowAddsUp, tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
 export interface TableReadingOptions {
@@ -638,7 +638,7 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
       const words = cellWords[name] ?? [];
       const cellConfidence = Math.min(confidence, confidence * meanConfidence(words) / Math.max(reading, 0.01));
       cells[name] = {
-        confidence: roundConfidence(countLost === name ? Math.min(cellConfidence, COUNT_FROM_ARITHMETIC_CONFIDENCE) : cellConfidence),
+        confidence: roundConfidence(countLost === name ? Math.min(cellConfidence, CELL_CHOSEN_BY_ARITHMETIC) : cellConfidence),
         ...(hasGeometry && words.length > 0 ? { placement: clamp(unitePlacements(words.map((word) => word.box))) } : {}),
       };
     }
@@ -719,21 +719,18 @@ function priceThatMultipliesToTheTotal(values: Record<string, TableCellValue>, c
   const lineTotal = numberOfRole(values, columns, 'line-total');
   const first = numberOfRole(values, columns, 'unit-price');
   if (!priceColumn || quantity === undefined || lineTotal === undefined || first === undefined) return;
-  if (Math.abs(quantity * first - lineTotal) < 0.005) return;
+  if (multipliesToTheCent(quantity, first, lineTotal)) return;
   const lineTotalColumn = columns.find((column) => column.specification.role === 'line-total');
   const beforeTheTotal = (lineTotalColumn ? cellWords[lineTotalColumn.specification.name] ?? [] : []).slice(0, -1);
   const words = [...(cellWords[priceColumn.specification.name] ?? []), ...beforeTheTotal];
   const prices = words.flatMap((word) => {
     const value = /^\D{0,3}\d[\d.,]*\d$/.test(word.text) ? parseLocaleNumber(word.text.replace(/^\D+/, ''), decimalComma) : undefined;
-    return value !== undefined && value > 0 && Math.abs(quantity * value - lineTotal) < 0.005 ? [{ value, word }] : [];
+    return value !== undefined && value > 0 && multipliesToTheCent(quantity, value, lineTotal) ? [{ value, word }] : [];
   });
   if (prices.length !== 1) return;
   values[priceColumn.specification.name] = prices[0]!.value;
   cellWords[priceColumn.specification.name] = [prices[0]!.word];
 }
-
-/** A quantity the camera lost, given by the line's own amount over its price: never certain. */
-const COUNT_FROM_ARITHMETIC_CONFIDENCE = 0.75;
 
 /**
  * On an OCR page, a row whose quantity cell under a quantity header holds no word at all while its unit

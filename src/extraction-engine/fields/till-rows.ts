@@ -9,7 +9,7 @@ import { withOneDigitConfused } from '../values/ocr-digit-confusions.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
 import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
-import { rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
+import { CELL_CHOSEN_BY_ARITHMETIC, multipliesToTheCent, rowAddsUp, tableArithmetic } from './table-arithmetic.ts';
 import { clamp, meanConfidence, readsAsTableHeader, type TableReadingOptions } from './table-rows.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
@@ -287,14 +287,6 @@ interface PriceReading {
   repairs: number;
 }
 
-/**
- * Exactly to the cent: a repaired reading is chosen because it multiplies to the amount, so the looser
- * check of four-place unit prices (table-arithmetic.ts) would let far-fetched readings in.
- */
-function multipliesTo(quantity: number, unitPrice: number, amount: number): boolean {
-  return Math.abs(quantity * unitPrice - amount) < 0.005;
-}
-
 /** The digits of a price read as "ddd.dd", and each reading of them with one digit OCR may have confused. */
 function priceWithConfusions(units: string, cents: string, repairs: number): { value: number; repairs: number }[] {
   const text = `${units}${cents}`;
@@ -347,7 +339,7 @@ function repairedCountAndPriceFor(words: string[], amount: number): { quantity: 
   const found: { quantity: number; unitPrice: number; countAt: number[]; priceAt: number[]; repairs: number }[] = [];
   for (const price of prices) {
     if (price.quantity !== undefined) {
-      if (price.quantity > 0 && multipliesTo(price.quantity, price.unitPrice, amount)) found.push({ quantity: price.quantity, unitPrice: price.unitPrice, countAt: price.countAt!, priceAt: price.priceAt, repairs: price.repairs });
+      if (price.quantity > 0 && multipliesToTheCent(price.quantity, price.unitPrice, amount)) found.push({ quantity: price.quantity, unitPrice: price.unitPrice, countAt: price.countAt!, priceAt: price.priceAt, repairs: price.repairs });
       continue;
     }
     words.forEach((word, countAt) => {
@@ -355,7 +347,7 @@ function repairedCountAndPriceFor(words: string[], amount: number): { quantity: 
       // The count as printed: a count "repaired" to 1 would make any price equal to the amount add up.
       const quantity = countReadAs(word);
       if (quantity === undefined || quantity <= 0 || price.repairs === 0 || price.repairs > MAX_REPAIRS) return;
-      if (multipliesTo(quantity, price.unitPrice, amount)) found.push({ quantity, unitPrice: price.unitPrice, countAt: [countAt], priceAt: price.priceAt, repairs: price.repairs });
+      if (multipliesToTheCent(quantity, price.unitPrice, amount)) found.push({ quantity, unitPrice: price.unitPrice, countAt: [countAt], priceAt: price.priceAt, repairs: price.repairs });
     });
   }
   const fewest = Math.min(...found.map((reading) => reading.repairs).filter((repairs) => repairs <= MAX_REPAIRS));
@@ -367,7 +359,7 @@ function repairedCountAndPriceFor(words: string[], amount: number): { quantity: 
   const derived = closing.flatMap((price) => {
     const quantity = Math.round(amount / price.unitPrice);
     const othersReadAsCount = words.some((word, index) => !price.priceAt.includes(index) && countReadAs(word) !== undefined);
-    return quantity >= 1 && quantity <= MAX_DERIVED_COUNT && !othersReadAsCount && multipliesTo(quantity, price.unitPrice, amount) ? [{ ...price, quantity }] : [];
+    return quantity >= 1 && quantity <= MAX_DERIVED_COUNT && !othersReadAsCount && multipliesToTheCent(quantity, price.unitPrice, amount) ? [{ ...price, quantity }] : [];
   });
   const fewestDerived = Math.min(...derived.map((reading) => reading.repairs));
   const bestDerived = derived.filter((reading) => reading.repairs === fewestDerived);
@@ -384,7 +376,7 @@ function countAgainstPriceFor(words: LayoutWord[], amount: number): ItemLine['co
   const prices = words.flatMap((word) => {
     const value = priceReadAs(word.text);
     const quantity = value ? Math.round(amount / value) : 0;
-    return value !== undefined && value > 0 && quantity >= 1 && quantity <= MAX_DERIVED_COUNT && multipliesTo(quantity, value, amount) ? [{ value, quantity, word }] : [];
+    return value !== undefined && value > 0 && quantity >= 1 && quantity <= MAX_DERIVED_COUNT && multipliesToTheCent(quantity, value, amount) ? [{ value, quantity, word }] : [];
   });
   if (counts.length !== 1 || prices.length !== 1 || counts[0]!.value === prices[0]!.quantity) return undefined;
   return {
@@ -680,9 +672,6 @@ function itemGroupsBelow(page: LayoutPage, closingIndex: number, block: BlockIte
   });
 }
 
-/** A cell the line's own arithmetic chose among OCR's misreadings, or derived from it: never certain. */
-const REPAIRED_CELL_CONFIDENCE = 0.75;
-
 function isRepaired(part: CountOrPrice): boolean {
   return part.repaired === true;
 }
@@ -725,7 +714,7 @@ function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOp
       values[name] = part.value;
       const cellConfidence = Math.min(confidence, (confidence * meanConfidence(part.words)) / Math.max(reading, 0.01));
       cells[name] = {
-        confidence: roundConfidence(part.repaired ? Math.min(cellConfidence, REPAIRED_CELL_CONFIDENCE) : cellConfidence),
+        confidence: roundConfidence(part.repaired ? Math.min(cellConfidence, CELL_CHOSEN_BY_ARITHMETIC) : cellConfidence),
         ...(hasGeometry && part.words.length > 0 ? { placement: clamp(unitePlacements(part.words.map((word) => word.box))) } : {}),
       };
     }
