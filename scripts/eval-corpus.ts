@@ -77,12 +77,15 @@ if (pageTimeBudgetMs !== undefined && !(Number.isInteger(pageTimeBudgetMs) && pa
 }
 // --ocr-workers 1 reads each page whole on one worker (no split into bands), to compare with the default.
 // --ensemble-split eng+deu+fra/eng+nld+pol reads a receipt on both workers at once, each with one set of
-// models, merged word by word (OcrPool's ensembleSplit; use another --read-cache directory: the key is the same).
+// models, merged word by word (OcrPool's ensembleSplit). Both options are part of the read cache's key
+// when given, so their readings never pass for the default pool's.
 const ensembleSplitIndex = process.argv.indexOf('--ensemble-split');
 const ensembleSplit =
   ensembleSplitIndex > 0 ? (process.argv[ensembleSplitIndex + 1] ?? '').split('/').map((set) => set.split('+').filter((language): language is OcrLanguage => (ocrLanguages as readonly string[]).includes(language))) : undefined;
 const ocrWorkersIndex = process.argv.indexOf('--ocr-workers');
 const ocrWorkers = ocrWorkersIndex > 0 ? Number(process.argv[ocrWorkersIndex + 1]) : 2;
+/** Empty for the default pool, so the default pool's cached readings keep their keys. */
+const poolOptionsKey = [ensembleSplit ? `ensembleSplit=${JSON.stringify(ensembleSplit)}` : '', ocrWorkersIndex > 0 ? `ocrWorkers=${ocrWorkers}` : ''].join('');
 
 type ExpectedValue = string | number;
 
@@ -297,6 +300,7 @@ async function readThroughCache(bytes: Uint8Array, givenOptions: Parameters<type
   const key = createHash('sha256')
     .update(bytes)
     .update(JSON.stringify({ ...options, ocr: undefined, arithmeticCheck: options?.arithmeticCheck !== undefined }))
+    .update(poolOptionsKey)
     .update(await readerVersion)
     .digest('hex');
   const cached = join(readCacheDirectory, `${key}.json`);
