@@ -457,14 +457,18 @@ const DOUBTED_NAME_FACTOR = 0.94;
 /** A line none of whose words OCR read more surely than this is noise, unless nothing better is read. */
 const NOISE_WORD_CONFIDENCE = 0.6;
 
-function strongestWordConfidence(segment: LayoutSegment): number {
+/** OCR's confidences in the segment's words of letters (1 alone where it has none, or was not OCR). */
+function wordOfLettersConfidences(segment: LayoutSegment): number[] {
   const confidences = segment.words.flatMap((word) => (word.confidence === undefined || !/\p{L}{2}/u.test(word.text) ? [] : [word.confidence]));
-  return confidences.length === 0 ? 1 : Math.max(...confidences);
+  return confidences.length === 0 ? [1] : confidences;
+}
+
+function strongestWordConfidence(segment: LayoutSegment): number {
+  return Math.max(...wordOfLettersConfidences(segment));
 }
 
 function weakestWordConfidence(segment: LayoutSegment): number {
-  const confidences = segment.words.flatMap((word) => (word.confidence === undefined || !/\p{L}{2}/u.test(word.text) ? [] : [word.confidence]));
-  return confidences.length === 0 ? 1 : Math.min(...confidences);
+  return Math.min(...wordOfLettersConfidences(segment));
 }
 
 /**
@@ -507,8 +511,10 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     if (respelt !== value) {
       return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a letter OCR misread restored', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     }
-    if (named === segment && !passedNoise) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt' }];
-    if (named === segment) return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, under print read as noise', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
+    if (named === segment) {
+      const found = { fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id };
+      return [passedNoise ? { ...found, evidence: 'business name at the head of a receipt, under print read as noise', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE } : { ...found, evidence: 'business name at the head of a receipt' }];
+    }
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
     const evidence = 'legal name under a brand line at the head of a receipt';
     return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence, confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
