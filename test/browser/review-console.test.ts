@@ -356,27 +356,47 @@ function inkUnder(page: Page, placement: { x: number; y: number; width: number; 
  * between its border and the value on every side.
  */
 async function expectBoxAround(page: Page, box: Locator, pageNumber: number, placement: { x: number; y: number; width: number; height: number }): Promise<void> {
-  const pageBounds = (await page.locator(`.page[data-page="${pageNumber}"] canvas`).boundingBox())!;
+  const { pageBounds, inside, outside } = await settledGeometry(box, pageNumber);
   const { x, y, width, height } = placement;
-  const placed = { left: pageBounds.x + x * pageBounds.width, top: pageBounds.y + y * pageBounds.height, right: pageBounds.x + (x + width) * pageBounds.width, bottom: pageBounds.y + (y + height) * pageBounds.height };
-  const inside = await insideOf(box);
-  const outside = (await box.boundingBox())!;
+  const placed = { left: pageBounds.left + x * pageBounds.width, top: pageBounds.top + y * pageBounds.height, right: pageBounds.left + (x + width) * pageBounds.width, bottom: pageBounds.top + (y + height) * pageBounds.height };
   for (const room of [placed.left - inside.left, inside.right - placed.right, placed.top - inside.top, inside.bottom - placed.bottom]) {
     expect(room).toBeGreaterThanOrEqual(1.5);
     expect(room).toBeLessThanOrEqual(6);
   }
-  expect(outside.x).toBeGreaterThan(placed.left - 10);
-  expect(outside.x + outside.width).toBeLessThan(placed.right + 10);
-  expect(outside.y).toBeGreaterThan(placed.top - 10);
-  expect(outside.y + outside.height).toBeLessThan(placed.bottom + 10);
+  expect(outside.left).toBeGreaterThan(placed.left - 10);
+  expect(outside.right).toBeLessThan(placed.right + 10);
+  expect(outside.top).toBeGreaterThan(placed.top - 10);
+  expect(outside.bottom).toBeLessThan(placed.bottom + 10);
 }
 
-/** The box inside an element's border, in page pixels. */
-async function insideOf(locator: Locator): Promise<{ left: number; top: number; right: number; bottom: number }> {
-  return locator.evaluate((element) => {
-    const bounds = element.getBoundingClientRect();
-    return { left: bounds.left + element.clientLeft, top: bounds.top + element.clientTop, right: bounds.left + element.clientLeft + element.clientWidth, bottom: bounds.top + element.clientTop + element.clientHeight };
-  });
+/**
+ * The page's canvas and a drawn box, measured in one frame once layout is still. Selecting scrolls the
+ * other side into view in the next animation frame, so two measurements taken one after the other
+ * could straddle that scroll (the canvas before it, the box after it).
+ */
+async function settledGeometry(box: Locator, pageNumber: number) {
+  return box.evaluate(async (element, pageNumber) => {
+    const view = browserWindow();
+    const nextFrame = () => new Promise((resolve) => view.requestAnimationFrame(resolve));
+    const measure = () => {
+      const canvas = view.document.querySelector(`.page[data-page="${pageNumber}"] canvas`)!.getBoundingClientRect();
+      const bounds = element.getBoundingClientRect();
+      return {
+        pageBounds: { left: canvas.left, top: canvas.top, width: canvas.width, height: canvas.height },
+        inside: { left: bounds.left + element.clientLeft, top: bounds.top + element.clientTop, right: bounds.left + element.clientLeft + element.clientWidth, bottom: bounds.top + element.clientTop + element.clientHeight },
+        outside: { left: bounds.left, top: bounds.top, right: bounds.right, bottom: bounds.bottom },
+      };
+    };
+    let last = JSON.stringify(measure());
+    for (let frame = 0; frame < 60; frame += 1) {
+      await nextFrame();
+      await nextFrame();
+      const now = JSON.stringify(measure());
+      if (now === last) return JSON.parse(now) as ReturnType<typeof measure>;
+      last = now;
+    }
+    throw new Error('the page kept moving for 120 frames');
+  }, pageNumber);
 }
 
 /** How far a CSS `rgb(…)` colour's hue is from red, in degrees (0 to 180). */
