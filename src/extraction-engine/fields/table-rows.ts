@@ -10,7 +10,7 @@ import { findAmounts } from '../values/amount.ts';
 import { findDates } from '../values/date.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
-import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutWord } from './document-layout.ts';
+import { unitePlacements, type DocumentLayout, type LayoutPage, type LayoutRow, type LayoutSegment, type LayoutWord } from './document-layout.ts';
 import { CELL_CHOSEN_BY_ARITHMETIC, multipliesToTheCent, rowAddsUp, tableArithmetic, type RowArithmetic } from './table-arithmetic.ts';
 import type { ExtractedTable, TableCell, TableCellValue, TableColumnSpecification, TableRow } from './table-specification.ts';
 
@@ -171,7 +171,7 @@ function withAdjacentHeaderLines(page: LayoutPage, headerIndex: number, columns:
   const extent = tableExtent(page, headerIndex);
   let lastHeaderIndex = headerIndex;
   for (const step of [-1, 1, 2, 3]) {
-    const row = withinTableWidth(page.rows[headerIndex + step], extent);
+    const row = withinTableWidth(page.rows[headerIndex + step], extent, step > 0 ? (segment) => headsNumbersBelow(page, headerIndex + step, segment) : undefined);
     if (!row || printsMoney(row)) {
       if (step > 0) break;
       continue;
@@ -225,10 +225,26 @@ const ROWS_THAT_WIDEN_THE_HEADER = 6;
  * The row without the text printed in the margin beside the table (a sidebar or a line of small print
  * turned upright, "Copyright 2014"), which the reader puts on the same row as the header words.
  */
-function withinTableWidth(row: LayoutRow | undefined, extent: { left: number; right: number }): LayoutRow | undefined {
+function withinTableWidth(row: LayoutRow | undefined, extent: { left: number; right: number }, headsAColumn?: (segment: LayoutSegment) => boolean): LayoutRow | undefined {
   if (!row) return undefined;
-  const inside = row.segments.filter((segment) => segment.box.x + segment.box.width > extent.left && segment.box.x < extent.right);
+  const inside = row.segments.filter((segment) => (segment.box.x + segment.box.width > extent.left && segment.box.x < extent.right) || headsAColumn?.(segment));
   return inside.length === row.segments.length ? row : { ...row, segments: inside };
+}
+
+/**
+ * A header word printed beyond the header row's width, on a line of its own under it (a scan put
+ * "USt. %" a little lower than "Betrag"), still heads a column when the rows just under it print
+ * numbers beneath it; the table's width comes from its amounts, and a rate column prints none.
+ * Text in the margin ("Copyright 2014") has no column of numbers under it.
+ */
+function headsNumbersBelow(page: LayoutPage, rowIndex: number, segment: LayoutSegment): boolean {
+  if (/\d/.test(segment.text.replace(/%/g, ''))) return false;
+  const left = segment.box.x;
+  const right = segment.box.x + segment.box.width;
+  const beneath = page.rows.slice(rowIndex + 1, rowIndex + 1 + ROWS_THAT_WIDEN_THE_HEADER).filter((row) =>
+    row.segments.some((below) => NUMERIC_WORD.test(below.text) && below.box.x < right && below.box.x + below.box.width > left),
+  );
+  return beneath.length >= 2;
 }
 
 const NUMERIC_ROLES = new Set(['line-total', 'quantity', 'unit-price', 'discount', 'tax-rate', 'position']);

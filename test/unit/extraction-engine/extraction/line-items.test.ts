@@ -186,6 +186,20 @@ describe('rows', () => {
     expect(tableOf([['Rechnung 1', header, row]], 'de')?.rows[0]?.values).toEqual({ product_code: 'KL-204', quantity: 120, unit: 'Stk.', unit_price: 0.25, tax_rate: 19, amount: 30 });
   });
 
+  it('takes a rate header printed on the line under the header, beyond its width, when rates stand under it, and keeps the rates out of the amount', () => {
+    const header: Row = [{ text: 'Artikel', x: 0.1 }, { text: 'Menge', x: 0.46 }, { text: 'Preis', x: 0.6 }, { text: 'Betrag', x: 0.74 }];
+    const rateHeader: Row = { text: 'MwSt. %', x: 0.88 };
+    const rows: Row[] = [
+      [{ text: 'Kabeltrommel', x: 0.1 }, { text: '4', x: 0.47 }, { text: '12,50', x: 0.6 }, { text: '50,00', x: 0.74 }, { text: '19', x: 0.89 }],
+      [{ text: 'Apfelsaft', x: 0.1 }, { text: '6', x: 0.47 }, { text: '1,20', x: 0.6 }, { text: '7,20', x: 0.74 }, { text: '7', x: 0.9 }],
+    ];
+    const table = tableOf([['Rechnung 1', header, rateHeader, ...rows]], 'de');
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Kabeltrommel', quantity: 4, unit_price: 12.5, tax_rate: 19, amount: 50 },
+      { description: 'Apfelsaft', quantity: 6, unit_price: 1.2, tax_rate: 7, amount: 7.2 },
+    ]);
+  });
+
   it('reads the header line above the header even where text in the page margin beside it prints a year', () => {
     const top: Row = [{ text: '2019', x: 0.02 }, { text: 'Menge', x: 0.46 }, { text: 'Preis/', x: X.price }];
     const header: Row = [{ text: 'Pos', x: 0.08 }, { text: 'Artikelbeschreibung', x: X.description }, { text: 'Einheit', x: 0.54 }, { text: 'Einheit', x: X.price }, { text: 'Betrag', x: X.amount }];
