@@ -42,12 +42,24 @@ interface RowDraft {
   words: PlacedWord[];
   /** Lines added to the row below its own (wrapped descriptions). */
   continuationLines: number;
+  /** A discount printed on a line of its own under the row ("abzgl. 16,7% Rabatt  -2,00"). */
+  allowance?: LineAllowance;
+}
+
+/** A percentage off a row and the amount it takes off, as printed on the line under the row. */
+interface LineAllowance {
+  percent: number;
+  /** Positive: what the line takes off the row's line total. */
+  amount: number;
+  words: LayoutWord[];
 }
 
 /** Start of a line that closes a section of the table or carries its sum to the next page. */
 const SUBTOTAL_START = /^(?:sub-?\s?total|zwischensumme|sous-?\s?total|subtotaal|subtotale|podsuma|summe|total|gesamt|totaal|suma|razem|somme)\b/;
-/** Allowances and charges printed among the rows ("Zuschlag Versandkosten", "Rabatt 10 %"): not items. */
-const ALLOWANCE_OR_CHARGE = /^(?:zuschlag|abschlag|rabatt|nachlass|abzgl|discount|surcharge|allowance|remise|korting|rabat|skonto|sconto|descuento)\b/;
+/** Allowances and charges printed among the rows ("Zuschlag Versandkosten", "zzgl. Fracht", "Rabatt 10 %"): not items. */
+const ALLOWANCE_OR_CHARGE = /^(?:zuschlag|zzgl|zuzuglich|abschlag|rabatt|nachlass|abzgl|discount|surcharge|allowance|remise|korting|rabat|skonto|sconto|descuento)\b/;
+/** A word that names a discount (not a surcharge, not a discount for paying early). */
+const DISCOUNT_WORD = /\b(?:abzgl|abzuglich|rabatt|nachlass|abschlag|discount|less|remise|korting|rabat|sconto|descuento)\b/;
 const CARRIED_FORWARD = /^(?:ubertrag|uebertrag|carried forward|carry forward|brought forward|b\/f|c\/f|a reporter|report|transport|van transport|przeniesienie|z przeniesienia|riporto|suma z przeniesienia)\b/;
 /** Header words repeated under the header ("EUR", "netto", "%") are not rows. */
 const NUMERIC_WORD = /^[-+−(]?[$€£¥₹]?\d[\d.,'’]*\)?%?-?$/;
@@ -443,6 +455,8 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
   let current: RowDraft | undefined;
   let currentBottom = 0;
   let textLineAbove: TextLineAbove | undefined;
+  /** The last item row read on this page: a discount line under it may be its own. */
+  let lastItem: RowDraft | undefined;
   for (let index = startIndex; index < page.rows.length; index += 1) {
     const row = page.rows[index]!;
     const itemsOnPage = state.drafts.length > rowsBefore;
@@ -487,6 +501,13 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
     // Something besides the line total that a row reports (a description, a quantity), and no label
     // ("w tym:", "Razem:") opening the line.
     const otherCells = words.some((word) => word.column !== lineTotalColumn && reportsValue(word, state.columns[word.column]!)) && !opensWithLabel(row);
+    const allowance = lastItem && !lastItem.allowance && lastItem.pageNumber === page.pageNumber ? lineAllowanceOf(row, words, state.columns) : undefined;
+    if (allowance) {
+      lastItem!.allowance = allowance;
+      current = undefined;
+      lastTableRow = row;
+      continue;
+    }
     if (lineTotal !== undefined && otherCells && startsWith(row, ALLOWANCE_OR_CHARGE)) {
       current = undefined;
       lastTableRow = row;
@@ -497,6 +518,7 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
       textLineAbove = undefined;
       currentBottom = row.bottom;
       state.drafts.push(current);
+      lastItem = current;
       if (page.pageNumber === state.regionPage) state.region.push(unitePlacements(words.map((word) => word.box)));
       lastTableRow = row;
       continue;
@@ -514,6 +536,35 @@ function readPage(page: LayoutPage, startIndex: number, state: TableState, phras
     current = undefined;
     if (itemsOnPage) lastTableRow = row;
   }
+}
+
+/**
+ * A line that names a discount and prints a percentage and a negative amount, and no count or price of
+ * its own: a discount of the item row above it when the percentage of that row's line total is the
+ * amount (checked once the row's values are read, in finishTable). A discount of the whole table is a
+ * percentage of the rows' sum, not of the last row's.
+ */
+function lineAllowanceOf(row: LayoutRow, words: PlacedWord[], columns: Column[]): LineAllowance | undefined {
+  if (!DISCOUNT_WORD.test(normalizedRowText(row))) return undefined;
+  if (words.some((word) => NUMERIC_WORD.test(word.text) && !word.text.endsWith('%') && ['quantity', 'unit-price'].includes(columns[word.column]?.specification.role ?? ''))) return undefined;
+  const amounts = row.segments.flatMap((segment) => findAmounts(segment.text));
+  const percents = amounts.filter((amount) => amount.isPercentage);
+  const money = amounts.filter((amount) => !amount.isPercentage && amount.decimals === 2);
+  const taken = money[money.length - 1];
+  if (percents.length !== 1 || money.length !== 1 || !taken || taken.value >= 0) return undefined;
+  const segment = row.segments.find((candidate) => findAmounts(candidate.text).some((amount) => amount.value === taken.value));
+  return { percent: percents[0]!.value, amount: -taken.value, words: segment?.words ?? [] };
+}
+
+/**
+ * The row's line total less the discount printed under it, when the discount's percentage of the line
+ * total is its amount (to the rounding of a percentage printed with one decimal): the row's net
+ * amount, as an e-invoice's line net amount is after the line's own allowances.
+ */
+function lineTotalLessAllowance(lineTotal: number, allowance: LineAllowance): number | undefined {
+  const expected = (lineTotal * allowance.percent) / 100;
+  if (Math.abs(expected - allowance.amount) > Math.max(0.005, lineTotal * 0.0005 + 0.001)) return undefined;
+  return Math.round((lineTotal - allowance.amount) * 100) / 100;
 }
 
 /** A text line of the table: the row it was added to as a wrapped description, if any. */
@@ -564,7 +615,8 @@ function itemsFollow(page: LayoutPage, totalsIndex: number, columns: Column[], l
     const row = page.rows[next]!;
     if (options.totalsRows.has(rowKey(row)) || startsWith(row, SUBTOTAL_START)) return false;
     const words = placeWords(row, columns);
-    if (!opensWithLabel(row) && lineTotalOf(words, lineTotalColumn, columns) !== undefined && new Set(words.map((word) => word.column)).size >= 3) return true;
+    // A charge under the subtotal ("zzgl. Versandkosten") is added to it, not an item after it.
+    if (!opensWithLabel(row) && !startsWith(row, ALLOWANCE_OR_CHARGE) && lineTotalOf(words, lineTotalColumn, columns) !== undefined && new Set(words.map((word) => word.column)).size >= 3) return true;
   }
   return false;
 }
@@ -630,13 +682,14 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     priceThatMultipliesToTheTotal(values, cellWords, state.columns, decimalComma);
     const countLost = quantityTheCameraLost(values, cellWords, state.columns, draft);
     codeFromDescription(values, cellWords);
-    return { draft, values, cellWords, countLost };
+    const discount = netOfItsAllowance(values, cellWords, state.columns, draft);
+    return { draft, values, cellWords, countLost, discount };
   });
   const arithmetic = tableArithmetic(
-    parsed.map(({ values, countLost }): RowArithmetic => ({
+    parsed.map(({ values, countLost, discount }): RowArithmetic => ({
       quantity: countLost ? undefined : numberOfRole(values, state.columns, 'quantity'),
       unitPrice: numberOfRole(values, state.columns, 'unit-price'),
-      discount: numberOfRole(values, state.columns, 'discount'),
+      discount: discount ?? numberOfRole(values, state.columns, 'discount'),
       taxRate: numberOfRole(values, state.columns, 'tax-rate'),
       lineTotal: numberOfRole(values, state.columns, 'line-total'),
     })),
@@ -673,6 +726,22 @@ function finishTable(state: TableState, specifications: TableColumnSpecification
     ...(hasGeometry ? { placement: clamp(unitePlacements(state.region)) } : {}),
     arithmetic: arithmetic.evidence,
   };
+}
+
+/**
+ * A row with a discount line under it that is its own: the amount becomes the line total less the
+ * discount, placed over both lines. Returns the discount's percentage for the row's arithmetic.
+ */
+function netOfItsAllowance(values: Record<string, TableCellValue>, cellWords: Record<string, LayoutWord[]>, columns: Column[], draft: RowDraft): number | undefined {
+  const lineTotalColumn = columns.find((column) => column.specification.role === 'line-total');
+  const lineTotal = numberOfRole(values, columns, 'line-total');
+  if (!draft.allowance || !lineTotalColumn || lineTotal === undefined || numberOfRole(values, columns, 'discount') !== undefined) return undefined;
+  const net = lineTotalLessAllowance(lineTotal, draft.allowance);
+  if (net === undefined) return undefined;
+  const name = lineTotalColumn.specification.name;
+  values[name] = net;
+  cellWords[name] = [...(cellWords[name] ?? []), ...draft.allowance.words];
+  return draft.allowance.percent;
 }
 
 function numberOfRole(values: Record<string, TableCellValue>, columns: Column[], role: string): number | undefined {

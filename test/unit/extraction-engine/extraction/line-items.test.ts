@@ -247,6 +247,53 @@ describe('arithmetic as evidence', () => {
     expect(table?.rows[1]?.confidence).toBeLessThan(0.5);
   });
 
+  it("takes a discount printed on the line under a row off that row's amount when its percentage of the row gives it, and the rows then add up", () => {
+    const german: Row = [{ text: 'Bezeichnung', x: X.description }, { text: 'Menge', x: X.quantity }, { text: 'Preis', x: X.price }, { text: 'Betrag', x: X.amount }];
+    const page: Row[] = [
+      'Rechnung 7',
+      german,
+      item('Gartenschlauch 20 m', '2', '15,00', '30,00'),
+      [{ text: 'abzgl. 15% Rabatt', x: X.description }, { text: '-4,50', x: X.amount }],
+      item('Regentonne', '1', '40,00', '40,00'),
+      [{ text: 'Zwischensumme', x: X.price }, { text: '65,50', x: X.amount }],
+    ];
+    const table = tableOf([page], 'de');
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Gartenschlauch 20 m', quantity: 2, unit_price: 15, amount: 25.5 },
+      { description: 'Regentonne', quantity: 1, unit_price: 40, amount: 40 },
+    ]);
+    expect(table?.rows[0]?.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(table?.confidence).toBeGreaterThanOrEqual(0.9);
+    // A discount whose percentage is of the whole table, not of the row above it, leaves the row as printed.
+    const wholeTable: Row[] = [
+      'Rechnung 8',
+      german,
+      item('Gartenschlauch 20 m', '2', '15,00', '30,00'),
+      item('Regentonne', '1', '40,00', '40,00'),
+      [{ text: 'abzgl. 10% Rabatt', x: X.description }, { text: '-7,00', x: X.amount }],
+      [{ text: 'Zwischensumme', x: X.price }, { text: '63,00', x: X.amount }],
+    ];
+    expect(tableOf([wholeTable], 'de')?.rows.map((row) => row.values.amount)).toEqual([30, 40]);
+  });
+
+  it('does not read a charge added under the subtotal ("zzgl. Versandkosten") as an item after it', () => {
+    const german: Row = [{ text: 'Bezeichnung', x: X.description }, { text: 'Menge', x: X.quantity }, { text: 'Preis', x: X.price }, { text: 'Betrag', x: X.amount }, { text: 'USt. %', x: 0.95 }];
+    const page: Row[] = [
+      'Rechnung 9',
+      german,
+      [{ text: 'Blumenerde 40 l', x: X.description }, { text: '3', x: X.quantity }, { text: '6,00', x: X.price }, { text: '18,00', x: X.amount }, { text: '7', x: 0.95 }],
+      [{ text: 'Zwischensumme', x: X.description }, { text: '18,00', x: X.amount }],
+      [{ text: 'zzgl. Versandkosten', x: X.description }, { text: '4,90', x: X.amount }, { text: '19', x: 0.95 }],
+      [{ text: 'Nettobetrag', x: X.description }, { text: '22,90', x: X.amount }],
+      [{ text: 'Umsatzsteuer', x: X.description }, { text: '2,19', x: X.amount }],
+      [{ text: 'Gesamtbetrag', x: X.description }, { text: '25,09', x: X.amount }],
+    ];
+    const table = tableOf([page], 'de');
+    expect(table?.rows.map((row) => row.values.description)).toEqual(['Blumenerde 40 l']);
+    // The table closes at the subtotal, which its rows add up to.
+    expect(table?.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('reports a table whose rows do not add up to the printed total at low confidence', () => {
     expect(tableArithmetic([{ lineTotal: 5 }, { lineTotal: 6 }], [12]).table).toBe(TABLE_DOES_NOT_ADD_UP);
     const adding: Row[] = ['Invoice 1', header, item('Cable', '2', '4.00', '8.00'), [{ text: 'Total', x: X.price }, { text: '8.00', x: X.amount }]];
