@@ -101,7 +101,7 @@ interface CountOrPrice {
 /** One item line as printed: its parts, each with the words it was read from. */
 interface ItemLine {
   row: LayoutRow;
-  amount: { value: number; words: LayoutWord[] };
+  amount: CountOrPrice;
   quantity?: CountOrPrice;
   unitPrice?: CountOrPrice;
   productCode?: { value: string; words: LayoutWord[] };
@@ -608,12 +608,30 @@ export function readTillRows(layout: DocumentLayout, specifications: TableColumn
       const closingSum = CLOSING_SUM.test(normalizedText(closing)) ? amountOnLine(closing) : undefined;
       if (block.length === 0) continue;
       countsCheckedAgainstTotal(block, quantityTotalBelow(page, index));
+      returnSettledBySum(block, closingSum);
       if (closingSum === undefined && layout.hasGeometry) block.push(...itemGroupsBelow(page, index, block, options));
       else if (closingSum !== undefined) block.push(...sectionsBelow(page, index, options));
       return tableOf(block, names, options, layout.hasGeometry, closingSum, page.pageNumber, numbersUnderHeader);
     }
   }
   return undefined;
+}
+
+/**
+ * A returned item whose minus the camera lost (a delivery slip's "Sale" column, a till's refund line):
+ * when the items do not add up to their closing (sub)total and exactly one of them, counted negative,
+ * makes them add up to the cent, that one is a return: its amount and count turn negative, as chosen by
+ * the arithmetic (capped). Two candidates, or none, leave the lines as read.
+ */
+function returnSettledBySum(block: BlockItem[], closingSum: number | undefined): void {
+  if (closingSum === undefined || block.length < 2) return;
+  const sum = block.reduce((accumulated, { line }) => accumulated + line.amount.value, 0);
+  if (Math.abs(sum - closingSum) < 0.005) return;
+  const returned = block.filter(({ line }) => line.amount.value > 0 && Math.abs(sum - 2 * line.amount.value - closingSum) < 0.005);
+  if (returned.length !== 1) return;
+  const { line } = returned[0]!;
+  line.amount = { ...line.amount, value: -line.amount.value, repaired: true };
+  if (line.quantity) line.quantity = { ...line.quantity, value: -line.quantity.value, repaired: true };
 }
 
 /**

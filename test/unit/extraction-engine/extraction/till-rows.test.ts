@@ -350,6 +350,20 @@ describe('items in sections, each with its own subtotal', () => {
     expect(notASum?.rows.map((row) => row.values.amount)).toEqual([4.2]);
   });
 
+  it('counts negative the one returned item whose lost minus makes the items add up to their subtotal, and no item where two could', () => {
+    const slip = (middle: string, subtotal: string) =>
+      tableOf([...head, line('2 WHITE LOAF', '4.20'), line(`3 ${middle}`, '7.50'), line('4 CHOC ROLL', '3.20'), line('Subtotal', subtotal), line('Total', subtotal), line('Cash', '20.00')]);
+    const returned = slip('RYE LOAF', '-0.10');
+    expect(returned?.rows.map((row) => [row.values.quantity, row.values.amount])).toEqual([[2, 4.2], [-3, -7.5], [4, 3.2]]);
+    // Chosen by the arithmetic, never certain.
+    expect(returned?.rows[1]?.cells.amount?.confidence).toBeLessThanOrEqual(0.75);
+    // 4.20 + 7.50 + 3.20 = 14.90 is the subtotal: nothing was returned.
+    expect(slip('RYE LOAF', '14.90')?.rows.map((row) => row.values.amount)).toEqual([4.2, 7.5, 3.2]);
+    // Either of two equal amounts could be the return: nothing says which, so both stay as read.
+    const ambiguous = tableOf([...head, line('1 RYE LOAF', '4.20'), line('1 WHITE LOAF', '4.20'), line('Subtotal', '0.00'), line('Total', '0.00')]);
+    expect(ambiguous?.rows.map((row) => row.values.amount)).toEqual([4.2, 4.2]);
+  });
+
   it('reads a ringgit amount whose leading 1 the camera read as a letter ("RMi1.90")', () => {
     const table = tableOf([...head, line('371 RICE CRACKER 15', 'RMi1.90 s'), line('Total', '11.90')]);
     expect(table?.rows.map((row) => row.values.amount)).toEqual([11.9]);
