@@ -169,7 +169,8 @@ export class DeliveryAttempts {
           now,
           delaySeconds,
         });
-        // Sent from here, attempt 1's pending record is written with the delivery, in the same put.
+        // Sent from here, attempt 1 is in flight from now: the store keeps that on the event's claim
+        // (its first fan-out writes each delivery once, by the settle) or on the delivery it writes.
         if (sendingNow) record.firstAttemptStartedAt = now.toISOString();
         return record;
       });

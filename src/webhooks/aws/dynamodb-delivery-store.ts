@@ -236,7 +236,9 @@ export class DynamoDeliveryStore implements DeliveryStore {
    * some missing, or some still in the holder's first attempt (which the holder settles without a
    * condition, `settleOwnAttempts`), fails, and its hand-off comes back once the holder is done, has
    * handed the claim back, or its claim has run out. A holder whose window passed renews its claim
-   * first (conditional on its own token) and fails if it was taken over.
+   * first (conditional on its own token) and fails if it was taken over. The event's first fan-out,
+   * sending every attempt 1 itself, writes no delivery here: the claim lists them in flight
+   * (`firstFanOut`), and a later claim creates what that list holds and is not stored.
    */
   async createAll(records: DeliveryRecord[]): Promise<FanOut> {
     const [first] = records;
