@@ -20,6 +20,12 @@ export const attemptAttribute = (number: number) => `attempt${String(number).pad
 const heldPartition = (subscriptionId: string) => `SUB#${subscriptionId}#HELD`;
 /** The fan-out claim of an event, beside its deliveries (the purge removes it with them). */
 export const fanOutClaimKey = (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'FANOUT' });
+/**
+ * The claim items that listed deliveries in flight, per workspace, by the time of the event's first
+ * claim (gsi5, `<claimedAt>#<evt>`): a subscription's event list reads the recent ones, since the
+ * deliveries index (gsi1) holds a delivery only once it is written.
+ */
+export const inFlightClaimsPartition = (workspaceId: string) => `WS#${workspaceId}#DELIVERING`;
 
 /**
  * How long a fan-out's claim keeps other fan-outs of the event from writing its deliveries, and the
@@ -64,7 +70,7 @@ const deliveryAttributes = Object.keys(deliveryItemSchema.shape);
  */
 const claimItemSchema = z.object({ inFlight: z.optional(z.record(z.string(), deliveryItemSchema)) });
 
-function inFlightOf(item: Record<string, unknown> | undefined): DeliveryRecord[] {
+export function inFlightDeliveriesOf(item: Record<string, unknown> | undefined): DeliveryRecord[] {
   return item ? Object.values(claimItemSchema.parse(item).inFlight ?? {}) : [];
 }
 
@@ -469,27 +475,31 @@ export class DynamoDeliveryStore implements DeliveryStore {
       new UpdateCommand({
         TableName: this.tableName,
         Key: fanOutClaimKey(delivery.eventId),
-        UpdateExpression: `SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt${inFlight ? ', inFlight = if_not_exists(inFlight, :inFlight)' : ''}`,
+        UpdateExpression: `SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt${
+          inFlight ? ', inFlight = if_not_exists(inFlight, :inFlight), gsi5pk = if_not_exists(gsi5pk, :inFlightClaims), gsi5sk = if_not_exists(gsi5sk, :claimedAt)' : ''
+        }`,
         ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
         ExpressionAttributeValues: {
           ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
           ':token': token,
           ':expiresAt': expiresAtOf(delivery),
           ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
-          ...(inFlight ? { ':inFlight': inFlight } : {}),
+          ...(inFlight
+            ? { ':inFlight': inFlight, ':inFlightClaims': inFlightClaimsPartition(delivery.workspaceId), ':claimedAt': `${new Date(now).toISOString()}#${delivery.eventId}` }
+            : {}),
         },
         ReturnValues: 'ALL_OLD',
       }),
     );
     if (!written) return { granted: false, firstOfEvent: false, earlierInFlight: [] };
-    return { granted: true, firstOfEvent: written.Attributes === undefined, earlierInFlight: inFlightOf(written.Attributes) };
+    return { granted: true, firstOfEvent: written.Attributes === undefined, earlierInFlight: inFlightDeliveriesOf(written.Attributes) };
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
     const item = await this.itemOf(deliveryKey(eventId, deliveryId));
     if (item) return deliveryOf(item);
     // Not written yet: its fan-out may be making attempt 1 (the claim item lists it in flight).
-    return inFlightOf(await this.itemOf(fanOutClaimKey(eventId))).find((record) => record.id === deliveryId);
+    return inFlightDeliveriesOf(await this.itemOf(fanOutClaimKey(eventId))).find((record) => record.id === deliveryId);
   }
 
   private async itemOf(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
@@ -512,7 +522,7 @@ export class DynamoDeliveryStore implements DeliveryStore {
     const stored = items.filter((item) => typeof item.sk === 'string' && item.sk.startsWith('DELIVERY#')).map(({ sk: _sk, ...item }) => deliveryOf(item));
     const storedIds = new Set(stored.map((delivery) => delivery.id));
     const claimItem = items.find((item) => item.sk === fanOutClaimKey(eventId).sk);
-    const inFlight = inFlightOf(claimItem && { inFlight: claimItem.inFlight }).filter((record) => !storedIds.has(record.id));
+    const inFlight = inFlightDeliveriesOf(claimItem && { inFlight: claimItem.inFlight }).filter((record) => !storedIds.has(record.id));
     return [...stored, ...inFlight].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 

@@ -400,6 +400,9 @@ describe("DynamoDeliveryStore: an event's first fan-out writes each delivery onc
     expect(claim.UpdateExpression).toContain('inFlight = if_not_exists(inFlight, :inFlight)');
     expect(Object.keys(claim.ExpressionAttributeValues![':inFlight'])).toEqual(records.map(({ id }) => id));
     expect(claim.ExpressionAttributeValues![':inFlight'][records[0]!.id]).toMatchObject({ id: records[0]!.id, status: 'PENDING', firstAttemptStartedAt: records[0]!.firstAttemptStartedAt });
+    // Listed for the subscriptions' event lists by the workspace and the time of the first claim.
+    expect(claim.UpdateExpression).toContain('gsi5pk = if_not_exists(gsi5pk, :inFlightClaims), gsi5sk = if_not_exists(gsi5sk, :claimedAt)');
+    expect(claim.ExpressionAttributeValues).toMatchObject({ ':inFlightClaims': 'WS#ws_fan#DELIVERING', ':claimedAt': expect.stringMatching(new RegExp(`^\\d{4}-.*Z#${eventId}$`)) });
     expect(fanOut.deliveries.every(({ createdNow }) => createdNow)).toBe(true);
 
     expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([true, true, true]);
