@@ -169,7 +169,8 @@ export class DeliveryAttempts {
           now,
           delaySeconds,
         });
-        // Sent from here, attempt 1's pending record is written with the delivery, in the same put.
+        // Sent from here, attempt 1 is in flight from now: the store keeps that on the event's claim
+        // (its first fan-out writes each delivery once, by the settle) or on the delivery it writes.
         if (sendingNow) record.firstAttemptStartedAt = now.toISOString();
         return record;
       });
@@ -203,7 +204,9 @@ export class DeliveryAttempts {
     const ownSettlements = new SettlementBatches(fanOut.settleOwnAttempts);
     // One event, one body: serialised once for all its deliveries, not once per subscription.
     const body = sentNow.length > 0 ? envelopeBody(event.envelope) : '';
-    const attempts = await Promise.allSettled(sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, body, settle: ownSettlements.settle })));
+    const attempts = await Promise.allSettled(
+      sentNow.map(({ current }) => this.makeAttempt(current, 1, { event, body, settle: ownSettlements.settle, writeCreation: fanOut.writeCreation })),
+    );
     const failed = attempts.find((attempt) => attempt.status === 'rejected');
     if (failed) {
       // Every write of this fan-out has ended: the hand-off's next receipt may claim the event at once.
@@ -274,16 +277,20 @@ export class DeliveryAttempts {
   private async makeAttempt(
     delivery: DeliveryRecord,
     attempt: number,
-    known: { event?: RecordedEvent; body?: string; settle?: SettleAttempt } = {},
+    known: { event?: RecordedEvent; body?: string; settle?: SettleAttempt; writeCreation?: (delivery: DeliveryRecord) => Promise<void> } = {},
   ): Promise<AttemptMessageResult> {
     const { store, subscriptions, events } = this.dependencies;
     const found = await subscriptions.findWithSecret(delivery.workspaceId, delivery.subscriptionId);
     const { subscription, secret, previousSecret } = found?.subscription.workspaceId === delivery.workspaceId ? found : { subscription: undefined, secret: undefined };
+    // A fan-out's delivery not written yet (it is written once, by the settle of its attempt 1) is
+    // written as created first: a hold and an end are conditional writes on the stored delivery.
     if (!subscription || secret === undefined) {
+      await known.writeCreation?.(delivery);
       await store.endWithoutAttempt(delivery, attempt, this.now().toISOString());
       return { action: 'ended' };
     }
     if (subscription.status !== 'active') {
+      await known.writeCreation?.(delivery);
       await store.hold(delivery, attempt, this.now().toISOString());
       return { action: 'held' };
     }

@@ -32,6 +32,13 @@ export interface FanOut {
    */
   settleOwnAttempts(settlements: OwnAttemptSettlement[]): Promise<boolean[]>;
   /**
+   * Writes a delivery this fan-out created but has not written yet (an event's first fan-out writes
+   * each delivery once, by the settle of its attempt 1) as it was created, for an outcome that is not
+   * that settle: a hold, or an end without an attempt, which are conditional writes on the stored
+   * delivery. Nothing for a delivery already written.
+   */
+  writeCreation(delivery: DeliveryRecord): Promise<void>;
+  /**
    * Gives the event's claim up, for a fan-out that failed and writes nothing more: its hand-off's
    * next receipt need not wait for the claim to run out. Never fails (the claim then runs out).
    */
@@ -69,8 +76,9 @@ export interface DeliveryStore {
    * fan-out of the event may be writing them, or making their first attempts, at the same time.
    */
   createAll(records: DeliveryRecord[]): Promise<FanOut>;
+  /** The delivery as stored, or as its fan-out holds it in flight before its first write (attempt 1 pending). */
   get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined>;
-  /** Every delivery of the event, automatic and manual, oldest first. */
+  /** Every delivery of the event, automatic and manual, oldest first, those in their fan-out's first attempt included. */
   listOfEvent(eventId: string): Promise<DeliveryRecord[]>;
   /** Notes that the message of `attempt` is on the queue (never lowers the mark). */
   markScheduled(eventId: string, deliveryId: string, attempt: number): Promise<void>;

@@ -89,9 +89,10 @@ export function distinctEventsPage(ascendingEntries: readonly DeliveredEventEntr
 export interface SubscriptionDeliveredEvents {
   /**
    * One entry per delivery of the subscription (not past retention) whose event is of one of
-   * `eventTypes` and occurred within `from`..`to` (inclusive), ascending by `<occurredAt>#<evt>#<dlv>`.
+   * `eventTypes` and occurred within `from`..`to` (inclusive), ascending by `<occurredAt>#<evt>#<dlv>`;
+   * those still in their fan-out's first attempt (not written yet) included.
    */
-  entries(subscriptionId: string, filter: { from?: string; to?: string; eventTypes: readonly EventType[] }): Promise<DeliveredEventEntry[]>;
+  entries(workspaceId: string, subscriptionId: string, filter: { from?: string; to?: string; eventTypes: readonly EventType[] }): Promise<DeliveredEventEntry[]>;
 }
 
 export interface EventHistoryDependencies {
@@ -120,7 +121,7 @@ export class EventHistory {
       if (!workspaceSubscriptions.some((subscription) => subscription.id === query.subscriptionId)) {
         throw new NotFoundError('The event subscription does not exist.');
       }
-      listed = distinctEventsPage(await delivered.entries(query.subscriptionId, { from: query.from, to: query.to, eventTypes: types }), query);
+      listed = distinctEventsPage(await delivered.entries(workspaceId, query.subscriptionId, { from: query.from, to: query.to, eventTypes: types }), query);
     } else {
       listed = await events.list(workspaceId, { page: query.page, size: query.size, from: query.from, to: query.to, sort: query.sort, eventTypes: types });
     }

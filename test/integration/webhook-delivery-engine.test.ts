@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { EventEnvelope } from '../../src/events/event-envelope.ts';
 import { DynamoEventRecords } from '../../src/events/aws/dynamodb-event-records.ts';
@@ -8,6 +9,7 @@ import { dynamoDocumentClient } from '../../src/infrastructure/dynamodb-client.t
 import { newIdentifier } from '../../src/infrastructure/identifiers.ts';
 import type { AttemptMessageResult, DeliveryAttempts, DeliverySubscription } from '../../src/webhooks/delivery-attempts.ts';
 import type { DeliveryHistory } from '../../src/webhooks/delivery-history.ts';
+import { FanOutInProgress } from '../../src/webhooks/delivery-store.ts';
 import { deliveryAttempts, deliveryHistory, deliveryStore } from '../../src/composition/webhook-deliveries.ts';
 import { webhookDeliveryConsumer } from '../../src/webhooks/triggers.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
@@ -267,7 +269,7 @@ function recordItemWrites(): { of: (...keyParts: string[]) => number } {
 }
 
 describe('writes per delivery, on the DynamoDB store', () => {
-  it("a fanned-out delivery's first attempt costs two writes of its item, its creation and the settle that records the outcome; the event's claim one for all of them", async () => {
+  it("a delivery of an event's first fan-out costs one write of its item for its first attempt, the settle that records the outcome; the event's claim one for all of them", async () => {
     const event = await recordEvent();
     const targets = [subscribe('/ok'), subscribe('/ok'), subscribe('/ok')];
     const writes = recordItemWrites();
@@ -277,9 +279,66 @@ describe('writes per delivery, on the DynamoDB store', () => {
     expect(deliveries).toHaveLength(3);
     for (const delivery of deliveries) {
       expect(await history.getDelivery(workspaceId, event.eventId, delivery.id)).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1, attempts: [expect.objectContaining({ number: 1, outcome: 'succeeded' })] });
-      expect(writes.of(`DELIVERY#${delivery.id}`)).toBe(2);
+      expect(writes.of(`DELIVERY#${delivery.id}`)).toBe(1);
     }
     expect(writes.of(`EVENT#${event.eventId}`, 'FANOUT')).toBe(1);
+    expect(await consume()).toEqual([]);
+  });
+
+  it('a first fan-out stopped after its POSTs, before the settle: read as in flight; the next fan-out creates its deliveries from the claim item and sends attempt 1 again, recorded once', async () => {
+    const event = await recordEvent();
+    const [stays, pausedLater] = [subscribe('/ok'), subscribe('/ok')];
+    // The process stops after the POSTs: no write of the event's items lands after its claim, the
+    // settle's and the claim's hand-back included (the stack runs in this process, on this client).
+    const middlewareName = 'stoppedAfterThePosts';
+    dynamoDocumentClient().middlewareStack.add(
+      (next) => async (args) => {
+        const input = JSON.stringify(args.input);
+        if (input.includes(`EVENT#${event.eventId}`) && (input.includes('DELIVERY#') || input.includes('REMOVE claimedUntil'))) throw new Error('The process stopped.');
+        return next(args);
+      },
+      { step: 'initialize', name: middlewareName },
+    );
+    onTestFinished(() => void dynamoDocumentClient().middlewareStack.remove(middlewareName));
+    const stopped = engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [stays, pausedLater], { sendFirstAttemptsNow: true });
+    await expect(stopped).rejects.toThrow('The process stopped.');
+    dynamoDocumentClient().middlewareStack.remove(middlewareName);
+    const postsOf = (deliveryId: string) => received.filter((request) => request.headers['x-paperflow-delivery-id'] === deliveryId);
+
+    const listed = await history.listEventDeliveries(workspaceId, event.eventId, {}, { page: 0, size: 10 });
+    expect(listed.data.map((delivery) => [delivery.status, delivery.attemptCount])).toEqual([
+      ['PENDING', 0],
+      ['PENDING', 0],
+    ]);
+    const [first, second] = listed.data;
+    expect((await history.getDelivery(workspaceId, event.eventId, first!.id)).attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'pending' })]);
+    expect([postsOf(first!.id), postsOf(second!.id)].map((posts) => posts.length)).toEqual([1, 1]);
+    // While the stopped fan-out's claim runs, a second one neither writes nor sends.
+    await expect(engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [stays, pausedLater], { sendFirstAttemptsNow: true })).rejects.toThrow(FanOutInProgress);
+
+    subscriptions.subscriptions.get(pausedLater.id)!.status = 'paused';
+    // The claim runs out (30 s after it was taken): moved into the past rather than waited for.
+    await dynamoDocumentClient().send(
+      new UpdateCommand({
+        TableName: stack.resources.recordsTableName,
+        Key: { pk: `EVENT#${event.eventId}`, sk: 'FANOUT' },
+        UpdateExpression: 'SET claimedUntil = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1_000).toISOString() },
+      }),
+    );
+    // The paused subscription no longer matches the event: its delivery is created from the claim item.
+    await engine.createAutomaticDeliveries({ workspaceId, envelope: event }, [stays, { ...pausedLater, status: 'paused' }], { sendFirstAttemptsNow: true });
+
+    const delivered = await history.getDelivery(workspaceId, event.eventId, first!.subscriptionId === stays.id ? first!.id : second!.id);
+    const held = await deliveryStore().get(event.eventId, first!.subscriptionId === stays.id ? second!.id : first!.id);
+    expect(delivered).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+    expect(delivered.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'succeeded', responseStatus: 200 })]);
+    expect(postsOf(delivered.id).map((request) => [request.headers['x-paperflow-event-id'], request.headers['x-paperflow-attempt']])).toEqual([
+      [event.eventId, '1'],
+      [event.eventId, '1'],
+    ]);
+    expect(held).toMatchObject({ status: 'PENDING', attemptCount: 0, heldAttempt: 1 });
+    expect(postsOf(held!.id)).toHaveLength(1);
     expect(await consume()).toEqual([]);
   });
 

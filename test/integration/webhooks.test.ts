@@ -242,15 +242,21 @@ describe('delivery of a recorded event', () => {
     expect(requestsTo('/always-failing')).toHaveLength(6);
   });
 
-  it('shows the first attempt as pending in the delivery detail while its POST is in flight, then its one outcome', async () => {
+  it('shows the first attempt as pending in the delivery detail and the event\'s list while its POST is in flight, then its one outcome', async () => {
     const { id: workspaceId, client } = await aWorkspace('in_flight');
     let whileInFlight: { status: number; body: any } | undefined;
+    let listedInFlight: { status: number; body: any } | undefined;
+    let subscriptionEventsInFlight: { status: number; body: any } | undefined;
     answers.set('/in-flight', async (request, _index, response) => {
-      // Read over the API while this POST waits for its answer.
-      whileInFlight = await client.json(`/events/${String(request.headers['x-paperflow-event-id'])}/deliveries/${String(request.headers['x-paperflow-delivery-id'])}`);
+      // Read over the API while this POST waits for its answer: the event's first fan-out has not
+      // written the delivery yet (its settle is its one write), and the claim item shows it in flight.
+      const eventId = String(request.headers['x-paperflow-event-id']);
+      whileInFlight = await client.json(`/events/${eventId}/deliveries/${String(request.headers['x-paperflow-delivery-id'])}`);
+      listedInFlight = await client.json(`/events/${eventId}/deliveries`);
+      subscriptionEventsInFlight = await client.json(`/events?subscriptionId=${subscriptionId}`);
       response.writeHead(200).end('ok');
     });
-    await subscribe(client, '/in-flight');
+    const { id: subscriptionId } = await subscribe(client, '/in-flight');
 
     const eventId = await eventIdOf(workspaceId, await completeExtraction(client));
     const delivery = await endedDelivery(eventId);
@@ -258,6 +264,9 @@ describe('delivery of a recorded event', () => {
 
     expect(whileInFlight).toMatchObject({ status: 200, body: { id: delivery.id, status: 'PENDING', attemptCount: 0 } });
     expect(whileInFlight!.body.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'pending', responseStatus: null })]);
+    expect(listedInFlight).toMatchObject({ status: 200, body: { data: [{ id: delivery.id, status: 'PENDING', attemptCount: 0 }] } });
+    // The subscription's event list too, before the delivery is in the subscription's deliveries index.
+    expect(subscriptionEventsInFlight).toMatchObject({ status: 200, body: { data: [{ eventId, deliverySummary: { total: 1, pending: 1 } }] } });
     expect(afterwards.body).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
     expect(afterwards.body.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'succeeded', responseStatus: 200 })]);
   });

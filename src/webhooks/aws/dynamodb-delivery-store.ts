@@ -20,6 +20,12 @@ export const attemptAttribute = (number: number) => `attempt${String(number).pad
 const heldPartition = (subscriptionId: string) => `SUB#${subscriptionId}#HELD`;
 /** The fan-out claim of an event, beside its deliveries (the purge removes it with them). */
 export const fanOutClaimKey = (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'FANOUT' });
+/**
+ * The claim items that listed deliveries in flight, per workspace, by the time of the event's first
+ * claim (gsi5, `<claimedAt>#<evt>`): a subscription's event list reads the recent ones, since the
+ * deliveries index (gsi1) holds a delivery only once it is written.
+ */
+export const inFlightClaimsPartition = (workspaceId: string) => `WS#${workspaceId}#DELIVERING`;
 
 /**
  * How long a fan-out's claim keeps other fan-outs of the event from writing its deliveries, and the
@@ -55,6 +61,18 @@ const deliveryItemSchema = z.object({
 });
 
 const deliveryAttributes = Object.keys(deliveryItemSchema.shape);
+
+/**
+ * The fan-out claim item's deliveries in flight: those an event's first fan-out makes attempt 1 of
+ * before their first write (the settle), keyed by delivery id, as they were created. Reads merge them
+ * with the stored deliveries, a stored one winning; the next fan-out of the event creates any the
+ * first one left unwritten.
+ */
+const claimItemSchema = z.object({ inFlight: z.optional(z.record(z.string(), deliveryItemSchema)) });
+
+export function inFlightDeliveriesOf(item: Record<string, unknown> | undefined): DeliveryRecord[] {
+  return item ? Object.values(claimItemSchema.parse(item).inFlight ?? {}) : [];
+}
 
 /** The delivery's own attributes as a ProjectionExpression (several are reserved words). */
 const deliveryProjection = {
@@ -224,15 +242,29 @@ export class DynamoDeliveryStore implements DeliveryStore {
    * some missing, or some still in the holder's first attempt (which the holder settles without a
    * condition, `settleOwnAttempts`), fails, and its hand-off comes back once the holder is done, has
    * handed the claim back, or its claim has run out. A holder whose window passed renews its claim
-   * first (conditional on its own token) and fails if it was taken over.
+   * first (conditional on its own token) and fails if it was taken over. The event's first fan-out,
+   * sending every attempt 1 itself, writes no delivery here: the claim lists them in flight
+   * (`firstFanOut`), and a later claim creates what that list holds and is not stored.
    */
   async createAll(records: DeliveryRecord[]): Promise<FanOut> {
     const [first] = records;
-    if (!first) return { deliveries: [], settleOwnAttempts: async () => [], handBack: async () => undefined };
+    if (!first) return { deliveries: [], settleOwnAttempts: async () => [], writeCreation: async () => undefined, handBack: async () => undefined };
     const { eventId } = first;
     if (records.some((record) => record.eventId !== eventId)) throw new Error('A fan-out writes the deliveries of one event.');
     const claim: FanOutClaim = { delivery: first, token: randomUUID(), grantedAt: performance.now() };
-    const { granted: claimed, firstOfEvent } = await this.claimFanOut(first, claim.token);
+    // Deliveries whose attempt 1 this fan-out makes itself (all or none: `sendFirstAttemptsNow`) go on
+    // the claim item as in flight, so an event's first fan-out need not write them before the POSTs.
+    const sendingNow = records.every((record) => record.firstAttemptStartedAt !== undefined);
+    const { granted: claimed, firstOfEvent, earlierInFlight } = await this.claimFanOut(first, claim.token, { inFlight: sendingNow ? records : undefined });
+    if (claimed && firstOfEvent && sendingNow) return this.firstFanOut(claim, records);
+    // A fan-out before this one may have stopped after its POSTs, before their settle: its deliveries
+    // are in flight on the claim item and nowhere else, and are created here with the event's others
+    // (attempt 1 is made again: at least once, the same eventId), whether or not they still match.
+    const known = new Set(records.map((record) => record.id));
+    const leftInFlight = earlierInFlight
+      .filter((record) => !known.has(record.id))
+      .map(({ firstAttemptStartedAt: _started, ...record }) => (first.firstAttemptStartedAt ? { ...record, firstAttemptStartedAt: first.firstAttemptStartedAt } : record));
+    records = [...records, ...leftInFlight];
     // Only a claim's holder writes an event's deliveries, and the claim item stays once written (a
     // hand-back removes only the claim's attributes; the purge removes it with the deliveries): a
     // claim that created it is the event's first fan-out, and there is nothing to read yet. Otherwise
@@ -261,7 +293,34 @@ export class DynamoDeliveryStore implements DeliveryStore {
         return current ? { current, createdNow: false } : { current: record, createdNow: true };
       }),
       settleOwnAttempts: (settlements) => (claimed ? this.settleUnderClaim(claim, settlements) : this.settleEach(settlements)),
+      writeCreation: async () => undefined,
       handBack: () => (claimed ? this.handBackClaim(claim) : Promise.resolve()),
+    };
+  }
+
+  /**
+   * The event's first fan-out, sending attempt 1 of every delivery itself: nothing is written before
+   * the POSTs (the claim item lists the deliveries in flight), and each delivery's one write is the
+   * settle that records attempt 1 on it, unless a hold or an end comes first (`writeCreation`). Its
+   * claim rules out any other writer meanwhile: no delivery of the event exists, and a later fan-out
+   * writes only once this claim ran out, 20 s after this one's last write could have been sent.
+   */
+  private firstFanOut(claim: FanOutClaim, records: DeliveryRecord[]): FanOut {
+    const unwritten = new Map(records.map((record) => [record.id, record]));
+    return {
+      deliveries: records.map((current) => ({ current, createdNow: true })),
+      settleOwnAttempts: async (settlements) => {
+        const settled = await this.settleUnderClaim(claim, settlements, unwritten);
+        settlements.forEach(({ delivery }, index) => settled[index] && unwritten.delete(delivery.id));
+        return settled;
+      },
+      writeCreation: async (delivery) => {
+        const record = unwritten.get(delivery.id);
+        if (!record) return;
+        await this.writeUnderClaim(claim, [deliveryItem(record)]);
+        unwritten.delete(delivery.id);
+      },
+      handBack: () => this.handBackClaim(claim),
     };
   }
 
@@ -355,15 +414,42 @@ export class DynamoDeliveryStore implements DeliveryStore {
    * the claim cannot be renewed (taken over after 30 s) or the batch fails, each settles
    * conditionally instead, also counting as its own an attempt the failed batch did write.
    */
-  private async settleUnderClaim(claim: FanOutClaim, settlements: OwnAttemptSettlement[]): Promise<boolean[]> {
+  private async settleUnderClaim(claim: FanOutClaim, settlements: OwnAttemptSettlement[], unwritten?: ReadonlyMap<string, DeliveryRecord>): Promise<boolean[]> {
     if (settlements.length === 0) return [];
     try {
       await this.fanOutSettles.write(claim, settlements.map(settledItem));
       return settlements.map(() => true);
     } catch (error) {
       logger.warn('the fan-out\'s attempts could not be settled in one batch; settling each conditionally', { eventId: claim.delivery.eventId, error });
-      return this.settleEach(settlements, { countWrittenAsOwn: true });
+      return Promise.all(
+        settlements.map((own) => (unwritten?.has(own.delivery.id) ? this.settleUnwritten(claim, own) : this.settle(own, { countWrittenAsOwn: true }))),
+      );
     }
+  }
+
+  /**
+   * The conditional settle of a delivery this fan-out has not written yet: its whole settled item put
+   * where no item is (or where the failed batch already put this very attempt), and only within the
+   * claim's write window. Once the claim was taken over the attempt stays unrecorded (false): the
+   * fan-out that took it over may already have read the delivery as missing, and it creates the
+   * delivery from the claim item and sends attempt 1 again (at least once, one recorded outcome).
+   */
+  private async settleUnwritten(claim: FanOutClaim, own: OwnAttemptSettlement): Promise<boolean> {
+    try {
+      await this.openWriteWindow(claim);
+    } catch (error) {
+      if (error instanceof FanOutInProgress) return false;
+      throw error;
+    }
+    return this.conditionally(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: settledItem(own),
+        ConditionExpression: 'attribute_not_exists(pk) OR (attemptCount = :attempt AND #attempt.startedAt = :startedAt)',
+        ExpressionAttributeNames: { '#attempt': attemptAttribute(own.completed.number) },
+        ExpressionAttributeValues: { ':attempt': own.completed.number, ':startedAt': own.completed.startedAt },
+      }),
+    );
   }
 
   private settleEach(settlements: OwnAttemptSettlement[], options: { countWrittenAsOwn?: boolean } = {}): Promise<boolean[]> {
@@ -376,46 +462,68 @@ export class DynamoDeliveryStore implements DeliveryStore {
    * taken. `firstOfEvent`: the claim created the claim item (no old item came back with the write),
    * so no fan-out of the event claimed before.
    */
-  private async claimFanOut(delivery: DeliveryRecord, token: string, options: { renewal?: boolean } = {}): Promise<{ granted: boolean; firstOfEvent: boolean }> {
+  private async claimFanOut(
+    delivery: DeliveryRecord,
+    token: string,
+    options: { renewal?: boolean; inFlight?: DeliveryRecord[] } = {},
+  ): Promise<{ granted: boolean; firstOfEvent: boolean; earlierInFlight: DeliveryRecord[] }> {
     const now = Date.now();
+    // Only the event's first claim writes the deliveries in flight: a later one finds that list and
+    // writes its deliveries before attempting them, so the list never needs to change.
+    const inFlight = options.inFlight && !options.renewal ? Object.fromEntries(options.inFlight.map((record) => [record.id, record])) : undefined;
     const written = await this.sentIfConditionHolds(
       new UpdateCommand({
         TableName: this.tableName,
         Key: fanOutClaimKey(delivery.eventId),
-        UpdateExpression: 'SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt',
+        UpdateExpression: `SET claimedUntil = :until, claimToken = :token, expiresAt = :expiresAt${
+          inFlight ? ', inFlight = if_not_exists(inFlight, :inFlight), gsi5pk = if_not_exists(gsi5pk, :inFlightClaims), gsi5sk = if_not_exists(gsi5sk, :claimedAt)' : ''
+        }`,
         ConditionExpression: options.renewal ? 'claimToken = :token' : 'attribute_not_exists(claimedUntil) OR claimedUntil < :now',
         ExpressionAttributeValues: {
           ':until': new Date(now + fanOutClaimMilliseconds).toISOString(),
           ':token': token,
           ':expiresAt': expiresAtOf(delivery),
           ...(options.renewal ? {} : { ':now': new Date(now).toISOString() }),
+          ...(inFlight
+            ? { ':inFlight': inFlight, ':inFlightClaims': inFlightClaimsPartition(delivery.workspaceId), ':claimedAt': `${new Date(now).toISOString()}#${delivery.eventId}` }
+            : {}),
         },
         ReturnValues: 'ALL_OLD',
       }),
     );
-    return written ? { granted: true, firstOfEvent: written.Attributes === undefined } : { granted: false, firstOfEvent: false };
+    if (!written) return { granted: false, firstOfEvent: false, earlierInFlight: [] };
+    return { granted: true, firstOfEvent: written.Attributes === undefined, earlierInFlight: inFlightDeliveriesOf(written.Attributes) };
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
-    if (this.batchedReads) {
-      const item = await this.batchedReads.get(deliveryKey(eventId, deliveryId));
-      return item ? deliveryOf(item) : undefined;
-    }
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: deliveryKey(eventId, deliveryId), ConsistentRead: true }));
-    return Item ? deliveryOf(Item) : undefined;
+    const item = await this.itemOf(deliveryKey(eventId, deliveryId));
+    if (item) return deliveryOf(item);
+    // Not written yet: its fan-out may be making attempt 1 (the claim item lists it in flight).
+    return inFlightDeliveriesOf(await this.itemOf(fanOutClaimKey(eventId))).find((record) => record.id === deliveryId);
+  }
+
+  private async itemOf(key: { pk: string; sk: string }): Promise<Record<string, unknown> | undefined> {
+    if (this.batchedReads) return this.batchedReads.get(key);
+    return (await this.client.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }))).Item;
   }
 
   async listOfEvent(eventId: string): Promise<DeliveryRecord[]> {
+    // One Query of the event's partition from its deliveries on (`DELIVERY#…`, the event's own item
+    // `EVENT`, the claim `FANOUT`), so the deliveries in flight on the claim item come in the same read.
     const items = await queryAllItems(this.client, {
       TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': `EVENT#${eventId}`, ':prefix': 'DELIVERY#' },
+      KeyConditionExpression: 'pk = :pk AND sk >= :first',
+      ExpressionAttributeValues: { ':pk': `EVENT#${eventId}`, ':first': 'DELIVERY#' },
       // The deliveries without the attempt records they hold (up to 6 × ~5 KB each): lists and
       // summaries need none of them.
-      ProjectionExpression: deliveryProjection.expression,
-      ExpressionAttributeNames: deliveryProjection.names,
+      ProjectionExpression: `${deliveryProjection.expression}, #sk, #inFlight`,
+      ExpressionAttributeNames: { ...deliveryProjection.names, '#sk': 'sk', '#inFlight': 'inFlight' },
     });
-    return items.map(deliveryOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    const stored = items.filter((item) => typeof item.sk === 'string' && item.sk.startsWith('DELIVERY#')).map(({ sk: _sk, ...item }) => deliveryOf(item));
+    const storedIds = new Set(stored.map((delivery) => delivery.id));
+    const claimItem = items.find((item) => item.sk === fanOutClaimKey(eventId).sk);
+    const inFlight = inFlightDeliveriesOf(claimItem && { inFlight: claimItem.inFlight }).filter((record) => !storedIds.has(record.id));
+    return [...stored, ...inFlight].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
   async markScheduled(eventId: string, deliveryId: string, attempt: number): Promise<void> {

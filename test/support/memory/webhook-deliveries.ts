@@ -40,9 +40,53 @@ export class InMemoryDeliveryStore implements DeliveryStore {
   /** How many times the fan-out's own attempts were settled together, and how many each time. */
   readonly ownSettleBatches: number[] = [];
 
+  /** Events fanned out at least once (the DynamoDB store's claim item), with the deliveries their first fan-out held in flight. */
+  readonly inFlight = new Map<string, Map<string, DeliveryRecord>>();
+
   async createAll(records: DeliveryRecord[]): Promise<FanOut> {
+    const [first] = records;
+    const sendingNow = records.every((record) => record.firstAttemptStartedAt !== undefined);
+    if (first && sendingNow && !this.inFlight.has(first.eventId)) {
+      // The event's first fan-out: nothing written before the POSTs; each delivery's write is its settle.
+      const unwritten = new Map(records.map((record) => [record.id, copy(record)]));
+      this.inFlight.set(first.eventId, new Map(unwritten));
+      return {
+        deliveries: records.map((record) => ({ current: copy(record), createdNow: true })),
+        settleOwnAttempts: async (settlements) => {
+          this.ownSettleBatches.push(settlements.length);
+          const settled: boolean[] = [];
+          for (const { delivery, completed, settlement } of settlements) {
+            // A settle that fails leaves the delivery unwritten, as the DynamoDB store's does.
+            if (this.failNextSettle) {
+              this.failNextSettle = false;
+              throw new Error('The consumer stopped before recording the outcome.');
+            }
+            const record = unwritten.get(delivery.id);
+            if (record) {
+              unwritten.delete(delivery.id);
+              this.deliveries.set(record.id, copy(record));
+            }
+            settled.push(await this.settleAttempt(delivery, completed, settlement));
+          }
+          return settled;
+        },
+        writeCreation: async (delivery) => {
+          const record = unwritten.get(delivery.id);
+          if (!record) return;
+          unwritten.delete(delivery.id);
+          this.wrote(record.id, 'create');
+          this.deliveries.set(record.id, copy(record));
+        },
+        handBack: async () => undefined,
+      };
+    }
+    // A later fan-out creates what an earlier one left in flight, with the event's other deliveries.
+    const known = new Set(records.map((record) => record.id));
+    const left = first ? [...(this.inFlight.get(first.eventId)?.values() ?? [])].filter((record) => !known.has(record.id)) : [];
+    if (first && !this.inFlight.has(first.eventId)) this.inFlight.set(first.eventId, new Map());
     const created: FannedOutDelivery[] = [];
-    for (const record of records) {
+    for (const record of [...records, ...left.map((record) => ({ ...record, firstAttemptStartedAt: first?.firstAttemptStartedAt }))]) {
+      if (record.firstAttemptStartedAt === undefined) delete record.firstAttemptStartedAt;
       const stored = this.deliveries.get(record.id);
       if (stored) created.push({ current: copy(stored), createdNow: false });
       else {
@@ -60,17 +104,21 @@ export class InMemoryDeliveryStore implements DeliveryStore {
         for (const { delivery, completed, settlement } of settlements) settled.push(await this.settleAttempt(delivery, completed, settlement));
         return settled;
       },
+      writeCreation: async () => undefined,
       handBack: async () => undefined,
     };
   }
 
   async get(eventId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
-    const record = this.deliveries.get(deliveryId);
+    const record = this.deliveries.get(deliveryId) ?? this.inFlight.get(eventId)?.get(deliveryId);
     return record && record.eventId === eventId ? copy(record) : undefined;
   }
 
   async listOfEvent(eventId: string): Promise<DeliveryRecord[]> {
-    return [...this.deliveries.values()].filter((record) => record.eventId === eventId).map(copy);
+    const stored = [...this.deliveries.values()].filter((record) => record.eventId === eventId);
+    const storedIds = new Set(stored.map((record) => record.id));
+    const inFlight = [...(this.inFlight.get(eventId)?.values() ?? [])].filter((record) => !storedIds.has(record.id));
+    return [...stored, ...inFlight].map(copy);
   }
 
   async markScheduled(_eventId: string, deliveryId: string, attempt: number): Promise<void> {

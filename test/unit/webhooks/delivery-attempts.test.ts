@@ -206,24 +206,25 @@ describe('createAutomaticDeliveries sending the first attempts itself', () => {
     expect(store.deliveries.size).toBe(1);
   });
 
-  it('a fan-out stopping between the POST and the record fails; its second fan-out queues attempt 1, sent again and recorded once', async () => {
+  it('a first fan-out stopping between the POST and the record fails, its delivery never written; its second fan-out creates it and sends attempt 1 again, recorded once', async () => {
     const receiver = scriptedReceiver([200]);
     const engine = engineWith(receiver.send);
     subscriptions.add(subscriptionOf());
     store.failNextSettle = true;
     await expect(engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow)).rejects.toThrow('stopped before recording the outcome');
-    const inFlight = structuredClone([...store.deliveries.values()][0]!);
-    const recordsAfterCrash = store.attemptsOf(inFlight.id).length;
+    const storedAfterCrash = store.deliveries.size;
+    // Never written, it is still read as in flight (the claim item's list), attempt 1 pending.
+    const [inFlight] = await store.listOfEvent(eventId);
 
     await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], sendingNow);
     const results = await drain(engine);
 
     const [delivery] = [...store.deliveries.values()];
-    // Attempt 1's pending record was the delivery's own mark, until the queued attempt 1 settled it.
+    expect(storedAfterCrash).toBe(0);
     expect(inFlight).toMatchObject({ status: 'PENDING', attemptCount: 0, firstAttemptStartedAt: expect.any(String) });
-    expect(recordsAfterCrash).toBe(0);
-    expect(results.map((result) => result.action)).toEqual(['sent']);
-    expect(delivery).toMatchObject({ status: 'SUCCEEDED', attemptCount: 1 });
+    expect(results).toEqual([]);
+    expect(store.writesOf(delivery!.id)).toEqual(['create', 'settleAttempt']);
+    expect(delivery).toMatchObject({ id: inFlight!.id, status: 'SUCCEEDED', attemptCount: 1 });
     expect(delivery!.firstAttemptStartedAt).toBeUndefined();
     expect(store.attemptsOf(delivery!.id)).toEqual([expect.objectContaining({ number: 1, outcome: 'succeeded' })]);
     expect(receiver.requests.map((request) => [request.eventId, request.attempt])).toEqual([[eventId, 1], [eventId, 1]]);
@@ -505,7 +506,7 @@ describe('processAttemptMessage', () => {
 });
 
 describe('writes per delivery', () => {
-  it("a fanned-out delivery's first attempt costs two writes of its delivery: its creation, and the settle that records the outcome", async () => {
+  it("a delivery of an event's first fan-out costs one write for its first attempt: the settle that records the outcome creates it", async () => {
     const receiver = scriptedReceiver([200]);
     const engine = engineWith(receiver.send);
     subscriptions.add(subscriptionOf());
@@ -513,8 +514,24 @@ describe('writes per delivery', () => {
     const [delivery] = await engine.createAutomaticDeliveries(eventOf(), [subscriptionOf()], { sendFirstAttemptsNow: true });
 
     expect(receiver.requests).toHaveLength(1);
-    expect(store.writesOf(delivery!.id)).toEqual(['create', 'settleAttempt']);
+    expect(store.writesOf(delivery!.id)).toEqual(['settleAttempt']);
     expect(await store.recentAttempts(delivery!, 100)).toEqual({ attempts: [expect.objectContaining({ number: 1, outcome: 'succeeded' })], omitted: false });
+  });
+
+  it("a first fan-out's delivery whose subscription was paused or deleted before its POST is written as created, then held or ended", async () => {
+    const engine = engineWith(scriptedReceiver([]).send);
+    const paused = subscriptionOf({ id: 'sub_01JZ00000000000000000000P1' });
+    const deleted = subscriptionOf({ id: 'sub_01JZ00000000000000000000D1' });
+    // Listed active by the fan-out; paused (and deleted) by the time its attempt reads them again.
+    subscriptions.add({ ...paused, status: 'paused' });
+
+    const [held, ended] = await engine.createAutomaticDeliveries(eventOf(), [paused, deleted], { sendFirstAttemptsNow: true });
+
+    expect(store.writesOf(held!.id)).toEqual(['create', 'hold']);
+    expect(store.writesOf(ended!.id)).toEqual(['create', 'endWithoutAttempt']);
+    expect(await store.get(eventId, held!.id)).toMatchObject({ status: 'PENDING', attemptCount: 0, heldAttempt: 1 });
+    expect(await store.listHeld(paused.id)).toEqual([{ eventId, deliveryId: held!.id, heldAttempt: 1 }]);
+    expect(await store.get(eventId, ended!.id)).toMatchObject({ status: 'FAILED', attemptCount: 0 });
   });
 
   it("a queued first attempt (resend) costs two writes too: the delivery's put and the settle; the next attempt's mark starts at attempt 2", async () => {

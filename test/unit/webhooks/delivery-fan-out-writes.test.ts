@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AttemptRecord, DeliveryRecord } from '../../../src/webhooks/delivery-records.ts';
@@ -119,13 +119,16 @@ describe('DynamoDeliveryStore.createAll', () => {
   it('reads nothing when its claim created the claim item: no fan-out of the event wrote a delivery before it', async () => {
     documents.on(UpdateCommand).resolves({});
     documents.on(BatchWriteCommand).resolves({});
+    // Attempt 1 queued, not sent by the fan-out: the deliveries are written before anything else.
+    const queued = records.map(({ firstAttemptStartedAt: _started, ...record }) => record);
 
-    const created = (await store().createAll(records)).deliveries;
+    const created = (await store().createAll(queued)).deliveries;
 
     expect(created.every(({ createdNow }) => createdNow)).toBe(true);
     expect(documents.commandCalls(BatchGetCommand)).toHaveLength(0);
     const puts = documents.commandCalls(BatchWriteCommand)[0]!.args[0].input.RequestItems!.records!;
     expect(puts.map((request) => request.PutRequest!.Item!.id)).toEqual(records.map(({ id }) => id));
+    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.UpdateExpression).not.toContain('inFlight');
   });
 
   it('reads the deliveries only once the claim has answered, so the read sees every earlier holder\'s writes', async () => {
@@ -215,7 +218,8 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
   async function claimedFanOut() {
     documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
     documents.on(BatchWriteCommand).resolves({});
-    documents.on(UpdateCommand).resolves({});
+    // After an earlier fan-out of the event: the deliveries are written before their attempts.
+    documents.on(UpdateCommand).resolves(earlierClaim);
     const fanOut = await store().createAll(records);
     documents.resetHistory();
     return fanOut;
@@ -304,7 +308,7 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
     const shared = store();
     documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
     documents.on(BatchWriteCommand).resolves({});
-    documents.on(UpdateCommand).resolves({});
+    documents.on(UpdateCommand).resolves(earlierClaim);
     const other = deliveriesOfEvent('evt_01JZ0000000000000000000008', 2);
     const [first, second] = [await shared.createAll(records), await shared.createAll(other)];
     documents.resetHistory();
@@ -325,7 +329,7 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
     const shared = store();
     documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
     documents.on(BatchWriteCommand).resolves({});
-    documents.on(UpdateCommand).resolves({});
+    documents.on(UpdateCommand).resolves(earlierClaim);
     const events = ['evt_01JZ0000000000000000000005', 'evt_01JZ0000000000000000000006', 'evt_01JZ0000000000000000000007'].map((id) => deliveriesOfEvent(id, 10));
     const fanOuts = await Promise.all(events.map((deliveries) => shared.createAll(deliveries)));
     documents.resetHistory();
@@ -343,7 +347,7 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
     const shared = store();
     documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
     documents.on(BatchWriteCommand).resolves({});
-    documents.on(UpdateCommand).resolves({});
+    documents.on(UpdateCommand).resolves(earlierClaim);
     const takenOver = await shared.createAll(records);
     clock += fanOutWriteWindowMilliseconds + 1;
     const other = deliveriesOfEvent('evt_01JZ0000000000000000000008', 2);
@@ -363,5 +367,130 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
     const updates = documents.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(updates[0]!.ConditionExpression).toBe('claimToken = :token');
     expect(updates.slice(1).map((update) => update.Key)).toEqual(records.map(({ id }) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${id}` })));
+  });
+});
+
+describe("DynamoDeliveryStore: an event's first fan-out writes each delivery once, by its settle", () => {
+  const completedOf = (record: DeliveryRecord): AttemptRecord => ({
+    number: 1,
+    startedAt: '2026-05-01T08:00:01.500Z',
+    durationMs: 12,
+    requestHeaders: {},
+    responseStatus: 200,
+    responseBody: `ok ${record.id}`,
+    error: null,
+    outcome: 'succeeded',
+  });
+  const settlement = { status: 'SUCCEEDED' as const, lastAttemptAt: '2026-05-01T08:00:01.500Z', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: '2026-05-01T08:00:02.000Z' };
+  const settlementsOf = (deliveries: DeliveryRecord[]) => deliveries.map((delivery) => ({ delivery, completed: completedOf(delivery), settlement }));
+
+  /** The event's first fan-out: its claim created the claim item. */
+  async function firstFanOut() {
+    documents.on(UpdateCommand).resolves({});
+    documents.on(BatchWriteCommand).resolves({});
+    const fanOut = await store().createAll(records);
+    const claim = documents.commandCalls(UpdateCommand)[0]!.args[0].input;
+    documents.resetHistory();
+    return { fanOut, claim };
+  }
+
+  it('writes nothing before the POSTs: the claim lists the deliveries in flight, and the settle is each delivery\'s one write', async () => {
+    const { fanOut, claim } = await firstFanOut();
+
+    expect(claim.UpdateExpression).toContain('inFlight = if_not_exists(inFlight, :inFlight)');
+    expect(Object.keys(claim.ExpressionAttributeValues![':inFlight'])).toEqual(records.map(({ id }) => id));
+    expect(claim.ExpressionAttributeValues![':inFlight'][records[0]!.id]).toMatchObject({ id: records[0]!.id, status: 'PENDING', firstAttemptStartedAt: records[0]!.firstAttemptStartedAt });
+    // Listed for the subscriptions' event lists by the workspace and the time of the first claim.
+    expect(claim.UpdateExpression).toContain('gsi5pk = if_not_exists(gsi5pk, :inFlightClaims), gsi5sk = if_not_exists(gsi5sk, :claimedAt)');
+    expect(claim.ExpressionAttributeValues).toMatchObject({ ':inFlightClaims': 'WS#ws_fan#DELIVERING', ':claimedAt': expect.stringMatching(new RegExp(`^\\d{4}-.*Z#${eventId}$`)) });
+    expect(fanOut.deliveries.every(({ createdNow }) => createdNow)).toBe(true);
+
+    expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([true, true, true]);
+
+    const writes = documents.commandCalls(BatchWriteCommand);
+    expect(writes).toHaveLength(1);
+    const items = writes[0]!.args[0].input.RequestItems!.records!.map((request) => request.PutRequest!.Item!);
+    expect(items.map((item) => [item.sk, item.status, item.attemptCount, item.gsi1pk])).toEqual(
+      records.map((record) => [`DELIVERY#${record.id}`, 'SUCCEEDED', 1, `SUB#${record.subscriptionId}#DELIVERIES`]),
+    );
+    expect(items[0]).not.toHaveProperty('firstAttemptStartedAt');
+    expect(documents.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('when the batch fails, puts each settled delivery it never wrote on condition that none is there (or the failed batch put this very attempt)', async () => {
+    const { fanOut } = await firstFanOut();
+    documents.on(BatchWriteCommand).rejects(new Error('connection reset'));
+    documents.on(PutCommand).resolvesOnce({}).rejectsOnce(conditionalFailure()).resolves({});
+
+    expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([true, false, true]);
+
+    const puts = documents.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(puts).toHaveLength(3);
+    expect(puts[0]!.ConditionExpression).toBe('attribute_not_exists(pk) OR (attemptCount = :attempt AND #attempt.startedAt = :startedAt)');
+    expect(puts[0]!.Item).toMatchObject({ sk: `DELIVERY#${records[0]!.id}`, status: 'SUCCEEDED', attemptCount: 1, attempt0001: completedOf(records[0]!) });
+    expect(documents.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('once its claim was taken over, leaves the attempts of deliveries it never wrote unrecorded and writes nothing: the new holder creates them', async () => {
+    let clock = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const { fanOut } = await firstFanOut();
+    clock += fanOutWriteWindowMilliseconds + 1;
+    documents.on(UpdateCommand).rejects(conditionalFailure());
+
+    expect(await fanOut.settleOwnAttempts(settlementsOf(records))).toEqual([false, false, false]);
+
+    expect(documents.commandCalls(UpdateCommand).map((call) => call.args[0].input.ConditionExpression)).toEqual(['claimToken = :token']);
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+    expect(documents.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('writes a delivery as created before a hold or an end, once, and nothing for one already settled', async () => {
+    const { fanOut } = await firstFanOut();
+
+    await fanOut.writeCreation(records[0]!);
+    await fanOut.writeCreation(records[0]!);
+    const creations = documents.commandCalls(BatchWriteCommand).map((call) => call.args[0].input.RequestItems!.records!.map((request) => request.PutRequest!.Item!));
+    expect(creations).toHaveLength(1);
+    expect(creations[0]).toEqual([expect.objectContaining({ sk: `DELIVERY#${records[0]!.id}`, status: 'PENDING', attemptCount: 0 })]);
+    await fanOut.settleOwnAttempts(settlementsOf([records[1]!]));
+    documents.resetHistory();
+    await fanOut.writeCreation(records[1]!);
+
+    expect(documents.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('a later fan-out creates, with the event\'s deliveries, those the earlier one left in flight on the claim item', async () => {
+    const leftBehind = deliveryOf(4);
+    documents.on(UpdateCommand).resolves({ Attributes: { ...earlierClaim.Attributes, inFlight: { [leftBehind.id]: JSON.parse(JSON.stringify(leftBehind)) } } });
+    documents.on(BatchGetCommand).resolves({ Responses: { records: [storedItem(progressed)] } });
+    documents.on(BatchWriteCommand).resolves({});
+
+    const fanOut = await store().createAll(records);
+
+    expect(fanOut.deliveries.map(({ current, createdNow }) => [current.id, createdNow])).toEqual([
+      [records[0]!.id, true],
+      [records[1]!.id, false],
+      [records[2]!.id, true],
+      [leftBehind.id, true],
+    ]);
+    const puts = documents.commandCalls(BatchWriteCommand)[0]!.args[0].input.RequestItems!.records!;
+    expect(puts.map((request) => request.PutRequest!.Item!.id)).toEqual([records[0]!.id, records[2]!.id, leftBehind.id]);
+  });
+
+  it('reads a delivery in flight from the claim item, and lists it with the stored ones, a stored one winning', async () => {
+    const inFlight = { [records[0]!.id]: JSON.parse(JSON.stringify(records[0]!)), [records[1]!.id]: JSON.parse(JSON.stringify(records[1]!)) };
+    documents.on(GetCommand, { Key: { pk: `EVENT#${eventId}`, sk: `DELIVERY#${records[0]!.id}` } }).resolves({});
+    documents.on(GetCommand, { Key: { pk: `EVENT#${eventId}`, sk: 'FANOUT' } }).resolves({ Item: { pk: `EVENT#${eventId}`, sk: 'FANOUT', inFlight } });
+    documents.on(QueryCommand).resolves({
+      Items: [storedItem(progressed), { sk: 'EVENT', id: eventId }, { sk: 'FANOUT', inFlight }],
+    });
+
+    expect(await store().get(eventId, records[0]!.id)).toMatchObject({ id: records[0]!.id, status: 'PENDING', attemptCount: 0, firstAttemptStartedAt: records[0]!.firstAttemptStartedAt });
+    const listed = await store().listOfEvent(eventId);
+    expect(listed.map((delivery) => [delivery.id, delivery.attemptCount])).toEqual([
+      [records[0]!.id, 0],
+      [progressed.id, 1],
+    ]);
   });
 });

@@ -107,7 +107,7 @@ describe('EventHistory', () => {
         get: async (_workspaceId: string, eventId: string) => stored.find((event) => event.eventId === eventId),
       },
       delivered: {
-        entries: async (subscriptionId, filter) => {
+        entries: async (_workspaceId, subscriptionId, filter) => {
           entryCalls.push({ subscriptionId, eventTypes: filter.eventTypes });
           return [{ eventId: 'evt_b', eventType: completed, occurredAt: '2026-01-01T00:00:00.000Z' }];
         },
