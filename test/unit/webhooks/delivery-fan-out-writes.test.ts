@@ -45,6 +45,21 @@ const progressed = deliveryOf(2, { attemptCount: 1, status: 'SUCCEEDED', lastRes
 const earlierClaim = { Attributes: { pk: `EVENT#${eventId}`, sk: 'FANOUT', expiresAt: 1_785_000_000 } };
 const storedItem = (record: DeliveryRecord) => ({ pk: `EVENT#${eventId}`, sk: `DELIVERY#${record.id}`, ...JSON.parse(JSON.stringify(record)) });
 
+
+/** Attempt 1 of a delivery as its POST ended: a 200. */
+const completedOf = (record: DeliveryRecord): AttemptRecord => ({
+  number: 1,
+  startedAt: '2026-05-01T08:00:01.500Z',
+  durationMs: 12,
+  requestHeaders: { 'X-Paperflow-Signature': '[redacted]' },
+  responseStatus: 200,
+  responseBody: `ok ${record.id}`,
+  error: null,
+  outcome: 'succeeded',
+});
+const settlement = { status: 'SUCCEEDED' as const, lastAttemptAt: '2026-05-01T08:00:01.500Z', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: '2026-05-01T08:00:02.000Z' };
+const settlementsOf = (deliveries: DeliveryRecord[]) => deliveries.map((delivery) => ({ delivery, completed: completedOf(delivery), settlement }));
+
 describe('DynamoDeliveryStore.createAll', () => {
   it('claims the event after an earlier fan-out, reads its deliveries consistently and writes only the missing ones in one batch', async () => {
     documents.on(UpdateCommand).resolves(earlierClaim);
@@ -202,18 +217,6 @@ describe('DeliveryPurge', () => {
 });
 
 describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its claim', () => {
-  const completedOf = (record: DeliveryRecord): AttemptRecord => ({
-    number: 1,
-    startedAt: '2026-05-01T08:00:01.500Z',
-    durationMs: 12,
-    requestHeaders: { 'X-Paperflow-Signature': '[redacted]' },
-    responseStatus: 200,
-    responseBody: `ok ${record.id}`,
-    error: null,
-    outcome: 'succeeded',
-  });
-  const settlement = { status: 'SUCCEEDED' as const, lastAttemptAt: '2026-05-01T08:00:01.500Z', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: '2026-05-01T08:00:02.000Z' };
-  const settlementsOf = (deliveries: DeliveryRecord[]) => deliveries.map((delivery) => ({ delivery, completed: completedOf(delivery), settlement }));
 
   async function claimedFanOut() {
     documents.on(BatchGetCommand).resolves({ Responses: { records: [] } });
@@ -371,18 +374,6 @@ describe('DynamoDeliveryStore: the fan-out\'s own attempts settled under its cla
 });
 
 describe("DynamoDeliveryStore: an event's first fan-out writes each delivery once, by its settle", () => {
-  const completedOf = (record: DeliveryRecord): AttemptRecord => ({
-    number: 1,
-    startedAt: '2026-05-01T08:00:01.500Z',
-    durationMs: 12,
-    requestHeaders: {},
-    responseStatus: 200,
-    responseBody: `ok ${record.id}`,
-    error: null,
-    outcome: 'succeeded',
-  });
-  const settlement = { status: 'SUCCEEDED' as const, lastAttemptAt: '2026-05-01T08:00:01.500Z', lastResponseStatus: 200, nextAttemptAt: null, updatedAt: '2026-05-01T08:00:02.000Z' };
-  const settlementsOf = (deliveries: DeliveryRecord[]) => deliveries.map((delivery) => ({ delivery, completed: completedOf(delivery), settlement }));
 
   /** The event's first fan-out: its claim created the claim item. */
   async function firstFanOut() {
