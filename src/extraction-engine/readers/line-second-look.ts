@@ -141,7 +141,46 @@ function isInLegalForm(line: TextLine, index: number): boolean {
  * as first read, or splits it differently), a second re-read cannot outvote the first reading.
  */
 export function rereadMayRepair(line: TextLine, reread: readonly PositionedWord[]): boolean {
-  return counterparts(line.words, reread).some((other, index) => other !== undefined && mayBeRepaired(line, index, other.text));
+  return counterparts(line.words, reread).some((other, index) => other !== undefined && mayBeRepaired(line, index, other.text)) || wordsReadBetween(line.words, reread).length > 0;
+}
+
+/** A word that anchors an insertion: more than one character, so a speck read as "|" or "." anchors nothing. */
+const anchorsInsertion = (word: PositionedWord): boolean => word.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 2;
+
+/**
+ * Words a re-read holds between two words that stand side by side in the first reading: "(KL)" in
+ * "GARDENIA BAKERIES (KL) SDN BHD" where the page's reading went from "BAKERIES" straight to "SDN" (a
+ * faint word the whole page's threshold lost). Found by the two neighbours, read the same in both,
+ * wherever the re-read has them: it may split or join other words of the line differently.
+ */
+function wordsReadBetween(words: readonly PositionedWord[], reread: readonly PositionedWord[]): { after: number; word: PositionedWord }[] {
+  const found: { after: number; word: PositionedWord }[] = [];
+  for (let index = 0; index + 1 < words.length; index += 1) {
+    const [left, right] = [words[index]!, words[index + 1]!];
+    if (!anchorsInsertion(left) || !anchorsInsertion(right)) continue;
+    for (let position = 1; position + 1 < reread.length; position += 1) {
+      if (reread[position - 1]!.text !== left.text || reread[position + 1]!.text !== right.text) continue;
+      const word = reread[position]!;
+      if (/[\p{L}\p{N}]/u.test(word.text) && word.text !== left.text && word.text !== right.text) found.push({ after: index, word });
+    }
+  }
+  return found;
+}
+
+/**
+ * The words every re-read (at least two) holds at the same place between two neighbours of the first
+ * reading, each read surely enough to vote (see chooseLineWords), with the lower of their confidences.
+ */
+function insertionsAgreed(words: readonly PositionedWord[], rereads: readonly (readonly PositionedWord[])[]): { after: number; word: PositionedWord }[] {
+  if (rereads.length < 2) return [];
+  const [first, ...others] = rereads.map((reread) => wordsReadBetween(words, reread));
+  return first!.flatMap((insertion) => {
+    const matching = others.map((found) => found.find((other) => other.after === insertion.after && other.word.text === insertion.word.text));
+    if (matching.some((other) => other === undefined)) return [];
+    const confidences = [insertion, ...matching].map((other) => other!.word.confidence ?? 0);
+    if (Math.min(...confidences) < minimumVotingConfidence || confidences.reduce((sum, value) => sum + value, 0) / confidences.length < minimumMeanVotingConfidence) return [];
+    return [{ after: insertion.after, word: { ...insertion.word, confidence: Math.min(...confidences) } }];
+  });
 }
 
 /**
@@ -149,7 +188,9 @@ export function rereadMayRepair(line: TextLine, reread: readonly PositionedWord[
  * reads agreeing outvote the first): a word read with doubt (below 0.9), or any word with digits, is replaced where every re-read
  * (at least two) has the same other spelling at its place, none below confidence 0.4 and 0.6 on
  * average, and the repair is admissible (isAdmissibleRepair, keepsItsValue). The replaced word takes
- * the lowest confidence of the agreeing reads; every other word is kept as first read.
+ * the lowest confidence of the agreeing reads; every other word is kept as first read. A word every
+ * re-read holds between the same two neighbours, which the first reading has side by side, is added
+ * there on the same terms (insertionsAgreed).
  */
 export function chooseLineWords(line: TextLine, rereads: readonly (readonly PositionedWord[])[]): { line: TextLine; replaced: number } {
   if (rereads.length < 2) return { line, replaced: 0 };
@@ -164,8 +205,12 @@ export function chooseLineWords(line: TextLine, rereads: readonly (readonly Posi
     replaced += 1;
     return { ...word, text: first.text, confidence: Math.min(...confidences) };
   });
+  // A word the page's reading left out between two of its words, read there by every re-read.
+  const insertions = insertionsAgreed(line.words, rereads);
+  const withInsertions = words.flatMap((word, index) => [word, ...insertions.filter((insertion) => insertion.after === index).map((insertion) => insertion.word)]);
+  replaced += insertions.length;
   if (replaced === 0) return { line, replaced };
-  return { line: { ...line, text: words.map((word) => word.text).join(' '), words }, replaced };
+  return { line: { ...line, text: withInsertions.map((word) => word.text).join(' '), words: withInsertions }, replaced };
 }
 
 /** The line's box in raster pixels, with a margin, inside the raster. */

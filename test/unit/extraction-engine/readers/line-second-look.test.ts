@@ -100,6 +100,42 @@ describe('chooseLineWords', () => {
 
     expect(chosen.line).toBe(line);
   });
+
+  describe('a word the page reading left out between two of its words', () => {
+    // "(TH)" faint between the name and its legal form: the page went from "BROTHERS" straight to "SDN".
+    const line = lineOf([['SENTOSA', 0.87], ['BROTHERS', 0.95], ['SDN', 0.96], ['BHD', 0.96]]);
+    const reread = (texts: [string, number][]): PositionedWord[] => placedWords(texts);
+
+    it('is added where both re-reads read it between the same neighbours, even when they split another word differently', () => {
+      const chosen = chooseLineWords(line, [
+        reread([['SENTOSA', 0.9], ['BROTHERS', 0.95], ['(TH)', 0.86], ['SDN', 0.95], ['BHD', 0.95]]),
+        reread([['SENTOSA', 0.9], ['BROTHERS', 0.95], ['(TH)', 0.81], ['SDN', 0.94], ['BH', 0.9], ['D', 0.9]]),
+      ]);
+
+      expect(chosen.line.text).toBe('SENTOSA BROTHERS (TH) SDN BHD');
+      expect(chosen.replaced).toBe(1);
+      expect(chosen.line.words[2]).toMatchObject({ text: '(TH)', confidence: 0.81 });
+    });
+
+    it('asks for the second re-read when the first holds such a word', () => {
+      expect(rereadMayRepair(line, reread([['SENTOSA', 0.9], ['BROTHERS', 0.95], ['(TH)', 0.86], ['SDN', 0.95], ['BHD', 0.95]]))).toBe(true);
+    });
+
+    it('is not added when one re-read lacks it, reads it otherwise, or reads it unsurely', () => {
+      const withIt = reread([['SENTOSA', 0.9], ['BROTHERS', 0.95], ['(TH)', 0.86], ['SDN', 0.95], ['BHD', 0.95]]);
+      expect(chooseLineWords(line, [withIt, rereadOf(line, ['SENTOSA', 'BROTHERS', 'SDN', 'BHD'], 0.95)]).line).toBe(line);
+      expect(chooseLineWords(line, [withIt, reread([['SENTOSA', 0.9], ['BROTHERS', 0.95], ['(T4)', 0.86], ['SDN', 0.95], ['BHD', 0.95]])]).line).toBe(line);
+      expect(chooseLineWords(line, [withIt, reread([['SENTOSA', 0.9], ['BROTHERS', 0.95], ['(TH)', 0.3], ['SDN', 0.95], ['BHD', 0.95]])]).line).toBe(line);
+    });
+
+    it('needs two neighbours of more than one character: a speck anchors nothing, and a word read twice is a stutter', () => {
+      const specked = lineOf([['SENTOSA', 0.87], ['|', 0.6], ['SDN', 0.96], ['BHD', 0.96]]);
+      const speckRead = placedWords([['SENTOSA', 0.9], ['|', 0.9], ['HOME', 0.9], ['SDN', 0.95], ['BHD', 0.95]]);
+      expect(chooseLineWords(specked, [speckRead, speckRead]).line).toBe(specked);
+      const stutter = reread([['SENTOSA', 0.9], ['BROTHERS', 0.95], ['BROTHERS', 0.9], ['SDN', 0.95], ['BHD', 0.95]]);
+      expect(chooseLineWords(line, [stutter, stutter]).line).toBe(line);
+    });
+  });
 });
 
 describe('repairedLineReadings', () => {
