@@ -257,8 +257,27 @@ export function findRepairedDates(text: string, context: DateRepairContext = {})
     const end = (normalized.originalOffsets[match.index + match[0].length - 1] ?? index) + 1;
     repaired.push({ iso, text: text.slice(index, end), index, length: end - index, orderAssumed: false, style: 'numeric' });
   }
+  // A slash read as the stroke of a 7 or a 1 ("20/0472018" for 20/04/2018): the separator that was read stands for both.
+  for (const pattern of [SLASH_READ_AS_DIGIT_SECOND, SLASH_READ_AS_DIGIT_FIRST]) {
+    for (const match of matchesOf(new RegExp(pattern.source, 'gu'), source)) {
+      const { first = '', second = '', separator = '', year = '' } = match.groups ?? {};
+      const iso = readNumeric(first, second, year, separator, context.order);
+      if (!iso) continue;
+      const index = normalized.originalOffsets[match.index] ?? 0;
+      const end = (normalized.originalOffsets[match.index + match[0].length - 1] ?? index) + 1;
+      repaired.push({ iso, text: text.slice(index, end), index, length: end - index, orderAssumed: false, style: 'numeric' });
+    }
+  }
   return repaired;
 }
+
+/**
+ * A zero-padded date with a four-digit year whose second or first slash OCR read as a 7 or a 1 (a
+ * stroke): "20/0472018", "2070/04/2018" is not one (the day would have three digits), "20704/2018" is.
+ * Only with two-digit day and month and a four-digit year, so the length leaves no other reading.
+ */
+const SLASH_READ_AS_DIGIT_SECOND = /(?<![\d.,:/-])(?<first>\d{2})(?<separator>\/)(?<second>\d{2})[17](?<year>(?:19|20)\d{2})(?![\d.,:/-])/u;
+const SLASH_READ_AS_DIGIT_FIRST = /(?<![\d.,:/-])(?<first>\d{2})[17](?<second>\d{2})(?<separator>\/)(?<year>(?:19|20)\d{2})(?![\d.,:/-])/u;
 
 /** Two two-digit parts and a year, the first separator a gap: "05 02-18", "17 03/2018". */
 const SEPARATOR_LOST_TO_A_GAP = /(?<![\d.,:/-])(\d{2}) (\d{2})([-/])(\d{4}|\d{2})(?![\d.,:/-])/u;

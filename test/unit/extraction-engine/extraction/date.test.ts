@@ -127,6 +127,17 @@ describe('findRepairedDates', () => {
     expect(findRepairedDates('45 02-18')).toEqual([]);
   });
 
+  it('reads a zero-padded date whose one slash OCR read as a 7 or a 1', () => {
+    expect(findRepairedDates('DocNo CS0001 Date: 20/0472018').map((date) => date.iso)).toEqual(['2018-04-20']);
+    expect(findRepairedDates('Date 03/1112019 10:22').map((date) => date.iso)).toEqual(['2019-11-03']);
+    expect(findRepairedDates('20704/2018').map((date) => date.iso)).toEqual(['2018-04-20']);
+    // Not a part number, a longer run of digits, a date that cannot exist, or a year outside 1900-2099.
+    expect(findRepairedDates('SKU 12/0472018-5')).toEqual([]);
+    expect(findRepairedDates('120/0472018')).toEqual([]);
+    expect(findRepairedDates('45/0472018')).toEqual([]);
+    expect(findRepairedDates('20/0475018')).toEqual([]);
+  });
+
   it('repairs nothing that exists as read', () => {
     expect(findRepairedDates('12-02-2018')).toEqual([]);
   });
