@@ -109,6 +109,65 @@ export function taxSummaryTotalRows(layout: DocumentLayout): Map<LayoutRow, numb
   return found;
 }
 
+/** A tax rate printed in a summary row: "6%", "(06%)", "@ 6 %", "SR 6.00%". */
+const RATE_IN_ROW = /(?<![\d.,])(\d{1,2}(?:[.,]\d{1,2})?)\s?%/u;
+/** A summary row that totals the others ("Total 9.85 0.59"): added up it would count every supply twice. */
+const TOTAL_WORD = /(?<!\p{L})(?:total|jumlah|summe|gesamt|totaal)(?!\p{L})/iu;
+/** Tax and rate times amount may differ by this much: each is rounded to the cent. */
+const ROUNDED_TAX_TOLERANCE = 0.011;
+
+/**
+ * The gross of one rate row of a tax summary table ("SR @6% | 20.19 | 1.21", "ZR (00%) | 38.20 | 0.00"):
+ * its last two figures are the supplies at that rate and their tax. Whether the supplies include the
+ * tax is read from the arithmetic, not the column header ("Amount (RM)" says neither): tax = rate ×
+ * amount says before tax (gross = amount + tax), tax = rate × amount / (1 + rate) says with it (gross =
+ * amount). A row whose figures fit neither, or both (too small to tell), gives nothing.
+ */
+function rateRowGross(text: string): number | undefined {
+  if (TOTAL_WORD.test(text)) return undefined;
+  const rateMatch = RATE_IN_ROW.exec(text);
+  if (!rateMatch?.[1]) return undefined;
+  const rate = Number(rateMatch[1].replace(',', '.')) / 100;
+  const figures = findAmounts(text.slice(rateMatch.index + rateMatch[0].length)).filter((amount) => !amount.isPercentage && amount.decimals === 2);
+  if (figures.length < 2 || rate > MAX_TAX_RATE) return undefined;
+  const [amount, tax] = figures.slice(-2).map((figure) => figure.value) as [number, number];
+  if (amount < 0 || tax < 0) return undefined;
+  const before = Math.abs(amount * rate - tax) <= ROUNDED_TAX_TOLERANCE;
+  const within = Math.abs((amount * rate) / (1 + rate) - tax) <= ROUNDED_TAX_TOLERANCE;
+  if (rate === 0) return tax === 0 ? amount : undefined;
+  if (before === within) return undefined;
+  return before ? cents(amount + tax) : amount;
+}
+
+/**
+ * The gross of a tax summary table added up from its rate rows (rows under its heading, as for
+ * taxSummaryTotalRows), with the rows: the supplies of each rate with their tax. A rate row OCR could
+ * not read is missing from the sum, so callers take it only where the page prints the same amount
+ * elsewhere. Undefined when no rate row reads.
+ */
+export function taxSummaryRateRowsTotal(layout: DocumentLayout): RateLinesTotal | undefined {
+  for (const page of layout.pages) {
+    for (const [index, row] of page.rows.entries()) {
+      const text = row.segments.map((segment) => segment.text).join(' ');
+      if (!(TAX_SUMMARY_HEADING.test(text) || (AMOUNT_AND_TAX_COLUMNS.test(text) && !/\d[.,]\d{2}/.test(text)))) continue;
+      const rows: LayoutRow[] = [];
+      const parts: number[] = [];
+      let previous = row;
+      for (const next of page.rows.slice(index + 1, index + 1 + TAX_SUMMARY_ROWS)) {
+        if (next.top - previous.bottom > page.typicalLineHeight * 4) break;
+        const gross = rateRowGross(next.segments.map((segment) => segment.text).join(' '));
+        if (gross !== undefined) {
+          rows.push(next);
+          parts.push(gross);
+        }
+        previous = next;
+      }
+      if (rows.length > 0) return { value: cents(parts.reduce((sum, part) => sum + part, 0)), parts, pageNumber: page.pageNumber, rows };
+    }
+  }
+  return undefined;
+}
+
 /** Net, tax and gross printed side by side, or net and tax: the gross. */
 function grossOf(amounts: number[]): number | undefined {
   const [net, tax, gross] = amounts.slice(-3);

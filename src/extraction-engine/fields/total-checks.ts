@@ -10,7 +10,7 @@ import { boxOfRange, unitePlacements, type DocumentLayout } from './document-lay
 import type { ExtractionContext } from './extraction-context.ts';
 import type { FieldCandidate } from './field-candidate.ts';
 import { compileLabelSources, findLabelMatches } from './label-anchors.ts';
-import { boxOfRateLines, rateLinesTotal } from './rate-totals.ts';
+import { boxOfRateLines, rateLinesTotal, taxSummaryRateRowsTotal, type RateLinesTotal } from './rate-totals.ts';
 import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
 
 /**
@@ -90,7 +90,7 @@ export function checkedAgainstRateLines(
   fieldName: string,
   arithmetic: { totalCheck?: TotalCheck },
 ): AmountChoiceOf | undefined {
-  const byRates = rateLinesTotal(context.layout);
+  const byRates = rateLinesTotal(context.layout) ?? confirmedTaxTableTotal(context.layout);
   if (!byRates) return undefined;
   const value = total?.candidate.value;
   const rateCheck = (agrees: boolean): TotalCheck => ({ pageNumber: byRates.pageNumber, agrees, boxes: [...(total ? [total.candidate.box] : []), boxOfRateLines(byRates)] });
@@ -114,6 +114,23 @@ export function checkedAgainstRateLines(
   };
   arithmetic.totalCheck = { pageNumber: byRates.pageNumber, agrees: true, boxes: [candidate.box] };
   return { candidate, confidence: confirmed ? RATE_LINES_SUM_CONFIRMED : RATE_LINES_SUM_CONFIDENCE };
+}
+
+/**
+ * The sum of a tax summary table's rate rows (taxSummaryRateRowsTotal) where the page prints that
+ * amount outside the table too: a rate row OCR lost would leave the sum short, and a short sum is
+ * printed nowhere. The printed amount may be a total whose label OCR could not read ("fatal A dk
+ * nding 21.40" for Total After Rounding).
+ */
+function confirmedTaxTableTotal(layout: DocumentLayout): RateLinesTotal | undefined {
+  const byTable = taxSummaryRateRowsTotal(layout);
+  if (!byTable) return undefined;
+  const page = layout.pages.find((candidate) => candidate.pageNumber === byTable.pageNumber);
+  const tableRows = new Set(byTable.rows);
+  const printedElsewhere = page?.rows.some(
+    (row) => !tableRows.has(row) && row.segments.some((segment) => findAmounts(segment.text).some((amount) => !amount.isPercentage && amount.decimals === 2 && Math.abs(amount.value - byTable.value) < 0.005)),
+  );
+  return printedElsewhere ? byTable : undefined;
 }
 
 type AmountChoiceOf = { candidate: FieldCandidate; confidence: number };

@@ -650,6 +650,39 @@ describe('till totals', () => {
     expect(misread?.metadata.confidence).toBeLessThan(0.9);
   });
 
+  it('adds up the rate rows of a tax summary table where the total\'s label was not read and the page prints their sum', () => {
+    // The total's label came out as noise; the summary's rows give supplies and tax at each rate.
+    const slip = (summary: Row[], printed = '21.40'): Row[] => [
+      { text: 'KEDAI RUNCIT SENTOSA SDN BHD', x: 0.2, confidence: 0.9 },
+      { text: 'LOT 8, JALAN PERUSAHAAN 2, 68100 BATU CAVES', x: 0.1, confidence: 0.9 },
+      { text: 'TAX INVOICE', x: 0.35, confidence: 0.9 },
+      [{ text: 'Cashier: AMIRA', x: 0.06 }, { text: '10/08/2017 15:26', x: 0.6 }],
+      item('ENVELOPE 4.5IN X 9.5IN', '5.20'),
+      item('STICKY NOTE 100MM', '16.20'),
+      [{ text: 'fatal A dk nding', x: 0.06, confidence: 0.3 }, { text: printed, x: 0.78 }],
+      ...summary,
+      { text: 'THANK YOU, PLEASE COME AGAIN', x: 0.2 },
+    ];
+    // Amounts before tax: 6% of 20.19 is 1.21, so the rate's gross is 21.40.
+    const beforeTax: Row[] = [
+      [{ text: 'GST Rate', x: 0.04 }, { text: 'Amt Excl GST(RM)', x: 0.4 }, { text: 'Tax (RM)', x: 0.72 }],
+      [{ text: 'SR = 6%', x: 0.04 }, { text: '20.19', x: 0.5 }, { text: '1.21', x: 0.78 }],
+      [{ text: 'ZR = 0%', x: 0.04 }, { text: '0.00', x: 0.5 }, { text: '0.00', x: 0.78 }],
+    ];
+    const found = extractTotal(slip(beforeTax));
+    expect(found?.value).toBe(21.4);
+    expect(found?.metadata.confidence).toBeLessThan(0.9);
+    // Amounts with their tax, read from the arithmetic (0.38 is 6/106 of 6.70): 6.70 + 14.70 = 21.40.
+    const withTax: Row[] = [
+      [{ text: 'GST Summary', x: 0.04 }, { text: 'Amount (RM)', x: 0.43 }, { text: 'Tax (RM)', x: 0.66 }],
+      [{ text: 'SR (06%)', x: 0.04 }, { text: '6.70', x: 0.5 }, { text: '0.38', x: 0.72 }],
+      [{ text: 'ZRL (00%)', x: 0.04 }, { text: '14.70', x: 0.5 }, { text: '0.00', x: 0.72 }],
+    ];
+    expect(extractTotal(slip(withTax))?.value).toBe(21.4);
+    // A sum the page prints nowhere else (a rate row lost, or the amount misread) is no total.
+    expect(extractTotal(slip(beforeTax, '21.90'))?.value ?? null).not.toBe(21.4);
+  });
+
   it('takes the company heading a delivery slip, its region in parentheses, as the seller, not the shop it delivered to', () => {
     const slip: Row[] = [
       { text: 'ROTI SEGAR BAKERIES (KL) SDN BHD (139386 X)', x: 0.1, confidence: 0.85 },
