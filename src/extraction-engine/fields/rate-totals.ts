@@ -91,22 +91,37 @@ const MAX_TAX_RATE = 0.3;
  */
 export function taxSummaryTotalRows(layout: DocumentLayout): Map<LayoutRow, number | undefined> {
   const found = new Map<LayoutRow, number | undefined>();
+  for (const { rows } of taxSummaries(layout)) {
+    for (const row of rows) {
+      const amounts = row.segments.flatMap((segment) => findAmounts(segment.text).filter((amount) => !amount.isPercentage && amount.decimals === 2).map((amount) => amount.value));
+      if (amounts.length >= 2) found.set(row, grossOf(amounts));
+    }
+  }
+  return found;
+}
+
+/**
+ * Each tax summary of the document: the rows under its heading ("GST Summary", or the "Amount ... Tax"
+ * column header), at most TAX_SUMMARY_ROWS, up to a blank stretch of a few rows (photographed till rolls
+ * space their rows widely).
+ */
+function taxSummaries(layout: DocumentLayout): { pageNumber: number; rows: LayoutRow[] }[] {
+  const summaries: { pageNumber: number; rows: LayoutRow[] }[] = [];
   for (const page of layout.pages) {
     page.rows.forEach((row, index) => {
       const text = row.segments.map((segment) => segment.text).join(' ');
-      const isHeading = TAX_SUMMARY_HEADING.test(text) || (AMOUNT_AND_TAX_COLUMNS.test(text) && !/\d[.,]\d{2}/.test(text));
-      if (!isHeading) return;
+      if (!TAX_SUMMARY_HEADING.test(text) && !(AMOUNT_AND_TAX_COLUMNS.test(text) && !/\d[.,]\d{2}/.test(text))) return;
+      const rows: LayoutRow[] = [];
       let previous = row;
       for (const next of page.rows.slice(index + 1, index + 1 + TAX_SUMMARY_ROWS)) {
-        // Photographed till rolls space their rows widely; a blank stretch of a few rows ends the summary.
         if (next.top - previous.bottom > page.typicalLineHeight * 4) break;
-        const amounts = next.segments.flatMap((segment) => findAmounts(segment.text).filter((amount) => !amount.isPercentage && amount.decimals === 2).map((amount) => amount.value));
-        if (amounts.length >= 2) found.set(next, grossOf(amounts));
+        rows.push(next);
         previous = next;
       }
+      summaries.push({ pageNumber: page.pageNumber, rows });
     });
   }
-  return found;
+  return summaries;
 }
 
 /** A tax rate printed in a summary row: "6%", "(06%)", "@ 6 %", "SR 6.00%". */
@@ -132,38 +147,27 @@ function rateRowGross(text: string): number | undefined {
   if (figures.length < 2 || rate > MAX_TAX_RATE) return undefined;
   const [amount, tax] = figures.slice(-2).map((figure) => figure.value) as [number, number];
   if (amount < 0 || tax < 0) return undefined;
+  if (rate === 0) return tax === 0 ? amount : undefined;
   const before = Math.abs(amount * rate - tax) <= ROUNDED_TAX_TOLERANCE;
   const within = Math.abs((amount * rate) / (1 + rate) - tax) <= ROUNDED_TAX_TOLERANCE;
-  if (rate === 0) return tax === 0 ? amount : undefined;
   if (before === within) return undefined;
   return before ? cents(amount + tax) : amount;
 }
 
 /**
- * The gross of a tax summary table added up from its rate rows (rows under its heading, as for
- * taxSummaryTotalRows), with the rows: the supplies of each rate with their tax. A rate row OCR could
+ * The gross of a tax summary table added up from its rate rows (taxSummaries), with the rows: the supplies of each rate with their tax. A rate row OCR could
  * not read is missing from the sum, so callers take it only where the page prints the same amount
  * elsewhere. Undefined when no rate row reads.
  */
 export function taxSummaryRateRowsTotal(layout: DocumentLayout): RateLinesTotal | undefined {
-  for (const page of layout.pages) {
-    for (const [index, row] of page.rows.entries()) {
-      const text = row.segments.map((segment) => segment.text).join(' ');
-      if (!(TAX_SUMMARY_HEADING.test(text) || (AMOUNT_AND_TAX_COLUMNS.test(text) && !/\d[.,]\d{2}/.test(text)))) continue;
-      const rows: LayoutRow[] = [];
-      const parts: number[] = [];
-      let previous = row;
-      for (const next of page.rows.slice(index + 1, index + 1 + TAX_SUMMARY_ROWS)) {
-        if (next.top - previous.bottom > page.typicalLineHeight * 4) break;
-        const gross = rateRowGross(next.segments.map((segment) => segment.text).join(' '));
-        if (gross !== undefined) {
-          rows.push(next);
-          parts.push(gross);
-        }
-        previous = next;
-      }
-      if (rows.length > 0) return { value: cents(parts.reduce((sum, part) => sum + part, 0)), parts, pageNumber: page.pageNumber, rows };
-    }
+  for (const summary of taxSummaries(layout)) {
+    const rateRows = summary.rows.flatMap((row) => {
+      const gross = rateRowGross(row.segments.map((segment) => segment.text).join(' '));
+      return gross === undefined ? [] : [{ row, gross }];
+    });
+    if (rateRows.length === 0) continue;
+    const parts = rateRows.map((rateRow) => rateRow.gross);
+    return { value: cents(parts.reduce((sum, part) => sum + part, 0)), parts, pageNumber: summary.pageNumber, rows: rateRows.map((rateRow) => rateRow.row) };
   }
   return undefined;
 }

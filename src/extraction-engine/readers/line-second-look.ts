@@ -144,6 +144,11 @@ export function rereadMayRepair(line: TextLine, reread: readonly PositionedWord[
   return counterparts(line.words, reread).some((other, index) => other !== undefined && mayBeRepaired(line, index, other.text)) || wordsReadBetween(line.words, reread).length > 0;
 }
 
+/** Re-reads agreeing on a spelling carry it only when none is below the first confidence and their mean reaches the second. */
+function votesSurely(confidences: readonly number[]): boolean {
+  return Math.min(...confidences) >= minimumVotingConfidence && confidences.reduce((sum, value) => sum + value, 0) / confidences.length >= minimumMeanVotingConfidence;
+}
+
 /** A word that anchors an insertion: more than one character, so a speck read as "|" or "." anchors nothing. */
 const anchorsInsertion = (word: PositionedWord): boolean => word.text.replace(/[^\p{L}\p{N}]/gu, '').length >= 2;
 
@@ -178,8 +183,7 @@ function insertionsAgreed(words: readonly PositionedWord[], rereads: readonly (r
     const matching = others.map((found) => found.find((other) => other.after === insertion.after && other.word.text === insertion.word.text));
     if (matching.some((other) => other === undefined)) return [];
     const confidences = [insertion, ...matching].map((other) => other!.word.confidence ?? 0);
-    if (Math.min(...confidences) < minimumVotingConfidence || confidences.reduce((sum, value) => sum + value, 0) / confidences.length < minimumMeanVotingConfidence) return [];
-    return [{ after: insertion.after, word: { ...insertion.word, confidence: Math.min(...confidences) } }];
+    return votesSurely(confidences) ? [{ after: insertion.after, word: { ...insertion.word, confidence: Math.min(...confidences) } }] : [];
   });
 }
 
@@ -201,7 +205,7 @@ export function chooseLineWords(line: TextLine, rereads: readonly (readonly Posi
     const first = others[0];
     if (!first || !mayBeRepaired(line, index, first.text) || others.some((other) => !other || other.text !== first.text)) return word;
     const confidences = others.map((other) => other!.confidence ?? 0);
-    if (Math.min(...confidences) < minimumVotingConfidence || confidences.reduce((sum, value) => sum + value, 0) / confidences.length < minimumMeanVotingConfidence) return word;
+    if (!votesSurely(confidences)) return word;
     replaced += 1;
     return { ...word, text: first.text, confidence: Math.min(...confidences) };
   });
