@@ -17,6 +17,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   arithmeticStatistics,
+  headReadAheadStatistics,
   headSecondLookStatistics,
   isValidIban,
   missedLineStatistics,
@@ -479,7 +480,9 @@ async function main(): Promise<void> {
   }
   if (headSecondLookStatistics.pagesChecked > 0) {
     const { pagesChecked, pagesReread, linesReplaced, linesAdded, milliseconds } = headSecondLookStatistics;
-    console.log(`Head second look: ${pagesReread} of ${pagesChecked} page heads re-read (${(milliseconds / 1000 / pagesChecked).toFixed(2)} s per page checked, ${(milliseconds / 1000).toFixed(1)} s in all), ${linesReplaced} lines respelt or extended, ${linesAdded} lines added`);
+    console.log(`Head second look: ${pagesReread} of ${pagesChecked} page heads re-read (${(milliseconds / 1000 / pagesChecked).toFixed(2)} s per page checked, ${(milliseconds / 1000).toFixed(1)} s in all after the page reading), ${linesReplaced} lines respelt or extended, ${linesAdded} lines added`);
+    const { started, used, notAgreeing } = headReadAheadStatistics;
+    if (started > 0) console.log(`  read ahead during the page reading on ${started} pages: used on ${used}, read again on ${notAgreeing} (band or line height not as the page reading found them)`);
   }
   if (missedLineStatistics.pages > 0) {
     const { pages, regionsRead, linesAdded, milliseconds } = missedLineStatistics;

@@ -3,7 +3,7 @@
 // itself imports ./index.ts; .dependency-cruiser.cjs lets only scripts/ and bench/ import this.
 
 export { isValidIban, normalizeIban } from './values/iban.ts';
-export { arithmeticStatistics, headSecondLookStatistics, secondLookStatistics } from './readers/line-second-look.ts';
+export { arithmeticStatistics, headReadAheadStatistics, headSecondLookStatistics, secondLookStatistics } from './readers/line-second-look.ts';
 export { missedLineStatistics } from './readers/missed-lines.ts';
 export { OcrPool, ocrLanguages, type OcrImage, type OcrLanguage, type OcrPoolOptions } from './readers/ocr-pool.ts';
 export { prepareOcrRaster } from './readers/ocr-raster.ts';

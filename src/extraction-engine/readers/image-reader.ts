@@ -1,10 +1,10 @@
 import { DocumentRejectedError, type DocumentPage } from '../document.ts';
-import { rereadWhereArithmeticFails, secondLookAtDecidingLines, secondLookAtTheHead } from './line-second-look.ts';
+import { readHeadAhead, rereadWhereArithmeticFails, secondLookAtDecidingLines, secondLookAtTheHead } from './line-second-look.ts';
 import { imagePageCount, prepareOcrRaster } from './ocr-raster.ts';
 import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
-import { recognizeUpright } from './upright-ocr.ts';
+import { pageLayoutOf, recognizeUpright } from './upright-ocr.ts';
 
 /**
  * Reads an image (PNG, JPEG, TIFF, WebP, GIF) by OCR, one page per TIFF page (at most
@@ -19,8 +19,10 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
     const budgetMs = pageBudget(context);
     const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index }));
     const ocr = await context.ocr();
+    // The head band is read on the idle worker while the other reads the page (readHeadAhead).
+    const ahead = readHeadAhead(ocr, raster, pageLayoutOf(raster), budgetMs);
     try {
-      const lines = await secondLookAtTheHead(ocr, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs);
+      const lines = await secondLookAtTheHead(ocr, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs, ahead);
       const page: DocumentPage = { pageNumber: index + 1, source: 'ocr', lines: await secondLookAtDecidingLines(ocr, raster, lines, budgetMs) };
       pages.push(context.arithmeticCheck ? await rereadWhereArithmeticFails(ocr, raster, page, context.arithmeticCheck, budgetMs) : page);
     } catch (error) {

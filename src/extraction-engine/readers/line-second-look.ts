@@ -5,7 +5,7 @@ import { totalAmountLabels } from '../prebuilt/invoice-labels.ts';
 import { findAmounts } from '../values/amount.ts';
 import { findDates } from '../values/date.ts';
 import { hasLegalForm, legalFormRanges } from '../values/party-name.ts';
-import type { OcrImage, OcrPool } from './ocr-pool.ts';
+import type { OcrImage, OcrPool, PageLayout } from './ocr-pool.ts';
 import { medianWordHeight, uncoveredTextRegions } from './missed-lines.ts';
 import { rasterBoxOf, readRasterBox, type PixelBox } from './raster-crops.ts';
 import { readAtOnce } from './reads-at-once.ts';
@@ -452,7 +452,7 @@ export function headIsDoubtful(lines: readonly TextLine[], band: { lines: readon
 
 /** Whether the head band holds ink, shaped like text, that no word of the first reading covers. */
 async function headHasUnreadInk(raster: OcrImage, lines: readonly TextLine[], bottom: number): Promise<boolean> {
-  const wordBoxes = lines.flatMap((line) => line.words).flatMap((word) => (word.placement ? [rasterBoxOf(word.placement, raster)] : []));
+  const wordBoxes = wordBoxesOf(lines, raster);
   const lineHeight = medianWordHeight(wordBoxes);
   if (lineHeight === undefined) return false;
   const { data, info } = await sharp(raster.bytes).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
@@ -567,35 +567,106 @@ function insertedByMiddle(lines: TextLine[], line: TextLine): TextLine[] {
 }
 
 /**
+ * The head band read ahead: while a till receipt is read whole on one worker, the pool's other worker
+ * idles (a receipt read in bands loses names, "OCR speed: one page on both cores"). It reads the top of
+ * the page alone first, finds the head band and the line height there as secondLookAtTheHead finds
+ * them in the page reading, and reads the band at the second look's two sizes. The page reading then
+ * decides whether the head is in doubt, as before; where it is, and its band and line height agree
+ * with those read ahead, the reads already made are used instead of being made after the page
+ * reading (extraction README, "OCR speed, round 8").
+ */
+export interface HeadReadAhead {
+  /** Settles once the band was read, or undefined when the top of the page showed no head band or the reads failed. */
+  readonly reads: Promise<HeadBandReads | undefined>;
+}
+
+/** The head band's two reads at the second look's sizes, and the band and line height they were cut with. */
+export interface HeadBandReads {
+  bottom: number;
+  lineHeight: number;
+  rereads: TextLine[][];
+}
+
+/** A band read ahead stands for the page reading's when its bottom lies this close, in line heights... */
+const aheadBottomTolerance = 0.5;
+/** ...and its line height (which sets the reads' sizes) this close, as a share. */
+const aheadLineHeightTolerance = 0.1;
+
+/** Statistics of the head bands read ahead in this process: used, and read for nothing or read again. */
+export const headReadAheadStatistics = { started: 0, used: 0, notAgreeing: 0 };
+
+/**
+ * Starts reading the head band ahead on the pool's idle worker. Only for a page read whole as one
+ * block by a pool of two workers or more (a page read in bands keeps both busy). The reads never
+ * reject: a failure or a spent budget leaves the second look to read the band itself.
+ */
+export function readHeadAhead(ocr: OcrPool, raster: OcrImage, layout: PageLayout, budgetMs: () => number): HeadReadAhead | undefined {
+  if (ocr.size < 2 || layout !== 'single-block' || budgetMs() < minimumBudgetMs) return undefined;
+  headReadAheadStatistics.started += 1;
+  const reads = (async (): Promise<HeadBandReads | undefined> => {
+    const top = rasterBoxOf({ x: 0, y: 0, width: 1, height: headBandShare }, raster);
+    const lines = await readRasterBox(ocr, raster, top, { scale: 1, layout: 'single-block', timeoutMs: budgetMs() });
+    const band = headBand(lines);
+    const lineHeight = medianWordHeight(wordBoxesOf(lines, raster));
+    if (!band || lineHeight === undefined) return undefined;
+    const rereads = await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
+    return rereads ? { bottom: band.bottom, lineHeight, rereads } : undefined;
+  })().catch(() => undefined);
+  return { reads };
+}
+
+function wordBoxesOf(lines: readonly TextLine[], raster: OcrImage): PixelBox[] {
+  return lines.flatMap((line) => line.words).flatMap((word) => (word.placement ? [rasterBoxOf(word.placement, raster)] : []));
+}
+
+/**
+ * The band above `bottom` read alone at the second look's two sizes, the smaller with its contrast
+ * stretched: each brings back lines and words the other misses (a faint name, a large one). Both are
+ * read at once (reads-at-once.ts). Undefined when either ran out of the page's budget.
+ */
+async function readHeadBand(ocr: OcrPool, raster: OcrImage, bottom: number, lineHeight: number, budgetMs: () => number): Promise<TextLine[][] | undefined> {
+  const box = rasterBoxOf({ x: 0, y: 0, width: 1, height: bottom }, raster);
+  const rereads = await readAtOnce(
+    rereadTextHeights.map((textHeight, size) => () => {
+      const scale = Math.min(4, Math.max(0.5, textHeight / lineHeight));
+      return readRasterBox(ocr, raster, box, { scale, layout: 'single-block', timeoutMs: budgetMs(), stretchContrast: size === 0 });
+    }),
+  );
+  return rereads.every((reread) => reread !== undefined) ? (rereads as TextLine[][]) : undefined;
+}
+
+/** Whether the band read ahead is the band the page reading puts the head in, at the same sizes. */
+function readAheadAgrees(ahead: HeadBandReads, bottom: number, lineHeight: number, raster: OcrImage): boolean {
+  const pageHeight = raster.deskew ? raster.deskew.givenHeight : raster.height;
+  return (
+    Math.abs(ahead.bottom - bottom) * pageHeight <= aheadBottomTolerance * lineHeight && Math.abs(ahead.lineHeight - lineHeight) <= aheadLineHeightTolerance * lineHeight
+  );
+}
+
+/**
  * The page's lines with the head read again where it is in doubt (see "The head of a receipt" above):
  * no sure legal name above the address, a doubted word there, or ink there no word covers. Pages with
  * no address or registration line near the top, and a page budget nearly spent, are left as read.
+ * `ahead` holds the band's reads when they were started during the page reading (readHeadAhead).
  */
-export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
+export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines: TextLine[], budgetMs: () => number, ahead?: HeadReadAhead): Promise<TextLine[]> {
   const band = headBand(lines);
   if (!band || budgetMs() < minimumBudgetMs) return lines;
   const started = Date.now();
   headSecondLookStatistics.pagesChecked += 1;
   try {
     if (!headIsDoubtful(lines, band) && !(await headHasUnreadInk(raster, lines, band.bottom))) return lines;
-    const wordBoxes = lines.flatMap((line) => line.words).flatMap((word) => (word.placement ? [rasterBoxOf(word.placement, raster)] : []));
-    const lineHeight = medianWordHeight(wordBoxes);
+    const lineHeight = medianWordHeight(wordBoxesOf(lines, raster));
     if (lineHeight === undefined) return lines;
-    const box = rasterBoxOf({ x: 0, y: band.top, width: 1, height: band.bottom - band.top }, raster);
-    // Two reads at the second look's sizes, the smaller with its contrast stretched: each brings back
-    // lines and words the other misses (a faint name, a large one). Both are read at once
-    // (reads-at-once.ts); the first re-read's lines join the page before the second is merged, so both
-    // do not add the same line. If either ran out of the page's budget, the first reading stands.
-    const rereads = await readAtOnce(
-      rereadTextHeights.map((textHeight, size) => () => {
-        const scale = Math.min(4, Math.max(0.5, textHeight / lineHeight));
-        return readRasterBox(ocr, raster, box, { scale, layout: 'single-block', timeoutMs: budgetMs(), stretchContrast: size === 0 });
-      }),
-    );
-    if (rereads.some((reread) => reread === undefined)) return lines;
+    const readAhead = ahead ? await ahead.reads : undefined;
+    if (readAhead) headReadAheadStatistics[readAheadAgrees(readAhead, band.bottom, lineHeight, raster) ? 'used' : 'notAgreeing'] += 1;
+    // The first re-read's lines join the page before the second is merged, so both do not add the
+    // same line. If either ran out of the page's budget, the first reading stands.
+    const rereads = readAhead && readAheadAgrees(readAhead, band.bottom, lineHeight, raster) ? readAhead.rereads : await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
+    if (!rereads) return lines;
     let merged = { lines, replaced: 0, added: 0 };
     for (const reread of rereads) {
-      const next = mergeHeadReading(merged.lines, band.bottom, reread!);
+      const next = mergeHeadReading(merged.lines, band.bottom, reread);
       merged = { lines: next.lines, replaced: merged.replaced + next.replaced, added: merged.added + next.added };
     }
     headSecondLookStatistics.pagesReread += 1;

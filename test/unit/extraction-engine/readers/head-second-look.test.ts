@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { PositionedWord, TextLine } from '../../../../src/extraction-engine/document.ts';
-import { headBand, headIsDoubtful, mergeHeadLine, mergeHeadReading, secondLookAtTheHead } from '../../../../src/extraction-engine/readers/line-second-look.ts';
+import { headBand, headIsDoubtful, mergeHeadLine, mergeHeadReading, readHeadAhead, secondLookAtTheHead } from '../../../../src/extraction-engine/readers/line-second-look.ts';
 import type { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 
 // Synthetic receipt heads (no corpus file): the band above the address, when it is in doubt, and how
@@ -146,5 +146,46 @@ describe('secondLookAtTheHead', () => {
     const lines = [head, ...body];
     expect(await secondLookAtTheHead(pool as unknown as OcrPool, await rasterOf(), lines, () => 60_000)).toBe(lines);
     expect(pool.calls).toBe(0);
+  });
+
+  describe('with the band read ahead during the page reading', () => {
+    // The top of the page read alone (0.35 of it, so a line at 0.1 of the page is at 0.1 / 0.35 of
+    // the crop): the name, then the address line that ends the band. The band's own reads (the top
+    // fifth of the page) read the name surely.
+    const onTopCrop = (line: TextLine): TextLine => lineOf(line.words.map((word) => [word.text, word.confidence ?? 1]), line.placement!.y / 0.35, 0.1, 0.02 / 0.35);
+    const doubted = lineOf([['KEDAI', 0.95], ['MELATL', 0.62], ['SDN', 0.95], ['BHD', 0.95]], 0.1);
+    const bandRead = [lineOf([['KEDAI', 0.95], ['MELATI', 0.91], ['SDN', 0.95], ['BHD', 0.95]], 0.5, 0.1, 0.1)];
+    /** A pool of two workers whose first recognition is the top of the page, the later ones the band. */
+    const poolReadingAhead = (top: TextLine[]) => {
+      const pool = { size: 2, calls: 0, recognize: async () => ((pool.calls += 1), pool.calls === 1 ? top : bandRead) };
+      return pool;
+    };
+
+    it('uses the band read ahead where the page reading puts the head where the top of the page did', async () => {
+      const pool = poolReadingAhead([onTopCrop(doubted), onTopCrop(address)]);
+      const ahead = readHeadAhead(pool as unknown as OcrPool, await rasterOf(), 'single-block', () => 60_000);
+      const lines = await secondLookAtTheHead(pool as unknown as OcrPool, await rasterOf(), [doubted, ...body], () => 60_000, ahead);
+      // The top of the page and the band at two sizes: nothing is read after the page reading.
+      expect(pool.calls).toBe(3);
+      expect(lines[0]!.text).toBe('KEDAI MELATI SDN BHD');
+      expect(lines.slice(1)).toEqual(body);
+    });
+
+    it('reads the band again where the page reading ends the head elsewhere', async () => {
+      // Read alone, the top of the page showed the address a line lower than the page reading did.
+      const pool = poolReadingAhead([onTopCrop(doubted), onTopCrop(lineOf([['No', 0.95], ['8,', 0.95], ['Jalan', 0.95], ['Desa', 0.95]], 0.23))]);
+      const ahead = readHeadAhead(pool as unknown as OcrPool, await rasterOf(), 'single-block', () => 60_000);
+      const lines = await secondLookAtTheHead(pool as unknown as OcrPool, await rasterOf(), [doubted, ...body], () => 60_000, ahead);
+      expect(pool.calls).toBe(5);
+      expect(lines[0]!.text).toBe('KEDAI MELATI SDN BHD');
+    });
+
+    it('is not started for a page read in bands or by a single worker, and never fails the page', async () => {
+      const raster = await rasterOf();
+      expect(readHeadAhead({ size: 2, recognize: async () => [] } as unknown as OcrPool, raster, 'auto', () => 60_000)).toBeUndefined();
+      expect(readHeadAhead({ size: 1, recognize: async () => [] } as unknown as OcrPool, raster, 'single-block', () => 60_000)).toBeUndefined();
+      const failing = { size: 2, recognize: async () => Promise.reject(new Error('worker crashed')) } as unknown as OcrPool;
+      await expect(readHeadAhead(failing, raster, 'single-block', () => 60_000)!.reads).resolves.toBeUndefined();
+    });
   });
 });
