@@ -15,7 +15,10 @@ import { clampToPage, sortInReadingOrder, unitePlacements } from './text-lines.t
 // logos are left out by their shape, and whatever tesseract cannot read with confidence stays out.
 // Measured in the extraction README ("Lines the page reading missed").
 
-/** At most this many regions of a page are read: each is one small recognition (~0.1-0.4 s). */
+/**
+ * Regions of a page read in one batch: each is one small recognition (~0.1-0.4 s). A second batch is
+ * read only where the first added lines (see readMissedLines).
+ */
 export const maxRegionsPerPage = 6;
 /** Ink this close to a word that was read (in line heights) belongs to that word: strokes stick out of tesseract's boxes. */
 const coveredMarginInLineHeights = 0.3;
@@ -161,28 +164,25 @@ export async function readMissedLines(ocr: OcrPool, raster: OcrImage, lines: Tex
   const lineHeight = medianWordHeight(wordBoxes);
   if (lineHeight === undefined) return lines;
   const { data, info } = await sharp(raster.bytes).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  const regions = uncoveredTextRegions({ data, width: info.width, height: info.height }, wordBoxes, lineHeight).slice(0, maxRegionsPerPage);
+  const regions = uncoveredTextRegions({ data, width: info.width, height: info.height }, wordBoxes, lineHeight);
   // The regions are read at once on the pool's workers (reads-at-once.ts), then taken in their order;
   // a region whose read ran out of the page's budget adds nothing, the others' lines still join the page.
   const scale = Math.min(4, Math.max(1, readTextHeightPixels / lineHeight));
-  const readings = await readAtOnce(
-    regions.map((region) => () => readRasterBox(ocr, raster, grownWithinRaster(region, Math.round(cropMarginInLineHeights * lineHeight), raster), { scale, layout: 'single-block', timeoutMs: budgetMs() })),
-  );
-  const added: TextLine[] = [];
-  let read = 0;
-  for (const found of readings) {
-    if (!found) continue;
-    read += 1;
-    for (const line of found) {
-      // The margin may take in a piece of a line that was read: only words of new places count.
-      const words = line.words.filter((word) => word.placement && !readWords.some((placement) => overlaps(placement, word.placement!)));
-      const confidences = words.map((word) => word.confidence ?? 0);
-      const mean = confidences.reduce((sum, confidence) => sum + confidence, 0) / Math.max(1, confidences.length);
-      if (words.length === 0 || mean < minimumLineConfidence || Math.min(...confidences) < minimumWordConfidence) continue;
-      if (!/[\p{L}\p{N}]{2}/u.test(words.map((word) => word.text).join(' '))) continue;
-      added.push({ ...line, text: words.map((word) => word.text).join(' '), words, placement: clampToPage(unitePlacements(words.map((word) => word.placement!))) });
-    }
-  }
+  const readRegions = async (batch: readonly PixelBox[]): Promise<{ added: TextLine[]; read: number }> => {
+    const readings = await readAtOnce(
+      batch.map((region) => () => readRasterBox(ocr, raster, grownWithinRaster(region, Math.round(cropMarginInLineHeights * lineHeight), raster), { scale, layout: 'single-block', timeoutMs: budgetMs() })),
+    );
+    const found = readings.filter((reading): reading is TextLine[] => reading !== undefined);
+    return { added: found.flatMap((lines) => lines.flatMap((line) => sureNewLine(line, readWords))), read: found.length };
+  };
+  const first = await readRegions(regions.slice(0, maxRegionsPerPage));
+  // Regions come largest first, so the small ones (an amount beside its label: "Total Amount 7.60")
+  // wait behind larger ones. A page whose first regions held lines the layout analysis dropped is
+  // likely to have dropped more: its next regions are read too. A page whose first regions held only
+  // specks and pictures pays no more.
+  const more = first.added.length > 0 && regions.length > maxRegionsPerPage && budgetMs() >= minimumBudgetMs ? await readRegions(regions.slice(maxRegionsPerPage, 2 * maxRegionsPerPage)) : { added: [], read: 0 };
+  const added = [...first.added, ...more.added];
+  const read = first.read + more.read;
   if (read > 0) {
     missedLineStatistics.pages += 1;
     missedLineStatistics.regionsRead += read;
@@ -190,4 +190,17 @@ export async function readMissedLines(ocr: OcrPool, raster: OcrImage, lines: Tex
     missedLineStatistics.milliseconds += Date.now() - started;
   }
   return added.length > 0 ? sortInReadingOrder([...lines, ...added]) : lines;
+}
+
+/**
+ * A line read from a region, as it joins the page: only its words at new places (the crop's margin
+ * may take in a piece of a line that was read), and only when tesseract read them with confidence.
+ */
+function sureNewLine(line: TextLine, readWords: readonly Placement[]): TextLine[] {
+  const words = line.words.filter((word) => word.placement && !readWords.some((placement) => overlaps(placement, word.placement!)));
+  const confidences = words.map((word) => word.confidence ?? 0);
+  const mean = confidences.reduce((sum, confidence) => sum + confidence, 0) / Math.max(1, confidences.length);
+  if (words.length === 0 || mean < minimumLineConfidence || Math.min(...confidences) < minimumWordConfidence) return [];
+  if (!/[\p{L}\p{N}]{2}/u.test(words.map((word) => word.text).join(' '))) return [];
+  return [{ ...line, text: words.map((word) => word.text).join(' '), words, placement: clampToPage(unitePlacements(words.map((word) => word.placement!))) }];
 }

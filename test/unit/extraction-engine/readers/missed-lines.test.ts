@@ -1,5 +1,8 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { uncoveredTextRegions } from '../../../../src/extraction-engine/readers/missed-lines.ts';
+import type { TextLine } from '../../../../src/extraction-engine/document.ts';
+import { maxRegionsPerPage, readMissedLines, uncoveredTextRegions } from '../../../../src/extraction-engine/readers/missed-lines.ts';
+import type { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import type { GreyRaster } from '../../../../src/extraction-engine/readers/ocr-bands.ts';
 import type { PixelBox } from '../../../../src/extraction-engine/readers/raster-crops.ts';
 
@@ -71,5 +74,49 @@ describe('uncoveredTextRegions', () => {
     const regions = uncoveredTextRegions(raster, [], lineHeight);
 
     expect(regions.map((region) => region.top < 100)).toEqual([false, true]);
+  });
+});
+
+describe('readMissedLines, in batches', () => {
+  // A page whose reading holds its first line only, with eight more lines of ink no word covers, each
+  // shorter than the one above (so the regions come in page order, largest ink first).
+  const width = 600;
+  const height = 640;
+  const read = textLine(60, 20, [5, 5, 5, 5, 5]);
+  const unread = Array.from({ length: 8 }, (_, index) => textLine(60, 80 + index * 60, [12 - index, 6]));
+  const readingOf = (boxes: PixelBox[]): TextLine[] => {
+    const words = boxes.map((box) => ({ text: 'word', confidence: 0.95, placement: { x: box.left / width, y: box.top / height, width: box.width / width, height: box.height / height } }));
+    return [{ text: words.map((word) => word.text).join(' '), words, placement: { x: 0.1, y: 20 / height, width: 0.8, height: 20 / height } }];
+  };
+  const rasterOfPage = async () => {
+    const { data } = rasterWith(width, height, [...read.marks, ...unread.flatMap((line) => line.marks)]);
+    return { bytes: await sharp(Buffer.from(data), { raw: { width, height, channels: 1 } }).png().toBuffer(), width, height };
+  };
+  /** A pool that reads every crop as one line of one word across its middle, read with `confidence`. */
+  const poolReading = (confidence: number) => {
+    const pool = {
+      calls: 0,
+      recognize: async (): Promise<TextLine[]> => {
+        pool.calls += 1;
+        const word = { text: `line${pool.calls}`, confidence, placement: { x: 0.1, y: 0.3, width: 0.8, height: 0.4 } };
+        return [{ text: word.text, words: [word], placement: word.placement }];
+      },
+    };
+    return pool;
+  };
+
+  it('reads the next regions where the first batch brought back lines the page reading dropped', async () => {
+    const pool = poolReading(0.95);
+    const lines = await readMissedLines(pool as unknown as OcrPool, await rasterOfPage(), readingOf(read.wordBoxes), () => 60_000);
+    expect(pool.calls).toBe(unread.length);
+    expect(unread.length).toBeGreaterThan(maxRegionsPerPage);
+    expect(lines).toHaveLength(1 + unread.length);
+  });
+
+  it('reads no more where the first batch held nothing read with confidence (specks, a picture)', async () => {
+    const pool = poolReading(0.3);
+    const reading = readingOf(read.wordBoxes);
+    expect(await readMissedLines(pool as unknown as OcrPool, await rasterOfPage(), reading, () => 60_000)).toBe(reading);
+    expect(pool.calls).toBe(maxRegionsPerPage);
   });
 });
