@@ -659,10 +659,11 @@ export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines:
     const lineHeight = medianWordHeight(wordBoxesOf(lines, raster));
     if (lineHeight === undefined) return lines;
     const readAhead = ahead ? await ahead.reads : undefined;
-    if (readAhead) headReadAheadStatistics[readAheadAgrees(readAhead, band.bottom, lineHeight, raster) ? 'used' : 'notAgreeing'] += 1;
+    const usable = readAhead !== undefined && readAheadAgrees(readAhead, band.bottom, lineHeight, raster);
+    if (readAhead) headReadAheadStatistics[usable ? 'used' : 'notAgreeing'] += 1;
     // The first re-read's lines join the page before the second is merged, so both do not add the
     // same line. If either ran out of the page's budget, the first reading stands.
-    const rereads = readAhead && readAheadAgrees(readAhead, band.bottom, lineHeight, raster) ? readAhead.rereads : await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
+    const rereads = usable ? readAhead.rereads : await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
     if (!rereads) return lines;
     let merged = { lines, replaced: 0, added: 0 };
     for (const reread of rereads) {
