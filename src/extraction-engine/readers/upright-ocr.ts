@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { Placement, TextLine } from '../document.ts';
 import { rereadDoubtfulLines, withoutNoiseWords } from './doubtful-lines.ts';
 import { readMissedLines } from './missed-lines.ts';
+import { readAtOnce } from './reads-at-once.ts';
 import { minimumWordConfidence, type OcrImage, type OcrLanguage, type OcrPool, type PageLayout } from './ocr-pool.ts';
 import { paintEdgeDarknessAsPaper, placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { clampToPage } from './text-lines.ts';
@@ -169,12 +170,19 @@ async function readInBestOrientation(
   languages: readonly OcrLanguage[],
   budgetMs: () => number,
 ): Promise<TextLine[]> {
-  const trialScores = new Map<0 | QuarterTurn, number>();
-  for (const turn of [0, ...turnsToTry(raster)] as const) {
-    if (budgetMs() <= 0) return asGiven;
-    const trial = await rotatedRaster(raster, turn, trialLongSidePixels);
-    trialScores.set(turn, confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(trial) })));
-  }
+  if (budgetMs() <= 0) return asGiven;
+  // The trials are independent readings of turned copies, so they go to the pool at once: the
+  // workers share them, and each reads what it read when they ran one after another. A trial that
+  // ran out of the page's budget leaves the page as given, as it always did.
+  const turns = [0, ...turnsToTry(raster)] as const;
+  const trials = await readAtOnce(
+    turns.map((turn) => async () => {
+      const trial = await rotatedRaster(raster, turn, trialLongSidePixels);
+      return confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(trial) }));
+    }),
+  );
+  if (trials.some((score) => score === undefined)) return asGiven;
+  const trialScores = new Map<0 | QuarterTurn, number>(turns.map((turn, index) => [turn, trials[index]!]));
   const [bestTurn, bestScore] = [...trialScores].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
   const asGivenScore = trialScores.get(0) ?? 0;
   if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return asGiven;

@@ -72,8 +72,10 @@ describe('recognizeUpright', () => {
     await recognizeUpright(down.ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
 
     // The reading as given, then the small copies (long side 1200): as given and each turn tried; turned a quarter, a copy is wider than high.
-    expect(across.readings.map((reading) => reading.width)).toEqual([1600, 960, 960]);
-    expect(down.readings.map((reading) => reading.width)).toEqual([1600, 960, 1200, 1200]);
+    // The trials run at once, so they may reach the pool in any order.
+    const inTrialOrder = (widths: number[]): number[] => [widths[0]!, ...widths.slice(1).sort((a, b) => a - b)];
+    expect(inTrialOrder(across.readings.map((reading) => reading.width))).toEqual([1600, 960, 960]);
+    expect(inTrialOrder(down.readings.map((reading) => reading.width))).toEqual([1600, 960, 1200, 1200]);
   });
 
   it('reads a till-receipt-shaped page as one column of lines, an A4 page with the block search, turned copies by their own shape', async () => {
@@ -82,11 +84,38 @@ describe('recognizeUpright', () => {
     const a4 = unsureReader();
     await recognizeUpright(a4.ocr, await whitePage(1240, 1754), () => 60_000);
 
-    expect(receipt.readings.map((reading) => reading.layout)).toEqual(['single-block', 'single-block', 'auto', 'auto']);
+    // The reading as given, then the trials (at once, in any order): the small copy as given, and two quarter turns.
+    expect(receipt.readings[0]!.layout).toBe('single-block');
+    expect(receipt.readings.slice(1).map((reading) => reading.layout).sort()).toEqual(['auto', 'auto', 'single-block']);
     expect(a4.readings.every((reading) => reading.layout === 'auto')).toBe(true);
     expect(pageLayoutOf({ width: 800, height: 2000 })).toBe('single-block');
     expect(pageLayoutOf({ width: 2480, height: 3508 })).toBe('auto');
   });
+
+  it('hands the orientation trials to the pool at once', async () => {
+    // A pool that answers no trial until all three (as given, a quarter turn either way) wait at once:
+    // trials read one after another never get past the first.
+    const waiting: (() => void)[] = [];
+    let trialsAtOnce = 0;
+    const ocr = {
+      languages: ocrLanguages,
+      recognize: async (image: OcrImage) => {
+        if (image.width !== 1600) {
+          await new Promise<void>((resolve) => {
+            waiting.push(resolve);
+            trialsAtOnce = Math.max(trialsAtOnce, waiting.length);
+            if (waiting.length === 3) for (const release of waiting.splice(0)) release();
+          });
+        }
+        return linesOf(['ltr ouw ssne qrix lpmo zzet wvur'], 0.3);
+      },
+    } as unknown as OcrPool;
+
+    const lines = await recognizeUpright(ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
+
+    expect(trialsAtOnce).toBe(3);
+    expect(lines).toHaveLength(1);
+  }, 5_000);
 
   it('keeps the first reading when the budget left cannot pay for the orientation trials', async () => {
     const { ocr, readings } = unsureReader({ readingMs: 200 });
