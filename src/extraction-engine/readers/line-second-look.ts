@@ -576,14 +576,23 @@ function insertedByMiddle(lines: TextLine[], line: TextLine): TextLine[] {
  * reading (extraction README, "OCR speed, round 8").
  */
 export interface HeadReadAhead {
+  /**
+   * Settles once the top of the page was read: the band and line height the reads ahead are cut
+   * with, or undefined when it showed no head band (or could not be read).
+   */
+  readonly band: Promise<HeadBandGuess | undefined>;
   /** Settles once the band was read, or undefined when the top of the page showed no head band or the reads failed. */
   readonly reads: Promise<HeadBandReads | undefined>;
 }
 
-/** The head band's two reads at the second look's sizes, and the band and line height they were cut with. */
-export interface HeadBandReads {
+/** The head band as the top of the page read alone shows it: where it ends, and the line height. */
+export interface HeadBandGuess {
   bottom: number;
   lineHeight: number;
+}
+
+/** The head band's two reads at the second look's sizes, and the band and line height they were cut with. */
+export interface HeadBandReads extends HeadBandGuess {
   rereads: TextLine[][];
 }
 
@@ -603,16 +612,21 @@ export const headReadAheadStatistics = { started: 0, used: 0, notAgreeing: 0 };
 export function readHeadAhead(ocr: OcrPool, raster: OcrImage, layout: PageLayout, budgetMs: () => number): HeadReadAhead | undefined {
   if (ocr.size < 2 || layout !== 'single-block' || budgetMs() < minimumBudgetMs) return undefined;
   headReadAheadStatistics.started += 1;
-  const reads = (async (): Promise<HeadBandReads | undefined> => {
+  const band = (async (): Promise<HeadBandGuess | undefined> => {
     const top = rasterBoxOf({ x: 0, y: 0, width: 1, height: headBandShare }, raster);
     const lines = await readRasterBox(ocr, raster, top, { scale: 1, layout: 'single-block', timeoutMs: budgetMs() });
-    const band = headBand(lines);
+    const found = headBand(lines);
     const lineHeight = medianWordHeight(wordBoxesOf(lines, raster));
-    if (!band || lineHeight === undefined) return undefined;
-    const rereads = await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
-    return rereads ? { bottom: band.bottom, lineHeight, rereads } : undefined;
+    return found && lineHeight !== undefined ? { bottom: found.bottom, lineHeight } : undefined;
   })().catch(() => undefined);
-  return { reads };
+  const reads = band
+    .then(async (guess) => {
+      if (!guess) return undefined;
+      const rereads = await readHeadBand(ocr, raster, guess.bottom, guess.lineHeight, budgetMs);
+      return rereads ? { ...guess, rereads } : undefined;
+    })
+    .catch(() => undefined);
+  return { band, reads };
 }
 
 function wordBoxesOf(lines: readonly TextLine[], raster: OcrImage): PixelBox[] {
@@ -636,7 +650,7 @@ async function readHeadBand(ocr: OcrPool, raster: OcrImage, bottom: number, line
 }
 
 /** Whether the band read ahead is the band the page reading puts the head in, at the same sizes. */
-function readAheadAgrees(ahead: HeadBandReads, bottom: number, lineHeight: number, raster: OcrImage): boolean {
+function readAheadAgrees(ahead: HeadBandGuess, bottom: number, lineHeight: number, raster: OcrImage): boolean {
   const pageHeight = raster.deskew ? raster.deskew.givenHeight : raster.height;
   return (
     Math.abs(ahead.bottom - bottom) * pageHeight <= aheadBottomTolerance * lineHeight && Math.abs(ahead.lineHeight - lineHeight) <= aheadLineHeightTolerance * lineHeight
@@ -658,12 +672,16 @@ export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines:
     if (!headIsDoubtful(lines, band) && !(await headHasUnreadInk(raster, lines, band.bottom))) return lines;
     const lineHeight = medianWordHeight(wordBoxesOf(lines, raster));
     if (lineHeight === undefined) return lines;
-    const readAhead = ahead ? await ahead.reads : undefined;
-    const usable = readAhead !== undefined && readAheadAgrees(readAhead, band.bottom, lineHeight, raster);
-    if (readAhead) headReadAheadStatistics[usable ? 'used' : 'notAgreeing'] += 1;
+    // Whether the band read ahead is this one is known from the top of the page alone: where it is
+    // not, the band is read now rather than after reads ahead that would not be used (a noisy band
+    // can take a worker many seconds).
+    const guess = ahead ? await ahead.band : undefined;
+    const agrees = guess !== undefined && readAheadAgrees(guess, band.bottom, lineHeight, raster);
+    const readAhead = agrees ? await ahead!.reads : undefined;
+    if (guess) headReadAheadStatistics[agrees ? 'used' : 'notAgreeing'] += 1;
     // The first re-read's lines join the page before the second is merged, so both do not add the
     // same line. If either ran out of the page's budget, the first reading stands.
-    const rereads = usable ? readAhead.rereads : await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
+    const rereads = readAhead ? readAhead.rereads : await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
     if (!rereads) return lines;
     let merged = { lines, replaced: 0, added: 0 };
     for (const reread of rereads) {
