@@ -22,7 +22,9 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
     // The head band is read on the idle worker while the other reads the page (readHeadAhead).
     const ahead = readHeadAhead(ocr, raster, pageLayoutOf(raster), budgetMs);
     try {
-      const lines = await secondLookAtTheHead(ocr, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs, ahead);
+      const readingStarted = Date.now();
+      const pageLines = await recognizeUpright(ocr, raster, budgetMs);
+      const lines = await secondLookAtTheHead(ocr, raster, pageLines, budgetMs, ahead, Date.now() - readingStarted);
       const page: DocumentPage = { pageNumber: index + 1, source: 'ocr', lines: await secondLookAtDecidingLines(ocr, raster, lines, budgetMs) };
       pages.push(context.arithmeticCheck ? await rereadWhereArithmeticFails(ocr, raster, page, context.arithmeticCheck, budgetMs) : page);
     } catch (error) {

@@ -649,6 +649,19 @@ async function readHeadBand(ocr: OcrPool, raster: OcrImage, bottom: number, line
   return rereads.every((reread) => reread !== undefined) ? (rereads as TextLine[][]) : undefined;
 }
 
+/**
+ * The time one read of the head band may take: what is left of the page's budget, but no longer than
+ * the whole page's reading took (and never under the budget a second look needs to start). The band is
+ * a fifth to a third of the page; where its read takes longer than the page, tesseract is reading a
+ * textured background as thousands of specks (receipts/sroie_211: 11 s for each of the band's two
+ * reads after a 2.9 s page reading), and the page reading's head stands, as when the budget runs out.
+ */
+function bandReadBudget(budgetMs: () => number, pageReadingMs: number | undefined): () => number {
+  if (pageReadingMs === undefined) return budgetMs;
+  const capMs = Math.max(minimumBudgetMs, pageReadingMs);
+  return () => Math.min(budgetMs(), capMs);
+}
+
 /** Whether the band read ahead is the band the page reading puts the head in, at the same sizes. */
 function readAheadAgrees(ahead: HeadBandGuess, bottom: number, lineHeight: number, raster: OcrImage): boolean {
   const pageHeight = raster.deskew ? raster.deskew.givenHeight : raster.height;
@@ -663,7 +676,14 @@ function readAheadAgrees(ahead: HeadBandGuess, bottom: number, lineHeight: numbe
  * no address or registration line near the top, and a page budget nearly spent, are left as read.
  * `ahead` holds the band's reads when they were started during the page reading (readHeadAhead).
  */
-export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines: TextLine[], budgetMs: () => number, ahead?: HeadReadAhead): Promise<TextLine[]> {
+export async function secondLookAtTheHead(
+  ocr: OcrPool,
+  raster: OcrImage,
+  lines: TextLine[],
+  budgetMs: () => number,
+  ahead?: HeadReadAhead,
+  pageReadingMs?: number,
+): Promise<TextLine[]> {
   const band = headBand(lines);
   if (!band || budgetMs() < minimumBudgetMs) return lines;
   const started = Date.now();
@@ -681,7 +701,7 @@ export async function secondLookAtTheHead(ocr: OcrPool, raster: OcrImage, lines:
     if (guess) headReadAheadStatistics[agrees ? 'used' : 'notAgreeing'] += 1;
     // The first re-read's lines join the page before the second is merged, so both do not add the
     // same line. If either ran out of the page's budget, the first reading stands.
-    const rereads = readAhead ? readAhead.rereads : await readHeadBand(ocr, raster, band.bottom, lineHeight, budgetMs);
+    const rereads = readAhead ? readAhead.rereads : await readHeadBand(ocr, raster, band.bottom, lineHeight, bandReadBudget(budgetMs, pageReadingMs));
     if (!rereads) return lines;
     let merged = { lines, replaced: 0, added: 0 };
     for (const reread of rereads) {

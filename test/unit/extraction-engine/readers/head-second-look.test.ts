@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PositionedWord, TextLine } from '../../../../src/extraction-engine/document.ts';
 import { headBand, headIsDoubtful, mergeHeadLine, mergeHeadReading, readHeadAhead, secondLookAtTheHead } from '../../../../src/extraction-engine/readers/line-second-look.ts';
 import type { OcrPool } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
+import { TimeBudgetExceededError } from '../../../../src/extraction-engine/readers/time-budget.ts';
 
 // Synthetic receipt heads (no corpus file): the band above the address, when it is in doubt, and how
 // its re-read joins the first reading.
@@ -146,6 +147,30 @@ describe('secondLookAtTheHead', () => {
     const lines = [head, ...body];
     expect(await secondLookAtTheHead(pool as unknown as OcrPool, await rasterOf(), lines, () => 60_000)).toBe(lines);
     expect(pool.calls).toBe(0);
+  });
+
+  it('gives each read of the band no longer than the page reading took, and keeps the first reading where the band runs over', async () => {
+    const head = lineOf([['KEDAI', 0.95], ['MELATL', 0.62], ['SDN', 0.95], ['BHD', 0.95]], 0.1);
+    const timeouts: number[] = [];
+    // A band of textured background: tesseract reads specks until the time it was given runs out.
+    const speckled = {
+      recognize: async (_image: unknown, options: { timeoutMs: number }) => {
+        timeouts.push(options.timeoutMs);
+        throw new TimeBudgetExceededError('OCR of one page', options.timeoutMs);
+      },
+    };
+    const lines = [head, ...body];
+    expect(await secondLookAtTheHead(speckled as unknown as OcrPool, await rasterOf(), lines, () => 60_000, undefined, 2_500)).toBe(lines);
+    expect(timeouts).toEqual([2_500, 2_500]);
+    // A quick page reading still leaves the band the time a second look needs; a nearly spent page budget is less.
+    timeouts.length = 0;
+    await secondLookAtTheHead(speckled as unknown as OcrPool, await rasterOf(), lines, () => 60_000, undefined, 800);
+    expect(timeouts).toEqual([2_000, 2_000]);
+    timeouts.length = 0;
+    let left = 2_300;
+    await secondLookAtTheHead(speckled as unknown as OcrPool, await rasterOf(), lines, () => (left -= 100), undefined, 5_000);
+    expect(timeouts).toHaveLength(2);
+    expect(Math.max(...timeouts)).toBeLessThan(2_300);
   });
 
   describe('with the band read ahead during the page reading', () => {
