@@ -179,6 +179,22 @@ const TAX_ID_RULES: CountryRule[] = [
   taxId(['FR'], '(?<![\\p{L}])(?:SIRET|SIREN)(?![\\p{L}])', 1),
 ];
 
+const postalAddress = (countries: string[], pattern: string, weight = 1): CountryRule => ({ pattern: new RegExp(pattern, 'gu'), countries, weight, evidence: 'postal address' });
+
+// The last line of a postal address, where its shape belongs to one country: a US state's code before
+// a ZIP code ("Austin TX 78701", "Sacramento, CA 95815-1234"), a Canadian province before a postal
+// code ("Toronto ON M5V 2T6"), an Australian state before four digits ("Sydney NSW 2000"), a UK
+// postcode ("London W1D 1AN"). A till names its town this way far more often than its country. Codes
+// in capitals only, standing alone, and the number whole: "DE812706034" is a VAT id, "IN 560001" a PIN.
+const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
+const CANADIAN_PROVINCES = 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT';
+const POSTAL_ADDRESS_RULES: CountryRule[] = [
+  postalAddress(['US'], `(?<![\\p{L}\\d#])(?:${US_STATES}),?\\s+\\d{5}(?:-\\d{4})?(?![\\p{L}\\d])`),
+  postalAddress(['CA'], `(?<![\\p{L}\\d])(?:${CANADIAN_PROVINCES}),?\\s+[ABCEGHJ-NPRSTVXY]\\d[ABCEGHJ-NPRSTV-Z]\\s?\\d[ABCEGHJ-NPRSTV-Z]\\d(?![\\p{L}\\d])`),
+  postalAddress(['AU'], '(?<![\\p{L}\\d])(?:NSW|VIC|QLD|TAS|ACT|WA|SA|NT),?\\s+\\d{4}(?![\\p{L}\\d])'),
+  postalAddress(['GB'], '(?<![\\p{L}\\d])(?:[A-Z]{1,2}\\d{1,2}|[A-Z]{1,2}\\d[A-Z])\\s\\d[ABD-HJLNP-UW-Z]{2}(?![\\p{L}\\d])', 0.8),
+];
+
 // International dialling codes, longest first so "+852" is Hong Kong rather than "+85".
 const PHONE_PREFIXES: [string, string][] = [
   ['852', 'HK'], ['886', 'TW'], ['880', 'BD'], ['971', 'AE'], ['966', 'SA'], ['974', 'QA'], ['965', 'KW'], ['972', 'IL'], ['977', 'NP'],
@@ -194,7 +210,7 @@ const PHONE = /(?<![\w+])(?:\+|00)\s?(\d{1,3})[\s(.-]*\d/gu;
 /** Country code and national number together: fewer digits after "+" or "00" are no phone number. */
 const MIN_INTERNATIONAL_DIGITS = 8;
 
-const ALL_RULES = [...NAME_RULES, ...LEGAL_FORM_RULES, ...TAX_ID_RULES];
+const ALL_RULES = [...NAME_RULES, ...LEGAL_FORM_RULES, ...TAX_ID_RULES, ...POSTAL_ADDRESS_RULES];
 
 /**
  * Whether any rule can match the text, as one pattern per set of flags: most lines name no country,

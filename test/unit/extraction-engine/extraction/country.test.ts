@@ -60,6 +60,34 @@ describe('findCountryMentions', () => {
     expect(weighCountries(findCountryMentions('MAJU TRADING SHN BHD')).get('MY')).toBe(1.5);
   });
 
+  it.each([
+    ['512 Main St, Austin TX 78701', 'US'],
+    ['Sacramento, CA 95815-1234', 'US'],
+    ['Toronto ON M5V 2T6', 'CA'],
+    ['Town Hall, Sydney NSW 2000', 'AU'],
+    ['Perth WA 6000', 'AU'],
+    ['1 Oxford Street, London W1D 1AN', 'GB'],
+    ['Manchester M1 1AE', 'GB'],
+  ])('takes the postal address %s for %s', (text, country) => {
+    expect(strongestCountry(text)).toBe(country);
+    expect(findCountryMentions(text).some((mention) => mention.evidence === 'postal address')).toBe(true);
+  });
+
+  it('takes no postal address from codes that only look like one', () => {
+    for (const text of [
+      // A German VAT id, an Indian PIN, a Malaysian postcode after its town, a docket number, a till line.
+      'UID Nr.: DE812706034',
+      'Bengaluru IN 560001',
+      '43300 SERI KEMBANGAN, SELANGOR',
+      'Order #CA 95815',
+      'ca 95815',
+      'TX 787011',
+      'Invoice A12 3BC',
+    ]) {
+      expect(findCountryMentions(text).filter((mention) => mention.evidence === 'postal address')).toEqual([]);
+    }
+  });
+
   it('knows the currency of every country it can name', () => {
     const named = new Set(['MY', 'SG', 'AU', 'IN', 'HK', 'CH', 'PL', 'NO', 'ID', 'DE', 'AT', 'US', 'CA', 'JP', 'CN']);
     for (const country of named) expect(CURRENCY_OF_COUNTRY[country]).toMatch(/^[A-Z]{3}$/);
@@ -100,6 +128,28 @@ describe('currency implied by the country where no sign is printed', () => {
 
   it('prefers a printed sign to the country', () => {
     expect(currencyOf(till([{ text: 'KOPI CORNER PTE LTD', x: 0.25 }, { text: 'Prices in US$', x: 0.2 }]))?.value).toBe('USD');
+  });
+
+  it('reads US dollars from a state and ZIP code, and reads the slash dates of the till month first', () => {
+    const outcome = extractDocument(
+      placedDocument(
+        [
+          [
+            [{ text: 'BLUE MOON DINER', x: 0.25 }],
+            [{ text: '512 Main St, Austin TX 78701', x: 0.2 }],
+            [{ text: 'Pancakes', x: 0.1 }, { text: '17.00', x: 0.8 }],
+            [{ text: 'Coffee', x: 0.1 }, { text: '3.50', x: 0.8 }],
+            [{ text: 'Total', x: 0.1 }, { text: '20.50', x: 0.8 }],
+            [{ text: 'Date: 11/05/2026 7:14 PM', x: 0.1 }],
+          ],
+        ],
+        { language: 'en', source: 'ocr' },
+      ),
+      { configuration: defaultExtractionConfiguration, labels: { docType: 'receipt' } },
+    );
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    expect(outcome.fields.find((field) => field.name === 'currency')?.value).toBe('USD');
+    expect(outcome.fields.find((field) => field.name === 'issue_date')?.value).toBe('2026-11-05');
   });
 
   it('reports no currency when nothing on the page names a country or a sign', () => {
