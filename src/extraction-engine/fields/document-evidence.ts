@@ -380,7 +380,7 @@ const ADDRESS_WORDS = /(?<![\p{L}])(?:jalan|jln|lorong|persiaran|taman|lot|no\.?
 export function mentionsAddress(text: string): boolean {
   return ADDRESS_WORDS.test(text);
 }
-const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table|hours|welcome|thank|open|daily|mon|sun|order|queue)(?![\p{L}])/iu;
+const NOT_A_NAME_WORDS = /(?<![\p{L}])(?:tel|telephone|phone|fax|mobile|whatsapps?|e-?mail|www|http|gst|sst|vat|tax|reg|regn|registration|co\.?\s?(?:reg|no)|company\s+(?:reg|no)|abn|gstin|uen|invoice|receipt|bill|cashier|operator|counter|terminal|date|time|table(?=\s*\S)|hours|welcome|thank|open|daily|mon|sun|order|queue)(?![\p{L}])/iu;
 
 /**
  * The Malaysian and Singaporean legal forms as OCR misreads them at the end of a name ("SDN 3HD",
@@ -413,7 +413,11 @@ export function withLegalFormRestored(name: string): string {
 
 /** A head line cleaned into a business name, or undefined when it reads as something else. */
 function receiptHeadName(text: string): string | undefined {
+  // The town line of an address ("Nashville, TN 37203", "Toronto ON M5X 1A9") names no business.
+  if (findCountryMentions(text).some((mention) => mention.evidence === 'postal address')) return undefined;
   const cleaned = text
+    // A chain's store number after its name: "WALGREENS #4521", "TIM HORTONS #2231".
+    .replace(STORE_NUMBER_AT_END, '')
     // A registration number in parentheses after the name: "AEON CO. (M) BHD (126926-H)".
     .replace(/\s*\(\s*[\w\s.:-]*\d{4,}[\w\s.:-]*\)\s*$/u, '')
     // ... or with its brackets misread or missing, or a comma after it: "99 SPEED MART S/B 1519537-X}", "(417940-M),".
@@ -655,6 +659,7 @@ const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;
  * "{519537 Xi"; or with some of its digits read as the letters they look like, its check letter after
  * a dash ("BOZ7ZO-U" for 802720-U: B for 8, O or D for 0, Z for 2, S for 5, G for 6, I or l for 1).
  */
+const STORE_NUMBER_AT_END = /\s+(?:(?:store|shop|branch|outlet)\s*)?#\s?\d{1,6}\s*$/iu;
 const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*(?:\d{5,}\s?-?\s?\p{L}{0,2}|(?=[OQDIlZSGB]*\d)[\dOQDIlZSGB]{5,8}\s?-\s?\p{Lu})\s*[)}\]]?[\s,.;:]*$/u;
 
 /**

@@ -17,6 +17,8 @@ export interface FieldResult {
   evidence?: string;
   /** The rows of a `table` field (value stays undefined). */
   table?: ExtractedTable;
+  /** A part of an amount that sum rules leave out: the tip in a total that net plus tax does not cover. */
+  outsideSums?: number;
 }
 
 export function resultFrom(name: string, candidate: FieldCandidate, confidence: number, hasGeometry: boolean, value: FieldValue = candidate.value): FieldResult {

@@ -26,13 +26,14 @@ export function applyValidations(specification: DocumentTypeSpecification, chose
   for (const validation of specification.validations) {
     if (validation.rule === 'sum') {
       const addends = validation.fields.map((name) => chosen.get(name)?.value);
-      const total = chosen.get(validation.equals)?.value;
+      const totalResult = chosen.get(validation.equals);
+      const total = typeof totalResult?.value === 'number' ? totalResult.value - (totalResult.outsideSums ?? 0) : totalResult?.value;
       if (typeof total !== 'number' || addends.some((value) => typeof value !== 'number')) continue;
       const sum = (addends as number[]).reduce((accumulator, value) => accumulator + value, 0);
       if (Math.abs(sum - total) > validation.tolerance + 1e-9) {
         const names = [...validation.fields, validation.equals];
         lower(names);
-        problems.push({ fields: names, message: `${validation.fields.join(' + ')} = ${Math.round(sum * 100) / 100}, but ${validation.equals} is ${total}` });
+        problems.push({ fields: names, message: `${validation.fields.join(' + ')} = ${Math.round(sum * 100) / 100}, but ${validation.equals} is ${totalResult?.value}` });
       }
     } else {
       const first = chosen.get(validation.field)?.value;

@@ -1,5 +1,5 @@
-// What a till prints under its total: the cash tendered, the change given back and the cash rounding
-// adjustment. Tendered minus change is what the customer paid, which is the total: an independent
+// What a till prints under its total: the cash tendered, the change given back, the cash rounding
+// adjustment and a restaurant's tip. Tendered minus change is what the customer paid, which is the total: an independent
 // check of the total read from its own line, and the rounding line turns an exact total into the
 // amount paid when no rounded total is printed (or OCR lost it).
 
@@ -13,6 +13,7 @@ import { candidatesNearLabel } from './label-candidates.ts';
 
 const tenderedLabels = { en: ['cash', 'cash tendered', 'tendered', 'amount tendered', 'paid amount', 'payment', 'received', 'cash received', 'amount received'], de: ['gegeben', 'bar'], fr: ['espèces'], nl: ['contant'], pl: ['gotowka'], es: ['efectivo'], it: ['contanti'] };
 const changeLabels = { en: ['change', 'change due', 'change amt', 'change amount'], de: ['rückgeld', 'zurück'], fr: ['rendu', 'monnaie rendue'], nl: ['wisselgeld', 'terug'], pl: ['reszta'], es: ['cambio'], it: ['resto'] };
+const tipLabels = { en: ['tip', 'tips', 'gratuity', 'added tip'], de: ['trinkgeld'], fr: ['pourboire'], nl: ['fooi'], pl: ['napiwek'], es: ['propina'], it: ['mancia'] };
 const roundingLabels = { en: ['rounding', 'rounding adj', 'rounding adjustment', 'round adj'], de: ['rundung'], fr: ['arrondi'], nl: ['afronding'], pl: ['zaokraglenie'], es: ['redondeo'], it: ['arrotondamento'] };
 
 /** Cash is paid in the smallest coin: a rounding adjustment is never more than this. */
@@ -27,6 +28,8 @@ export interface TillPayment {
   paymentLines?: FieldCandidate[];
   /** An amount on a rounding line larger than any adjustment: the rounded total ("Rounding RM 182.00"). */
   roundedTotal?: FieldCandidate;
+  /** The tip written or printed under a restaurant's total, when it is an amount above nothing. */
+  tip?: FieldCandidate;
   /** The cash tendered, when the slip prints no change line at all: paid exactly. */
   tenderedWithoutChange?: FieldCandidate;
 }
@@ -39,6 +42,7 @@ const fields = {
   tendered: paymentField('tendered', tenderedLabels),
   change: paymentField('change', changeLabels),
   rounding: paymentField('rounding', roundingLabels),
+  tip: paymentField('tip', tipLabels),
 };
 
 function labelsBySegmentOf(labels: LabelMatch[]): Map<number, LabelMatch[]> {
@@ -76,6 +80,7 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
       { fieldName: fields.tendered.name, labels: tenderedLabels },
       { fieldName: fields.change.name, labels: changeLabels },
       { fieldName: fields.rounding.name, labels: roundingLabels },
+      { fieldName: fields.tip.name, labels: tipLabels },
     ]),
   );
   const tenderedLine = readAsMoney(amountBeside(fields.tendered, labels, layout, valueContext), layout);
@@ -96,6 +101,8 @@ export function findTillPayment(layout: DocumentLayout, valueContext: ValueConte
   const changeLabelled = labels.some((label) => label.fieldName === fields.change.name);
   if (!changeLabelled && tenderedLine && typeof tendered === 'number' && tendered > 0) payment.tenderedWithoutChange = tenderedLine;
   if (rounding && typeof rounding.value === 'number' && rounding.value !== 0 && Math.abs(rounding.value) <= MAX_CASH_ROUNDING + 1e-9) payment.rounding = rounding;
+  const tip = amountBeside(fields.tip, labels, layout, valueContext);
+  if (tip && typeof tip.value === 'number' && tip.value > 0) payment.tip = tip;
   const roundedTotal = roundingLines.sort((left, right) => right.score - left.score)[0];
   if (roundedTotal) payment.roundedTotal = roundedTotal;
   return payment;

@@ -42,6 +42,23 @@ export function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandid
 }
 
 /**
+ * The total with the tip: a restaurant's slip prints its total, the tip under it and the sum of both
+ * ("Total 30.52", "Tip 6.00", "Grand Total 36.52"), and what the card was charged is the sum. The
+ * total that adds up with net and tax is the one above the tip, which is why the triple search picks
+ * it. Taken only where an amount printed under the tip line is that total plus the tip.
+ */
+export function totalWithTip(context: ExtractionContext, chosen: FieldCandidate, candidates: FieldCandidate[]): { total: FieldCandidate; tip: number } | undefined {
+  if (typeof chosen.value !== 'number') return undefined;
+  const tip = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') }).tip;
+  if (!tip || typeof tip.value !== 'number' || !isBelow(tip, chosen)) return undefined;
+  const sum = Math.round((chosen.value + tip.value) * 100) / 100;
+  const withTip = candidates
+    .filter((candidate) => typeof candidate.value === 'number' && Math.abs(candidate.value - sum) < 0.005 && isBelow(candidate, tip))
+    .sort((left, right) => right.score - left.score)[0];
+  return withTip && { total: { ...withTip, fieldName: chosen.fieldName, evidence: `${withTip.evidence}: the total above it plus the tip` }, tip: tip.value };
+}
+
+/**
  * The largest part of a total that its tax can be: the highest standard VAT rate (27%) is 21% of the
  * gross amount; the margin leaves room for a tax line that adds a levy or two rates.
  */

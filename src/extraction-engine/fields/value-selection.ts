@@ -12,6 +12,7 @@ import { nameSpeltAsOnPage } from './name-spelling.ts';
 import { withWholeNames } from './party-names.ts';
 import {
   cashRoundedTotal,
+  totalWithTip,
   checkedAgainstRateLines,
   checkedAgainstTillPayment,
   MAX_TAX_SHARE_OF_TOTAL,
@@ -46,6 +47,8 @@ export function selectValues(context: ExtractionContext, pool: CandidatePool, ar
   );
   const roundedTotal = amountSelection.total && cashRoundedTotal(amountSelection.total.candidate, pool.of(amountFields.total?.name));
   if (amountSelection.total && roundedTotal) amountSelection.total = { candidate: roundedTotal, confidence: amountSelection.total.confidence };
+  const tipped = amountSelection.total && totalWithTip(context, amountSelection.total.candidate, [...pool.of(amountFields.total?.name), ...pool.of(amountFields.due?.name)]);
+  if (amountSelection.total && tipped) amountSelection.total = { candidate: tipped.total, confidence: amountSelection.total.confidence };
   if (!amountSelection.total && amountSelection.net && amountSelection.tax) {
     // The tax may be printed twice (its line in the totals, again in a tax summary at the foot): the
     // sum sits under one of them, not necessarily under the one read most surely.
@@ -77,7 +80,10 @@ export function selectValues(context: ExtractionContext, pool: CandidatePool, ar
   for (const role of Object.keys(amountFields) as (keyof typeof amountFields)[]) {
     const field = amountFields[role];
     const selection = amountSelection[role];
-    if (field && selection) chosen.set(field.name, resultFrom(field.name, selection.candidate, selection.confidence, hasGeometry));
+    if (!field || !selection) continue;
+    const result = resultFrom(field.name, selection.candidate, selection.confidence, hasGeometry);
+    // Net plus tax adds up to the total before the tip (validated by the document type's sum rule).
+    chosen.set(field.name, role === 'total' && tipped && selection.candidate === tipped.total ? { ...result, outsideSums: tipped.tip } : result);
   }
   for (const field of context.specification.fields) {
     if (chosen.has(field.name)) continue;

@@ -870,3 +870,55 @@ describe('receipt seller names spelt again on the page', () => {
     expect(seller(withFoot(till({ head: head('SINAR MOTD SPARES SDN BHD') }), 'www.kedaimajujaya.com'))?.value).toBe('SINAR MOTD SPARES SDN BHD');
   });
 });
+
+describe('till receipts of other countries', () => {
+  /** A North American restaurant or drugstore slip: name, street, town with its state and ZIP code. */
+  const slip = (head: Row[], totals: Row[]): Row[] => [
+    ...head,
+    { text: 'Server: Kelly   Table 12', x: 0.06 },
+    { text: 'Date: 11/05/2026  7:14 PM', x: 0.06 },
+    item('Pancakes', '17.00'),
+    item('Coffee', '11.00'),
+    ...totals,
+    { text: 'Thank you!', x: 0.35 },
+  ];
+  const totalsWithTip: Row[] = [item('Subtotal', '28.00'), item('Tax', '2.52'), item('Total', '30.52'), item('Tip', '6.00'), item('Grand Total', '36.52')];
+
+  it('take the name over a store number, and never the town line of the address', () => {
+    const head: Row[] = [
+      { text: 'WALGREENS #4521', x: 0.3, confidence: 0.95 },
+      { text: '1200 Broadway', x: 0.3, confidence: 0.95 },
+      { text: 'Nashville, TN 37203', x: 0.28, confidence: 0.95 },
+    ];
+    const { values } = extract(slip(head, [item('Subtotal', '28.00'), item('Tax', '2.52'), item('Total', '30.52')]));
+    expect(values.seller_name).toBe('WALGREENS');
+    expect(values.currency).toBe('USD');
+    expect(values.issue_date).toBe('2026-11-05');
+    // With the name unread (a logo), the town and state over their ZIP code are still no seller.
+    const unnamed = extract(slip(head.slice(1), [item('Subtotal', '28.00'), item('Tax', '2.52'), item('Total', '30.52')]));
+    expect(unnamed.values.seller_name ?? null).not.toBe('Nashville, TN');
+  });
+
+  it('take a name that ends in a word a label begins with ("THE GREEN TABLE"), not the "Table 12" line', () => {
+    const head: Row[] = [
+      { text: 'THE GREEN TABLE', x: 0.3, confidence: 0.95 },
+      { text: '45 Market St', x: 0.32, confidence: 0.95 },
+      { text: 'San Francisco, CA 94105', x: 0.25, confidence: 0.95 },
+    ];
+    expect(extract(slip(head, totalsWithTip)).values.seller_name).toBe('THE GREEN TABLE');
+  });
+
+  it('take the total with the tip where the slip prints their sum under the tip, at the confidence of the total', () => {
+    const head: Row[] = [{ text: 'BLUE MOON DINER', x: 0.3, confidence: 0.95 }, { text: '512 Main St, Austin TX 78701', x: 0.2, confidence: 0.95 }];
+    const outcome = extractDocument(placedDocument([slip(head, totalsWithTip)], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    const total = outcome.fields.find((field) => field.name === 'total_amount');
+    expect(total?.value).toBe(36.52);
+    // Net plus tax is the total before the tip: the sum rule holds, so the total is not doubted for it.
+    expect(total?.metadata.confidence).toBeGreaterThan(0.9);
+    // A tip with no sum printed under it leaves the total as printed (the tip may be a suggestion).
+    expect(extract(slip(head, [item('Subtotal', '28.00'), item('Tax', '2.52'), item('Total', '30.52'), item('Tip', '6.00')])).values.total_amount).toBe(30.52);
+    // An amount under the tip that is not total plus tip is no total with the tip.
+    expect(extract(slip(head, [item('Subtotal', '28.00'), item('Tax', '2.52'), item('Total', '30.52'), item('Tip', '6.00'), item('Grand Total', '36.00')])).values.total_amount).toBe(30.52);
+  });
+});
