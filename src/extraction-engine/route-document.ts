@@ -35,8 +35,11 @@ const KEYWORD_AS_FIELD_LABEL = /^\s*(?:(?:no|nr|number|num|date|id|ref)\b|#|:|\p
  * shows at most about 70 across the picture, where an A4 or letter page holds 90-130.
  */
 const MAX_CHARACTERS_ACROSS_ROLL = 72;
-/** Words measured before the page's width is trusted: a few large title letters say nothing. */
-const MIN_WORDS_MEASURED = 20;
+/**
+ * Words measured before the page's width is trusted: a few large title letters say nothing, but a
+ * fuel or parking slip of nine lines holds a dozen (a 20-word floor left those unrouted).
+ */
+const MIN_WORDS_MEASURED = 12;
 /**
  * The paper outweighs a "TAX INVOICE" title and one more mention of it (GST/VAT law has tills print
  * one, and delivery slips repeat it in their footer); the type's own keywords and labels then decide.

@@ -96,6 +96,22 @@ describe('till receipts', () => {
     expect(routed(0.021, [...slip.slice(0, 6), { text: 'Due Date: 30/05/2018', x: 0.5 }, ...slip.slice(6)])).toBe('invoice');
   });
 
+  it('routes a short slip on narrow till paper as a receipt: a fuel sale of nine lines names no till word', () => {
+    const fuel: Row[] = [
+      { text: 'SHELL', x: 0.4 },
+      { text: '3400 W Sunset Blvd', x: 0.25 },
+      { text: 'Los Angeles, CA 90026', x: 0.22 },
+      { text: 'PUMP# 04', x: 0.02 },
+      { text: 'UNLEADED 12.402 G @ $4.599/G', x: 0.02 },
+      [{ text: 'FUEL SALE', x: 0.02 }, { text: '$57.04', x: 0.7 }],
+      [{ text: 'TOTAL SALE', x: 0.02 }, { text: '$57.04', x: 0.7 }],
+      [{ text: 'CREDIT', x: 0.02 }, { text: '$57.04', x: 0.7 }],
+      { text: '11/27/26 06:41', x: 0.02 },
+    ];
+    const outcome = extractDocument(placedDocument([fuel], { language: 'en', source: 'ocr', characterWidth: 0.021 }), { configuration: defaultExtractionConfiguration });
+    expect(outcome.status === 'COMPLETED' ? outcome.docType : outcome.status).toBe('receipt');
+  });
+
   it('still routes a letter that only says thank you nowhere', () => {
     const letter: Row[] = ['Dear Sir or Madam,', 'thank you for your letter of last week.', 'Kind regards'];
     expect(extractDocument(placedDocument([letter], { language: 'en' }), { configuration: defaultExtractionConfiguration })).toMatchObject({ status: 'FAILED', code: 'DOCUMENT_NOT_ROUTED' });
