@@ -71,8 +71,18 @@ function addTables(context: ExtractionContext, chosen: Map<string, FieldResult>)
     const value = field ? chosen.get(field.name)?.value : undefined;
     return typeof value === 'number' ? [value] : [];
   });
-  for (const result of tableFieldResults(context.layout, tableFields, { totalsRows, sums }, fieldOfRole(context, 'line-item-count')?.name)) chosen.set(result.name, result);
+  const currencyField = fieldOfRole(context, 'currency');
+  const currency = currencyField ? chosen.get(currencyField.name)?.value : undefined;
+  const wholeUnitMoney = typeof currency === 'string' && WHOLE_UNIT_CURRENCIES.has(currency);
+  for (const result of tableFieldResults(context.layout, tableFields, { totalsRows, sums, wholeUnitMoney }, fieldOfRole(context, 'line-item-count')?.name)) chosen.set(result.name, result);
 }
+
+/**
+ * Currencies whose prices are printed without cents: ISO 4217 gives yen, won, dong, the Chilean and
+ * Colombian pesos and the Icelandic krona no minor unit in use, and rupiah and forint prices are whole
+ * numbers in practice (Indonesian tills print "22.000").
+ */
+const WHOLE_UNIT_CURRENCIES = new Set(['IDR', 'JPY', 'KRW', 'VND', 'CLP', 'COP', 'ISK', 'HUF']);
 
 /** Normalizes an embedded e-invoice value for a field's type; undefined when it does not fit. */
 export function embeddedValueFor(field: FieldSpecification, raw: string | number): FieldValue | undefined {

@@ -19,6 +19,8 @@ export interface TableReadingOptions {
   totalsRows: Set<string>;
   /** Amounts the rows' line totals may add up to (net, total), when the page prints them. */
   sums: number[];
+  /** The document's currency has no cents in use (rupiah, yen, won): its money prints as "22.000". */
+  wholeUnitMoney?: boolean;
 }
 
 interface HeaderPhrase {

@@ -592,13 +592,46 @@ function amountOnLine(row: LayoutRow): number | undefined {
 }
 
 /**
+ * Money in whole units with its thousands grouped ("22.000", "1,250,000", "Rp22.000", "¥1,480"), as a
+ * document in rupiah, yen or won prints it: no cents, so the two-decimal money of a till line is not it.
+ */
+const WHOLE_UNIT_MONEY = /^(?:Rp\.?|IDR|¥|￥|₩)?(\d{1,3}([.,])\d{3}(?:\2\d{3})*)$/u;
+
+/**
+ * The page with its whole-unit money written as the till lines' money is ("22.000" as "22000.00"), so
+ * that the item lines of a document in a currency without cents are read as any other. Only for such a
+ * document (TableReadingOptions.wholeUnitMoney): elsewhere "12.402" is a quantity to three places.
+ */
+function withWholeUnitMoneyInCents(page: LayoutPage): LayoutPage {
+  const rows = page.rows.map((row) => ({
+    ...row,
+    segments: row.segments.map((segment) => {
+      let text = '';
+      let copiedUpTo = 0;
+      const words = segment.words.map((word) => {
+        const money = WHOLE_UNIT_MONEY.exec(word.text);
+        text += segment.text.slice(copiedUpTo, word.start);
+        const written = money ? `${money[1]!.replace(/[.,]/g, '')}.00` : word.text;
+        const start = text.length;
+        text += written;
+        copiedUpTo = word.start + word.text.length;
+        return written === word.text ? { ...word, start } : { ...word, text: written, start };
+      });
+      return { ...segment, text: text + segment.text.slice(copiedUpTo), words };
+    }),
+  }));
+  return { ...page, rows };
+}
+
+/**
  * The item lines of a layout without a table header: on the first page where a block of item lines
  * stands above a totals line. Undefined when there is none.
  */
 export function readTillRows(layout: DocumentLayout, specifications: TableColumnSpecification[], options: TableReadingOptions): ExtractedTable | undefined {
   const names = columnNamesOf(specifications);
   if (!names) return undefined;
-  for (const page of layout.pages) {
+  const pages = options.wholeUnitMoney ? layout.pages.map(withWholeUnitMoneyInCents) : layout.pages;
+  for (const page of pages) {
     for (let index = 1; index < page.rows.length; index += 1) {
       if (!endsItems(page.rows[index]!, options)) continue;
       const { block, numbersUnderHeader } = itemBlockAbove(page, index, options, specifications);

@@ -495,3 +495,38 @@ describe('counts checked against the till\'s quantity total', () => {
     }
   });
 });
+
+describe('item lines in a currency without cents', () => {
+  const rupiah: Row[] = ['WARUNG SEDERHANA', 'Jl. Merdeka 45, Jakarta', 'Date: 27/11/2026 13:05', 'Kasir: 03'];
+
+  it('reads money printed in whole units with grouped thousands ("22.000", "Rp125.000") where the currency has no cents in use', () => {
+    const table = tableOf([
+      ...rupiah,
+      line('2 x 25.000 Nasi Rendang', '50.000'),
+      line('Es Teh Manis', '10,000'),
+      line('Kambing Guling', 'Rp125.000'),
+      line('TOTAL', 'Rp 185.000'),
+      line('TUNAI', 'Rp 200.000'),
+      line('KEMBALI', 'Rp 15.000'),
+    ]);
+    expect(table?.rows.map((row) => row.values.amount)).toEqual([50000, 10000, 125000]);
+    expect(table?.rows[0]?.values).toMatchObject({ quantity: 2, unit_price: 25000 });
+    expect(table?.arithmetic?.addsUpToSum).toBe(true);
+  });
+
+  it('leaves three decimals alone where the currency has cents: "12.402" litres is no money', () => {
+    const fuel = tableOf([
+      'SHELL STATION',
+      'Jalan Ampang 12, 50450 Kuala Lumpur',
+      'Date: 02/03/2024 10:14',
+      line('PETROL 12.402 L @ RM2.05', '25.42'),
+      line('Total RM', '25.42'),
+      line('Cash', '30.00'),
+      line('Change', '4.58'),
+    ]);
+    expect(fuel?.rows.map((row) => row.values.amount)).toEqual([25.42]);
+    // The same rupiah lines read as a ringgit slip give no items: their money has no cents.
+    const ringgit = tableOf(['KEDAI MAJU', 'Jalan Ampang 12, 50450 Kuala Lumpur SDN BHD', 'Date: 02/03/2024 10:14', line('Es Teh Manis', '10.000'), line('Teh Tarik', '5.000'), line('TOTAL RM', '15.00')]);
+    expect(ringgit?.rows.map((row) => row.values.amount) ?? []).not.toContain(10000);
+  });
+});
