@@ -207,6 +207,8 @@ const PHONE_PREFIXES: [string, string][] = [
   ['1', 'US'],
 ];
 const PHONE = /(?<![\w+])(?:\+|00)\s?(\d{1,3})[\s(.-]*\d/gu;
+/** Eleven digits or more in one run, nothing between them. */
+const UNBROKEN_DIGITS = /^\d{11,}(?!\d)/u;
 /** Country code and national number together: fewer digits after "+" or "00" are no phone number. */
 const MIN_INTERNATIONAL_DIGITS = 8;
 
@@ -233,6 +235,9 @@ export function findCountryMentions(text: string): CountryMention[] {
     // "(002022599 - U)" is a registration number: a number dialled abroad has eight digits or more.
     const dialled = /^[\d\s().-]*/.exec(text.slice(match.index).replace(/^(?:\+|00)/, ''))?.[0].replace(/\D/g, '') ?? '';
     if (dialled.length < MIN_INTERNATIONAL_DIGITS) continue;
+    // "007874235186" on an item line is a barcode (UPC, EAN) with its leading zeros, and "001287233536"
+    // a tax number: a number dialled abroad from "00" is written in groups, never as one run of digits.
+    if (match[0].startsWith('00') && UNBROKEN_DIGITS.test(text.slice(match.index))) continue;
     const digits = match[1] ?? '';
     const prefix = PHONE_PREFIXES.find(([code]) => digits.startsWith(code));
     // "+1" is shared by the US, Canada and the Caribbean: it counts for both of the larger ones.

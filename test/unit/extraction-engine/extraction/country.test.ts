@@ -42,6 +42,14 @@ describe('findCountryMentions', () => {
     expect(findCountryMentions('Tel: 0020 2 2345 6789').find((mention) => mention.evidence === 'phone prefix')?.countries).toEqual(['EG']);
   });
 
+  it('takes no phone prefix from a barcode or a tax number that starts with "00": a number dialled abroad is written in groups', () => {
+    // A UPC with its leading zeros on a US till's item line ("00" + 7 read as Russia, "00370" as Lithuania).
+    expect(findCountryMentions('GV MILK GAL  007874235186 F  3.48 N')).toEqual([]);
+    expect(findCountryMentions('PAPER TOWEL  003700083322  12.97 X')).toEqual([]);
+    expect(findCountryMentions('GST ID: 001287233536').some((mention) => mention.evidence === 'phone prefix')).toBe(false);
+    expect(findCountryMentions('Tel 0044-20-7946-0958').find((mention) => mention.evidence === 'phone prefix')?.countries).toEqual(['GB']);
+  });
+
   it('splits a legal form several countries use between them', () => {
     const weights = weighCountries(findCountryMentions('Beispiel GmbH'));
     expect(weights.get('DE')).toBeCloseTo(weights.get('CH') ?? 0);
@@ -150,6 +158,23 @@ describe('currency implied by the country where no sign is printed', () => {
     if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
     expect(outcome.fields.find((field) => field.name === 'currency')?.value).toBe('USD');
     expect(outcome.fields.find((field) => field.name === 'issue_date')?.value).toBe('2026-11-05');
+  });
+
+  it('reads US dollars from the state and ZIP code of a till that prints its items with their barcodes', () => {
+    const rows: Row[] = [
+      { text: 'Walmart', x: 0.4 },
+      { text: '2110 W WALNUT ST', x: 0.3 },
+      { text: 'ROGERS AR 72756', x: 0.3 },
+      [{ text: 'GV MILK GAL 007874235186 F', x: 0.05 }, { text: '3.48 N', x: 0.75 }],
+      [{ text: 'PAPER TOWEL 003700083322', x: 0.05 }, { text: '12.97 X', x: 0.75 }],
+      [{ text: 'SUBTOTAL', x: 0.05 }, { text: '16.45', x: 0.75 }],
+      [{ text: 'TOTAL', x: 0.05 }, { text: '17.60', x: 0.75 }],
+      { text: '11/07/26 14:22:05', x: 0.05 },
+    ];
+    const outcome = extractDocument(placedDocument([rows], { language: 'en', source: 'ocr' }), { configuration: defaultExtractionConfiguration, labels: { docType: 'receipt' } });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    expect(outcome.fields.find((field) => field.name === 'currency')?.value).toBe('USD');
+    expect(outcome.fields.find((field) => field.name === 'issue_date')?.value).toBe('2026-11-07');
   });
 
   it('reports no currency when nothing on the page names a country or a sign', () => {
