@@ -411,6 +411,9 @@ export function withLegalFormRestored(name: string): string {
   return name.replace(MISREAD_S_B, 'S/B');
 }
 
+/** A chain's store number after its name ("WALGREENS #4521", "Store #12"): not part of the name. */
+const STORE_NUMBER_AT_END = /\s+(?:(?:store|shop|branch|outlet)\s*)?#\s?\d{1,6}\s*$/iu;
+
 /** A head line cleaned into a business name, or undefined when it reads as something else. */
 function receiptHeadName(text: string): string | undefined {
   // The town line of an address ("Nashville, TN 37203", "Toronto ON M5X 1A9") names no business.
@@ -659,7 +662,6 @@ const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;
  * "{519537 Xi"; or with some of its digits read as the letters they look like, its check letter after
  * a dash ("BOZ7ZO-U" for 802720-U: B for 8, O or D for 0, Z for 2, S for 5, G for 6, I or l for 1).
  */
-const STORE_NUMBER_AT_END = /\s+(?:(?:store|shop|branch|outlet)\s*)?#\s?\d{1,6}\s*$/iu;
 const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*(?:\d{5,}\s?-?\s?\p{L}{0,2}|(?=[OQDIlZSGB]*\d)[\dOQDIlZSGB]{5,8}\s?-\s?\p{Lu})\s*[)}\]]?[\s,.;:]*$/u;
 
 /**

@@ -1,7 +1,7 @@
 // What a till prints under its total: the cash tendered, the change given back, the cash rounding
-// adjustment and a restaurant's tip. Tendered minus change is what the customer paid, which is the total: an independent
-// check of the total read from its own line, and the rounding line turns an exact total into the
-// amount paid when no rounded total is printed (or OCR lost it).
+// adjustment and a restaurant's tip. Tendered minus change is what the customer paid, which is the
+// total: an independent check of the total read from its own line, and the rounding line turns an
+// exact total into the amount paid when no rounded total is printed (or OCR lost it).
 
 import { findAmounts } from '../values/amount.ts';
 import type { ValueContext } from '../values/field-value.ts';

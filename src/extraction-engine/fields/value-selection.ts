@@ -12,13 +12,13 @@ import { nameSpeltAsOnPage } from './name-spelling.ts';
 import { withWholeNames } from './party-names.ts';
 import {
   cashRoundedTotal,
-  totalWithTip,
   checkedAgainstRateLines,
   checkedAgainstTillPayment,
   MAX_TAX_SHARE_OF_TOTAL,
   mentionsPriorPayment,
   totalCheckedByTaxes,
   totalPaidAtTill,
+  totalWithTip,
   unlabelledSumUnderTax,
   type TotalCheck,
 } from './total-checks.ts';
