@@ -7,7 +7,7 @@ import { extractionSettlement, reprocessExtraction } from '../../src/composition
 import { ExtractionClient, waitForEvents, waitForExecutionEnd, workspaceKey } from '../support/extraction-client.ts';
 import { invoicePdf, textPdf } from '../support/extraction-documents.ts';
 import { startStackUnderTest, type StackUnderTest } from '../support/local-stack-harness.ts';
-import { corpusFile } from '../support/document-builders.ts';
+import { corpusFile, textPdf as placedTextPdf } from '../support/document-builders.ts';
 
 // Every way an extraction ends, over HTTP on the embedded stack with the real state machine.
 
@@ -113,6 +113,36 @@ describe('a document that is extracted', () => {
     expect(events[0]!.data).toMatchObject({ extractionId: extraction.id, status: 'COMPLETED', outputAvailable: true, labels: { customer: 'northwind' } });
     expect(events[0]!.data.output.fieldCount).toBe(extraction.output.fieldCount);
     expect(events[0]!.data.error).toBeUndefined();
+  });
+
+  it('reads a US restaurant slip as its client would: the seller without its store number, dollars and a month-first date from the address, the total with the tip', async () => {
+    const lines = [
+      'THE GREEN TABLE #12',
+      '45 Market St',
+      'San Francisco, CA 94105',
+      'Check 1042   11/05/2026 8:02PM',
+      'Burger                 16.00',
+      'Salad                  12.00',
+      'Subtotal               28.00',
+      'Tax                     2.52',
+      'Total                  30.52',
+      'Tip                     6.00',
+      'Grand Total            36.52',
+      'Visa XXXX1234          36.52',
+    ];
+    // A till roll: 226 points wide, one line every 12 points.
+    const height = 40 + lines.length * 12;
+    const slip = Buffer.from(await placedTextPdf([lines.map((text, index) => ({ text, x: 12, y: height - 20 - index * 12, size: 8 }))], { width: 226, height }));
+    const created = await client.upload(slip, 'dinner.pdf');
+    const extraction = await client.waitForTerminal(created.body.id);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const fields = Object.fromEntries(extraction.output.fields.map((field: { name: string }) => [field.name, field]));
+    expect(fields.seller_name).toMatchObject({ value: 'THE GREEN TABLE' });
+    expect(fields.currency).toMatchObject({ value: 'USD' });
+    expect(fields.issue_date).toMatchObject({ value: '2026-11-05' });
+    expect(fields.total_amount).toMatchObject({ value: 36.52 });
+    expect(fields.total_amount.metadata.confidence).toBeGreaterThan(0.9);
   });
 
   it('accepts a multipart upload with labels in one request', async () => {

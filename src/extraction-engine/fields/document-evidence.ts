@@ -3,7 +3,7 @@
 // envelope window, and whose block (seller's or buyer's) a piece of text sits in.
 
 import { findAmounts } from '../values/amount.ts';
-import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries, type CountryMention } from '../values/country.ts';
+import { CURRENCY_OF_COUNTRY, findCountryMentions, namesPostalTown, weighCountries, type CountryMention } from '../values/country.ts';
 import { findCurrencyMentions } from '../values/currency.ts';
 import { findIbans, type FoundIban } from '../values/iban.ts';
 import { cleanPartyName, findCompanyNames, hasLegalForm, isLegalFormAlone, legalFormRanges, looksLikeKeyAndValue, type FoundCompanyName } from '../values/party-name.ts';
@@ -417,7 +417,7 @@ const STORE_NUMBER_AT_END = /\s+(?:(?:store|shop|branch|outlet)\s*)?#\s?\d{1,6}\
 /** A head line cleaned into a business name, or undefined when it reads as something else. */
 function receiptHeadName(text: string): string | undefined {
   // The town line of an address ("Nashville, TN 37203", "Toronto ON M5X 1A9") names no business.
-  if (findCountryMentions(text).some((mention) => mention.evidence === 'postal address')) return undefined;
+  if (namesPostalTown(text)) return undefined;
   const cleaned = text
     // A chain's store number after its name: "WALGREENS #4521", "TIM HORTONS #2231".
     .replace(STORE_NUMBER_AT_END, '')

@@ -11,7 +11,7 @@ import type { ExtractionContext } from './extraction-context.ts';
 import type { FieldCandidate } from './field-candidate.ts';
 import { compileLabelSources, findLabelMatches } from './label-anchors.ts';
 import { boxOfRateLines, rateLinesTotal, taxSummaryRateRowsTotal, type RateLinesTotal } from './rate-totals.ts';
-import { findTillPayment, MAX_CASH_ROUNDING } from './till-payment.ts';
+import { findTillPayment, MAX_CASH_ROUNDING, type TillPayment } from './till-payment.ts';
 
 /**
  * The page's arithmetic about the chosen total, from the strongest check it prints: tendered minus
@@ -41,6 +41,18 @@ export function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandid
     .sort((left, right) => right.score - left.score)[0];
 }
 
+/** The till's payment lines, found once per extraction: the tip, the rounding and the payment checks all read them. */
+const tillPayments = new WeakMap<ExtractionContext, TillPayment>();
+
+function tillPaymentOf(context: ExtractionContext): TillPayment {
+  let payment = tillPayments.get(context);
+  if (!payment) {
+    payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
+    tillPayments.set(context, payment);
+  }
+  return payment;
+}
+
 /**
  * The total with the tip: a restaurant's slip prints its total, the tip under it and the sum of both
  * ("Total 30.52", "Tip 6.00", "Grand Total 36.52"), and what the card was charged is the sum. The
@@ -49,7 +61,7 @@ export function cashRoundedTotal(chosen: FieldCandidate, candidates: FieldCandid
  */
 export function totalWithTip(context: ExtractionContext, chosen: FieldCandidate, candidates: FieldCandidate[]): { total: FieldCandidate; tip: number } | undefined {
   if (typeof chosen.value !== 'number') return undefined;
-  const tip = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') }).tip;
+  const tip = tillPaymentOf(context).tip;
   if (!tip || typeof tip.value !== 'number' || !isBelow(tip, chosen)) return undefined;
   const sum = Math.round((chosen.value + tip.value) * 100) / 100;
   const withTip = candidates
@@ -168,7 +180,7 @@ export function checkedAgainstTillPayment(
   arithmetic: { totalCheck?: TotalCheck },
 ): { candidate: FieldCandidate; confidence: number } {
   if (typeof total.candidate.value !== 'number') return total;
-  const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
+  const payment = tillPaymentOf(context);
   let checked = total;
   const rounding = payment.rounding;
   const roundingBelowTotal =
@@ -246,7 +258,7 @@ const PAID_EXACTLY_CONFIDENCE = 0.5;
  * where no change line is printed.
  */
 export function totalPaidAtTill(context: ExtractionContext, fieldName: string): AmountChoiceOf | undefined {
-  const payment = findTillPayment(context.layout, { dateOrder: context.dateOrder, ...(context.language ? { language: context.language } : {}), fromOcr: context.layout.pages.some((page) => page.source === 'ocr') });
+  const payment = tillPaymentOf(context);
   const [tendered, change] = payment.paymentLines ?? [];
   // A slip that prints the cash tendered and no change line at all was paid exactly ("TOTAL AMOUNT",
   // its figure unread, over "CASH RM 50.00"): the weakest evidence of a total, but the page's own.

@@ -214,6 +214,14 @@ const MIN_INTERNATIONAL_DIGITS = 8;
 
 const ALL_RULES = [...NAME_RULES, ...LEGAL_FORM_RULES, ...TAX_ID_RULES, ...POSTAL_ADDRESS_RULES];
 
+/** Any of the postal address rules, as one pattern (without the global flag: a test keeps no state). */
+const POSTAL_TOWN = new RegExp(POSTAL_ADDRESS_RULES.map((rule) => `(?:${rule.pattern.source})`).join('|'), 'u');
+
+/** Whether the text holds the town line of a postal address ("Nashville, TN 37203", "London W1D 1AN"). */
+export function namesPostalTown(text: string): boolean {
+  return POSTAL_TOWN.test(text);
+}
+
 /**
  * Whether any rule can match the text, as one pattern per set of flags: most lines name no country,
  * and one scan of the line answers that for all the rules at once (a hundred scans did, per line).

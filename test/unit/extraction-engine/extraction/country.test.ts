@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
 import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
-import { CURRENCY_OF_COUNTRY, findCountryMentions, weighCountries } from '../../../../src/extraction-engine/values/country.ts';
+import { CURRENCY_OF_COUNTRY, findCountryMentions, namesPostalTown, weighCountries } from '../../../../src/extraction-engine/values/country.ts';
 import { placedDocument, type Row } from './read-document-builder.ts';
 
 function strongestCountry(text: string): string | undefined {
@@ -79,6 +79,7 @@ describe('findCountryMentions', () => {
   ])('takes the postal address %s for %s', (text, country) => {
     expect(strongestCountry(text)).toBe(country);
     expect(findCountryMentions(text).some((mention) => mention.evidence === 'postal address')).toBe(true);
+    expect(namesPostalTown(text)).toBe(true);
   });
 
   it('takes no postal address from codes that only look like one', () => {
@@ -93,6 +94,7 @@ describe('findCountryMentions', () => {
       'Invoice A12 3BC',
     ]) {
       expect(findCountryMentions(text).filter((mention) => mention.evidence === 'postal address')).toEqual([]);
+      expect(namesPostalTown(text)).toBe(false);
     }
   });
 
