@@ -143,7 +143,7 @@ console.log(`extraction engine (${describeMachine()}; load average ${loadavg().m
 console.log(`  raw pdf.js text extraction:   ${rawRate.toFixed(1)} pages/s (median pass; getDocument and getTextContent per page, pdf.js's own worker)`);
 console.log(
   `  whole engine (read+extract):  ${engineRate.toFixed(1)} pages/s (median pass; text read ${
-    (await pdfTextWorker()) ? 'through readers/pdf-text-worker.ts: composite TrueType font programs not converted' : "through pdf.js's own worker: the text worker does not fit this pdf.js"
+    (await pdfTextWorker()) ? 'through readers/pdf-text-worker.ts: composite TrueType font programs not converted, flate streams inflated in the thread' : "through pdf.js's own worker: the text worker does not fit this pdf.js"
   })`,
 );
 console.log(`  ratio:                        ${(wallRatio * 100).toFixed(1)}% of raw pdf.js (target ≥ 80%); CPU time: ${(cpuRatio * 100).toFixed(1)}%`);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
 import { pdfTextWorker, textWorkerSource } from '../../../../src/extraction-engine/readers/pdf-text-worker.ts';
 
@@ -92,6 +93,8 @@ describe('the PDF text worker', () => {
 
     expect(textWorkerSource(stockSource)).toContain('adjustWidths(properties);\n              break;');
     expect(textWorkerSource(stockSource.replace('data = this.checkAndRepair(name, file, properties);', 'data = this.repair(file);'))).toBeUndefined();
+    expect(textWorkerSource(stockSource)).toContain('__paperflowInflateSync(bytes)');
+    expect(textWorkerSource(stockSource.replace('new DecompressionStream(name)', 'new DecompressionStream(name, options)'))).toBeUndefined();
     expect(await pdfTextWorker()).toBeInstanceOf(pdfjs.PDFWorker);
   });
 
@@ -119,6 +122,43 @@ describe('the PDF text worker', () => {
 
     expect(textOnly.fontConverted).toBe(true);
     expect(textOnly.items).toEqual(stock.items);
+  });
+
+  describe('flate streams', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    /** A page of 120 item lines whose content stream, compressed, is well over the 1 KB pdf.js hands to a DecompressionStream. */
+    async function longContentPdf(compress: (content: Uint8Array) => Uint8Array): Promise<Uint8Array> {
+      let seed = 7;
+      const nextAmount = () => ((seed = (seed * 48_271) % 2_147_483_647) % 100_000) / 100;
+      const lines = Array.from({ length: 120 }, (_, index) => `BT /F1 9 Tf 40 ${800 - index * 6} Td (Item ${index + 1} article ${(seed % 9_973).toString(36)} ${nextAmount().toFixed(2)} EUR) Tj ET`);
+      const content = compress(new TextEncoder().encode(lines.join('\n')));
+      expect(content.length).toBeGreaterThan(1024);
+      const document = await PDFDocument.create();
+      const page = document.addPage([595, 842]);
+      const { context } = document;
+      page.node.setFontDictionary(PDFName.of('F1'), context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' })));
+      page.node.set(PDFName.of('Contents'), context.register(context.stream(content, { Filter: 'FlateDecode' })));
+      return document.save({ useObjectStreams: false });
+    }
+
+    it.each([
+      { case: 'a whole stream', compress: (content: Uint8Array) => new Uint8Array(deflateSync(content)) },
+      // zlib rejects it (no checksum, last block cut short); pdf.js's own decoder then reads what is there.
+      { case: 'a stream cut short', compress: (content: Uint8Array) => new Uint8Array(deflateSync(content)).subarray(0, -40) },
+    ])('inflates $case in the thread and reads the text pdf.js itself reads', async ({ compress }) => {
+      const pdf = await longContentPdf(compress);
+      const decompressionStreams = vi.spyOn(globalThis, 'DecompressionStream');
+
+      const stock = await readThrough(pdf, undefined);
+      const streamsForStock = decompressionStreams.mock.calls.length;
+      const textOnly = await readThrough(pdf, await pdfTextWorker());
+
+      expect(streamsForStock).toBeGreaterThan(0);
+      expect(decompressionStreams.mock.calls.length).toBe(streamsForStock);
+      expect(textOnly.items.length).toBeGreaterThan(20);
+      expect(textOnly.items).toEqual(stock.items);
+    });
   });
 
   it('lets go of each document once it is read, so a long-lived process does not deliver every message to every document it read before', async () => {
