@@ -65,6 +65,7 @@ const DISCOUNT_WORD = /\b(?:abzgl|abzuglich|rabatt|nachlass|abschlag|discount|le
 const CARRIED_FORWARD = /^(?:ubertrag|uebertrag|carried forward|carry forward|brought forward|b\/f|c\/f|a reporter|report|transport|van transport|przeniesienie|z przeniesienia|riporto|suma z przeniesienia)\b/;
 /** Header words repeated under the header ("EUR", "netto", "%") are not rows. */
 const NUMERIC_WORD = /^[-+−(]?[$€£¥₹]?\d[\d.,'’]*\)?%?-?$/;
+const CURRENCY_SIGN = /[$€£¥₹]/u;
 /** A line tight under a row belongs to it when the gap is below this many line heights. */
 const CONTINUATION_GAP = 0.85;
 /** A gap of more than this many line heights after the last row ends the table. */
@@ -386,8 +387,11 @@ function cellValue(specification: TableColumnSpecification, text: string, decima
       return value !== undefined && Number.isInteger(value) ? value : undefined;
     }
     case 'percent': {
+      // A "VAT" column may hold the tax in money ("£480.00"): a sum of money or a figure over 100 is no rate.
+      if (CURRENCY_SIGN.test(text)) return undefined;
       const rate = /(\d[\d.,]*)\s*%/.exec(text)?.[1] ?? (NUMERIC_WORD.test(text) ? text : undefined);
-      return rate === undefined ? undefined : parseLocaleNumber(rate, decimalComma);
+      const value = rate === undefined ? undefined : parseLocaleNumber(rate, decimalComma);
+      return value !== undefined && Math.abs(value) <= 100 ? value : undefined;
     }
     case 'date':
       return findDates(text)[0]?.iso;

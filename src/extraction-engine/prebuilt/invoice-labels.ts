@@ -116,7 +116,7 @@ export const sellerNameLabels: LabelsByLanguage = {
 };
 
 export const buyerNameLabels: LabelsByLanguage = {
-  en: ['bill to', 'billed to', 'bill to address', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'guest name', 'customer name', 'subscriber', 'subscriber name'],
+  en: ['bill to', 'billed to', 'bill to address', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'guest name', 'customer name', 'subscriber', 'subscriber name', 'to'],
   de: ['rechnungsempfänger', 'käufer', 'käufer/leistungsempfänger', 'leistungsempfänger', 'rechnungsadresse', 'kunde', 'empfänger', 'teilnehmer', 'vertragsinhaber'],
   fr: ['facture a', 'facturé a', 'client', 'destinataire', 'acheteur', 'adresse de facturation', "nom de l'abonné", 'nom du client', 'titulaire du contrat'],
   nl: ['factuuradres', 'klant', 'koper', 'afnemer', 'geadresseerde', 'abonnee', 'naam abonnee'],
@@ -273,7 +273,7 @@ export const receiptNumberLabels: LabelsByLanguage = {
 
 /** Weak seller hints: the account holder or payee is usually, not always, the seller. */
 export const sellerNameWeakLabels: LabelsByLanguage = {
-  en: ['account holder', 'account name', 'payable to', 'in favor of', 'in favour of', 'beneficiary'],
+  en: ['account holder', 'account name', 'payable to', 'pay to', 'in favor of', 'in favour of', 'beneficiary'],
   de: ['kontoinhaber', 'empfänger der zahlung', 'zahlungsempfänger'],
   fr: ['titulaire du compte', 'beneficiaire', "a l'ordre de"],
   nl: ['rekeninghouder', 'ten name van', 'begunstigde'],

@@ -113,7 +113,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     type: 'amount',
     role: 'line-total',
     headerLabels: {
-      en: ['amount', 'total', 'line total', 'price incl. vat', 'incl. vat', 'amount incl. vat', 'gross', 'net amount', 'amount net', 'total price', 'value', 'sum', 'price total', 'ext. price', 'extended'],
+      en: ['amount', 'total', 'line total', 'net', 'price incl. vat', 'incl. vat', 'amount incl. vat', 'gross', 'net amount', 'amount net', 'total price', 'value', 'sum', 'price total', 'ext. price', 'extended'],
       de: ['betrag', 'gesamt', 'gesamtpreis', 'summe', 'gesamtbetrag', 'zeilenbetrag', 'positionsbetrag', 'positions- betrag', 'entgelt', 'netto', 'wert', 'nettobetrag', 'nettowert', 'brutto', 'bruttobetrag', 'preis inkl. mwst.'],
       fr: ['montant', 'total', 'montant ht', 'total ht', 'prix total', 'montant ttc', 'total ttc'],
       nl: ['bedrag', 'totaal', 'totaalprijs', 'subtotaal', 'prijs incl. btw', 'incl. btw'],

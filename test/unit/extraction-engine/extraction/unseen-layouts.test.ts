@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
 import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
+import { readDocument } from '../../../../src/extraction-engine/read-document.ts';
+import { textPdf } from '../../../support/document-builders.ts';
 import { placedDocument, type Row } from './read-document-builder.ts';
 
 // Invoice and receipt layouts from outside the development corpus, built the way a PDF text
@@ -312,5 +314,59 @@ describe('line items', () => {
       [{ text: 'Balance', x: 0.05 }, { text: '$ 0.00', x: 0.88 }],
     ];
     expect(lineItemCount(rows)).toBe(1);
+  });
+});
+
+describe('a UK invoice addressed with "To:" and items priced "Net | VAT"', () => {
+  const ukInvoice = (addressee: Row[], itemHeader: Row, item: Row, paymentLine?: Row): Row[] => [
+    [{ text: 'Brightside Consulting Ltd', x: 0.08 }, { text: 'Invoice', x: 0.65, height: 0.02 }],
+    [{ text: '14 Canal Street, Manchester M1 3HU', x: 0.08 }, { text: 'Invoice No. BC-0917', x: 0.65 }],
+    [{ text: 'Invoice Date: 3 November 2026', x: 0.65 }],
+    ...addressee,
+    itemHeader,
+    item,
+    [{ text: 'Total due', x: 0.65 }, { text: '£2,880.00', x: 0.8 }],
+    ...(paymentLine ? [paymentLine] : []),
+  ];
+  const netVatHeader: Row = [{ text: 'Description', x: 0.08 }, { text: 'Net', x: 0.65 }, { text: 'VAT', x: 0.8 }];
+  const netVatItem: Row = [{ text: 'Strategy workshop (2 days)', x: 0.08 }, { text: '£2,400.00', x: 0.65 }, { text: '£480.00', x: 0.8 }];
+
+  function outcomeOf(rows: Row[]) {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return Object.fromEntries(outcome.fields.map((field) => [field.name, field.value]));
+  }
+
+  it.each([
+    { case: 'on the line of the key', addressee: [{ text: 'To: Harper & Sons Ltd, 2 Mill Lane, Leeds LS1 4AB', x: 0.08 }] },
+    { case: 'under the key', addressee: [{ text: 'To:', x: 0.08 }, { text: 'Harper & Sons Ltd', x: 0.08 }, { text: '2 Mill Lane, Leeds LS1 4AB', x: 0.08 }] },
+  ])('reads the party after "To:" as the buyer, $case', ({ addressee }) => {
+    expect(outcomeOf(ukInvoice(addressee, netVatHeader, netVatItem))).toMatchObject({ buyer_name: 'Harper & Sons Ltd', seller_name: 'Brightside Consulting Ltd', total_amount: 2880 });
+  });
+
+  it('does not take the payee of a "Pay to:" line for the buyer', async () => {
+    // As a PDF's text layer places it: in Helvetica "Pay " is narrow enough that the payee's line starts
+    // inside the block the "to:" key would open.
+    const texts: [number, number, string][] = [
+      [50, 50, 'Brightside Consulting Ltd'], [400, 50, 'Invoice'], [50, 64, '14 Canal Street, Manchester M1 3HU'], [400, 70, 'Invoice No. BC-0917'],
+      [400, 84, 'Invoice Date: 3 November 2026'], [50, 220, 'Description'], [400, 220, 'Net'], [490, 220, 'VAT'], [50, 240, 'Strategy workshop (2 days)'],
+      [400, 240, '£2,400.00'], [490, 240, '£480.00'], [400, 336, 'Total due'], [490, 336, '£2,880.00'], [50, 380, 'Pay to: Brightside Consulting Ltd, sort code 12-34-56'],
+    ];
+    const pdf = await textPdf([texts.map(([x, y, text]) => ({ text, x, y: 792 - y, size: 10 }))]);
+    const outcome = extractDocument(await readDocument(pdf, { mediaType: 'application/pdf' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    expect(Object.fromEntries(outcome.fields.map((field) => [field.name, field.value]))).toMatchObject({ seller_name: 'Brightside Consulting Ltd', buyer_name: null, total_amount: 2880 });
+  });
+
+  it('reads an item under a "Net" column, and a "VAT" column of money as no tax rate', () => {
+    const items = outcomeOf(ukInvoice([{ text: 'To: Harper & Sons Ltd', x: 0.08 }], netVatHeader, netVatItem)).line_items;
+    expect(items).toEqual([{ description: 'Strategy workshop (2 days)', amount: 2400 }]);
+  });
+
+  it('still reads a "VAT" column of rates as the tax rate', () => {
+    const header: Row = [{ text: 'Description', x: 0.08 }, { text: 'VAT', x: 0.5 }, { text: 'Net', x: 0.65 }];
+    const item: Row = [{ text: 'Strategy workshop (2 days)', x: 0.08 }, { text: '20%', x: 0.5 }, { text: '£2,400.00', x: 0.65 }];
+    const items = outcomeOf(ukInvoice([{ text: 'To: Harper & Sons Ltd', x: 0.08 }], header, item)).line_items;
+    expect(items).toEqual([{ description: 'Strategy workshop (2 days)', tax_rate: 20, amount: 2400 }]);
   });
 });
