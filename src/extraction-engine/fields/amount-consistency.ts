@@ -57,7 +57,22 @@ function withDecimalPointRestored(totals: Scored[]): Scored[] {
     }));
 }
 
-/** Sums of two or three different per-rate tax amounts, as extra tax candidates. */
+/**
+ * Twice an amount printed on two tax lines of its own, as India's CGST and SGST are (always the same
+ * half of the rate). Only a candidate: it is chosen where net plus it gives the total, so a tax printed
+ * twice (its line in the totals, again in a summary) is not doubled.
+ */
+function equalTaxLineSums(taxes: Scored[], printed: FieldCandidate[]): Scored[] {
+  const sums: Scored[] = [];
+  for (const tax of taxes) {
+    if (typeof tax.candidate.value !== 'number' || tax.candidate.value === 0) continue;
+    const lines = new Set(printed.filter((candidate) => candidate.value === tax.candidate.value).map((candidate) => candidate.segmentId));
+    if (lines.size >= 2) sums.push({ candidate: { ...tax.candidate, value: round(tax.candidate.value * 2), evidence: 'sum of two equal tax lines' }, score: tax.score * 0.8 });
+  }
+  return sums;
+}
+
+/** Sums of two different per-rate tax amounts, as extra tax candidates. */
 function perRateTaxSums(taxes: Scored[]): Scored[] {
   const sums: Scored[] = [];
   const values = taxes.filter((tax) => typeof tax.candidate.value === 'number' && tax.candidate.value !== 0);
@@ -82,7 +97,9 @@ export function selectAmounts(amounts: AmountCandidates, options: AmountSelectio
   const largestTotal = Math.max(0, ...printedTotals.map((total) => Math.abs(total.candidate.value as number)));
   const nets = top(amounts.net);
   const printedTaxes = top(amounts.tax);
-  const taxes = [...printedTaxes, ...perRateTaxSums(printedTaxes)];
+  const taxesPrintedOrPerRate = [...printedTaxes, ...perRateTaxSums(printedTaxes)];
+  // Twice a tax printed twice is searched for a sum that adds up, but is no rival of the printed figure.
+  const taxes = [...taxesPrintedOrPerRate, ...equalTaxLineSums(printedTaxes, amounts.tax)];
   // A total whose decimal point is restored is believed only where an amount printed above it plus
   // the tax give it ("3 Item(s) Total: 30.00", "GST: 1.80", "Net Total: 3180"); that amount is its net.
   const restoredBases = new Map<Scored, Scored>();
@@ -134,7 +151,7 @@ export function selectAmounts(amounts: AmountCandidates, options: AmountSelectio
     selection.total = { candidate: best.total.candidate, confidence: repairedTotals.includes(best.total) ? Math.min(RESTORED_POINT_CONFIDENCE, confidence) : confidence };
   }
   if (best.net) selection.net = { candidate: best.net.candidate, confidence: confidenceOf(best.net, nets) };
-  if (best.tax) selection.tax = { candidate: best.tax.candidate, confidence: confidenceOf(best.tax, taxes) };
+  if (best.tax) selection.tax = { candidate: best.tax.candidate, confidence: confidenceOf(best.tax, taxesPrintedOrPerRate) };
   // Without a total to check against, tax lines of similar strength on different rows are per-rate
   // lines (MwSt A 7 %, MwSt B 19 %): the document's tax is their sum.
   if (!best.consistent && !best.net && printedTaxes.length >= 2) {

@@ -161,6 +161,8 @@ function candidatesBelow(field: FieldSpecification, label: LabelMatch, context: 
   const tolerance = 0.008;
   const numeric = field.type === 'amount' || field.type === 'number' || field.type === 'integer';
   let rowsSearched = 0;
+  // Rows whose one figure, under the header, has a label of another field before it ("Subtotal 688.00").
+  const labelledElsewhere = new Set<FieldCandidate>();
   for (let rowIndex = row.index + 1; rowIndex < page.rows.length && rowsSearched < (isPartyName ? 4 : 3); rowIndex += 1) {
     const below = page.rows[rowIndex];
     if (!below) break;
@@ -194,6 +196,7 @@ function candidatesBelow(field: FieldSpecification, label: LabelMatch, context: 
       const direction = DIRECTION_FACTORS_BELOW[rowsSearched - 1] ?? 0.5;
       const candidate = toCandidate(field, first, belowText, label.strength * direction, `below "${labelTextOf(label)}"`);
       if (candidate) candidates.push(isPartyName ? withWrappedNameLine(candidate, page.rows[rowIndex + 1], chosen.word.box.x) : candidate);
+      if (candidate && figuresOn(below) === 1 && rowLabelledBefore(context, below, chosen.word.box.x, field.name)) labelledElsewhere.add(candidate);
       // A column of amounts under a header lists per-rate rows, then their sum: keep looking.
       if (numeric) continue;
       break;
@@ -201,16 +204,29 @@ function candidatesBelow(field: FieldSpecification, label: LabelMatch, context: 
     // A party block may start with a line that is not the name ("GLN 4000001123452").
     if (!isPartyName) break;
   }
-  return numeric ? withSumRowFirst(candidates) : candidates;
+  return numeric ? withSumRowFirst(candidates, labelledElsewhere) : candidates;
+}
+
+/** How many words of the row are figures: a totals row of a table has one per column, a labelled line one. */
+function figuresOn(row: LayoutRow): number {
+  return row.segments.flatMap((segment) => segment.words).filter((word) => /^\D{0,3}\d[\d.,' ]*\D{0,2}$/u.test(word.text)).length;
+}
+
+/** Labels left of `x` on the row name another field than `fieldName`, and not this one ("USt. Gesamt: 75,04" is the tax's). */
+function rowLabelledBefore(context: LabelCandidateContext, row: LayoutRow, x: number, fieldName: string): boolean {
+  const labels = row.segments.filter((segment) => segment.box.x < x).flatMap((segment) => context.labelsBySegment.get(segment.id) ?? []).filter((label) => label.fieldName !== undefined && label.box.x < x);
+  return labels.length > 0 && labels.every((label) => label.fieldName !== fieldName);
 }
 
 /**
  * Rows per tax rate, then a row that adds them up: the sum row is the document's figure, though it is
- * the farthest from the header, so it gets the first row's score.
+ * the farthest from the header, so it gets the first row's score. Not where the sum row is one figure
+ * labelled as another field's ("Subtotal 688.00" under an item table's "Total" column): it is that
+ * field's figure, where a table's totals row ("Summe 473,00 89,87 562,87") sums every column.
  */
-function withSumRowFirst(column: FieldCandidate[]): FieldCandidate[] {
+function withSumRowFirst(column: FieldCandidate[], labelledElsewhere: Set<FieldCandidate>): FieldCandidate[] {
   const last = column.at(-1);
-  if (!last || column.length < 3 || column.some((candidate) => typeof candidate.value !== 'number')) return column;
+  if (!last || labelledElsewhere.has(last) || column.length < 3 || column.some((candidate) => typeof candidate.value !== 'number')) return column;
   const rows = column.slice(0, -1);
   const sum = rows.reduce((total, candidate) => total + (candidate.value as number), 0);
   if (Math.abs(sum - (last.value as number)) > 0.011 * rows.length || (last.value as number) === 0) return column;

@@ -25,7 +25,7 @@ export const issueDateLabels: LabelsByLanguage = {
 };
 
 export const dueDateLabels: LabelsByLanguage = {
-  en: ['due date', 'payment due', 'date due', 'due on', 'pay by', 'payable by', 'payment due date', 'remit until', 'pay until', 'payable until'],
+  en: ['due date', 'payment due', 'date due', 'due on', 'pay by', 'payable by', 'payment due date', 'remit until', 'pay until', 'payable until', 'due'],
   de: ['fälligkeitsdatum', 'fällig am', 'fällig bis', 'fälligkeit', 'zahlungsziel', 'zahlbar bis', 'zahlbar bis zum', 'netto bis', 'bis zum'],
   fr: ["date d'echeance", 'echeance', 'date limite de paiement', 'a payer avant le', 'payable avant le', 'date limite'],
   nl: ['vervaldatum', 'uiterste betaaldatum', 'te betalen voor', 'betalen voor'],
@@ -55,7 +55,7 @@ export const currencyLabels: LabelsByLanguage = {
 };
 
 export const netAmountLabels: LabelsByLanguage = {
-  en: ['subtotal', 'sub-total', 'sub total', 'net amount', 'net total', 'total net', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excluding tax', 'total before tax', 'amount excl. vat', 'taxable amount', 'net'],
+  en: ['subtotal', 'sub-total', 'sub total', 'net amount', 'net total', 'total net', 'total excl. vat', 'total excl vat', 'total excluding vat', 'total excluding tax', 'total before tax', 'amount excl. vat', 'total excl. gst', 'total excl gst', 'total excluding gst', 'amount excl. gst', 'taxable amount', 'taxable value', 'net'],
   de: ['nettobetrag', 'netto-betrag', 'summe netto', 'nettosumme', 'gesamt netto', 'rechnungssumme netto', 'rechnungssumme ohne ust.', 'summe ohne mwst', 'zwischensumme', 'nettowert', 'warenwert netto', 'warenwert', 'netto'],
   fr: ['total ht', 'montant ht', 'sous-total', 'sous total', 'total hors taxes', 'montant hors taxes', 'net ht', 'total net ht'],
   nl: ['subtotaal', 'totaal excl. btw', 'totaal exclusief btw', 'exclusief btw', 'excl. btw', 'netto bedrag', 'totaal netto', 'grondslag'],
@@ -65,17 +65,19 @@ export const netAmountLabels: LabelsByLanguage = {
 };
 
 export const taxAmountLabels: LabelsByLanguage = {
-  en: ['vat amount', 'tax amount', 'total tax', 'total vat', 'sales tax', 'vat total', 'tax', 'vat', 'gst'],
+  // The sales taxes of federal countries print one line each (Canada: GST/HST with QST or PST; India: CGST with SGST, or IGST).
+  en: ['vat amount', 'tax amount', 'total tax', 'total vat', 'sales tax', 'vat total', 'tax', 'vat', 'gst', 'hst', 'qst', 'pst', 'cgst', 'sgst', 'utgst', 'igst'],
   de: ['mwst-betrag', 'mwst.-betrag', 'mwst betrag', 'steuerbetrag', 'umsatzsteuerbetrag', 'umsatzsteuer', 'mehrwertsteuer', 'zzgl. mwst', 'zzgl. ust', 'mwst.', 'mwst', 'ust.', 'ust'],
   fr: ['montant tva', 'montant de la tva', 'total tva', 'tva'],
   nl: ['btw bedrag', 'btw-bedrag', 'totaal btw', 'btw'],
-  pl: ['kwota vat', 'podatek vat', 'razem vat', 'wartosc vat', 'razem', 'vat'],
+  // PTU: the VAT as Polish till receipts (paragon fiskalny) name it.
+  pl: ['kwota vat', 'podatek vat', 'razem vat', 'wartosc vat', 'razem', 'vat', 'ptu'],
   es: ['importe iva', 'cuota iva', 'total iva', 'iva'],
   it: ['totale iva', 'imposta', 'iva'],
 };
 
 export const totalAmountLabels: LabelsByLanguage = {
-  en: ['grand total', 'total amount', 'invoice total', 'total incl. vat', 'total including vat', 'total incl. tax', 'total including tax', 'total gross', 'gross amount', 'invoice amount', 'total'],
+  en: ['grand total', 'total amount', 'invoice total', 'total incl. vat', 'total including vat', 'total incl. tax', 'total including tax', 'total incl. gst', 'total incl gst', 'total including gst', 'total gross', 'gross amount', 'invoice amount', 'total'],
   de: ['gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'endbetrag', 'endsumme', 'bruttobetrag', 'summe brutto', 'rechnungssumme brutto', 'bruttosumme', 'gesamt brutto', 'rechnungssumme', 'gesamtpreis', 'brutto', 'gesamt', 'summe', 'total'],
   fr: ['total ttc', 'montant ttc', 'total facture', 'montant total', 'total a payer', 'total'],
   nl: ['totaal incl. btw', 'totaal inclusief btw', 'totaalbedrag', 'factuurbedrag', 'factuur totaal', 'totaal'],

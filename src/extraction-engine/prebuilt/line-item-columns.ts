@@ -10,13 +10,14 @@ export const lineItemColumns: TableColumnSpecification[] = [
     type: 'integer',
     role: 'position',
     hidden: true,
-    headerLabels: { en: ['pos', 'no', 'no.', '#', 'line', 'item no'], de: ['pos', 'pos.', 'nr', 'nr.', 'position'], fr: ['n°', 'ligne'], nl: ['nr', 'regel'], pl: ['lp', 'lp.'], es: ['n°'], it: ['n°', 'riga'] },
+    headerLabels: { en: ['pos', 'no', 'no.', '#', 'line', 'item no', 's.no', 's.no.', 's. no.', 'sr. no.', 'sr.no.', 'sl. no.', 'sl.no.', 's/n'], de: ['pos', 'pos.', 'nr', 'nr.', 'position'], fr: ['n°', 'ligne'], nl: ['nr', 'regel'], pl: ['lp', 'lp.'], es: ['n°'], it: ['n°', 'riga'] },
   },
   {
     name: 'product_code',
     type: 'string',
     headerLabels: {
-      en: ['sku', 'code', 'item code', 'product code', 'part no', 'part number', 'article no', 'ref', 'reference'],
+      // India: the HSN (goods) or SAC (services) code of each item.
+      en: ['sku', 'code', 'item code', 'product code', 'part no', 'part number', 'article no', 'ref', 'reference', 'item #', 'hsn', 'hsn/sac', 'hsn code', 'sac'],
       de: ['art.nr.', 'art.-nr.', 'art-nr', 'art-nr-lieferant', 'artikelnummer', 'artikel-nr.', 'artikelnr.', 'art-nr-lief.', 'art-nr-kunde', 'artnr', 'sachnummer'],
       fr: ['réf', 'réf.', 'référence', 'code', 'code article'],
       nl: ['artikelnummer', 'artikelnr', 'art.nr.', 'code'],
@@ -30,7 +31,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     type: 'string',
     role: 'description',
     headerLabels: {
-      en: ['description', 'item', 'items', 'product', 'products', 'service', 'services', 'details', 'particulars', 'article', 'item description', 'product name', 'name'],
+      en: ['description', 'item', 'items', 'product', 'products', 'service', 'services', 'details', 'particulars', 'article', 'articles', 'item description', 'product name', 'name'],
       de: ['beschreibung', 'bezeichnung', 'artikel', 'artikelbeschreibung', 'artikelbezeichnung', 'leistung', 'leistungen', 'produkt', 'text', 'leistungsbeschreibung'],
       fr: ['description', 'désignation', 'designation', 'libellé', 'libelle', 'article', 'produit', 'prestation'],
       nl: ['omschrijving', 'beschrijving', 'artikel', 'product', 'dienst'],

@@ -104,7 +104,7 @@ const NAME_RULES: CountryRule[] = [
   names(['NG'], ['Nigeria', 'Lagos', 'Abuja']),
   names(['KE'], ['Kenya', 'Nairobi']),
   names(['BR'], ['Brazil', 'Brasil', 'São Paulo', 'Sao Paulo', 'Rio de Janeiro']),
-  names(['MX'], ['Mexico', 'México', 'Ciudad de México', 'Guadalajara', 'Monterrey']),
+  names(['MX'], ['Mexico', 'México', 'Ciudad de México', 'CDMX', 'Guadalajara', 'Monterrey']),
   names(['AR'], ['Argentina', 'Buenos Aires']),
   names(['CL'], ['Chile', 'Santiago de Chile']),
   names(['CO'], ['Colombia', 'Bogotá', 'Bogota', 'Medellín']),
@@ -154,6 +154,7 @@ const LEGAL_FORM_RULES: CountryRule[] = [
   legalForm(['FI'], 'Oyj?', 0.8),
   legalForm(['JP'], '株式会社|K\\.K\\.|Kabushiki Kaisha', 1),
   legalForm(['CN'], '有限公司', 0.6),
+  legalForm(['MX'], 'S\\.A\\. [Dd][Ee] C\\.V\\.|SA [Dd][Ee] CV|S\\. [Dd][Ee] R\\.L\\. [Dd][Ee] C\\.V\\.|S [Dd][Ee] RL [Dd][Ee] CV', 1),
 ];
 
 const taxId = (countries: string[], pattern: string, weight = 1, flags = 'gu'): CountryRule => ({ pattern: new RegExp(pattern, flags), countries, weight, evidence: 'tax id name or format' });
@@ -177,6 +178,10 @@ const TAX_ID_RULES: CountryRule[] = [
   taxId(['DE', 'AT', 'CH'], '(?<![\\p{L}])(?:USt-?IdNr|MwSt|UID)(?![\\p{L}])', 0.4),
   taxId(['CH'], '(?<![\\p{L}])CHE-?\\d{3}\\.\\d{3}\\.\\d{3}', 1.5),
   taxId(['FR'], '(?<![\\p{L}])(?:SIRET|SIREN)(?![\\p{L}])', 1),
+  // Latin America: Mexico's RFC, Brazil's CNPJ (by name or shape), Argentina's CUIT.
+  taxId(['MX'], '(?<![\\p{L}])R\\.F\\.C\\.|(?<![\\p{L}])RFC(?![\\p{L}])', 1),
+  taxId(['BR'], '(?<![\\p{L}])CNPJ(?![\\p{L}])|(?<![\\d])\\d{2}\\.\\d{3}\\.\\d{3}/\\d{4}-\\d{2}(?![\\d])', 1.5),
+  taxId(['AR'], '(?<![\\p{L}])(?:C\\.U\\.I\\.T\\.|CUIT)(?![\\p{L}])', 1),
 ];
 
 const postalAddress = (countries: string[], pattern: string, weight = 1): CountryRule => ({ pattern: new RegExp(pattern, 'gu'), countries, weight, evidence: 'postal address' });

@@ -296,6 +296,18 @@ describe('selectAmounts', () => {
     expect(selection.tax?.candidate.value).toBe(56.87);
   });
 
+  it('doubles a tax printed on two lines of its own only where net plus the double gives the total, and never doubts the tax for the double', () => {
+    const onLine = (value: number, segmentId: number): FieldCandidate => ({ ...candidate('tax', value, 0.6), segmentId });
+    // CGST and SGST, the same half of the rate each.
+    const split = selectAmounts({ net: [candidate('net', 50250, 0.8)], tax: [onLine(1256.25, 1), onLine(1256.25, 2)], total: [candidate('total', 52762.5, 0.8)], due: [] });
+    expect(split.tax?.candidate.value).toBe(2512.5);
+    // A tax printed in the totals and again in a summary, with no total to check against: the tax as printed, at least as sure as when printed once.
+    const twice = selectAmounts({ net: [candidate('net', 30.84, 0.6)], tax: [onLine(3.89, 1), onLine(3.89, 2)], total: [], due: [] });
+    const once = selectAmounts({ net: [candidate('net', 30.84, 0.6)], tax: [onLine(3.89, 1)], total: [], due: [] });
+    expect(twice.tax?.candidate.value).toBe(3.89);
+    expect(twice.tax?.confidence).toBeGreaterThanOrEqual(once.tax!.confidence);
+  });
+
   it('derives the net amount from total and tax when it is not printed', () => {
     const selection = selectAmounts({ net: [], tax: [candidate('tax', 0, 0.7)], total: [candidate('total', 4.11, 0.9)], due: [] });
     expect(selection.net?.candidate.value).toBe(4.11);

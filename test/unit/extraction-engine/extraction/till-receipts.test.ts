@@ -937,4 +937,41 @@ describe('till receipts of other countries', () => {
     // An amount under the tip that is not total plus tip is no total with the tip.
     expect(extract(slip(head, [item('Subtotal', '28.00'), item('Tax', '2.52'), item('Total', '30.52'), item('Tip', '6.00'), item('Grand Total', '36.00')])).values.total_amount).toBe(30.52);
   });
+
+  it('read a Mexican slip\'s "$" as pesos, from the legal form, the RFC or the city', () => {
+    const mexican = (headLine: string, sign = '$ ') =>
+      extract([
+        { text: 'OXXO', x: 0.4, confidence: 0.95 },
+        { text: headLine, x: 0.1, confidence: 0.95 },
+        { text: 'FECHA: 27/11/2026 14:32', x: 0.06 },
+        item('COCA COLA 600ML', '18.50'),
+        item('PAN BIMBO', '52.00'),
+        item('TOTAL', `${sign}70.50`),
+        item('EFECTIVO', `${sign}100.00`),
+        item('CAMBIO', `${sign}29.50`),
+      ]).values;
+    expect(mexican('CADENA COMERCIAL OXXO SA DE CV')).toMatchObject({ currency: 'MXN', total_amount: 70.5, issue_date: '2026-11-27' });
+    expect(mexican('RFC: CCO8605231N4').currency).toBe('MXN');
+    expect(mexican('AV. REFORMA 222, CDMX').currency).toBe('MXN');
+    // The same slip with Argentina's tax id is in pesos of Argentina; with Brazil's and no sign, in reais.
+    expect(mexican('C.U.I.T. 30-71234567-8').currency).toBe('ARS');
+    expect(mexican('CNPJ 12.345.678/0001-90', '').currency).toBe('BRL');
+  });
+
+  it('read a Polish paragon: "SUMA PLN" is the total, "SUMA PTU" its tax', () => {
+    const { values } = extract([
+      { text: 'Jeronimo Martins Polska S.A.', x: 0.1, confidence: 0.95 },
+      { text: 'NIP 779-10-11-327', x: 0.25, confidence: 0.95 },
+      { text: 'PARAGON FISKALNY', x: 0.25 },
+      { text: '2026-11-27 18:05', x: 0.06 },
+      item('Chleb zytni 1 x 4,99', '4,99A'),
+      item('Mleko 2 x 3,29', '6,58A'),
+      item('SPRZEDAZ OPODATKOWANA A', '11,57'),
+      item('PTU A 5,00%', '0,55'),
+      item('SUMA PTU', '0,55'),
+      item('SUMA PLN', '11,57'),
+      item('Karta', '11,57'),
+    ]);
+    expect(values).toMatchObject({ currency: 'PLN', total_amount: 11.57, tax_amount: 0.55, issue_date: '2026-11-27' });
+  });
 });

@@ -370,3 +370,124 @@ describe('a UK invoice addressed with "To:" and items priced "Net | VAT"', () =>
     expect(items).toEqual([{ description: 'Strategy workshop (2 days)', tax_rate: 20, amount: 2400 }]);
   });
 });
+
+describe('invoices of federal countries, with a sales tax line per level of government', () => {
+  function valuesOf(rows: Row[]) {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return Object.fromEntries(outcome.fields.map((field) => [field.name, field.value]));
+  }
+
+  it('adds a Canadian GST and QST into the tax, and takes the total both are in', () => {
+    const rows: Row[] = [
+      [{ text: 'Maple Leaf Design Inc.', x: 0.08 }, { text: 'INVOICE', x: 0.65, height: 0.02 }],
+      [{ text: '1200 Rue Sainte-Catherine O, Montréal QC H3B 1K9', x: 0.08 }, { text: 'No. MLD-2291', x: 0.65 }],
+      [{ text: 'Date: November 2, 2026', x: 0.65 }],
+      { text: 'Client:', x: 0.08 },
+      { text: 'Northern Lights Café', x: 0.08 },
+      [{ text: 'Item', x: 0.08 }, { text: 'Hours', x: 0.62 }, { text: 'Rate', x: 0.72 }, { text: 'Total', x: 0.85 }],
+      [{ text: 'Brand identity package', x: 0.08 }, { text: '24', x: 0.62 }, { text: '85.00', x: 0.72 }, { text: '2,040.00', x: 0.85 }],
+      [{ text: 'Subtotal', x: 0.65 }, { text: '2,040.00', x: 0.85 }],
+      [{ text: 'GST 5%', x: 0.65 }, { text: '102.00', x: 0.85 }],
+      [{ text: 'QST 9.975%', x: 0.65 }, { text: '203.49', x: 0.85 }],
+      [{ text: 'Total (CAD)', x: 0.65 }, { text: '2,345.49', x: 0.85 }],
+    ];
+    expect(valuesOf(rows)).toMatchObject({ currency: 'CAD', net_amount: 2040, tax_amount: 305.49, total_amount: 2345.49 });
+  });
+
+  it('reads an Indian tax invoice: taxable value, CGST and SGST, and items with a serial number and an HSN code', () => {
+    const rows: Row[] = [
+      [{ text: 'Sharma Textiles Pvt. Ltd.', x: 0.08 }, { text: 'TAX INVOICE', x: 0.62, height: 0.02 }],
+      [{ text: 'GSTIN: 27AABCS1429B1ZB', x: 0.08 }, { text: 'Invoice No: ST/2026/0871', x: 0.62 }],
+      [{ text: 'Plot 14, MIDC, Pune, Maharashtra 411019', x: 0.08 }, { text: 'Invoice Date: 05-11-2026', x: 0.62 }],
+      { text: 'Buyer:', x: 0.08 },
+      { text: 'Kulkarni Garments LLP', x: 0.08 },
+      [{ text: 'S.No', x: 0.08 }, { text: 'Description of Goods', x: 0.15 }, { text: 'HSN', x: 0.49 }, { text: 'Qty', x: 0.57 }, { text: 'Rate', x: 0.66 }, { text: 'Amount', x: 0.82 }],
+      [{ text: '1', x: 0.08 }, { text: 'Cotton fabric', x: 0.15 }, { text: '5208', x: 0.49 }, { text: '200', x: 0.57 }, { text: '180.00', x: 0.66 }, { text: '36,000.00', x: 0.82 }],
+      [{ text: '2', x: 0.08 }, { text: 'Polyester lining', x: 0.15 }, { text: '5407', x: 0.49 }, { text: '150', x: 0.57 }, { text: '95.00', x: 0.66 }, { text: '14,250.00', x: 0.82 }],
+      [{ text: 'Taxable Value', x: 0.62 }, { text: '50,250.00', x: 0.82 }],
+      [{ text: 'CGST @ 2.5%', x: 0.62 }, { text: '1,256.25', x: 0.82 }],
+      [{ text: 'SGST @ 2.5%', x: 0.62 }, { text: '1,256.25', x: 0.82 }],
+      [{ text: 'Grand Total', x: 0.62 }, { text: 'Rs. 52,762.50', x: 0.82 }],
+    ];
+    const values = valuesOf(rows);
+    expect(values).toMatchObject({ currency: 'INR', net_amount: 50250, tax_amount: 2512.5, total_amount: 52762.5 });
+    expect(values.line_items).toEqual([
+      { description: 'Cotton fabric', product_code: '5208', quantity: 200, unit_price: 180, amount: 36000 },
+      { description: 'Polyester lining', product_code: '5407', quantity: 150, unit_price: 95, amount: 14250 },
+    ]);
+  });
+
+  it('reads the date after a bare "Due:" key as the due date', () => {
+    const rows: Row[] = [
+      [{ text: 'Koala Plumbing Pty Ltd', x: 0.08 }, { text: 'TAX INVOICE', x: 0.65, height: 0.02 }],
+      [{ text: '22 George St, Sydney NSW 2000', x: 0.08 }, { text: 'Invoice # 10457', x: 0.65 }],
+      [{ text: 'Date: 14/10/2026', x: 0.65 }],
+      [{ text: 'Due: 28/10/2026', x: 0.65 }],
+      [{ text: 'Subtotal', x: 0.65 }, { text: '$1,735.00', x: 0.85 }],
+      [{ text: 'GST', x: 0.65 }, { text: '$173.50', x: 0.85 }],
+      [{ text: 'Total AUD', x: 0.65 }, { text: '$1,908.50', x: 0.85 }],
+    ];
+    expect(valuesOf(rows)).toMatchObject({ issue_date: '2026-10-14', due_date: '2026-10-28', currency: 'AUD', total_amount: 1908.5 });
+  });
+});
+
+describe('invoices of other countries: totals and item columns', () => {
+  function valuesOf(rows: Row[]) {
+    const outcome = extractDocument(placedDocument([rows], { language: 'en' }), { configuration: defaultExtractionConfiguration });
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return Object.fromEntries(outcome.fields.map((field) => [field.name, field.value]));
+  }
+
+  it('does not take the subtotal under the item table\'s "Total" column for the total, and reads an "Item #" column as the product code', () => {
+    const rows: Row[] = [
+      [{ text: 'Pine Ridge Supply Co.', x: 0.08 }, { text: 'INVOICE', x: 0.68, height: 0.02 }],
+      [{ text: '455 Industrial Pkwy, Denver, CO 80216', x: 0.08 }, { text: 'Invoice No: PR-55310', x: 0.68 }],
+      [{ text: 'Invoice Date: 11/12/2026', x: 0.68 }],
+      [{ text: 'Item #', x: 0.08 }, { text: 'Description', x: 0.18 }, { text: 'Qty', x: 0.54 }, { text: 'Unit Price', x: 0.62 }, { text: 'Total', x: 0.82 }],
+      [{ text: 'LB-2x4', x: 0.08 }, { text: 'Lumber 2x4x8', x: 0.18 }, { text: '120', x: 0.54 }, { text: '4.25', x: 0.62 }, { text: '510.00', x: 0.82 }],
+      [{ text: 'NL-16D', x: 0.08 }, { text: 'Nails 16d (50 lb)', x: 0.18 }, { text: '2', x: 0.54 }, { text: '89.00', x: 0.62 }, { text: '178.00', x: 0.82 }],
+      [{ text: 'Subtotal', x: 0.65 }, { text: '688.00', x: 0.82 }],
+      [{ text: 'Shipping', x: 0.65 }, { text: '45.00', x: 0.82 }],
+      [{ text: 'Sales Tax 8.81%', x: 0.65 }, { text: '60.61', x: 0.82 }],
+      [{ text: 'Total', x: 0.65 }, { text: '$793.61', x: 0.82 }],
+    ];
+    const values = valuesOf(rows);
+    expect(values).toMatchObject({ net_amount: 688, tax_amount: 60.61, total_amount: 793.61 });
+    expect(values.line_items).toEqual([
+      { product_code: 'LB-2x4', description: 'Lumber 2x4x8', quantity: 120, unit_price: 4.25, amount: 510 },
+      { product_code: 'NL-16D', description: 'Nails 16d (50 lb)', quantity: 2, unit_price: 89, amount: 178 },
+    ]);
+  });
+
+  it('reads totals "excl. GST" and "incl. GST" as the net and the total', () => {
+    const rows: Row[] = [
+      [{ text: 'Kiwi Web Ltd', x: 0.08 }, { text: 'TAX INVOICE', x: 0.68, height: 0.02 }],
+      [{ text: 'Level 2, 45 Queen St, Auckland 1010', x: 0.08 }, { text: 'Invoice: KW-1204', x: 0.68 }],
+      [{ text: 'Issued: 1 November 2026', x: 0.68 }],
+      [{ text: 'Description', x: 0.08 }, { text: 'Amount NZD', x: 0.68 }],
+      [{ text: 'Website hosting (12 months)', x: 0.08 }, { text: '1,200.00', x: 0.68 }],
+      [{ text: 'Domain renewal', x: 0.08 }, { text: '35.00', x: 0.68 }],
+      [{ text: 'Total excl. GST', x: 0.54 }, { text: '1,235.00', x: 0.74 }],
+      [{ text: 'GST 15%', x: 0.54 }, { text: '185.25', x: 0.74 }],
+      [{ text: 'Total incl. GST', x: 0.54 }, { text: '1,420.25', x: 0.74 }],
+    ];
+    expect(valuesOf(rows)).toMatchObject({ currency: 'NZD', net_amount: 1235, tax_amount: 185.25, total_amount: 1420.25 });
+  });
+
+  it('reads the description under an "Articles" header', () => {
+    const rows: Row[] = [
+      [{ text: 'Manila Bay Printing Corp.', x: 0.08 }, { text: 'SALES INVOICE', x: 0.68, height: 0.02 }],
+      [{ text: '88 Roxas Blvd, Manila', x: 0.08 }, { text: 'No. 004512', x: 0.68 }],
+      [{ text: 'Date: Nov. 6, 2026', x: 0.68 }],
+      [{ text: 'Articles', x: 0.08 }, { text: 'Qty', x: 0.49 }, { text: 'Unit Price', x: 0.59 }, { text: 'Amount', x: 0.78 }],
+      [{ text: 'Tarpaulin banner 3x6', x: 0.08 }, { text: '10', x: 0.49 }, { text: '1,200.00', x: 0.59 }, { text: '12,000.00', x: 0.78 }],
+      [{ text: 'VATable Sales', x: 0.62 }, { text: '12,000.00', x: 0.78 }],
+      [{ text: 'VAT (12%)', x: 0.62 }, { text: '1,440.00', x: 0.78 }],
+      [{ text: 'TOTAL AMOUNT DUE', x: 0.62 }, { text: 'PHP 13,440.00', x: 0.78 }],
+    ];
+    const values = valuesOf(rows);
+    expect(values).toMatchObject({ currency: 'PHP', total_amount: 13440 });
+    expect(values.line_items).toEqual([{ description: 'Tarpaulin banner 3x6', quantity: 10, unit_price: 1200, amount: 12000 }]);
+  });
+});
