@@ -38,6 +38,8 @@ const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,
 /** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
 /** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
+/** A line opening with a count times a price ("1 * RM 2.83", "2 x $4.50", "3 @ 1.20"), not a count times a name ("2 x Brezel"). */
+const COUNT_TIMES_PRICE_FIRST = /^\d{1,4}\s*[xX×*@]\s*(?:R[MH]\s*|\$\s*|€\s*|£\s*)?\d{1,6}[.,]\d{2}(?!\d)/;
 const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
 /** A closing line whose amount is the items' sum. */
 const CLOSING_SUM = /\b(?:sub ?total|total|summe|gesamt|totaal|razem)\b/;
@@ -218,6 +220,8 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   if (!line.quantity && rest.length >= 2 && /^\d{1,2}$/.test(rest[0]!.text) && /\p{L}/u.test(rest[1]!.text)) {
     line.quantity = { value: Number(rest[0]!.text), words: [rest[0]!] };
     rest = rest.slice(1);
+    // "2 x Brezel": the sign between the count and the name is neither.
+    if (rest.length >= 2 && /^[xX×]$/.test(rest[0]!.text)) rest = rest.slice(1);
   }
   // A short item number before the name ("2174 COKE ZERO", "1 D28 MILO DINO"): the product code.
   if (!line.productCode && rest.length >= 2 && (/^\d{3,4}$/.test(rest[0]!.text) || (line.quantity !== undefined && /^[A-Z]\d{2,3}$/.test(rest[0]!.text))) && /\p{L}{2}/u.test(rest[1]!.text)) {
@@ -226,7 +230,10 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   }
   while (rest.length > 1 && TAX_CODE.test(rest[rest.length - 1]!.text)) rest = rest.slice(0, -1);
   const description = rest.map((word) => word.text).join(' ').trim();
-  if (/\p{L}{2}/u.test(description)) line.description = { value: description, words: rest };
+  // "1 * RM 2.83 UNT ( 0.17)=RM 2.83": a line that opens with its count times its price is the price
+  // line of the item named above it; its other words are the till's working, not a name.
+  if (line.quantity && COUNT_TIMES_PRICE_FIRST.test(text)) line.numbersOnly = true;
+  else if (/\p{L}{2}/u.test(description)) line.description = { value: description, words: rest };
   // Numbers only ("9045734 11% 7.50."): a line of code, quantity and price whose description is above it.
   else line.numbersOnly = true;
   return line;
@@ -507,10 +514,13 @@ function itemBlockAbove(page: LayoutPage, totalsIndex: number, options: TableRea
   return { block, numbersUnderHeader };
 }
 
-/** More words with digits than without: an item's code and numbers, not its name. */
+/**
+ * More numbers than other words: an item's code and numbers, not its name. A word with digits and a
+ * run of letters ("2PIN", "2PCS", "500G") is part of a name, not a number.
+ */
 function mostlyNumbers(row: LayoutRow): boolean {
   const words = wordsOf(row).map((entry) => entry.word.text);
-  const withDigits = words.filter((word) => /\d/.test(word)).length;
+  const withDigits = words.filter((word) => /\d/.test(word) && !/\p{L}{2}/u.test(word)).length;
   return withDigits >= 3 && withDigits > words.length - withDigits;
 }
 

@@ -50,6 +50,26 @@ describe('item lines without a header', () => {
     ]);
   });
 
+  it('takes the name from above a line that opens with its count times its price, with the till\'s working after it ("1 * RM 2.83 UNT ( 0.17)=RM")', () => {
+    const table = tableOf([
+      ...head,
+      [{ text: 'CH50514', x: LEFT }, { text: 'SR', x: 0.86 }],
+      'T5 JOINT 2PIN 2PCS',
+      line('1 * RM 2.83 UNT ( 0.17)=RM', '2.83'),
+      [{ text: 'YT51874', x: LEFT }, { text: 'SR', x: 0.86 }],
+      'YE30 BK 7W WW LED TRACK LIGHT',
+      line('2 *RM 33.02 UNI ( 3.96)=RM', '66.04'),
+      line('Sub Total', '68.87'),
+      line('TOTAL', '68.87'),
+    ]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'T5 JOINT 2PIN 2PCS', quantity: 1, unit_price: 2.83, amount: 2.83 },
+      { description: 'YE30 BK 7W WW LED TRACK LIGHT', quantity: 2, unit_price: 33.02, amount: 66.04 },
+    ]);
+    // A count times a name ("2 x Brezel") is an item's count and name, not a price line.
+    expect(tableOf([...head, line('2 x Brezel', '3.60'), line('TOTAL', '3.60')])?.rows[0]?.values).toEqual({ description: 'Brezel', quantity: 2, amount: 3.6 });
+  });
+
   it('counts the rows as line_item_count and boxes each cell where it is printed', () => {
     const fields = fieldsOf([...head, { text: 'WATERING CAN 5L', x: LEFT }, line('1 X 6.90', '6.90'), line('TOTAL', '6.90')]);
     expect(fields.find((result) => result.name === 'line_item_count')?.value).toBe(1);
