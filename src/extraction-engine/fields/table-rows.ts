@@ -121,7 +121,8 @@ function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: Table
   for (let at = 0; at < words.length; ) {
     const phrase =
       phrases.get(keys[at]!)?.find((candidate) => candidate.tokens.every((token, offset) => keys[at + offset] === token || keys[at + offset] === token.replace(/[.:]$/, ''))) ??
-      (isOcr(row) ? misreadHeaderWord(keys[at]!, phrases) : undefined);
+      (isOcr(row) ? misreadHeaderWord(keys[at]!, phrases) : undefined) ??
+      slashedHeaderWord(keys[at]!, phrases);
     if (!phrase) {
       at += 1;
       continue;
@@ -135,6 +136,17 @@ function matchHeader(row: LayoutRow, phrases: PhraseIndex, specifications: Table
     at += phrase.tokens.length;
   }
   return { columns, matchedWords, words: words.length };
+}
+
+/**
+ * Two names of one column joined by a slash ("Item/Desc.", "Qty/Unit"): the column the first names,
+ * where both name a column. Labels that hold a slash themselves ("U/Price", "HSN/SAC") match whole first.
+ */
+function slashedHeaderWord(key: string, phrases: PhraseIndex): HeaderPhrase | undefined {
+  const parts = key.split('/');
+  if (parts.length !== 2) return undefined;
+  const [first, second] = parts.map((part) => phrases.get(part)?.find((candidate) => candidate.tokens.length === 1));
+  return first && second ? first : undefined;
 }
 
 /** OCR words carry a reading confidence; a text layer's do not. */

@@ -211,6 +211,12 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
     line.quantity = { value: Number(rest[0]!.text.slice(0, -1)), words: [rest[0]!] };
     rest = rest.slice(1);
   }
+  // "LD 000008190801  5.90SR": a department or tax letter and a barcode, the whole line before its
+  // amount: the item's code, named on another line.
+  if (rest.length === 2 && /^[A-Z]{1,2}$/.test(rest[0]!.text) && /^\d{8,14}$/.test(rest[1]!.text)) {
+    line.productCode = { value: rest[1]!.text, words: [rest[1]!] };
+    rest = [];
+  }
   // A barcode or item code opening the line.
   if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity || rest.slice(1).every((word) => !/\p{L}/u.test(word.text)))) {
     line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
@@ -554,9 +560,11 @@ function descriptionAbove(textAbove: LayoutRow[]): { value: string; words: Layou
     }
   }
   if (!best || bestLetters < 3) return undefined;
-  // A tax code closing the description line ("AIR ADAPTOR  SR") is not part of it.
-  const words = best.segments.flatMap((segment) => segment.words);
-  while (words.length > 1 && TAX_CODE.test(words[words.length - 1]!.text)) words.pop();
+  // A tax code closing the description line ("AIR ADAPTOR  SR") is not part of it: the code printed in
+  // a column of its own, or else one last word; a short last word of the name ("SHA BU  GR") stays.
+  const segments = best.segments.length > 1 ? best.segments.filter((segment) => !TAX_CODE.test(segment.text.trim())) : best.segments;
+  const words = segments.flatMap((segment) => segment.words);
+  if (segments.length === best.segments.length && words.length > 1 && TAX_CODE.test(words[words.length - 1]!.text)) words.pop();
   return { value: words.map((word) => word.text).join(' '), words };
 }
 

@@ -31,7 +31,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     type: 'string',
     role: 'description',
     headerLabels: {
-      en: ['description', 'item', 'items', 'product', 'products', 'service', 'services', 'details', 'particulars', 'article', 'articles', 'item description', 'product name', 'name'],
+      en: ['description', 'item', 'items', 'product', 'products', 'service', 'services', 'details', 'particulars', 'article', 'articles', 'desc', 'desc.', 'item description', 'product name', 'name'],
       de: ['beschreibung', 'bezeichnung', 'artikel', 'artikelbeschreibung', 'artikelbezeichnung', 'leistung', 'leistungen', 'produkt', 'text', 'leistungsbeschreibung'],
       fr: ['description', 'désignation', 'designation', 'libellé', 'libelle', 'article', 'produit', 'prestation'],
       nl: ['omschrijving', 'beschrijving', 'artikel', 'product', 'dienst'],
@@ -114,7 +114,7 @@ export const lineItemColumns: TableColumnSpecification[] = [
     type: 'amount',
     role: 'line-total',
     headerLabels: {
-      en: ['amount', 'total', 'line total', 'net', 'price incl. vat', 'incl. vat', 'amount incl. vat', 'gross', 'net amount', 'amount net', 'total price', 'value', 'sum', 'price total', 'ext. price', 'extended'],
+      en: ['amount', 'amt', 'amt.', 'total', 'line total', 'net', 'price incl. vat', 'incl. vat', 'amount incl. vat', 'gross', 'net amount', 'amount net', 'total price', 'value', 'sum', 'price total', 'ext. price', 'extended'],
       de: ['betrag', 'gesamt', 'gesamtpreis', 'summe', 'gesamtbetrag', 'zeilenbetrag', 'positionsbetrag', 'positions- betrag', 'entgelt', 'netto', 'wert', 'nettobetrag', 'nettowert', 'brutto', 'bruttobetrag', 'preis inkl. mwst.'],
       fr: ['montant', 'total', 'montant ht', 'total ht', 'prix total', 'montant ttc', 'total ttc'],
       nl: ['bedrag', 'totaal', 'totaalprijs', 'subtotaal', 'prijs incl. btw', 'incl. btw'],

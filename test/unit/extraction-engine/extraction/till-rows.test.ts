@@ -2,7 +2,9 @@
 // rule of the till reader fails here without it.
 
 import { describe, expect, it } from 'vitest';
+import { buildDocumentLayout } from '../../../../src/extraction-engine/fields/document-layout.ts';
 import { extractFields } from '../../../../src/extraction-engine/fields/extract-fields.ts';
+import { readsAsTableHeader } from '../../../../src/extraction-engine/fields/table-rows.ts';
 import { ROW_AND_TABLE_ADD_UP, ROW_DOES_NOT_ADD_UP } from '../../../../src/extraction-engine/fields/table-arithmetic.ts';
 import type { ExtractedTable } from '../../../../src/extraction-engine/fields/table-specification.ts';
 import { invoiceSpecification, receiptSpecification } from '../../../../src/extraction-engine/prebuilt/prebuilt-document-types.ts';
@@ -68,6 +70,26 @@ describe('item lines without a header', () => {
     ]);
     // A count times a name ("2 x Brezel") is an item's count and name, not a price line.
     expect(tableOf([...head, line('2 x Brezel', '3.60'), line('TOTAL', '3.60')])?.rows[0]?.values).toEqual({ description: 'Brezel', quantity: 2, amount: 3.6 });
+  });
+
+  it('reads a department letter and a barcode before the amount as the code of an item named on the line below', () => {
+    const table = tableOf([...head, line('LD 000008190801', '5.90SR'), '~~ STERILE FILTRAT', line('Sub-total', '5.90'), line('TOTAL', '5.90')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([{ product_code: '000008190801', description: 'STERILE FILTRAT', amount: 5.9 }]);
+  });
+
+  it('keeps a short last word of the name above a numbers line where the tax code is printed apart ("SHA BU   GR")', () => {
+    const table = tableOf([
+      ...head,
+      [{ text: 'KAIN BEBOLA(S)SHA BU', x: LEFT }, { text: 'GR', x: 0.87 }],
+      [{ text: '0412638', x: LEFT }, { text: '2 14.90 29.80', x: 0.51 }],
+      line('TOTAL', '29.80'),
+    ]);
+    expect(table?.rows.map((row) => row.values)).toEqual([{ product_code: '0412638', description: 'KAIN BEBOLA(S)SHA BU', quantity: 2, unit_price: 14.9, amount: 29.8 }]);
+  });
+
+  it('knows a till header that names its columns "Item/Desc." and "Amt." for a header, so its words are no item\'s name', () => {
+    const layout = buildDocumentLayout(placedDocument([[[{ text: 'Item/Desc.', x: LEFT }, { text: 'Price Amt.', x: 0.45 }]]], TILL));
+    expect(readsAsTableHeader(layout.pages[0]!.rows[0]!, receiptSpecification.fields.find((field) => field.name === 'line_items')!.columns!)).toBe(true);
   });
 
   it('counts the rows as line_item_count and boxes each cell where it is printed', () => {
