@@ -230,7 +230,7 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
     if (rest.length >= 2 && /^[xX×]$/.test(rest[0]!.text)) rest = rest.slice(1);
   }
   // A short item number before the name ("2174 COKE ZERO", "1 D28 MILO DINO"): the product code.
-  if (!line.productCode && rest.length >= 2 && (/^\d{3,4}$/.test(rest[0]!.text) || (line.quantity !== undefined && /^[A-Z]\d{2,3}$/.test(rest[0]!.text))) && /\p{L}{2}/u.test(rest[1]!.text)) {
+  if (!line.productCode && rest.length >= 2 && (/^\d{3,4}$/.test(rest[0]!.text) || /^[A-Z]\d{2,3}$/.test(rest[0]!.text)) && /\p{L}{2}/u.test(rest[1]!.text)) {
     line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
     rest = rest.slice(1);
   }
@@ -581,10 +581,20 @@ function namedBelow(block: BlockItem[]): boolean {
   return text.some((line) => /\p{L}{3}/u.test(line)) && !text.some((line) => /\d/.test(line));
 }
 
-/** Where a name line opens with an item code (after a tax code, if any) and words follow it: the code's index. */
-function leadingCodeOf(words: LayoutWord[]): number | undefined {
-  const at = words.length > 2 && /^[A-Z]{1,2}$/.test(words[0]!.text) && /^\d{5,14}-?$/.test(words[1]!.text) ? 1 : 0;
-  return words.length > at + 1 && /^\d{5,14}-?$/.test(words[at]!.text) ? at : undefined;
+/**
+ * Where a name line opens with an item code (after a tax code, if any) and the name follows it: the
+ * code's index, the code, and what of its word belongs to the name. Codes are barcodes and item numbers
+ * ("100100000170-"), also glued to the name by a hyphen ("100100000171-Meat Dish"), and a letter with
+ * two or three digits ("P02 Spaghetti", a menu's dish number).
+ */
+function leadingCodeOf(words: LayoutWord[]): { at: number; code: string; nameStart: string } | undefined {
+  const at = words.length > 2 && /^[A-Z]{1,2}$/.test(words[0]!.text) && /^\d{5,14}-?(?:\p{L}|$)/u.test(words[1]!.text) ? 1 : 0;
+  const word = words[at]?.text ?? '';
+  const glued = /^(\d{5,14})-(\p{L}.*)$/u.exec(word);
+  if (glued) return { at, code: glued[1]!, nameStart: glued[2]! };
+  if (words.length <= at + 1) return undefined;
+  if (/^\d{5,14}-?$/.test(word) || (at === 0 && /^[A-Z]\d{2,3}$/.test(word) && /\p{L}{2}/u.test(words[1]!.text))) return { at, code: word.replace(/-$/, ''), nameStart: '' };
+  return undefined;
 }
 
 function lettersOf(row: LayoutRow): number {
@@ -751,10 +761,11 @@ function tableOf(block: BlockItem[], names: ColumnNames, options: TableReadingOp
     const named = line.description ?? (line.numbersOnly ? (namesBelow ? descriptionBelow(textBelow) : descriptionAbove(textAbove)) : undefined);
     // A code opening the name line of a numbers-only line ("00014940 RAISIN BREAD" over "1.00 4.55 4.55",
     // "SR 100100000170- Imported Veggies" after its tax code) is its product code, not part of its name.
-    const codeAt = named && !line.description && !line.productCode ? leadingCodeOf(named.words) : undefined;
-    const code = codeAt === undefined ? undefined : named!.words[codeAt]!;
-    const description = code && named ? { value: named.words.slice(codeAt! + 1).map((word) => word.text).join(' '), words: named.words.slice(codeAt! + 1) } : named;
-    return { ...line, ...(code ? { productCode: { value: code.text.replace(/-$/, ''), words: [code] } } : {}), ...(description ? { description } : {}) };
+    const leading = named && !line.description && !line.productCode ? leadingCodeOf(named.words) : undefined;
+    const nameWords = leading && named ? named.words.slice(leading.at + (leading.nameStart ? 0 : 1)) : undefined;
+    const description =
+      leading && nameWords ? { value: [leading.nameStart, ...nameWords.slice(leading.nameStart ? 1 : 0).map((word) => word.text)].filter(Boolean).join(' '), words: nameWords } : named;
+    return { ...line, ...(leading && named ? { productCode: { value: leading.code, words: [named.words[leading.at]!] } } : {}), ...(description ? { description } : {}) };
   });
   const sums = closingSum === undefined ? options.sums : [...options.sums, closingSum];
   const arithmetic = tableArithmetic(

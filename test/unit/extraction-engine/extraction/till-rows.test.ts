@@ -463,6 +463,23 @@ describe('counts and prices a camera misread, taken where they multiply to the a
       ['200300000012', 'Steamed Greens'],
     ]);
   });
+
+  it('takes a code glued to the name by its hyphen, and a menu\'s dish number before the name, as the product code', () => {
+    const table = tableOf([
+      ...head,
+      'SR 200300000013-Braised Tofu',
+      line('1 X 4.20', '4.20'),
+      line('B02 HALF BOILED EGG', '2.40'),
+      'P02 Spaghetti Aglio Olio',
+      line('1 X 15.00', '15.00'),
+      line('Total', '21.60'),
+    ]);
+    expect(table?.rows.map((row) => [row.values.product_code, row.values.description])).toEqual([
+      ['200300000013', 'Braised Tofu'],
+      ['B02', 'HALF BOILED EGG'],
+      ['P02', 'Spaghetti Aglio Olio'],
+    ]);
+  });
 });
 
 describe('counts and prices as OCR garbled them, settled by the line\'s own amount', () => {
