@@ -82,8 +82,12 @@ const receiptAmountFields: FieldSpecification[] = amountFields.map((amount) => {
   return amount;
 });
 
-/** What asks to be paid later: a due date, payment terms, a bank account to pay into. */
-const payLaterLabels = mergeLabels(labels.dueDateLabels, {
+/**
+ * What asks to be paid later: a due date, payment terms, a bank account to pay into. Not "due" alone:
+ * it keys a due date ("Due: 28/10/2026") but also ends "Amount due" and "Balance due", which tills print
+ * above the card payment that settles them.
+ */
+const payLaterLabels = mergeLabels(withoutLabels(labels.dueDateLabels, ['due']), {
   en: ['iban', 'bank account', 'payment terms'],
   de: ['iban', 'bankverbindung', 'zahlungsbedingungen'],
   fr: ['iban', 'rib', 'conditions de paiement'],

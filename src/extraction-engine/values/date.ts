@@ -60,7 +60,8 @@ const DAY_MONTH_YEAR = new RegExp(
   'g',
 );
 const MONTH_DAY_YEAR = new RegExp(
-  String.raw`(?<![\w])(${MONTH_ALTERNATION})\.?\s{0,2}(\d{1,2})(?:st|nd|rd|th)?\s{0,2},?\s{0,2}(\d{4})(?!\d)`,
+  // The year in four digits, or two after an apostrophe ("Nov 27 '26", as US tills print it).
+  String.raw`(?<![\w])(${MONTH_ALTERNATION})\.?\s{0,2}(\d{1,2})(?:st|nd|rd|th)?\s{0,2},?\s{0,2}(\d{4}|['’‘]\d{2})(?!\d)`,
   'g',
 );
 
@@ -123,7 +124,8 @@ export function findDates(text: string, context: DateContext = {}): FoundDate[] 
   for (const match of matchesOf(MONTH_DAY_YEAR, source)) {
     const month = MONTH_NAMES[match[1] ?? ''];
     if (month === undefined) continue;
-    add(match.index, match[0].length, toIsoDate(Number(match[3]), month, Number(match[2])), 'written', false);
+    const year = match[3] ?? '';
+    add(match.index, match[0].length, toIsoDate(year.length === 4 ? Number(year) : expandYear(year.slice(1)), month, Number(match[2])), 'written', false);
   }
   found.sort((left, right) => left.index - right.index || right.length - left.length);
   const kept: FoundDate[] = [];

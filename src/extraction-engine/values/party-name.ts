@@ -4,7 +4,7 @@
 import { matchesOf } from './pattern-matches.ts';
 
 const LEGAL_FORMS = [
-  'GmbH & Co\\. KG', 'GmbH & Co KG', 'GmbH', 'gGmbH', 'mbH', 'AG', 'KGaA', 'KG', 'OHG', 'GbR', 'UG(?: \\(haftungsbeschränkt\\))?', 'e\\.K\\.', 'e\\.V\\.', 'a\\.G\\.', 'SE',
+  'GmbH [&+] Co\\. KG', 'GmbH [&+] Co KG', 'GmbH', 'gGmbH', 'mbH', 'AG', 'KGaA', 'KG', 'OHG', 'GbR', 'UG(?: \\(haftungsbeschränkt\\))?', 'e\\.K\\.', 'e\\.V\\.', 'a\\.G\\.', 'SE',
   'B\\.V\\.', 'BV', 'N\\.V\\.', 'NV', 'V\\.O\\.F\\.', 'VOF',
   'S\\.A\\.S\\.?', 'SAS', 'Sarl', 'SASU', 'S\\.A\\.R\\.L\\.?', 'SARL', 'EURL', 'S\\.A\\.', 'SA', 'SNC', 'S\\.à r\\.l\\.',
   'Sp\\. ?z ?o\\.o\\.', 'sp\\. ?z ?o\\.o\\.', 'S\\.K\\.A\\.', 'Sp\\. ?k\\.', 'Sp\\. j\\.',

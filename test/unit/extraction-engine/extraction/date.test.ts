@@ -31,6 +31,8 @@ describe('parseDate', () => {
     ['Jan 1, 2022', '2022-01-01'],
     ['Sept. 30th, 2019', '2019-09-30'],
     ['5-Mar-2021', '2021-03-05'],
+    ["Nov 27 '26", '2026-11-27'],
+    ['Dec 3 ’25', '2025-12-03'],
   ])('reads written %s', (text, iso) => {
     expect(parseDate(text)).toBe(iso);
   });
@@ -43,7 +45,7 @@ describe('parseDate', () => {
     expect(parseDate('03.04.2023', { order: 'MDY' })).toBe('2023-04-03');
   });
 
-  it.each([['31.02.2020'], ['2020-13-01'], ['00.01.2020'], ['not a date'], ['12345'], ['05.03.2013 and 06.03.2013']])('rejects %j', (text) => {
+  it.each([['31.02.2020'], ['2020-13-01'], ['00.01.2020'], ['not a date'], ['12345'], ['05.03.2013 and 06.03.2013'], ['Nov 27 26']])('rejects %j', (text) => {
     expect(parseDate(text)).toBeUndefined();
   });
 });

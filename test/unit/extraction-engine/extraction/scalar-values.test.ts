@@ -53,6 +53,7 @@ describe('party names', () => {
     ['Polski Koncern Naftowy ORLEN S.A.', 'Polski Koncern Naftowy ORLEN S.A.'],
     ['Firma Handlowa Sp. z o.o.', 'Firma Handlowa Sp. z o.o.'],
     ['Metallbau Leipzig GmbH & Co. KG', 'Metallbau Leipzig GmbH & Co. KG'],
+    ['Drogerie Müller GmbH + Co. KG', 'Drogerie Müller GmbH + Co. KG'],
     // A region or branch in parentheses belongs to the legal name; a registration number after it does not.
     ['Holzwerk Brunner (Schweiz) AG', 'Holzwerk Brunner (Schweiz) AG'],
     ['ROTI SEGAR BAKERIES (KL) SDN BHD (139386 X)', 'ROTI SEGAR BAKERIES (KL) SDN BHD'],

@@ -110,6 +110,10 @@ describe('till receipts', () => {
     ];
     const outcome = extractDocument(placedDocument([fuel], { language: 'en', source: 'ocr', characterWidth: 0.021 }), { configuration: defaultExtractionConfiguration });
     expect(outcome.status === 'COMPLETED' ? outcome.docType : outcome.status).toBe('receipt');
+    // "AMOUNT DUE" above the card payment asks nothing to be paid later ("Due:" keys a due date, "due" alone does not).
+    const amountDue = fuel.map((row) => (Array.isArray(row) && row[0]!.text === 'TOTAL SALE' ? [{ ...row[0]!, text: 'AMOUNT DUE' }, row[1]!] : row));
+    const dueOutcome = extractDocument(placedDocument([amountDue], { language: 'en', source: 'ocr', characterWidth: 0.021 }), { configuration: defaultExtractionConfiguration });
+    expect(dueOutcome.status === 'COMPLETED' ? dueOutcome.docType : dueOutcome.status).toBe('receipt');
   });
 
   it('still routes a letter that only says thank you nowhere', () => {
