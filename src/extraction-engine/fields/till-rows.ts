@@ -38,6 +38,8 @@ const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,
 /** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
 /** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
+/** A currency sign or code written as a word of its own before an amount. */
+const CURRENCY_WORD = /^(?:[A-Z]{1,3}\$|\$|RM|€|£|¥|Rp\.?|R\$|S\/\.?|EUR|USD|GBP|SGD|HKD|MYR|THB|PHP|AUD|CAD|NZD)$/;
 /** A line opening with a count times a price ("1 * RM 2.83", "2 x $4.50", "3 @ 1.20"), not a count times a name ("2 x Brezel"). */
 const COUNT_TIMES_PRICE_FIRST = /^\d{1,4}\s*[xX×*@]\s*(?:R[MH]\s*|\$\s*|€\s*|£\s*)?\d{1,6}[.,]\d{2}(?!\d)/;
 const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
@@ -157,8 +159,13 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   if (last >= 1 && TAX_CODE_READ_AS_DIGIT.test(words[last]!.word.text) && words[last]!.segmentStart === false && MONEY.test(words[last - 1]!.word.text)) last -= 1;
   if (last < 1 || words.length - 1 - last > 2) return undefined;
   const before = words.slice(0, last);
+  // A currency written apart before the amount ("Crispy Bun    HK$ 28.00") is part of it: the amount's
+  // column starts at the sign.
+  const signApart = before.length > 1 && CURRENCY_WORD.test(before[before.length - 1]!.word.text);
+  const amountOpensColumn = words[last]!.segmentStart || (signApart && before[before.length - 1]!.segmentStart);
+  if (signApart) before.pop();
   // The amount stands in a column of its own, or follows the line's quantity and price.
-  if (!words[last]!.segmentStart && !/\d$/.test(before[before.length - 1]!.word.text)) return undefined;
+  if (!amountOpensColumn && !/\d$/.test(before[before.length - 1]!.word.text)) return undefined;
   const money = MONEY.exec(words[last]!.word.text);
   const oneReadAsALetter = money ? undefined : MONEY_WITH_ITS_ONE_READ_AS_A_LETTER.exec(words[last]!.word.text);
   const value = money ? parseMoney(money[1]!) : oneReadAsALetter ? parseMoney(`1${oneReadAsALetter[1]!}`) : amountWithItsPointMisread(words[last]!.word.text, before.map((entry) => entry.word.text).join(' '));
@@ -622,8 +629,9 @@ function amountOnLine(row: LayoutRow): number | undefined {
 /**
  * Money in whole units with its thousands grouped ("22.000", "1,250,000", "Rp22.000", "¥1,480"), as a
  * document in rupiah, yen or won prints it: no cents, so the two-decimal money of a till line is not it.
+ * Under a thousand it has no group to tell it by, so it counts only with its sign ("¥180").
  */
-const WHOLE_UNIT_MONEY = /^(?:Rp\.?|IDR|¥|￥|₩)?(\d{1,3}([.,])\d{3}(?:\2\d{3})*)$/u;
+const WHOLE_UNIT_MONEY = /^(?:Rp\.?|IDR|¥|￥|₩)?(\d{1,3}([.,])\d{3}(?:\2\d{3})*)$|^(?:Rp\.?|¥|￥|₩)(\d{1,3})$/u;
 
 /**
  * The page with its whole-unit money written as the till lines' money is ("22.000" as "22000.00"), so
@@ -639,7 +647,7 @@ function withWholeUnitMoneyInCents(page: LayoutPage): LayoutPage {
       const words = segment.words.map((word) => {
         const money = WHOLE_UNIT_MONEY.exec(word.text);
         text += segment.text.slice(copiedUpTo, word.start);
-        const written = money ? `${money[1]!.replace(/[.,]/g, '')}.00` : word.text;
+        const written = money ? `${(money[1] ?? money[3]!).replace(/[.,]/g, '')}.00` : word.text;
         const start = text.length;
         text += written;
         copiedUpTo = word.start + word.text.length;

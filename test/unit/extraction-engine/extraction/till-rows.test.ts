@@ -92,6 +92,19 @@ describe('item lines without a header', () => {
     expect(readsAsTableHeader(layout.pages[0]!.rows[0]!, receiptSpecification.fields.find((field) => field.name === 'line_items')!.columns!)).toBe(true);
   });
 
+  it('reads an amount with its currency written apart in the amount column ("HK$ 28.00")', () => {
+    const table = tableOf([
+      ...head,
+      [{ text: 'Crispy Bun', x: LEFT }, { text: 'HK$ 28.00', x: 0.6 }],
+      [{ text: 'Milk Tea', x: LEFT }, { text: 'HK$ 22.00', x: 0.6 }],
+      [{ text: 'TOTAL', x: LEFT }, { text: 'HK$ 50.00', x: 0.6 }],
+    ]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Crispy Bun', amount: 28 },
+      { description: 'Milk Tea', amount: 22 },
+    ]);
+  });
+
   it('counts the rows as line_item_count and boxes each cell where it is printed', () => {
     const fields = fieldsOf([...head, { text: 'WATERING CAN 5L', x: LEFT }, line('1 X 6.90', '6.90'), line('TOTAL', '6.90')]);
     expect(fields.find((result) => result.name === 'line_item_count')?.value).toBe(1);
@@ -571,6 +584,23 @@ describe('item lines in a currency without cents', () => {
     expect(table?.rows.map((row) => row.values.amount)).toEqual([50000, 10000, 125000]);
     expect(table?.rows[0]?.values).toMatchObject({ quantity: 2, unit_price: 25000 });
     expect(table?.arithmetic?.addsUpToSum).toBe(true);
+  });
+
+  it('reads yen under a thousand by their sign ("¥180"), which has no group of thousands to tell it by', () => {
+    const table = tableOf([
+      'FamilyMart',
+      'Shibuya, Tokyo',
+      'Date: 2026-11-27 08:14',
+      line('Onigiri Salmon', '¥180'),
+      line('Green Tea 500ml', '¥150'),
+      line('Total', '¥330'),
+      line('Cash', '¥1,000'),
+      line('Change', '¥670'),
+    ]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'Onigiri Salmon', amount: 180 },
+      { description: 'Green Tea 500ml', amount: 150 },
+    ]);
   });
 
   it('leaves three decimals alone where the currency has cents: "12.402" litres is no money', () => {
