@@ -84,6 +84,8 @@ export const totalAmountLabels: LabelsByLanguage = {
   pl: ['wartosc brutto', 'razem brutto', 'kwota brutto', 'naleznosc ogolem', 'ogolem', 'suma', 'razem'],
   es: ['importe total', 'total factura', 'total'],
   it: ['totale fattura', 'importo totale', 'totale documento', 'totale'],
+  // Vietnamese, as tills print it with or without its accents ("Tổng cộng", "Tong cong").
+  vi: ['tong cong', 'tong tien', 'tong thanh toan', 'thanh toan'],
 };
 
 export const amountDueLabels: LabelsByLanguage = {
@@ -121,7 +123,7 @@ export const buyerNameLabels: LabelsByLanguage = {
   en: ['bill to', 'billed to', 'bill to address', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'recipient', 'guest name', 'customer name', 'subscriber', 'subscriber name', 'to'],
   de: ['rechnungsempfänger', 'käufer', 'käufer/leistungsempfänger', 'leistungsempfänger', 'rechnungsadresse', 'kunde', 'empfänger', 'teilnehmer', 'vertragsinhaber'],
   fr: ['facture a', 'facturé a', 'client', 'destinataire', 'acheteur', 'adresse de facturation', "nom de l'abonné", 'nom du client', 'titulaire du contrat'],
-  nl: ['factuuradres', 'klant', 'koper', 'afnemer', 'geadresseerde', 'abonnee', 'naam abonnee'],
+  nl: ['factuuradres', 'klant', 'koper', 'afnemer', 'geadresseerde', 'abonnee', 'naam abonnee', 'aan'],
   pl: ['nabywca', 'odbiorca', 'kupujacy', 'abonent'],
   es: ['facturar a', 'cliente', 'comprador', 'abonado', 'titular del contrato'],
   it: ['cliente', 'destinatario', 'committente', 'cessionario', 'cessionario/committente', 'abbonato', 'intestatario della fattura'],
@@ -233,6 +235,7 @@ export const tillReceiptKeywords: LabelsByLanguage = {
   pl: ['kasjer', 'reszta', 'gotowka', 'dziekujemy'],
   es: ['cajero', 'cambio', 'efectivo', 'gracias por su visita'],
   it: ['cassa', 'cassiere', 'resto', 'contanti', 'grazie'],
+  vi: ['thu ngan', 'tien mat', 'tien thua', 'cam on'],
 };
 
 /** Totals as tills print them: with the tax included, after rounding cash to the smallest coin. */

@@ -17,6 +17,9 @@ const LEGAL_FORMS = [
 // A legal form must end a word sequence: followed by end, punctuation or a separator.
 const LEGAL_FORM_PATTERN = new RegExp(`(?<![\\p{L}\\d])(?:${LEGAL_FORMS.join('|')})(?![\\p{L}\\d])`, 'gu');
 
+// A second legal form right after the first ("Holz & Co. GmbH", "Smith & Co. Ltd"): the name's last word.
+const FOLLOWING_LEGAL_FORM = new RegExp(`^ (?:${LEGAL_FORMS.join('|')})(?![\\p{L}\\d])`, 'u');
+
 // The legal forms without the word boundaries: a quick test that rules most lines out.
 const ANY_LEGAL_FORM = new RegExp(LEGAL_FORMS.join('|'), 'u');
 
@@ -96,9 +99,10 @@ export function findCompanyNames(text: string): FoundCompanyName[] {
       }
       continue;
     }
-    const name = (kept.join(' ') + joiner + match[0]).replace(/^[*\-–•,;:\s]+/, '').trim();
+    const following = FOLLOWING_LEGAL_FORM.exec(text.slice(end))?.[0] ?? '';
+    const name = (kept.join(' ') + joiner + match[0] + following).replace(/^[*\-–•,;:\s]+/, '').trim();
     if (kept.length === 0 || !/\p{L}{2}/u.test(kept.join(' '))) continue;
-    found.push({ name, index: text.indexOf(kept[0] ?? '', start), length: end - text.indexOf(kept[0] ?? '', start) });
+    found.push({ name, index: text.indexOf(kept[0] ?? '', start), length: end + following.length - text.indexOf(kept[0] ?? '', start) });
   }
   return found;
 }

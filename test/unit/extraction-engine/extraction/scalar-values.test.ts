@@ -54,6 +54,9 @@ describe('party names', () => {
     ['Firma Handlowa Sp. z o.o.', 'Firma Handlowa Sp. z o.o.'],
     ['Metallbau Leipzig GmbH & Co. KG', 'Metallbau Leipzig GmbH & Co. KG'],
     ['Drogerie Müller GmbH + Co. KG', 'Drogerie Müller GmbH + Co. KG'],
+    // "& Co." followed by the legal form: both end the name.
+    ['Schreinerei Holz & Co. GmbH', 'Schreinerei Holz & Co. GmbH'],
+    ['Smith & Co. Ltd', 'Smith & Co. Ltd'],
     // A region or branch in parentheses belongs to the legal name; a registration number after it does not.
     ['Holzwerk Brunner (Schweiz) AG', 'Holzwerk Brunner (Schweiz) AG'],
     ['ROTI SEGAR BAKERIES (KL) SDN BHD (139386 X)', 'ROTI SEGAR BAKERIES (KL) SDN BHD'],

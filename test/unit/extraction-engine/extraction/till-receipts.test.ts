@@ -962,6 +962,20 @@ describe('till receipts of other countries', () => {
     expect(mexican('CNPJ 12.345.678/0001-90', '').currency).toBe('BRL');
   });
 
+  it('read the total of a Vietnamese slip printed without its accents ("Tong cong")', () => {
+    const { values } = extract([
+      { text: 'HIGHLANDS COFFEE', x: 0.25, confidence: 0.95 },
+      { text: '135 Nam Ky Khoi Nghia, Ho Chi Minh', x: 0.1, confidence: 0.95 },
+      { text: '27/11/2026 09:30', x: 0.06 },
+      item('Phin Sua Da', '35.000'),
+      item('Banh Mi', '29.000'),
+      item('Tong cong', '64.000 VND'),
+      item('Tien mat', '100.000'),
+      item('Tien thua', '36.000'),
+    ]);
+    expect(values).toMatchObject({ currency: 'VND', total_amount: 64000, issue_date: '2026-11-27' });
+  });
+
   it('read a Polish paragon: "SUMA PLN" is the total, "SUMA PTU" its tax', () => {
     const { values } = extract([
       { text: 'Jeronimo Martins Polska S.A.', x: 0.1, confidence: 0.95 },
