@@ -145,6 +145,37 @@ describe('a document that is extracted', () => {
     expect(fields.total_amount.metadata.confidence).toBeGreaterThan(0.9);
   });
 
+  it('reads a Canadian invoice as its client would: GST and QST added into the tax, the total both are in, the client as buyer', async () => {
+    // Letter-size text PDF, positions in points from the top.
+    const placed: [number, number, string][] = [
+      [50, 50, 'Maple Leaf Design Inc.'], [400, 50, 'INVOICE'], [50, 64, '1200 Rue Sainte-Catherine O, Montréal QC H3B 1K9'], [400, 70, 'No. MLD-2291'],
+      [400, 84, 'Date: November 2, 2026'], [50, 130, 'Client:'], [50, 144, 'Northern Lights Café'],
+      [50, 210, 'Item'], [380, 210, 'Hours'], [440, 210, 'Rate'], [520, 210, 'Total'],
+      [50, 226, 'Brand identity package'], [380, 226, '24'], [440, 226, '85.00'], [520, 226, '2,040.00'],
+      [400, 290, 'Subtotal'], [520, 290, '2,040.00'], [400, 306, 'GST 5%'], [520, 306, '102.00'], [400, 322, 'QST 9.975%'], [520, 322, '203.49'],
+      [400, 338, 'Total (CAD)'], [520, 338, '2,345.49'],
+    ];
+    const invoice = Buffer.from(await placedTextPdf([placed.map(([x, y, text]) => ({ text, x, y: 792 - y, size: 10 }))]));
+    const extraction = await client.waitForTerminal((await client.upload(invoice, 'maple-leaf.pdf')).body.id);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(values).toMatchObject({ currency: 'CAD', net_amount: 2040, tax_amount: 305.49, total_amount: 2345.49, buyer_name: 'Northern Lights Café' });
+    expect(values.line_items).toEqual([{ description: 'Brand identity package', quantity: 24, unit_price: 85, amount: 2040 }]);
+  });
+
+  it('reads a card slip that prints "AMOUNT DUE" above the card payment as a paid receipt, not a document to pay later', async () => {
+    const lines = ['CHEVRON', '2100 El Camino Real, Palo Alto, CA 94306', "Nov 27 '26 07:55 AM", 'PUMP 04 REGULAR', '9.512 GAL @ 4.699/GAL', 'FUEL                 44.70', 'AMOUNT DUE           44.70', 'VISA                 44.70'];
+    const height = 40 + lines.length * 12;
+    const slip = Buffer.from(await placedTextPdf([lines.map((text, index) => ({ text, x: 12, y: height - 20 - index * 12, size: 8 }))], { width: 226, height }));
+    const extraction = await client.waitForTerminal((await client.upload(slip, 'fuel.pdf')).body.id);
+
+    // Before the fix it ended FAILED with DOCUMENT_NOT_ROUTED: "due" read as a bill to pay later.
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(values).toMatchObject({ currency: 'USD', total_amount: 44.7, issue_date: '2026-11-27', seller_name: 'CHEVRON' });
+  });
+
   it('accepts a multipart upload with labels in one request', async () => {
     const created = await client.upload(await invoicePdf(), 'upload.pdf', { source: 'scanner' });
     const extraction = await client.waitForTerminal(created.body.id);

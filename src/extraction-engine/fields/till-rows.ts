@@ -5,6 +5,7 @@
 // description from the text lines above it. Nothing but the page's arithmetic vouches for such rows, so
 // their confidence comes from it alone (table-arithmetic.ts): a row that does not add up stays low.
 
+import { isUnambiguousCurrencyCode } from '../values/currency.ts';
 import { withOneDigitConfused } from '../values/ocr-digit-confusions.ts';
 import { normalizeForMatching } from '../values/text-normalization.ts';
 import { roundConfidence } from './candidate-selection.ts';
@@ -37,11 +38,11 @@ const TAX_CODE_READ_AS_DIGIT = /^[25]$/;
 const QUANTITY_TIMES_PRICE = /(?:^|\s)(\d{1,3}(?:[.,]\d{1,3})?)\s*(?:[A-Za-z]{1,4}\s*)?[xX×*@][.,]?\s*(?:RM\s*|\$\s*)?(\d{1,6}[.,]\d{2}(?:\d{2})?)$/;
 /** "1 2.50" before the amount, with no sign between: a quantity and a price only where they multiply to it. */
 const QUANTITY_AND_PRICE = /(?:^|\s)(\d{1,3})\s+(\d{1,6}[.,]\d{2})$/;
-/** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
-/** A currency sign or code written as a word of its own before an amount. */
-const CURRENCY_WORD = /^(?:[A-Z]{1,3}\$|\$|RM|€|£|¥|Rp\.?|R\$|S\/\.?|EUR|USD|GBP|SGD|HKD|MYR|THB|PHP|AUD|CAD|NZD)$/;
+/** A currency sign written as a word of its own before an amount ("HK$ 28.00"); codes are asked of values/currency.ts. */
+const CURRENCY_SIGN_WORD = /^(?:[A-Z]{1,3}\$|\$|RM|€|£|¥|Rp\.?|R\$|S\/\.?)$/;
 /** A line opening with a count times a price ("1 * RM 2.83", "2 x $4.50", "3 @ 1.20"), not a count times a name ("2 x Brezel"). */
 const COUNT_TIMES_PRICE_FIRST = /^\d{1,4}\s*[xX×*@]\s*(?:R[MH]\s*|\$\s*|€\s*|£\s*)?\d{1,6}[.,]\d{2}(?!\d)/;
+/** "@2 X RM 2.20" on a line of its own under an item: its quantity and unit price. */
 const QUANTITY_LINE = /^[^\d\s]?(\d{1,4})\s*[xX×*]\s*(?:R[MH]\s*|\$\s*)?(\d{1,6}[.,]\d{2})$/;
 /** A closing line whose amount is the items' sum. */
 const CLOSING_SUM = /\b(?:sub ?total|total|summe|gesamt|totaal|razem)\b/;
@@ -161,7 +162,7 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   const before = words.slice(0, last);
   // A currency written apart before the amount ("Crispy Bun    HK$ 28.00") is part of it: the amount's
   // column starts at the sign.
-  const signApart = before.length > 1 && CURRENCY_WORD.test(before[before.length - 1]!.word.text);
+  const signApart = before.length > 1 && isCurrencyWord(before[before.length - 1]!.word.text);
   const amountOpensColumn = words[last]!.segmentStart || (signApart && before[before.length - 1]!.segmentStart);
   if (signApart) before.pop();
   // The amount stands in a column of its own, or follows the line's quantity and price.
@@ -615,6 +616,10 @@ function descriptionBelow(textBelow: LayoutRow[]): { value: string; words: Layou
   if (!row) return undefined;
   const words = row.segments.flatMap((segment) => segment.words).filter((word) => !SPECK.test(word.text));
   return { value: words.map((word) => word.text).join(' '), words };
+}
+
+function isCurrencyWord(text: string): boolean {
+  return CURRENCY_SIGN_WORD.test(text) || isUnambiguousCurrencyCode(text);
 }
 
 function amountOnLine(row: LayoutRow): number | undefined {

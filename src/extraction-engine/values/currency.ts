@@ -18,6 +18,11 @@ export const ISO_CURRENCY_CODES: ReadonlySet<string> = new Set([
 /** Codes that are also words in capitals ("ALL PRICES", "TRY AGAIN"): a currency only beside a number. */
 const WORD_LIKE_CODES: ReadonlySet<string> = new Set(['ALL', 'TRY', 'MAD', 'GEL', 'ARS', 'PEN', 'PHP', 'SAR', 'CUP', 'TOP']);
 
+/** A word that can only be a currency code: an ISO code that is no word in capitals ("PEN" may be a pen). */
+export function isUnambiguousCurrencyCode(text: string): boolean {
+  return ISO_CURRENCY_CODES.has(text) && !WORD_LIKE_CODES.has(text);
+}
+
 export interface CurrencyMention {
   code: string;
   /** Offset and length of the mention in the searched text. */

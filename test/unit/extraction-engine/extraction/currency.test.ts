@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCurrencyMentions, parseCurrency } from '../../../../src/extraction-engine/values/currency.ts';
+import { findCurrencyMentions, isUnambiguousCurrencyCode, parseCurrency } from '../../../../src/extraction-engine/values/currency.ts';
 
 describe('parseCurrency', () => {
   it.each([
@@ -30,6 +30,14 @@ describe('parseCurrency', () => {
 
   it.each([['XYZ'], ['hello'], ['The invoice is in EUR and the amount is large'], ['€ or $']])('rejects %j', (text) => {
     expect(parseCurrency(text)).toBeUndefined();
+  });
+});
+
+describe('isUnambiguousCurrencyCode', () => {
+  it('knows an ISO code that is no word in capitals, and nothing else, as a currency code', () => {
+    expect(['HKD', 'USD', 'MYR'].map(isUnambiguousCurrencyCode)).toEqual([true, true, true]);
+    // "PEN" and "TOP" are currencies and words; "ABC" and "hkd" are neither code.
+    expect(['PEN', 'TOP', 'ABC', 'hkd'].map(isUnambiguousCurrencyCode)).toEqual([false, false, false, false]);
   });
 });
 

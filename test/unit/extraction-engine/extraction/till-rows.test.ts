@@ -96,7 +96,7 @@ describe('item lines without a header', () => {
     const table = tableOf([
       ...head,
       [{ text: 'Crispy Bun', x: LEFT }, { text: 'HK$ 28.00', x: 0.6 }],
-      [{ text: 'Milk Tea', x: LEFT }, { text: 'HK$ 22.00', x: 0.6 }],
+      [{ text: 'Milk Tea', x: LEFT }, { text: 'HKD 22.00', x: 0.6 }],
       [{ text: 'TOTAL', x: LEFT }, { text: 'HK$ 50.00', x: 0.6 }],
     ]);
     expect(table?.rows.map((row) => row.values)).toEqual([
