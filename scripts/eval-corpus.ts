@@ -26,6 +26,7 @@ import {
   ocrLanguages,
   readDocument,
   secondLookStatistics,
+  secondRecognitionStatistics,
   sniffMediaType,
   type OcrLanguage,
 } from '../src/extraction-engine/diagnostics.ts';
@@ -473,6 +474,10 @@ async function main(): Promise<void> {
     for (const comparison of comparisons.filter((candidate) => !candidate.correct)) {
       console.log(`  ${comparison.source.padEnd(40)} ${comparison.file.padEnd(52)} ${comparison.field.padEnd(16)} expected ${JSON.stringify(comparison.expected)} got ${JSON.stringify(comparison.actual)}${comparison.confidence !== undefined ? ` (${comparison.confidence})` : ''}`);
     }
+  }
+  if (secondRecognitionStatistics.pages > 0) {
+    const { pages, linesRecognized, wordsReplaced, milliseconds } = secondRecognitionStatistics;
+    console.log(`\nSecond recogniser (PP-OCRv4): ${linesRecognized} lines read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per page, ${(milliseconds / 1000).toFixed(1)} s in all), ${wordsReplaced} words respelt`);
   }
   if (secondLookStatistics.pages > 0) {
     const { pages, linesReread, wordsReplaced, milliseconds } = secondLookStatistics;

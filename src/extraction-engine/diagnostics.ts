@@ -5,6 +5,7 @@
 export { isValidIban, normalizeIban } from './values/iban.ts';
 export { arithmeticStatistics, headReadAheadStatistics, headSecondLookStatistics, secondLookStatistics } from './readers/line-second-look.ts';
 export { missedLineStatistics } from './readers/missed-lines.ts';
+export { secondRecognitionStatistics } from './readers/second-recognition.ts';
 export { OcrPool, ocrLanguages, type OcrImage, type OcrLanguage, type OcrPoolOptions } from './readers/ocr-pool.ts';
 export { prepareOcrRaster } from './readers/ocr-raster.ts';
 export { pdfTextWorker } from './readers/pdf-text-worker.ts';

@@ -4,6 +4,7 @@ import { embeddedFieldsNotOnPage } from './readers/embedded-invoice-check.ts';
 import { readImage } from './readers/image-reader.ts';
 import { detectLanguage } from './readers/language-detection.ts';
 import { mediaTypes, sniffMediaType, type SupportedMediaType } from './readers/media-type.ts';
+import { processLineRecognizer, type LineRecognizer } from './readers/line-recognizer.ts';
 import { OcrPool } from './readers/ocr-pool.ts';
 import { readPdf, type PdfAttachment } from './readers/pdf-reader.ts';
 import type { ReadingContext } from './readers/reading-context.ts';
@@ -27,6 +28,8 @@ export interface ReadDocumentOptions {
    * default size is started for this document when OCR is needed and terminated before returning.
    */
   ocr?: OcrPool;
+  /** The second recogniser of OCR pages' deciding lines: the process's PP-OCR network by default; false for none. */
+  lineRecognizer?: LineRecognizer | false;
   /** Budget for one page's OCR (and each pdf.js step); a page that exceeds it is left empty. */
   pageTimeBudgetMs?: number;
   /** Read Factur-X/ZUGFeRD/XRechnung/UBL XML attached to PDFs or given as the file. Default true. */
@@ -66,6 +69,7 @@ export async function readDocument(bytes: Uint8Array, options: ReadDocumentOptio
   let ownPool: OcrPool | undefined;
   const context: ReadingContext = {
     ocr: async () => options.ocr ?? (ownPool ??= new OcrPool()),
+    ...(options.lineRecognizer === false ? {} : { lineRecognizer: options.lineRecognizer ?? processLineRecognizer() }),
     pageTimeBudgetMs: options.pageTimeBudgetMs ?? readingLimits.pageTimeBudgetMs,
     deadline: Date.now() + readingLimits.documentTimeBudgetMs,
     pagesOverBudget: [],

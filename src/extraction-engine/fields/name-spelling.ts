@@ -49,21 +49,35 @@ export function nameSpeltAsOnPage(name: string, layout: DocumentLayout, nameSegm
     }
     if (repairs.size !== 1) continue;
     const [[position, letter]] = [...repairs.entries()] as [[number, string]];
+    // Addresses spell an ampersand as a letter ("S&Y" as "sny"): beside one, a letter differs by that, not by a misreading.
+    if (besideAmpersand(name, position)) continue;
     return replaceNthAlphanumeric(name, position, letter);
   }
   return undefined;
 }
 
-/** The text with its n-th letter or digit replaced, keeping the case of the one replaced. */
-function replaceNthAlphanumeric(text: string, n: number, replacement: string): string {
+/** The index in `text` of its n-th letter or digit, or -1. */
+function indexOfNthAlphanumeric(text: string, n: number): number {
   let seen = -1;
   for (let index = 0; index < text.length; index += 1) {
     if (!/[a-z0-9]/i.test(text[index] ?? '')) continue;
     seen += 1;
-    if (seen !== n) continue;
-    const original = text[index] ?? '';
-    const cased = original === original.toUpperCase() ? replacement.toUpperCase() : replacement;
-    return text.slice(0, index) + cased + text.slice(index + 1);
+    if (seen === n) return index;
   }
-  return text;
+  return -1;
+}
+
+/** Whether the n-th letter or digit of `text` stands next to an "&" or "+". */
+function besideAmpersand(text: string, n: number): boolean {
+  const index = indexOfNthAlphanumeric(text, n);
+  return index >= 0 && /[&+]/u.test(`${text[index - 1] ?? ''}${text[index + 1] ?? ''}`);
+}
+
+/** The text with its n-th letter or digit replaced, keeping the case of the one replaced. */
+function replaceNthAlphanumeric(text: string, n: number, replacement: string): string {
+  const index = indexOfNthAlphanumeric(text, n);
+  if (index < 0) return text;
+  const original = text[index] ?? '';
+  const cased = original === original.toUpperCase() ? replacement.toUpperCase() : replacement;
+  return text.slice(0, index) + cased + text.slice(index + 1);
 }

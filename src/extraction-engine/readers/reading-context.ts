@@ -1,4 +1,5 @@
 import type { PageArithmeticCheck } from '../document.ts';
+import type { LineRecognizer } from './line-recognizer.ts';
 import type { OcrPool } from './ocr-pool.ts';
 import { remainingMs } from './time-budget.ts';
 
@@ -6,6 +7,8 @@ import { remainingMs } from './time-budget.ts';
 export interface ReadingContext {
   /** Obtains the OCR pool on first use, so documents that need no OCR never start a worker. */
   ocr: () => Promise<OcrPool>;
+  /** The second recogniser of an OCR page's deciding lines (second-recognition.ts); none when undefined. */
+  lineRecognizer?: LineRecognizer;
   pageTimeBudgetMs: number;
   /** Epoch milliseconds after which no further page is started. */
   deadline: number;
