@@ -7,6 +7,12 @@ import { boxOfRange, type DocumentLayout, type LayoutSegment } from './document-
 import type { Placement } from '../document.ts';
 import { matchesOf } from '../values/pattern-matches.ts';
 
+/**
+ * Words that address the recipient and are followed by their name without a colon: the Italian
+ * "Spett.le Bianchi S.p.A." (spettabile, to the esteemed). They key the name as "Cliente:" does.
+ */
+const ADDRESSING_WORD = /^(?:spett\.?\s?le|spettabile)$/iu;
+
 export interface LabelMatch {
   /** The field the label belongs to; undefined for a distractor label, which only claims its words. */
   fieldName: string | undefined;
@@ -304,7 +310,7 @@ export function findLabelMatches(layout: DocumentLayout, labelSet: CompiledLabel
         if (compoundPart && /\p{L}/u.test(normalized.text[normalizedEnd] ?? '')) continue;
         const before = segment.text.slice(0, start);
         const after = segment.text.slice(end);
-        const isKey = /^\s*[:：]/.test(after) || after.trim().length === 0;
+        const isKey = /^\s*[:：]/.test(after) || after.trim().length === 0 || ADDRESSING_WORD.test(segment.text.slice(start, end));
         const atStart = before.trim().length === 0 || /(?:[:|•·]|\s[–-])\s*$/.test(before);
         proseSegment ??= segment.text.split(/\s+/).length > 10;
         // "Rechnungssumme Netto (excl. USt.) 473,00": a label in parentheses qualifies another one.

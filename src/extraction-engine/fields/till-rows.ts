@@ -175,6 +175,7 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   if (amount.value <= 0) return undefined;
   const line: ItemLine = { row, amount };
   let rest = before.map((entry) => entry.word);
+  const columnStarts = new Set(before.filter((entry) => entry.segmentStart).map((entry) => entry.word));
   const text = rest.map((word) => word.text).join(' ');
   const times = QUANTITY_TIMES_PRICE.exec(text);
   const plain = times ? undefined : QUANTITY_AND_PRICE.exec(text);
@@ -229,6 +230,13 @@ function itemLineOf(row: LayoutRow): ItemLine | undefined {
   if (rest.length > 0 && /^\d{5,14}$|^(?=.*\d)[A-Z0-9-]{5,}$/.test(rest[0]!.text) && (rest.length === 1 || line.quantity || rest.slice(1).every((word) => !/\p{L}/u.test(word.text)))) {
     line.productCode = { value: rest[0]!.text, words: [rest[0]!] };
     rest = rest.slice(1);
+  }
+  // "COCA COLA 600ML    1    18.50": a count in a column of its own between the name and the amount.
+  // Only set apart by a gap: "SHOE SIZE 10  59.90" prints the number as part of the name.
+  const countApart = rest[rest.length - 1];
+  if (!line.quantity && countApart && rest.length >= 2 && /^\d{1,2}$/.test(countApart.text) && Number(countApart.text) > 0 && /\p{L}/u.test(rest[rest.length - 2]!.text) && columnStarts.has(countApart)) {
+    line.quantity = { value: Number(countApart.text), words: [countApart] };
+    rest = rest.slice(0, -1);
   }
   // "1 Unagi don  28.00": a count before the name.
   if (!line.quantity && rest.length >= 2 && /^\d{1,2}$/.test(rest[0]!.text) && /\p{L}/u.test(rest[1]!.text)) {

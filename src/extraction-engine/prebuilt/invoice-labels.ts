@@ -126,7 +126,7 @@ export const buyerNameLabels: LabelsByLanguage = {
   nl: ['factuuradres', 'klant', 'koper', 'afnemer', 'geadresseerde', 'abonnee', 'naam abonnee', 'aan'],
   pl: ['nabywca', 'odbiorca', 'kupujacy', 'abonent'],
   es: ['facturar a', 'cliente', 'comprador', 'abonado', 'titular del contrato'],
-  it: ['cliente', 'destinatario', 'committente', 'cessionario', 'cessionario/committente', 'abbonato', 'intestatario della fattura'],
+  it: ['cliente', 'destinatario', 'committente', 'cessionario', 'cessionario/committente', 'abbonato', 'intestatario della fattura', 'spett.le', 'spettabile'],
 };
 
 export const vatIdLabels: LabelsByLanguage = {

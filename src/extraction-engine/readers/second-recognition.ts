@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { distance } from 'fastest-levenshtein';
-import type { PositionedWord, TextLine } from '../document.ts';
+import type { Placement, PositionedWord, TextLine } from '../document.ts';
 import {
   amountDueLabels,
   netAmountLabels,
@@ -28,7 +28,7 @@ import { rasterBoxOf } from './raster-crops.ts';
 // its decimal point). Measured in the extraction README ("A second recogniser").
 
 /** At most this many lines per page are recognised again (~0.05-0.15 s each). */
-export const maxLinesPerPage = 7;
+export const maxLinesPerPage = 8;
 /** Of the lines with a total label (subtotal, total, rounded total...), the first this many. */
 const maxTotalLines = 3;
 /** The head name (and a brand line above it) is looked for in this top share of the page. */
@@ -90,9 +90,10 @@ export function linesToRecognizeAgain(lines: readonly TextLine[]): number[] {
   const chosen = new Set<number>();
   const inHead = (line: TextLine): boolean => (line.placement?.y ?? 1) < headShare;
   const named = lines.findIndex((line) => inHead(line) && hasLegalForm(line.text));
-  const firstWords = lines.findIndex((line) => inHead(line) && /\p{L}{3}/u.test(line.text));
+  // The first two lines of words at the head: a logo read as letters ("TREES") may come before the name.
+  const firstWords = lines.flatMap((line, index) => (inHead(line) && /\p{L}{3}/u.test(line.text) ? [index] : [])).slice(0, 2);
   // The line above the legal form holds the name when it runs over two lines ("GARDENIA BAKERIES (KL)" over "SDN BHD").
-  for (const index of [firstWords, named - 1, named]) if (index >= 0) chosen.add(index);
+  for (const index of [...firstWords, named - 1, named]) if (index >= 0) chosen.add(index);
   const date = lines.findIndex((line) => hasDate(line.text));
   if (date >= 0) chosen.add(date);
   const totals: number[] = [];
@@ -177,6 +178,8 @@ function spellingsOfWords(words: readonly PositionedWord[], characters: readonly
   return spellings;
 }
 
+const digitsIn = (text: string): number => text.replace(/\D/gu, '').length;
+
 /** Characters that are neither letters nor digits, in order: a repair may not move a decimal point. */
 const punctuationSkeleton = (text: string): string => text.replace(/[\p{L}\p{N}\s]/gu, '');
 
@@ -223,11 +226,15 @@ export function respelling(word: PositionedWord, spelling: readonly SpeltCharact
   const changed = spelling.filter((character) => character.changed && isLetterOrDigit(character.text));
   const least = Math.min(1, ...(changed.length > 0 ? changed : spelling).map((character) => character.confidence));
   if (distance(word.text.toLowerCase(), text.toLowerCase()) > Math.max(word.text.length, text.length) / 2) return undefined;
+  // A word grows by a character it lost ("LAN" to "LIAN"), not by another word the network joined to it ("Sdn." to "Sdn.Bhd.").
+  if (text.length - word.text.length > Math.max(1, Math.floor(word.text.length / 4))) return undefined;
   // Punctuation alone ("/" read as ".") says nothing a field reads.
   if (!/[\p{L}\p{N}]/u.test(word.text)) return undefined;
   const withDigits = /\d/u.test(word.text) || /\d/u.test(text);
   if (withDigits) {
     if (least < digitCharacterConfidence || Math.abs(text.length - word.text.length) > 1) return undefined;
+    // A digit the network does not see was more likely cut off by the crop than printed by mistake.
+    if (digitsIn(text) < digitsIn(word.text)) return undefined;
     if (punctuationSkeleton(text) !== punctuationSkeleton(word.text) || !keepsPunctuationPlaces(word.text, text)) return undefined;
     if (hasDate(word.text) && !hasDate(text)) return undefined;
     if (hasAmount(word.text) && !hasAmount(text)) return undefined;
@@ -276,10 +283,35 @@ export function lineRespelt(line: TextLine, characters: readonly RecognizedChara
   return { line: { ...line, text, words }, replaced };
 }
 
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * The band the line's text runs in: from the median top to the median bottom of its words, across
+ * all of them. A speck or a logo read as a tall word ("bzy" three lines high beside "99 SPEED MART")
+ * would otherwise stretch the crop until the text in it is too small for the network to read.
+ */
+export function textBandOf(line: TextLine): Placement {
+  const placements = line.words.flatMap((word) => (word.placement ? [word.placement] : []));
+  if (placements.length === 0) return line.placement!;
+  const top = median(placements.map((placement) => placement.y));
+  const bottom = median(placements.map((placement) => placement.y + placement.height));
+  const left = Math.min(...placements.map((placement) => placement.x));
+  const right = Math.max(...placements.map((placement) => placement.x + placement.width));
+  return bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : line.placement!;
+}
+
 /** The line's crop of the greyscale raster, scaled to the network's input height. */
 async function lineImage(pixels: { data: Buffer; width: number; height: number }, raster: OcrImage, line: TextLine) {
   const givenHeight = raster.deskew?.givenHeight ?? raster.height;
-  const box = rasterBoxOf(line.placement!, raster, marginInLineHeights * line.placement!.height * givenHeight);
+  const band = textBandOf(line);
+  // Half a line height more on the left and right: a first or last character tesseract's box cut into.
+  const givenWidth = raster.deskew?.givenWidth ?? raster.width;
+  const widened = (0.5 * band.height * givenHeight) / givenWidth;
+  const box = rasterBoxOf({ ...band, x: Math.max(0, band.x - widened), width: band.width + 2 * widened }, raster, marginInLineHeights * band.height * givenHeight);
   const width = Math.max(1, Math.round((box.width * inputHeight) / box.height));
   const { data } = await sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 1 } })
     .extract(box)

@@ -35,6 +35,17 @@ describe('item lines without a header', () => {
     ]);
   });
 
+  it('reads a count printed in a column of its own between the name and the amount, and not a number that is part of the name', () => {
+    const counted = (name: string, count: string, amount: string): Row => [{ text: name, x: LEFT }, { text: count, x: 0.5 }, { text: amount, x: RIGHT }];
+    const table = tableOf([...head, counted('COCA COLA 600ML', '1', '18.50'), counted('PAN BIMBO', '2', '104.00'), line('TOTAL', '122.50')]);
+    expect(table?.rows.map((row) => row.values)).toEqual([
+      { description: 'COCA COLA 600ML', quantity: 1, amount: 18.5 },
+      { description: 'PAN BIMBO', quantity: 2, amount: 104 },
+    ]);
+    // The size in the name, with no gap before it, stays in the name.
+    expect(tableOf([...head, line('SHOE SIZE 10', '59.90'), line('TOTAL', '59.90')])?.rows[0]?.values).toEqual({ description: 'SHOE SIZE 10', amount: 59.9 });
+  });
+
   it('takes the description from the line above a line of quantity × price, and leaves the code and pack lines out', () => {
     const table = tableOf([
       ...head,

@@ -345,6 +345,22 @@ describe('a UK invoice addressed with "To:" and items priced "Net | VAT"', () =>
     expect(outcome.status === 'COMPLETED' && outcome.fields.find((field) => field.name === 'buyer_name')?.value).toBe('Familie de Vries');
   });
 
+  it('reads the party an Italian invoice addresses with "Spett.le" as the buyer, on its line or under it', () => {
+    const italian = (addressee: Row[]): Row[] => [
+      { text: 'Rossi S.r.l.', x: 0.08, height: 0.02 },
+      'Via Roma 12, 20121 Milano - P.IVA 01234567890',
+      { text: 'FATTURA N. 125/2024 del 10/04/2024', x: 0.08 },
+      ...addressee,
+      { text: 'Via Verdi 3, 10121 Torino', x: 0.55 },
+      [{ text: 'Imponibile', x: 0.5 }, { text: '500,00', x: 0.8 }],
+      [{ text: 'IVA 22%', x: 0.5 }, { text: '110,00', x: 0.8 }],
+      [{ text: 'Totale documento', x: 0.5 }, { text: '€ 610,00', x: 0.8 }],
+    ];
+    const expected = { seller_name: 'Rossi S.r.l.', buyer_name: 'Bianchi S.p.A.', total_amount: 610 };
+    expect(fieldValuesOf(italian([{ text: 'Spett.le Bianchi S.p.A.', x: 0.55 }]), 'it')).toMatchObject(expected);
+    expect(fieldValuesOf(italian([{ text: 'Spett.le', x: 0.55 }, { text: 'Bianchi S.p.A.', x: 0.55 }]), 'it')).toMatchObject(expected);
+  });
+
   it('does not take the payee of a "Pay to:" line for the buyer', async () => {
     // As a PDF's text layer places it: in Helvetica "Pay " is narrow enough that the payee's line starts
     // inside the block the "to:" key would open.

@@ -72,6 +72,8 @@ describe('respelling a line from a second recogniser', () => {
     // A decimal point moved is no repair, nor a date that stops being one.
     expect(lineRespelt(lineOf(['TOTAL', '1.40']), reading('TOTAL14.0')).replaced).toBe(0);
     expect(lineRespelt(lineOf(['17-06-13']), reading('17-66-13')).replaced).toBe(0);
+    // A digit the network does not see is not dropped ("99 SPEED" read "9 SPEED": the crop cut one off).
+    expect(lineRespelt(lineOf([['99', 0.92], 'SPEED', 'MART']), reading('9SPEEDMART')).replaced).toBe(0);
   });
 
   it('keeps a word of a legal form as read, another case, and characters no field reads', () => {
@@ -89,6 +91,8 @@ describe('respelling a line from a second recogniser', () => {
     // "Sdn. Bhd." where tesseract read "Sdn." and a speck: the legal form is not glued into one word.
     const characters = [...reading('ENW '), ...reading('Sdn. Bhd.')];
     expect(lineRespelt(lineOf(['ENW', ['Sdn.', 0.8], ['/', 0.6]]), characters).line.text).toBe('ENW Sdn. /');
+    // Nor where it reads them without the space: a word grows by a character it lost, not by a word.
+    expect(lineRespelt(lineOf(['ENW', ['Sdn.', 0.8], ['/', 0.6]]), reading('ENWSdn.Bhd.')).line.text).toBe('ENW Sdn. /');
     // "SUB-TOTAL" read surely enough by the network as "SUR-TOTAL" would lose the line its label.
     expect(lineRespelt(lineOf([['SUB-TOTAL', 0.82], '(GST)', '6.00']), reading('SUR-TOTAL(GST)6.00')).replaced).toBe(0);
     // A label read more fully is kept: "Total Gales" read "Total Sales".
