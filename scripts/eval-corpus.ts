@@ -476,8 +476,8 @@ async function main(): Promise<void> {
     }
   }
   if (secondRecognitionStatistics.pages > 0) {
-    const { pages, linesRecognized, wordsReplaced, milliseconds } = secondRecognitionStatistics;
-    console.log(`\nSecond recogniser (PP-OCRv4): ${linesRecognized} lines read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per page, ${(milliseconds / 1000).toFixed(1)} s in all), ${wordsReplaced} words respelt`);
+    const { pages, linesRecognized, wordsReplaced, failures, milliseconds } = secondRecognitionStatistics;
+    console.log(`\nSecond recogniser (PP-OCRv4): ${linesRecognized} lines read on ${pages} pages (${(milliseconds / 1000 / pages).toFixed(2)} s per page, ${(milliseconds / 1000).toFixed(1)} s in all), ${wordsReplaced} words respelt${failures > 0 ? `, ${failures} pages where it failed` : ''}`);
   }
   if (secondLookStatistics.pages > 0) {
     const { pages, linesReread, wordsReplaced, milliseconds } = secondLookStatistics;

@@ -49,7 +49,7 @@ const digitCharacterConfidence = 0.8;
 const maximumLineDifference = 0.4;
 
 /** Statistics of the second recogniser in this process (for the evaluation's report of the added time). */
-export const secondRecognitionStatistics = { pages: 0, linesRecognized: 0, wordsReplaced: 0, milliseconds: 0 };
+export const secondRecognitionStatistics = { pages: 0, linesRecognized: 0, wordsReplaced: 0, failures: 0, milliseconds: 0 };
 
 const totalLabelPattern = new RegExp(
   `(?:^|[^\\p{L}])(?:${[...new Set(Object.values(totalAmountLabels).flat())].map((label) => label.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|')})(?:$|[^\\p{L}])`,
@@ -325,7 +325,8 @@ async function lineImage(pixels: { data: Buffer; width: number; height: number }
 /**
  * The page's lines with the deciding lines (linesToRecognizeAgain) read again by the second
  * recogniser and respelt where it is sure (lineRespelt). Lines taller than wide (a page turned a
- * quarter) and a page budget nearly spent are left as read.
+ * quarter) and a page budget nearly spent are left as read, and so is the rest of the page when the
+ * recogniser fails.
  */
 export async function recognizeDecidingLinesAgain(recognizer: LineRecognizer, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
   if (budgetMs() < minimumBudgetMs) return lines;
@@ -340,7 +341,15 @@ export async function recognizeDecidingLinesAgain(recognizer: LineRecognizer, ra
   for (const index of chosen) {
     if (budgetMs() < minimumBudgetMs) break;
     const line = lines[index]!;
-    const characters = await recognizer.recognize(await lineImage(pixels, raster, line));
+    let characters: RecognizedCharacter[];
+    try {
+      characters = await recognizer.recognize(await lineImage(pixels, raster, line));
+    } catch {
+      // A second opinion that cannot be had (the network failed to load or run) leaves tesseract's
+      // reading as it is: the page is read, only not checked again.
+      secondRecognitionStatistics.failures += 1;
+      break;
+    }
     const respelt = lineRespelt(line, characters);
     secondRecognitionStatistics.linesRecognized += 1;
     secondRecognitionStatistics.wordsReplaced += respelt.replaced;

@@ -176,6 +176,17 @@ describe('the second recogniser on a page raster', () => {
     expect(lines.map((line) => line.text)).toEqual(['TEO HENG TRADING', 'TOTAL 9.90']);
   });
 
+  it('keeps the first reading when the recogniser fails', async () => {
+    const recognizer: LineRecognizer = {
+      recognize: async () => {
+        throw new Error('no WebAssembly here');
+      },
+    };
+    const page = [lineOf([['TED', 0.73], 'HENG', 'TRADING'], 0.1), lineOf(['TOTAL', '9.90'], 0.5)];
+    const bytes = await sharp({ create: { width: 400, height: 600, channels: 3, background: '#ffffff' } }).toColourspace('b-w').png().toBuffer();
+    expect((await recognizeDecidingLinesAgain(recognizer, { bytes, width: 400, height: 600 }, page, () => 60_000)).map((line) => line.text)).toEqual(['TED HENG TRADING', 'TOTAL 9.90']);
+  });
+
   it('reads nothing when the page budget is nearly spent', async () => {
     const recognizer: LineRecognizer = { recognize: async () => reading('XXXX') };
     const page = [lineOf([['TED', 0.73], 'HENG', 'TRADING'], 0.1)];
