@@ -37,7 +37,8 @@ const rereadTextHeights = [32, 44] as const;
 /** Below this many milliseconds of the page's budget, no second look is started. */
 const minimumBudgetMs = 2_000;
 
-const totalLabelPattern = new RegExp(
+/** A total label anywhere on a line, standing as a word (also used by second-recognition.ts). */
+export const totalLabelPattern = new RegExp(
   `(?:^|[^\\p{L}])(?:${[...new Set(Object.values(totalAmountLabels).flat())].map((label) => label.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|')})(?:$|[^\\p{L}])`,
   'iu',
 );
@@ -129,7 +130,7 @@ function mayBeRepaired(line: TextLine, index: number, replacement: string): bool
 }
 
 /** Whether the line's word at `index` is (part of) a legal form as first read ("SDN" of "SDN BHD"). */
-function isInLegalForm(line: TextLine, index: number): boolean {
+export function isInLegalForm(line: TextLine, index: number): boolean {
   const text = line.words.map((word) => word.text).join(' ');
   const start = line.words.slice(0, index).reduce((offset, word) => offset + word.text.length + 1, 0);
   const end = start + line.words[index]!.text.length;

@@ -13,7 +13,8 @@ import {
 } from '../prebuilt/invoice-labels.ts';
 import { findAmounts } from '../values/amount.ts';
 import { findDates } from '../values/date.ts';
-import { hasLegalForm, legalFormRanges } from '../values/party-name.ts';
+import { hasLegalForm } from '../values/party-name.ts';
+import { isInLegalForm, totalLabelPattern } from './line-second-look.ts';
 import { inputHeight, type LineRecognizer, type RecognizedCharacter } from './line-recognizer.ts';
 import type { OcrImage } from './ocr-pool.ts';
 import { rasterBoxOf } from './raster-crops.ts';
@@ -25,7 +26,7 @@ import { rasterBoxOf } from './raster-crops.ts';
 // So it reads only the lines that decide the fields (the name at the head, the date, the total), and
 // its characters replace a word of tesseract's only where the two readings align, the network is sure
 // of every character it changes, and the word keeps its kind (a date stays a date, an amount keeps
-// its decimal point). Measured in the extraction README ("A second recogniser").
+// its decimal point). Measured in the extraction README ("Eleventh pass: a second recogniser on the deciding lines").
 
 /** At most this many lines per page are recognised again (~0.05-0.15 s each). */
 export const maxLinesPerPage = 8;
@@ -51,10 +52,6 @@ const maximumLineDifference = 0.4;
 /** Statistics of the second recogniser in this process (for the evaluation's report of the added time). */
 export const secondRecognitionStatistics = { pages: 0, linesRecognized: 0, wordsReplaced: 0, failures: 0, milliseconds: 0 };
 
-const totalLabelPattern = new RegExp(
-  `(?:^|[^\\p{L}])(?:${[...new Set(Object.values(totalAmountLabels).flat())].map((label) => label.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|')})(?:$|[^\\p{L}])`,
-  'iu',
-);
 /** Every label of an amount (net, tax, total, due, paid), longest first so "sub-total" wins over "total". */
 const amountLabelsPattern = new RegExp(
   `(?<![\\p{L}])(?:${[
@@ -242,13 +239,6 @@ export function respelling(word: PositionedWord, spelling: readonly SpeltCharact
     return undefined;
   }
   return { ...word, text, confidence: Math.min(...spelling.map((character) => character.confidence)) };
-}
-
-/** Whether the line's word at `index` is (part of) a legal form as first read ("SDN" of "SDN BHD"). */
-function isInLegalForm(line: TextLine, index: number): boolean {
-  const start = line.words.slice(0, index).reduce((offset, word) => offset + word.text.length + 1, 0);
-  const end = start + line.words[index]!.text.length;
-  return legalFormRanges(line.words.map((word) => word.text).join(' ')).some((range) => range.start < end && start < range.end);
 }
 
 /**
