@@ -313,39 +313,53 @@ async function lineImage(pixels: { data: Buffer; width: number; height: number }
 }
 
 /**
- * The page's lines with the deciding lines (linesToRecognizeAgain) read again by the second
- * recogniser and respelt where it is sure (lineRespelt). Lines taller than wide (a page turned a
- * quarter) and a page budget nearly spent are left as read, and so is the rest of the page when the
- * recogniser fails.
+ * The deciding lines (linesToRecognizeAgain) read by the second recogniser: its characters for each
+ * line read, by the line's index. Lines taller than wide (a page turned a quarter) and a page budget
+ * nearly spent are not read, and nor is the rest of the page when the recogniser fails.
  */
-export async function recognizeDecidingLinesAgain(recognizer: LineRecognizer, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
-  if (budgetMs() < minimumBudgetMs) return lines;
+export async function readDecidingLinesAgain(recognizer: LineRecognizer, raster: OcrImage, lines: readonly TextLine[], budgetMs: () => number): Promise<Map<number, RecognizedCharacter[]>> {
+  const readings = new Map<number, RecognizedCharacter[]>();
+  if (budgetMs() < minimumBudgetMs) return readings;
   const started = Date.now();
   const givenHeight = raster.deskew?.givenHeight ?? raster.height;
   const givenWidth = raster.deskew?.givenWidth ?? raster.width;
   const chosen = linesToRecognizeAgain(lines).filter((index) => lines[index]!.placement!.height * givenHeight <= lines[index]!.placement!.width * givenWidth);
-  if (chosen.length === 0) return lines;
+  if (chosen.length === 0) return readings;
   const { data, info } = await sharp(raster.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   const pixels = { data, width: info.width, height: info.height };
-  const result = [...lines];
   for (const index of chosen) {
     if (budgetMs() < minimumBudgetMs) break;
-    const line = lines[index]!;
-    let characters: RecognizedCharacter[];
     try {
-      characters = await recognizer.recognize(await lineImage(pixels, raster, line));
+      readings.set(index, await recognizer.recognize(await lineImage(pixels, raster, lines[index]!)));
     } catch {
       // A second opinion that cannot be had (the network failed to load or run) leaves tesseract's
       // reading as it is: the page is read, only not checked again.
       secondRecognitionStatistics.failures += 1;
       break;
     }
-    const respelt = lineRespelt(line, characters);
-    secondRecognitionStatistics.linesRecognized += 1;
-    secondRecognitionStatistics.wordsReplaced += respelt.replaced;
-    result[index] = respelt.line;
   }
   secondRecognitionStatistics.pages += 1;
+  secondRecognitionStatistics.linesRecognized += readings.size;
   secondRecognitionStatistics.milliseconds += Date.now() - started;
-  return result;
+  return readings;
+}
+
+/**
+ * The page's lines with those the second recogniser read respelt where it is sure (lineRespelt). The
+ * lines may have changed since they were read (tesseract's own second look respells words in place):
+ * the respelling aligns the network's characters with the words as they are now.
+ */
+export function linesRespelt(lines: readonly TextLine[], readings: ReadonlyMap<number, readonly RecognizedCharacter[]>): TextLine[] {
+  return lines.map((line, index) => {
+    const characters = readings.get(index);
+    if (!characters) return line;
+    const respelt = lineRespelt(line, characters);
+    secondRecognitionStatistics.wordsReplaced += respelt.replaced;
+    return respelt.line;
+  });
+}
+
+/** The page's lines with the deciding lines read again by the second recogniser and respelt where it is sure. */
+export async function recognizeDecidingLinesAgain(recognizer: LineRecognizer, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
+  return linesRespelt(lines, await readDecidingLinesAgain(recognizer, raster, lines, budgetMs));
 }
