@@ -176,6 +176,54 @@ describe('a document that is extracted', () => {
     expect(values).toMatchObject({ currency: 'USD', total_amount: 44.7, issue_date: '2026-11-27', seller_name: 'CHEVRON' });
   });
 
+  it('reads the buyer an Italian invoice addresses with "Spett.le", which prints no colon', async () => {
+    // A4 text PDF, positions in points from the top.
+    const placed: [number, number, string][] = [
+      [50, 50, 'Rossi S.r.l.'], [50, 64, 'Via Roma 12, 20121 Milano - P.IVA 01234567890'], [50, 100, 'FATTURA N. 125/2024 del 10/04/2024'],
+      [320, 130, 'Spett.le Bianchi S.p.A.'], [320, 144, 'Via Verdi 3, 10121 Torino'],
+      [300, 300, 'Imponibile'], [480, 300, '500,00'], [300, 316, 'IVA 22%'], [480, 316, '110,00'], [300, 332, 'Totale documento'], [480, 332, '€ 610,00'],
+    ];
+    const invoice = Buffer.from(await placedTextPdf([placed.map(([x, y, text]) => ({ text, x, y: 842 - y, size: 10 }))], { width: 595, height: 842 }));
+    const extraction = await client.waitForTerminal((await client.upload(invoice, 'fattura.pdf')).body.id);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(values).toMatchObject({ currency: 'EUR', total_amount: 610, seller_name: 'Rossi S.r.l.', buyer_name: 'Bianchi S.p.A.' });
+  });
+
+  it('reads a receipt photo\'s name and date as printed where tesseract alone misreads them (the second recogniser)', async () => {
+    // A photographed Malaysian till receipt: tesseract alone reads "Me. DULY. (M) SDN BHD" and 17-06-13.
+    const photo = await readFile(corpusFile('receipts/sroie_588.jpg'));
+    const extraction = await client.waitForTerminal((await client.upload(photo, 'receipt.jpg')).body.id, 60_000);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(values).toMatchObject({ seller_name: 'MR. D.I.Y. (M) SDN BHD', issue_date: '2018-06-17', currency: 'MYR' });
+  }, 90_000);
+
+  it('reads the count a till prints in a column of its own as the item\'s quantity, not part of its name', async () => {
+    const rows: [string, string, string][] = [['COCA COLA 600ML', '1', '18.50'], ['PAN BIMBO', '2', '104.00'], ['TOTAL', '', '122.50'], ['EFECTIVO', '', '200.00'], ['CAMBIO', '', '77.50']];
+    const head = ['OXXO', 'CADENA COMERCIAL OXXO SA DE CV', 'FECHA: 27/11/2026 14:32'];
+    const height = 40 + (head.length + rows.length) * 12;
+    const texts = [
+      ...head.map((text, index) => ({ text, x: 12, y: height - 20 - index * 12, size: 8 })),
+      ...rows.flatMap(([name, count, amount], index) => {
+        const y = height - 20 - (head.length + index) * 12;
+        return [{ text: name, x: 12, y, size: 8 }, ...(count ? [{ text: count, x: 120, y, size: 8 }] : []), { text: amount, x: 170, y, size: 8 }];
+      }),
+    ];
+    const slip = Buffer.from(await placedTextPdf([texts], { width: 226, height }));
+    const extraction = await client.waitForTerminal((await client.upload(slip, 'oxxo.pdf')).body.id);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(values).toMatchObject({ currency: 'MXN', total_amount: 122.5 });
+    expect(values.line_items).toEqual([
+      { description: 'COCA COLA 600ML', quantity: 1, amount: 18.5 },
+      { description: 'PAN BIMBO', quantity: 2, amount: 104 },
+    ]);
+  });
+
   it('accepts a multipart upload with labels in one request', async () => {
     const created = await client.upload(await invoicePdf(), 'upload.pdf', { source: 'scanner' });
     const extraction = await client.waitForTerminal(created.body.id);

@@ -1,6 +1,6 @@
 import { DocumentRejectedError, type DocumentPage } from '../document.ts';
-import { readHeadAhead, rereadWhereArithmeticFails, secondLookAtDecidingLines, secondLookAtTheHead } from './line-second-look.ts';
-import { linesRespelt, readDecidingLinesAgain } from './second-recognition.ts';
+import { readHeadAhead, rereadWhereArithmeticFails, secondLookAtTheHead } from './line-second-look.ts';
+import { lookAgainAtDecidingLines } from './second-recognition.ts';
 import { imagePageCount, prepareOcrRaster } from './ocr-raster.ts';
 import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-context.ts';
 import { readingLimits } from './reading-limits.ts';
@@ -26,12 +26,7 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
       const readingStarted = Date.now();
       const pageLines = await recognizeUpright(ocr, raster, budgetMs);
       const lines = await secondLookAtTheHead(ocr, raster, pageLines, budgetMs, ahead, Date.now() - readingStarted);
-      // The second recogniser runs on this thread while tesseract's second look runs on the pool's
-      // workers; its readings are then aligned with the lines as that look left them.
-      const recognizing = context.lineRecognizer ? readDecidingLinesAgain(context.lineRecognizer, raster, lines, budgetMs) : undefined;
-      const looked = await secondLookAtDecidingLines(ocr, raster, lines, budgetMs);
-      const recognized = recognizing ? linesRespelt(looked, await recognizing) : looked;
-      const page: DocumentPage = { pageNumber: index + 1, source: 'ocr', lines: recognized };
+      const page: DocumentPage = { pageNumber: index + 1, source: 'ocr', lines: await lookAgainAtDecidingLines(ocr, context.lineRecognizer, raster, lines, budgetMs) };
       pages.push(context.arithmeticCheck ? await rereadWhereArithmeticFails(ocr, raster, page, context.arithmeticCheck, budgetMs) : page);
     } catch (error) {
       if (!(error instanceof TimeBudgetExceededError)) throw error;

@@ -50,7 +50,8 @@ const monthNameDatePattern = /(?<!\d)\d{1,2}\s?(?:jan|feb|mar|apr|may|jun|jul|au
 export const secondLookStatistics = { pages: 0, linesReread: 0, wordsReplaced: 0, milliseconds: 0 };
 
 const isDoubtful = (line: TextLine): boolean => line.words.some((word) => (word.confidence ?? 1) < doubtfulWordConfidence);
-const hasAmount = (text: string): boolean => findAmounts(text).some((amount) => !amount.isPercentage);
+/** Whether the text holds an amount that is no percentage (also used by second-recognition.ts). */
+export const hasAmount = (text: string): boolean => findAmounts(text).some((amount) => !amount.isPercentage);
 const isDateLine = (text: string): boolean => numericDatePattern.test(text) || monthNameDatePattern.test(text);
 
 /**
@@ -82,7 +83,7 @@ export function decidingLines(lines: readonly TextLine[]): number[] {
 }
 
 /** Characters that are neither letters nor digits, in order: a repair may not move a decimal point. */
-const punctuationSkeleton = (text: string): string => text.replace(/[\p{L}\p{N}]/gu, '');
+export const punctuationSkeleton = (text: string): string => text.replace(/[\p{L}\p{N}]/gu, '');
 
 /**
  * Whether `replacement` may stand for `original`: a word with digits keeps its length and its
@@ -110,7 +111,7 @@ function counterparts(words: readonly PositionedWord[], reread: readonly Positio
 }
 
 /** A re-read date or amount must still be one: "17-06-13" read again as "17-66-13" is no repair. */
-function keepsItsValue(original: string, replacement: string): boolean {
+export function keepsItsValue(original: string, replacement: string): boolean {
   if (findDates(original).length > 0 && findDates(replacement).length === 0) return false;
   return !hasAmount(original) || hasAmount(replacement);
 }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
-import { recognizeDecidingLinesAgain } from './second-recognition.ts';
-import { rereadWhereArithmeticFails, secondLookAtDecidingLines } from './line-second-look.ts';
+import { lookAgainAtDecidingLines } from './second-recognition.ts';
+import { rereadWhereArithmeticFails } from './line-second-look.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { rebuildPdfStructure } from './pdf-repair.ts';
@@ -400,8 +400,7 @@ async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvas
   const rendered = await renderPage(page, canvasFactory, context);
   const raster = await prepareOcrRaster({ input: rendered.raw, raw: { width: rendered.width, height: rendered.height, channels: 4 } });
   const ocr = await context.ocr();
-  const looked = await secondLookAtDecidingLines(ocr, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs);
-  const lines = context.lineRecognizer ? await recognizeDecidingLinesAgain(context.lineRecognizer, raster, looked, budgetMs) : looked;
+  const lines = await lookAgainAtDecidingLines(ocr, context.lineRecognizer, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs);
   if (!context.arithmeticCheck) return lines;
   return (await rereadWhereArithmeticFails(ocr, raster, { pageNumber, source: 'ocr', lines }, context.arithmeticCheck, budgetMs)).lines;
 }

@@ -11,12 +11,11 @@ import {
   taxAmountLabels,
   totalAmountLabels,
 } from '../prebuilt/invoice-labels.ts';
-import { findAmounts } from '../values/amount.ts';
 import { findDates } from '../values/date.ts';
 import { hasLegalForm } from '../values/party-name.ts';
-import { isInLegalForm, totalLabelPattern } from './line-second-look.ts';
+import { hasAmount, isInLegalForm, keepsItsValue, punctuationSkeleton, secondLookAtDecidingLines, totalLabelPattern } from './line-second-look.ts';
 import { inputHeight, type LineRecognizer, type RecognizedCharacter } from './line-recognizer.ts';
-import type { OcrImage } from './ocr-pool.ts';
+import type { OcrImage, OcrPool } from './ocr-pool.ts';
 import { rasterBoxOf } from './raster-crops.ts';
 
 // Tesseract misreads a letter or digit of a receipt photo's deciding lines surely and the same way
@@ -73,7 +72,6 @@ const keepsAmountLabels = (first: string, second: string): boolean => {
   const labels = amountLabelsOn(second);
   return amountLabelsOn(first).every((label) => labels.some((other) => other.includes(label)));
 };
-const hasAmount = (text: string): boolean => findAmounts(text).some((amount) => !amount.isPercentage);
 /** A total's amount printed with its cents ("18.90"): a count under a "Total" column header is none. */
 const hasAmountWithCents = (text: string): boolean => /\d[.,]\d{2}(?!\d)/u.test(text) && hasAmount(text);
 const hasDate = (text: string): boolean => findDates(text).length > 0;
@@ -177,8 +175,6 @@ function spellingsOfWords(words: readonly PositionedWord[], characters: readonly
 
 const digitsIn = (text: string): number => text.replace(/\D/gu, '').length;
 
-/** Characters that are neither letters nor digits, in order: a repair may not move a decimal point. */
-const punctuationSkeleton = (text: string): string => text.replace(/[\p{L}\p{N}\s]/gu, '');
 
 /** Where the punctuation stands, counted from the start or from the end of the word. */
 const punctuationPlaces = (text: string): string => [...text].map((character) => (/[\p{L}\p{N}]/u.test(character) ? '_' : character)).join('');
@@ -233,8 +229,7 @@ export function respelling(word: PositionedWord, spelling: readonly SpeltCharact
     // A digit the network does not see was more likely cut off by the crop than printed by mistake.
     if (digitsIn(text) < digitsIn(word.text)) return undefined;
     if (punctuationSkeleton(text) !== punctuationSkeleton(word.text) || !keepsPunctuationPlaces(word.text, text)) return undefined;
-    if (hasDate(word.text) && !hasDate(text)) return undefined;
-    if (hasAmount(word.text) && !hasAmount(text)) return undefined;
+    if (!keepsItsValue(word.text, text)) return undefined;
   } else if (least < ((word.confidence ?? 1) >= sureWordConfidence ? sureWordCharacterConfidence : doubtedWordCharacterConfidence)) {
     return undefined;
   }
@@ -315,7 +310,8 @@ async function lineImage(pixels: { data: Buffer; width: number; height: number }
 /**
  * The deciding lines (linesToRecognizeAgain) read by the second recogniser: its characters for each
  * line read, by the line's index. Lines taller than wide (a page turned a quarter) and a page budget
- * nearly spent are not read, and nor is the rest of the page when the recogniser fails.
+ * nearly spent are not read. Never rejects: when the recogniser (or the raster's decoding) fails, the
+ * lines read so far are all there is, and the page keeps tesseract's reading of the rest.
  */
 export async function readDecidingLinesAgain(recognizer: LineRecognizer, raster: OcrImage, lines: readonly TextLine[], budgetMs: () => number): Promise<Map<number, RecognizedCharacter[]>> {
   const readings = new Map<number, RecognizedCharacter[]>();
@@ -325,18 +321,17 @@ export async function readDecidingLinesAgain(recognizer: LineRecognizer, raster:
   const givenWidth = raster.deskew?.givenWidth ?? raster.width;
   const chosen = linesToRecognizeAgain(lines).filter((index) => lines[index]!.placement!.height * givenHeight <= lines[index]!.placement!.width * givenWidth);
   if (chosen.length === 0) return readings;
-  const { data, info } = await sharp(raster.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  const pixels = { data, width: info.width, height: info.height };
-  for (const index of chosen) {
-    if (budgetMs() < minimumBudgetMs) break;
-    try {
+  try {
+    const { data, info } = await sharp(raster.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+    const pixels = { data, width: info.width, height: info.height };
+    for (const index of chosen) {
+      if (budgetMs() < minimumBudgetMs) break;
       readings.set(index, await recognizer.recognize(await lineImage(pixels, raster, lines[index]!)));
-    } catch {
-      // A second opinion that cannot be had (the network failed to load or run) leaves tesseract's
-      // reading as it is: the page is read, only not checked again.
-      secondRecognitionStatistics.failures += 1;
-      break;
     }
+  } catch {
+    // A second opinion that cannot be had (the network failed to load or run) is no fault of the
+    // document: the page is read, only not checked again.
+    secondRecognitionStatistics.failures += 1;
   }
   secondRecognitionStatistics.pages += 1;
   secondRecognitionStatistics.linesRecognized += readings.size;
@@ -359,7 +354,14 @@ export function linesRespelt(lines: readonly TextLine[], readings: ReadonlyMap<n
   });
 }
 
-/** The page's lines with the deciding lines read again by the second recogniser and respelt where it is sure. */
-export async function recognizeDecidingLinesAgain(recognizer: LineRecognizer, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
-  return linesRespelt(lines, await readDecidingLinesAgain(recognizer, raster, lines, budgetMs));
+/**
+ * The page's lines after both second looks at its deciding lines: tesseract's own re-reads
+ * (secondLookAtDecidingLines) on the pool's workers and, at the same time on this thread, the second
+ * recogniser's, whose readings are then aligned with the lines as tesseract's look left them. Without
+ * a recogniser, tesseract's look alone.
+ */
+export async function lookAgainAtDecidingLines(ocr: OcrPool, recognizer: LineRecognizer | undefined, raster: OcrImage, lines: TextLine[], budgetMs: () => number): Promise<TextLine[]> {
+  const recognizing = recognizer ? readDecidingLinesAgain(recognizer, raster, lines, budgetMs) : undefined;
+  const looked = await secondLookAtDecidingLines(ocr, raster, lines, budgetMs);
+  return recognizing ? linesRespelt(looked, await recognizing) : looked;
 }

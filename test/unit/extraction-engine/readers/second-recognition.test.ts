@@ -1,13 +1,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { PositionedWord, TextLine } from '../../../../src/extraction-engine/document.ts';
+import type { OcrImage } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { decodeGreedy, inputHeight, inputTensorData, type GreyLineImage, type LineRecognizer, type RecognizedCharacter } from '../../../../src/extraction-engine/readers/line-recognizer.ts';
 import {
   alignCharacters,
   lineRespelt,
   linesRespelt,
   linesToRecognizeAgain,
-  recognizeDecidingLinesAgain,
+  readDecidingLinesAgain,
   respelling,
 } from '../../../../src/extraction-engine/readers/second-recognition.ts';
 
@@ -161,6 +162,10 @@ describe('decoding the network output', () => {
 });
 
 describe('the second recogniser on a page raster', () => {
+  /** The page's lines respelt from what the recogniser reads of its deciding lines. */
+  const recognizedAgain = async (recognizer: LineRecognizer, raster: OcrImage, page: TextLine[], budgetMs: () => number) =>
+    linesRespelt(page, await readDecidingLinesAgain(recognizer, raster, page, budgetMs));
+
   it('crops each deciding line at the network height and respells it from the reading', async () => {
     const page = [lineOf([['TED', 0.73], 'HENG', 'TRADING'], 0.1), lineOf(['TOTAL', '9.90'], 0.5)];
     const seen: GreyLineImage[] = [];
@@ -171,7 +176,7 @@ describe('the second recogniser on a page raster', () => {
       },
     };
     const bytes = await sharp({ create: { width: 400, height: 600, channels: 3, background: '#ffffff' } }).toColourspace('b-w').png().toBuffer();
-    const lines = await recognizeDecidingLinesAgain(recognizer, { bytes, width: 400, height: 600 }, page, () => 60_000);
+    const lines = await recognizedAgain(recognizer, { bytes, width: 400, height: 600 }, page, () => 60_000);
     expect(seen.map((image) => image.height)).toEqual([inputHeight, inputHeight]);
     expect(seen.every((image) => image.data.length === image.width * image.height)).toBe(true);
     expect(lines.map((line) => line.text)).toEqual(['TEO HENG TRADING', 'TOTAL 9.90']);
@@ -185,7 +190,7 @@ describe('the second recogniser on a page raster', () => {
     };
     const page = [lineOf([['TED', 0.73], 'HENG', 'TRADING'], 0.1), lineOf(['TOTAL', '9.90'], 0.5)];
     const bytes = await sharp({ create: { width: 400, height: 600, channels: 3, background: '#ffffff' } }).toColourspace('b-w').png().toBuffer();
-    expect((await recognizeDecidingLinesAgain(recognizer, { bytes, width: 400, height: 600 }, page, () => 60_000)).map((line) => line.text)).toEqual(['TED HENG TRADING', 'TOTAL 9.90']);
+    expect((await recognizedAgain(recognizer, { bytes, width: 400, height: 600 }, page, () => 60_000)).map((line) => line.text)).toEqual(['TED HENG TRADING', 'TOTAL 9.90']);
   });
 
   it('aligns readings taken before tesseract\'s second look with the words as that look left them', () => {
@@ -196,9 +201,16 @@ describe('the second recogniser on a page raster', () => {
     expect(linesRespelt(looked, readings).map((line) => line.text)).toEqual(['TEO HENG TRADING', 'TOTAL 9.90']);
   });
 
+  it('never rejects, and keeps the first reading, when the raster cannot be decoded', async () => {
+    const recognizer: LineRecognizer = { recognize: async () => reading('TEOHENGTRADING') };
+    const page = [lineOf([['TED', 0.73], 'HENG', 'TRADING'], 0.1)];
+    const readings = await readDecidingLinesAgain(recognizer, { bytes: Buffer.from('not an image'), width: 400, height: 600 }, page, () => 60_000);
+    expect(readings.size).toBe(0);
+  });
+
   it('reads nothing when the page budget is nearly spent', async () => {
     const recognizer: LineRecognizer = { recognize: async () => reading('XXXX') };
     const page = [lineOf([['TED', 0.73], 'HENG', 'TRADING'], 0.1)];
-    expect(await recognizeDecidingLinesAgain(recognizer, { bytes: Buffer.alloc(0), width: 1, height: 1 }, page, () => 500)).toEqual(page);
+    expect(await recognizedAgain(recognizer, { bytes: Buffer.alloc(0), width: 1, height: 1 }, page, () => 500)).toEqual(page);
   });
 });
