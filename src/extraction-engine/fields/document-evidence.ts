@@ -413,6 +413,8 @@ export function withLegalFormRestored(name: string): string {
 
 /** A chain's store number after its name ("WALGREENS #4521", "Store #12"): not part of the name. */
 const STORE_NUMBER_AT_END = /\s+(?:(?:store|shop|branch|outlet)\s*)?#\s?\d{1,6}\s*$/iu;
+/** A till's or receipt's running number printed before the name on its line ("#000002 BAIFU (M) Sdn Bhd"). */
+const NUMBER_AT_START = /^\s*#\s?\d{1,8}\s+(?=\p{L})/u;
 
 /** A head line cleaned into a business name, or undefined when it reads as something else. */
 function receiptHeadName(text: string): string | undefined {
@@ -421,6 +423,7 @@ function receiptHeadName(text: string): string | undefined {
   const cleaned = text
     // A chain's store number after its name: "WALGREENS #4521", "TIM HORTONS #2231".
     .replace(STORE_NUMBER_AT_END, '')
+    .replace(NUMBER_AT_START, '')
     // A registration number in parentheses after the name: "AEON CO. (M) BHD (126926-H)".
     .replace(/\s*\(\s*[\w\s.:-]*\d{4,}[\w\s.:-]*\)\s*$/u, '')
     // ... or with its brackets misread or missing, or a comma after it: "99 SPEED MART S/B 1519537-X}", "(417940-M),".
@@ -612,7 +615,12 @@ function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowin
     // A continuation holds words and the parentheses of a branch name, no address or number lines.
     // OCR reads an ampersand as 8 or 9; one opening a line before a word is the ampersand ("9 TEA LEAF (M) SDN. BHD.").
     const continuation = withLegalFormRestored(segment.text.replace(REGISTRATION_NUMBER_AT_END, '').trim()).replace(/^[89](?=\s+\p{Lu})/u, '&');
-    if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) break;
+    if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) {
+      // A company number on its own line closes the name it registers: the lines of words above it
+      // are that name, wrapped ("RESTAURANT JIAWEI" over "JIAWEI HOUSE" over "002693074-K").
+      if (parts.length >= 2 && isRegistrationNumberAlone(segment.text)) return { name: parts.join(' '), segment: first };
+      break;
+    }
     parts.push(continuation);
     segments.push(segment);
     // A line that opens with "&" goes on with the name above it ("THE COFFEE BEAN" over "& TEA LEAF (M) SDN. BHD.").
@@ -662,6 +670,8 @@ const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;
  * "{519537 Xi"; or with some of its digits read as the letters they look like, its check letter after
  * a dash ("BOZ7ZO-U" for 802720-U: B for 8, O or D for 0, Z for 2, S for 5, G for 6, I or l for 1).
  */
+/** A line that is a company registration number and nothing else ("002693074-K", "(1120908-M)"). */
+const isRegistrationNumberAlone = (text: string): boolean => ` ${text.trim()}`.replace(REGISTRATION_NUMBER_AT_END, '') === '';
 const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*(?:\d{5,}\s?-?\s?\p{L}{0,2}|(?=[OQDIlZSGB]*\d)[\dOQDIlZSGB]{5,8}\s?-\s?\p{Lu})\s*[)}\]]?[\s,.;:]*$/u;
 
 /**

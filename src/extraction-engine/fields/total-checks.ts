@@ -222,6 +222,34 @@ export function checkedAgainstTillPayment(
   return { ...checked, confidence: agrees ? Math.max(checked.confidence, CONFIRMED_BY_PAYMENT) : roundConfidence(checked.confidence * CONTRADICTED_BY_PAYMENT) };
 }
 
+/** A total whose decimal point OCR lost, restored from the amount it totals: a repair, never certain. */
+const POINT_RESTORED_CONFIDENCE = 0.7;
+
+/**
+ * A till prints money with its cents, so a total read as a whole number of three digits or more
+ * ("1200" under "Total") where the same figure with its point ("12.00") is printed above it, as the
+ * item or subtotal it totals, is that amount with its point lost to the camera. Any other whole
+ * number stays as read (a currency without cents prints no amount with a point to match).
+ */
+export function totalWithItsPointRestored(context: ExtractionContext, total: AmountChoiceOf): AmountChoiceOf {
+  const value = total.candidate.value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || readWithCents(context.layout, total.candidate)) return total;
+  const restored = value / 100;
+  const totalLine = context.layout.segments[total.candidate.segmentId];
+  const printedAbove = context.layout.segments.some(
+    (segment) =>
+      segment.pageNumber === total.candidate.pageNumber &&
+      segment !== totalLine &&
+      segment.box.y + segment.box.height / 2 < total.candidate.box.y &&
+      findAmounts(segment.text).some((amount) => amount.decimals === 2 && Math.abs(amount.value - restored) < 0.005),
+  );
+  if (!printedAbove) return total;
+  return {
+    candidate: { ...total.candidate, value: restored, evidence: `${total.candidate.evidence}, its decimal point restored from the amount above it it totals` },
+    confidence: Math.min(total.confidence, POINT_RESTORED_CONFIDENCE),
+  };
+}
+
 /** A total rounded to the coin because the payment says so, its rounding line unread: never certain. */
 const ROUNDED_BY_PAYMENT_CONFIDENCE = 0.85;
 

@@ -18,6 +18,7 @@ import {
   mentionsPriorPayment,
   totalCheckedByTaxes,
   totalPaidAtTill,
+  totalWithItsPointRestored,
   totalWithTip,
   unlabelledSumUnderTax,
   type TotalCheck,
@@ -59,6 +60,7 @@ export function selectValues(context: ExtractionContext, pool: CandidatePool, ar
   }
   const byRates = amountFields.total ? checkedAgainstRateLines(context, amountSelection.total, [...pool.of(amountFields.total.name), ...pool.of(amountFields.due?.name)], amountFields.total.name, arithmetic) : undefined;
   if (byRates) amountSelection.total = byRates;
+  if (amountSelection.total && context.specification.sellerHeadsDocument) amountSelection.total = totalWithItsPointRestored(context, amountSelection.total);
   if (amountSelection.total) amountSelection.total = checkedAgainstTillPayment(context, amountSelection.total, roundedTotal !== undefined, arithmetic);
   else if (amountFields.total && context.specification.sellerHeadsDocument) amountSelection.total = totalPaidAtTill(context, amountFields.total.name);
   // The tax is part of the total: one above the share of the total finally chosen (by the rate lines

@@ -997,4 +997,55 @@ describe('till receipts of other countries', () => {
     ]);
     expect(values).toMatchObject({ currency: 'PLN', total_amount: 11.57, tax_amount: 0.55, issue_date: '2026-11-27' });
   });
+
+  it('take the name after a running number the till prints before it on its line ("#000417 LUMIERE (M) Sdn Bhd")', () => {
+    const { values } = extract(
+      till({
+        head: [
+          { text: '#000417 LUMIERE (M) Sdn Bhd', x: 0.15, confidence: 0.92 },
+          { text: 'COMPANY NO (702211-K)', x: 0.25, confidence: 0.92 },
+          { text: 'PAVILION MALL, LEVEL 3', x: 0.22, confidence: 0.92 },
+          { text: 'GST ID : 000765432100', x: 0.25, confidence: 0.92 },
+        ],
+      }),
+    );
+    expect(values.seller_name).toBe('LUMIERE (M) Sdn Bhd');
+  });
+
+  it('take a name printed over two lines whole where its company number closes it on a line of its own', () => {
+    const head = (third: PlacedText): Row[] => [
+      { text: 'KEDAI KOPI LAMAN', x: 0.28, confidence: 0.93 },
+      { text: 'LAMAN SELERA', x: 0.32, confidence: 0.93 },
+      third,
+      { text: '22, JALAN PUDU, 55100 KUALA LUMPUR', x: 0.12, confidence: 0.93 },
+    ];
+    expect(extract(till({ head: head({ text: '001234567-W', x: 0.34, confidence: 0.93 }) })).values.seller_name).toBe('KEDAI KOPI LAMAN LAMAN SELERA');
+    // Without the number, the second line may be a tagline under the name: the first line alone.
+    expect(extract(till({ head: head({ text: 'TEL: 03-2141 5566', x: 0.3, confidence: 0.93 }) })).values.seller_name).toBe('KEDAI KOPI LAMAN');
+  });
+
+  it('restore the point of a total read as a whole number where the amount it totals is printed above it with its cents', () => {
+    const totals = (total: string): Row[] => [item('TOTAL', total), item('CASH', '20.00'), { text: 'THANK YOU, PLEASE COME AGAIN', x: 0.2 }];
+    const rows = (total: string): Row[] => [
+      { text: 'KEDAI ROTI MAWAR', x: 0.3, confidence: 0.95 },
+      { text: 'JALAN IPOH, 51200 KUALA LUMPUR', x: 0.15, confidence: 0.95 },
+      { text: 'RECEIPT', x: 0.4 },
+      { text: '04/05/2017 07:19', x: 0.06 },
+      item('BAKERY TRAY 18X14', '12.00'),
+      ...totals(total),
+    ];
+    expect(extract(rows('1200')).values.total_amount).toBe(12);
+    // A whole number with no such amount above it is kept as read (a currency without cents prints none).
+    const noCents: Row[] = [
+      { text: 'TOKO SARI ROTI', x: 0.3, confidence: 0.95 },
+      { text: 'JL. MERDEKA 12, BANDUNG', x: 0.2, confidence: 0.95 },
+      { text: 'RECEIPT', x: 0.4 },
+      { text: '04/05/2017 07:19', x: 0.06 },
+      item('ROTI TAWAR', '1200'),
+      item('TOTAL', '1200'),
+      item('TUNAI', '2000'),
+      item('KEMBALI', '800'),
+    ];
+    expect(extract(noCents).values.total_amount).toBe(1200);
+  });
 });
