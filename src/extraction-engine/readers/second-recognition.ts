@@ -45,6 +45,14 @@ const doubtedWordCharacterConfidence = 0.8;
 const sureWordCharacterConfidence = 0.85;
 /** ...and in a word with digits, whose misreading changes a value. */
 const digitCharacterConfidence = 0.8;
+/**
+ * A word tesseract doubted (below this) that the network reads with every changed character at least
+ * `wholeWordCharacterConfidence` may be respelt beyond half its characters ("E&TEU" to "BAIFU", "73"
+ * to "99"): a misread word can be wrong throughout, while a sure network reading of a doubted word
+ * is not a crop of something else.
+ */
+const doubtedWholeWordConfidence = 0.8;
+const wholeWordCharacterConfidence = 0.95;
 /** Two readings of a line that differ in more than this share of characters are not of the same text. */
 const maximumLineDifference = 0.4;
 
@@ -218,7 +226,8 @@ export function respelling(word: PositionedWord, spelling: readonly SpeltCharact
   if (text.toLowerCase() === word.text.toLowerCase() || text === '' || ![...text].every((character) => readableCharacter.test(character))) return undefined;
   const changed = spelling.filter((character) => character.changed && isLetterOrDigit(character.text));
   const least = Math.min(1, ...(changed.length > 0 ? changed : spelling).map((character) => character.confidence));
-  if (distance(word.text.toLowerCase(), text.toLowerCase()) > Math.max(word.text.length, text.length) / 2) return undefined;
+  const readSurelyAgain = (word.confidence ?? 1) < doubtedWholeWordConfidence && least >= wholeWordCharacterConfidence;
+  if (!readSurelyAgain && distance(word.text.toLowerCase(), text.toLowerCase()) > Math.max(word.text.length, text.length) / 2) return undefined;
   // A word grows by a character it lost ("LAN" to "LIAN"), not by another word the network joined to it ("Sdn." to "Sdn.Bhd.").
   if (text.length - word.text.length > Math.max(1, Math.floor(word.text.length / 4))) return undefined;
   // Punctuation alone ("/" read as ".") says nothing a field reads.

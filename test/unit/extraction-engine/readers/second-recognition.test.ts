@@ -55,6 +55,17 @@ describe('respelling a line from a second recogniser', () => {
     expect(lineRespelt(lineOf([['CNE', 0.94], 'ONE', 'THREE']), reading('ONEONETHREE', 0.97, { 0: 0.6 })).replaced).toBe(0);
   });
 
+  it('respells a doubted word throughout only where the network is all but certain of it', () => {
+    // "KAVNE" for "LUMEN": more than half the letters differ, which a crop of another word would too.
+    const misread = lineOf([['KAVNE', 0.56], '(M)', 'Sdn', 'Bhd']);
+    expect(lineRespelt(misread, reading('LUMEN(M)SdnBhd', 0.97)).line.text).toBe('LUMEN (M) Sdn Bhd');
+    expect(lineRespelt(misread, reading('LUMEN(M)SdnBhd', 0.97, { 1: 0.9 })).replaced).toBe(0);
+    // A word tesseract was fairly sure of keeps the limit of half its characters.
+    expect(lineRespelt(lineOf([['KAVNE', 0.85], '(M)', 'Sdn', 'Bhd']), reading('LUMEN(M)SdnBhd', 0.97)).replaced).toBe(0);
+    // Digits too, with their other rules: "27 BAKERY" read "81" with doubt.
+    expect(lineRespelt(lineOf([['81', 0.7], 'BAKERY', 'HOUSE']), reading('27BAKERYHOUSE', 0.96)).line.text).toBe('27 BAKERY HOUSE');
+  });
+
   it('reads an "I" between small letters as the "l" it stands for', () => {
     expect(lineRespelt(lineOf(['Taste', 'Of', ['World', 0.8]]), reading('TasteOfWorId')).line.text).toBe('Taste Of World');
   });
