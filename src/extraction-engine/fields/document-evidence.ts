@@ -629,7 +629,9 @@ function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowin
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
       // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
-      const ownLine = !wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second) || NAMES_OPERATOR.test(second.text);
+      // A brand that names its trade ("LEMON TREE RESTAURANT", "BECON STATIONER") in the legal name's
+      // print is the trading name the legal name goes with: the seller is both, as bookkeepers key it.
+      const ownLine = printedLarger(first, second) || NAMES_OPERATOR.test(second.text) || (!wrapsInto(first, second, segments.slice(1)) && !TRADE_NAME.test(text));
       if (!joinsAbove && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
       return { name: parts.join(' '), segment: first };
     }
@@ -660,6 +662,7 @@ function withRestOfItsLine(first: LayoutSegment, name: string, following: Layout
 }
 
 /** "Owner by Castle Blue S/B", "Operated by ...": a line that names the company behind a brand starts afresh, it continues no name. */
+const TRADE_NAME = /(?<![\p{L}])(?:restaurant|restoran|stationer|stationery|stationers|hardware|bakery|bakeries|cafe|kitchen|trading|enterprise|store|mart|pharmacy|bookstore|florist|motor|electrical)(?![\p{L}])/iu;
 const NAMES_OPERATOR = /^\W*(?:own(?:ed|er)|operated|managed|run)\s+by\b/iu;
 
 /** A head line that ends in "&" or "AND": the name goes on on the next line. */

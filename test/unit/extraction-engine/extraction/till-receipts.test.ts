@@ -1048,4 +1048,18 @@ describe('till receipts of other countries', () => {
     ];
     expect(extract(noCents).values.total_amount).toBe(1200);
   });
+
+  it('take a brand that names its trade with the legal name under it, in the same print; any other brand stays apart', () => {
+    const head = (brand: PlacedText, legalName = 'Kembang Niaga Sdn Bhd (704512-T)'): Row[] => [
+      brand,
+      { text: legalName, x: 0.12, confidence: 0.93 },
+      { text: 'Bangsar Outlet', x: 0.3, confidence: 0.93 },
+      { text: 'NO. 8, JALAN TELAWI 2, 59100 KUALA LUMPUR', x: 0.08, confidence: 0.93 },
+    ];
+    expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }) })).values.seller_name).toBe('KEMBANG HARDWARE Kembang Niaga Sdn Bhd');
+    // A brand of no trade ("SunnyBay"), one printed larger, and a legal name that says it runs the brand stay apart.
+    expect(extract(till({ head: head({ text: 'SunnyBay', x: 0.38, confidence: 0.93 }) })).values.seller_name).toBe('Kembang Niaga Sdn Bhd');
+    expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.2, confidence: 0.93, height: 0.03 }) })).values.seller_name).toBe('Kembang Niaga Sdn Bhd');
+    expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }, 'Owned by Kembang Niaga Sdn Bhd') })).values.seller_name).toBe('Owned by Kembang Niaga Sdn Bhd');
+  });
 });
