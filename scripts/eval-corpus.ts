@@ -446,6 +446,26 @@ async function main(): Promise<void> {
     return percentage(selected.filter((comparison) => comparison.correct).length, selected.length);
   };
   printTable('Per source', ['source', 'all fields', `target fields (${TARGET_FIELDS.join(', ')})`], sources.map((source) => [source, cell(undefined, source), targetCell(source)]));
+  // The issue's generalisation check: each field per corpus folder (receipts/ is the development set,
+  // receipts-wide/ receipts nobody tuned to), and how far apart the folders are on it.
+  const folderOf = (comparison: Comparison): string => comparison.file.split('/')[0] ?? comparison.file;
+  const folders = [...new Set(comparisons.map(folderOf))].sort();
+  if (folders.length > 1) {
+    const folderCell = (field: string, folder: string | undefined): string => {
+      const selected = comparisons.filter((comparison) => comparison.field === field && (folder === undefined || folderOf(comparison) === folder));
+      const correct = selected.filter((comparison) => comparison.correct).length;
+      return selected.length === 0 ? '-' : `${percentage(correct, selected.length)} ${String(correct).padStart(2)}/${String(selected.length).padEnd(2)}`;
+    };
+    const share = (field: string, folder: string): number | undefined => {
+      const selected = comparisons.filter((comparison) => comparison.field === field && folderOf(comparison) === folder);
+      return selected.length === 0 ? undefined : (100 * selected.filter((comparison) => comparison.correct).length) / selected.length;
+    };
+    const spread = (field: string): string => {
+      const shares = folders.flatMap((folder) => share(field, folder) ?? []);
+      return shares.length < 2 ? '-' : `${(Math.max(...shares) - Math.min(...shares)).toFixed(1)} points`;
+    };
+    printTable('Per folder', ['field', ...folders.map((folder) => `${folder}/`), 'together', 'highest - lowest'], fieldNames.map((field) => [field, ...folders.map((folder) => folderCell(field, folder)), folderCell(field, undefined), spread(field)]));
+  }
   const absentKinds = ['text PDF', 'image (OCR)', 'scanned PDF', 'plain text'].filter((kind) => !sources.some((source) => source.startsWith(kind)));
   if (absentKinds.length > 0) console.log(`(no ${absentKinds.join(', ')} documents with ground truth in this corpus)`);
 
