@@ -629,9 +629,10 @@ function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowin
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
       // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
-      // A brand that names its trade ("LEMON TREE RESTAURANT", "BECON STATIONER") in the legal name's
-      // print is the trading name the legal name goes with: the seller is both, as bookkeepers key it.
-      const ownLine = printedLarger(first, second) || NAMES_OPERATOR.test(second.text) || (!wrapsInto(first, second, segments.slice(1)) && !TRADE_NAME.test(text));
+      // A brand that names its trade ("LEMON TREE RESTAURANT", "BECON STATIONER") is the trading name
+      // the legal name under it goes with, in whatever print: the seller is both, as bookkeepers key
+      // it. A slogan or a brand of no trade ("Sarang Hae Yo") stays apart, as does an operator's line.
+      const ownLine = NAMES_OPERATOR.test(second.text) || (!TRADE_NAME.test(text) && (!wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second)));
       if (!joinsAbove && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
       return { name: parts.join(' '), segment: first };
     }

@@ -256,12 +256,16 @@ describe('till receipts', () => {
 
   it('takes the legal name under a brand line printed in a larger font, although the brand is as wide as the paper', () => {
     const head: Row[] = [
-      { text: 'RESTORAN SERI MELAKA DAN', x: 0.1, confidence: 0.9, height: 0.024 },
+      // A brand of no trade (one naming its trade goes with the legal name, whatever its print).
+      { text: 'SELERA KAMPUNG MELAKA KU', x: 0.1, confidence: 0.9, height: 0.024 },
       { text: 'PUTRA JAYA FOOD SDN. BHD.', x: 0.1, confidence: 0.9 },
       { text: 'NO. 12, JALAN MERANTI 3, 47100 PUCHONG', x: 0.1, confidence: 0.9 },
     ];
     // A legal form printed right keeps its dots.
     expect(extract(till({ head })).values.seller_name).toBe('PUTRA JAYA FOOD SDN. BHD.');
+    // A brand naming its trade goes with the legal name, however large its print.
+    const tradeBrand: Row[] = [{ text: 'RESTORAN SERI MELAKA DAN', x: 0.1, confidence: 0.9, height: 0.024 }, ...head.slice(1)];
+    expect(extract(till({ head: tradeBrand })).values.seller_name).toBe('RESTORAN SERI MELAKA DAN PUTRA JAYA FOOD SDN. BHD.');
   });
 
   it('goes on with the next line after a head line that ends in "&"', () => {
@@ -1049,7 +1053,7 @@ describe('till receipts of other countries', () => {
     expect(extract(noCents).values.total_amount).toBe(1200);
   });
 
-  it('take a brand that names its trade with the legal name under it, in the same print; any other brand stays apart', () => {
+  it('take a brand that names its trade with the legal name under it; any other brand stays apart', () => {
     const head = (brand: PlacedText, legalName = 'Kembang Niaga Sdn Bhd (704512-T)'): Row[] => [
       brand,
       { text: legalName, x: 0.12, confidence: 0.93 },
@@ -1057,9 +1061,8 @@ describe('till receipts of other countries', () => {
       { text: 'NO. 8, JALAN TELAWI 2, 59100 KUALA LUMPUR', x: 0.08, confidence: 0.93 },
     ];
     expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }) })).values.seller_name).toBe('KEMBANG HARDWARE Kembang Niaga Sdn Bhd');
-    // A brand of no trade ("SunnyBay"), one printed larger, and a legal name that says it runs the brand stay apart.
+    // A brand of no trade ("SunnyBay") and a legal name that says it runs the brand stay apart.
     expect(extract(till({ head: head({ text: 'SunnyBay', x: 0.38, confidence: 0.93 }) })).values.seller_name).toBe('Kembang Niaga Sdn Bhd');
-    expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.2, confidence: 0.93, height: 0.03 }) })).values.seller_name).toBe('Kembang Niaga Sdn Bhd');
     expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }, 'Owned by Kembang Niaga Sdn Bhd') })).values.seller_name).toBe('Owned by Kembang Niaga Sdn Bhd');
   });
 });
