@@ -508,8 +508,8 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
       continue;
     }
     const continuedBy = CONTINUED_BY_NEXT_LINE.exec(segment.text)?.[0].trim();
-    const { name: value, segment: named } = hasLegalForm(name)
-      ? { name, segment }
+    const { name: value, segment: named, brandJoined } = hasLegalForm(name)
+      ? { name, segment, brandJoined: false }
       : continuedBy
         ? withWrappedLines(`${name.replace(CONTINUED_BY_NEXT_LINE, '').trim()} ${continuedBy}`, segment, headSegments.slice(position + 1), page.typicalLineHeight, true)
         : withWrappedLines(name, segment, headSegments.slice(position + 1), page.typicalLineHeight);
@@ -521,12 +521,12 @@ export function receiptHeadCandidates(layout: DocumentLayout, fieldName: string)
     if (respelt !== value) {
       return [{ fieldName, value: respelt, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence: 'business name at the head of a receipt, a letter OCR misread restored', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
     }
-    if (named === segment) {
+    if (named === segment && !brandJoined) {
       const found = { fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id };
       return [passedNoise ? { ...found, evidence: 'business name at the head of a receipt, under print read as noise', confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE } : { ...found, evidence: 'business name at the head of a receipt' }];
     }
     // Bookkeeping conventions differ on whether the brand goes with the legal name: never certain.
-    const evidence = 'legal name under a brand line at the head of a receipt';
+    const evidence = brandJoined ? 'brand naming its trade with the legal name under it, at the head of a receipt' : 'legal name under a brand line at the head of a receipt';
     return [{ fieldName, value, score, pageNumber: page.pageNumber, box: named.box, segmentId: named.id, evidence, confidenceCeiling: LEGAL_NAME_UNDER_BRAND_CONFIDENCE }];
   }
   return [];
@@ -603,7 +603,7 @@ const MAX_NAME_CONTINUATION_LINES = 2;
  * seller a user books ("BECON STATIONER / Becon Enterprise Sdn Bhd"). Marks and specks between the
  * lines (OCR of a ruler or a logo edge) are passed over.
  */
-function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowing: LayoutSegment[], lineHeight: number, continued = false): { name: string; segment: LayoutSegment } {
+function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowing: LayoutSegment[], lineHeight: number, continued = false): { name: string; segment: LayoutSegment; brandJoined: boolean } {
   const { line: first, text, rest: following } = withRestOfItsLine(givenFirst, name, givenFollowing);
   const parts = [text];
   const segments = [first];
@@ -618,7 +618,7 @@ function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowin
     if (!/^[\p{L}&().,'’/\s-]+$/u.test(continuation) || ADDRESS_WORDS.test(continuation) || NOT_A_NAME_WORDS.test(continuation)) {
       // A company number on its own line closes the name it registers: the lines of words above it
       // are that name, wrapped ("RESTAURANT JIAWEI" over "JIAWEI HOUSE" over "002693074-K").
-      if (parts.length >= 2 && isRegistrationNumberAlone(segment.text)) return { name: parts.join(' '), segment: first };
+      if (parts.length >= 2 && isRegistrationNumberAlone(segment.text)) return { name: parts.join(' '), segment: first, brandJoined: false };
       break;
     }
     parts.push(continuation);
@@ -628,19 +628,20 @@ function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowin
     if (hasLegalForm(continuation)) {
       const legalName = parts.slice(1).join(' ');
       const second = segments[1]!;
-      // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
       // A brand that names its trade ("LEMON TREE RESTAURANT", "BECON STATIONER") is the trading name
       // the legal name under it goes with, in whatever print: the seller is both, as bookkeepers key
       // it. A slogan or a brand of no trade ("Sarang Hae Yo") stays apart, as does an operator's line.
-      const ownLine = NAMES_OPERATOR.test(second.text) || (!TRADE_NAME.test(text) && (!wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second)));
-      if (!joinsAbove && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second };
-      return { name: parts.join(' '), segment: first };
+      const tradeBrand = TRADE_NAME.test(text) && !NAMES_OPERATOR.test(second.text);
+      const ownLine = !tradeBrand && (NAMES_OPERATOR.test(second.text) || !wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second));
+      // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
+      if (!joinsAbove && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second, brandJoined: false };
+      return { name: parts.join(' '), segment: first, brandJoined: tradeBrand && !joinsAbove && !isLegalFormAlone(legalName) };
     }
     // "HOME MASTER HARDWARE &" over "ELECTRICAL": the name goes on, legal form or not.
-    if (joinsAbove && parts.length === 2) return { name: parts.join(' '), segment: first };
+    if (joinsAbove && parts.length === 2) return { name: parts.join(' '), segment: first, brandJoined: false };
     previous = segment;
   }
-  return { name: text, segment: first };
+  return { name: text, segment: first, brandJoined: false };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
 import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
+import { buildDocumentLayout } from '../../../../src/extraction-engine/fields/document-layout.ts';
+import { receiptHeadCandidates } from '../../../../src/extraction-engine/fields/document-evidence.ts';
 import { placedDocument, type PlacedText, type Row } from './read-document-builder.ts';
 
 // Till receipts laid out the way thermal printers print them (and OCR reads them): the business name
@@ -1061,6 +1063,11 @@ describe('till receipts of other countries', () => {
       { text: 'NO. 8, JALAN TELAWI 2, 59100 KUALA LUMPUR', x: 0.08, confidence: 0.93 },
     ];
     expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }) })).values.seller_name).toBe('KEMBANG HARDWARE Kembang Niaga Sdn Bhd');
+    // Whether the brand goes with the legal name is a bookkeeping convention: never certain.
+    // The head's candidate carries the ceiling, whatever the score it would otherwise reach.
+    const sure: Row[] = [{ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.99 }, { text: 'Kembang Niaga Sdn Bhd (704512-T)', x: 0.12, confidence: 0.99 }, { text: 'NO. 8, JALAN TELAWI 2, 59100 KUALA LUMPUR', x: 0.08, confidence: 0.99 }];
+    const [candidate] = receiptHeadCandidates(buildDocumentLayout(placedDocument([till({ head: sure })], { language: 'en', source: 'ocr' })), 'seller_name');
+    expect(candidate).toMatchObject({ value: 'KEMBANG HARDWARE Kembang Niaga Sdn Bhd', confidenceCeiling: 0.85 });
     // A brand of no trade ("SunnyBay") and a legal name that says it runs the brand stay apart.
     expect(extract(till({ head: head({ text: 'SunnyBay', x: 0.38, confidence: 0.93 }) })).values.seller_name).toBe('Kembang Niaga Sdn Bhd');
     expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }, 'Owned by Kembang Niaga Sdn Bhd') })).values.seller_name).toBe('Owned by Kembang Niaga Sdn Bhd');
