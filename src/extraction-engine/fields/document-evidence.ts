@@ -413,8 +413,11 @@ export function withLegalFormRestored(name: string): string {
 
 /** A chain's store number after its name ("WALGREENS #4521", "Store #12"): not part of the name. */
 const STORE_NUMBER_AT_END = /\s+(?:(?:store|shop|branch|outlet)\s*)?#\s?\d{1,6}\s*$/iu;
-/** A till's or receipt's running number printed before the name on its line ("#000002 BAIFU (M) Sdn Bhd"). */
-const NUMBER_AT_START = /^\s*#\s?\d{1,8}\s+(?=\p{L})/u;
+/**
+ * A till's or receipt's running number printed before the name on its line ("#000002 BAIFU (M) Sdn
+ * Bhd"): three digits or more, so a slogan's rank ("#1 PIZZA IN TOWN") is not taken for one.
+ */
+const NUMBER_AT_START = /^\s*#\s?\d{3,8}\s+(?=\p{L})/u;
 
 /** A head line cleaned into a business name, or undefined when it reads as something else. */
 function receiptHeadName(text: string): string | undefined {
