@@ -201,6 +201,44 @@ describe('a document that is extracted', () => {
     expect(values).toMatchObject({ seller_name: 'MR. D.I.Y. (M) SDN BHD', issue_date: '2018-06-17', currency: 'MYR' });
   }, 90_000);
 
+  it('reads a receipt photo\'s name where tesseract misreads all of a word and a running number precedes it', async () => {
+    // tesseract reads "#000002 E&TEU (M) Sdn Bhd"; the network reads BAIFU surely, and "#000002" is the till's counter.
+    const photo = await readFile(corpusFile('receipts-wide/sroie_202.jpg'));
+    const extraction = await client.waitForTerminal((await client.upload(photo, 'receipt.jpg')).body.id, 60_000);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(values).toMatchObject({ seller_name: 'BAIFU (M) Sdn Bhd', currency: 'MYR' });
+  }, 90_000);
+
+  it('keys a brand naming its trade with the legal name, and restores the point of a total printed without it', async () => {
+    const lines: [string, string?][] = [
+      ['KEMBANG HARDWARE'],
+      ['Kembang Niaga Sdn Bhd (704512-T)'],
+      ['NO. 8, JALAN TELAWI 2, 59100 KUALA LUMPUR'],
+      ['RECEIPT'],
+      ['04/05/2026 07:19'],
+      ['BAKERY TRAY 18X14', '12.00'],
+      ['TOTAL', '1200'],
+      ['CASH', '20.00'],
+      ['THANK YOU, PLEASE COME AGAIN'],
+    ];
+    const height = 40 + lines.length * 12;
+    const texts = lines.flatMap(([text, amount], index) => {
+      const y = height - 20 - index * 12;
+      return [{ text, x: 12, y, size: 8 }, ...(amount ? [{ text: amount, x: 170, y, size: 8 }] : [])];
+    });
+    const slip = Buffer.from(await placedTextPdf([texts], { width: 226, height }));
+    const extraction = await client.waitForTerminal((await client.upload(slip, 'slip.pdf')).body.id);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const fields = extraction.output.fields as { name: string; value: unknown; metadata: { confidence: number } }[];
+    const values = Object.fromEntries(fields.map((field) => [field.name, field.value]));
+    expect(values).toMatchObject({ seller_name: 'KEMBANG HARDWARE Kembang Niaga Sdn Bhd', total_amount: 12, currency: 'MYR' });
+    // Both are readings the page does not state outright: never certain.
+    for (const name of ['seller_name', 'total_amount']) expect(fields.find((field) => field.name === name)!.metadata.confidence).toBeLessThan(0.9);
+  });
+
   it('reads the count a till prints in a column of its own as the item\'s quantity, not part of its name', async () => {
     const rows: [string, string, string][] = [['COCA COLA 600ML', '1', '18.50'], ['PAN BIMBO', '2', '104.00'], ['TOTAL', '', '122.50'], ['EFECTIVO', '', '200.00'], ['CAMBIO', '', '77.50']];
     const head = ['OXXO', 'CADENA COMERCIAL OXXO SA DE CV', 'FECHA: 27/11/2026 14:32'];
