@@ -634,7 +634,7 @@ function withWrappedLines(name: string, givenFirst: LayoutSegment, givenFollowin
       // A brand that names its trade ("LEMON TREE RESTAURANT", "BECON STATIONER") is the trading name
       // the legal name under it goes with, in whatever print: the seller is both, as bookkeepers key
       // it. A slogan or a brand of no trade ("Sarang Hae Yo") stays apart, as does an operator's line.
-      const tradeBrand = TRADE_NAME.test(text) && !NAMES_OPERATOR.test(second.text);
+      const tradeBrand = TRADE_NAME.test(text) && !NAMES_OPERATOR.test(second.text) && !repeatsWordsOf(legalName, text);
       const ownLine = !tradeBrand && (NAMES_OPERATOR.test(second.text) || !wrapsInto(first, second, segments.slice(1)) || printedLarger(first, second));
       // A legal form alone on its line ("SDN BHD (139386-X)") ends the name above it, whatever the widths.
       if (!joinsAbove && !isLegalFormAlone(legalName) && ownLine && hasBalancedParentheses(legalName)) return { name: legalName, segment: second, brandJoined: false };
@@ -669,6 +669,12 @@ function withRestOfItsLine(first: LayoutSegment, name: string, following: Layout
 /** "Owner by Castle Blue S/B", "Operated by ...": a line that names the company behind a brand starts afresh, it continues no name. */
 const TRADE_NAME = /(?<![\p{L}])(?:restaurant|restoran|stationer|stationery|stationers|hardware|bakery|bakeries|cafe|kitchen|trading|enterprise|store|mart|pharmacy|bookstore|florist|motor|electrical)(?![\p{L}])/iu;
 const NAMES_OPERATOR = /^\W*(?:own(?:ed|er)|operated|managed|run)\s+by\b/iu;
+
+/** Whether every word of `brand` is in `legalName` ("ACE HARDWARE" over "Ace Hardware Corporation"): the legal name already says it. */
+function repeatsWordsOf(legalName: string, brand: string): boolean {
+  const words = new Set(legalName.toLowerCase().split(/[^\p{L}\d]+/u).filter(Boolean));
+  return brand.toLowerCase().split(/[^\p{L}\d]+/u).filter(Boolean).every((word) => words.has(word));
+}
 
 /** A head line that ends in "&" or "AND": the name goes on on the next line. */
 const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;

@@ -1068,6 +1068,8 @@ describe('till receipts of other countries', () => {
     const sure: Row[] = [{ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.99 }, { text: 'Kembang Niaga Sdn Bhd (704512-T)', x: 0.12, confidence: 0.99 }, { text: 'NO. 8, JALAN TELAWI 2, 59100 KUALA LUMPUR', x: 0.08, confidence: 0.99 }];
     const [candidate] = receiptHeadCandidates(buildDocumentLayout(placedDocument([till({ head: sure })], { language: 'en', source: 'ocr' })), 'seller_name');
     expect(candidate).toMatchObject({ value: 'KEMBANG HARDWARE Kembang Niaga Sdn Bhd', confidenceCeiling: 0.85 });
+    // A brand the legal name already spells out is not repeated in front of it.
+    expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }, 'Kembang Hardware Sdn Bhd (704512-T)') })).values.seller_name).toBe('Kembang Hardware Sdn Bhd');
     // A brand of no trade ("SunnyBay") and a legal name that says it runs the brand stay apart.
     expect(extract(till({ head: head({ text: 'SunnyBay', x: 0.38, confidence: 0.93 }) })).values.seller_name).toBe('Kembang Niaga Sdn Bhd');
     expect(extract(till({ head: head({ text: 'KEMBANG HARDWARE', x: 0.3, confidence: 0.93 }, 'Owned by Kembang Niaga Sdn Bhd') })).values.seller_name).toBe('Owned by Kembang Niaga Sdn Bhd');
