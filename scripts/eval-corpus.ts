@@ -435,11 +435,13 @@ async function main(): Promise<void> {
 
   const sources = [...new Set(comparisons.map((comparison) => comparison.source))].sort();
   const fieldNames = [...comparedFieldNames].filter((field) => comparisons.some((comparison) => comparison.field === field));
-  const cell = (field: string | undefined, source: string | undefined): string => {
-    const selected = comparisons.filter((comparison) => (field === undefined || comparison.field === field) && (source === undefined || comparison.source === source));
+  /** "95.7% 156/163" for the comparisons selected, "-" for none. */
+  const accuracyCell = (selected: readonly Comparison[]): string => {
     const correct = selected.filter((comparison) => comparison.correct).length;
     return selected.length === 0 ? '-' : `${percentage(correct, selected.length)} ${String(correct).padStart(2)}/${String(selected.length).padEnd(2)}`;
   };
+  const cell = (field: string | undefined, source: string | undefined): string =>
+    accuracyCell(comparisons.filter((comparison) => (field === undefined || comparison.field === field) && (source === undefined || comparison.source === source)));
   printTable('Accuracy per field and source (right / expected)', ['field', ...sources, 'all'], fieldNames.map((field) => [field, ...sources.map((source) => cell(field, source)), cell(field, undefined)]));
   const targetCell = (source: string): string => {
     const selected = comparisons.filter((comparison) => comparison.source === source && TARGET_FIELDS.includes(comparison.field));
@@ -451,11 +453,8 @@ async function main(): Promise<void> {
   const folderOf = (comparison: Comparison): string => comparison.file.split('/')[0] ?? comparison.file;
   const folders = [...new Set(comparisons.map(folderOf))].sort();
   if (folders.length > 1) {
-    const folderCell = (field: string, folder: string | undefined): string => {
-      const selected = comparisons.filter((comparison) => comparison.field === field && (folder === undefined || folderOf(comparison) === folder));
-      const correct = selected.filter((comparison) => comparison.correct).length;
-      return selected.length === 0 ? '-' : `${percentage(correct, selected.length)} ${String(correct).padStart(2)}/${String(selected.length).padEnd(2)}`;
-    };
+    const folderCell = (field: string, folder: string | undefined): string =>
+      accuracyCell(comparisons.filter((comparison) => comparison.field === field && (folder === undefined || folderOf(comparison) === folder)));
     const share = (field: string, folder: string): number | undefined => {
       const selected = comparisons.filter((comparison) => comparison.field === field && folderOf(comparison) === folder);
       return selected.length === 0 ? undefined : (100 * selected.filter((comparison) => comparison.correct).length) / selected.length;

@@ -211,6 +211,34 @@ describe('a document that is extracted', () => {
     expect(values).toMatchObject({ seller_name: 'BAIFU (M) Sdn Bhd', currency: 'MYR' });
   }, 90_000);
 
+  /** A till slip as a text PDF: each line at the left, its amount (if any) in a column on the right. */
+  async function tillSlip(lines: readonly [string, string?][]): Promise<Buffer> {
+    const height = 40 + lines.length * 12;
+    const texts = lines.flatMap(([text, amount], index) => {
+      const y = height - 20 - index * 12;
+      return [{ text, x: 12, y, size: 8 }, ...(amount ? [{ text: amount, x: 170, y, size: 8 }] : [])];
+    });
+    return Buffer.from(await placedTextPdf([texts], { width: 226, height }));
+  }
+
+  it('takes a name printed over two lines whole where its company number closes it on a line of its own', async () => {
+    const slip = await tillSlip([
+      ['KEDAI KOPI LAMAN'],
+      ['LAMAN SELERA'],
+      ['001234567-W'],
+      ['22, JALAN PUDU, 55100 KUALA LUMPUR'],
+      ['RECEIPT'],
+      ['04/05/2026 07:19'],
+      ['KOPI O', '2.50'],
+      ['TOTAL', '2.50'],
+    ]);
+    const extraction = await client.waitForTerminal((await client.upload(slip, 'slip.pdf')).body.id);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
+    expect(values).toMatchObject({ seller_name: 'KEDAI KOPI LAMAN LAMAN SELERA', total_amount: 2.5 });
+  });
+
   it('keys a brand naming its trade with the legal name, and restores the point of a total printed without it', async () => {
     const lines: [string, string?][] = [
       ['KEMBANG HARDWARE'],
@@ -223,13 +251,7 @@ describe('a document that is extracted', () => {
       ['CASH', '20.00'],
       ['THANK YOU, PLEASE COME AGAIN'],
     ];
-    const height = 40 + lines.length * 12;
-    const texts = lines.flatMap(([text, amount], index) => {
-      const y = height - 20 - index * 12;
-      return [{ text, x: 12, y, size: 8 }, ...(amount ? [{ text: amount, x: 170, y, size: 8 }] : [])];
-    });
-    const slip = Buffer.from(await placedTextPdf([texts], { width: 226, height }));
-    const extraction = await client.waitForTerminal((await client.upload(slip, 'slip.pdf')).body.id);
+    const extraction = await client.waitForTerminal((await client.upload(await tillSlip(lines), 'slip.pdf')).body.id);
 
     expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
     const fields = extraction.output.fields as { name: string; value: unknown; metadata: { confidence: number } }[];

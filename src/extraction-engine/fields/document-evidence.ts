@@ -560,15 +560,28 @@ function withBarsReadAsLetters(name: string): string {
 }
 
 /**
- * Words of the trade that business names are made of. OCR misreads one letter of them on a till's
- * head ("ENTFRPRISE", "STAIIONERY"); a word of eight letters or more one letter from one of them, and
- * the same length, is that word. Both spellings of stationery are printed on real shop names.
+ * The trades a shop's own name says it is in ("LEMON TREE RESTAURANT", "BECON STATIONER"): a brand
+ * line naming one is a trading name (see withWrappedLines), not a slogan.
+ */
+const SHOP_TRADES = [
+  'restaurant', 'restoran', 'cafe', 'kitchen', 'bakery', 'bakeries', 'stationer', 'stationers', 'stationery', 'hardware', 'electrical',
+  'trading', 'enterprise', 'store', 'mart', 'pharmacy', 'bookstore', 'florist', 'motor',
+];
+const TRADE_NAME = new RegExp(`(?<![\\p{L}])(?:${SHOP_TRADES.join('|')})(?![\\p{L}])`, 'iu');
+
+/**
+ * Words of the trade that business names are made of, the shops' trades and those of other firms. OCR
+ * misreads one letter of them on a till's head ("ENTFRPRISE", "STAIIONERY"); a word of eight letters or
+ * more one letter from one of them, and the same length, is that word. Both spellings of stationery
+ * are printed on real shop names.
  */
 const TRADE_WORDS = [
-  'enterprise', 'enterprises', 'stationery', 'stationary', 'stationers', 'restaurant', 'restoran', 'hardware', 'marketing', 'services',
-  'industries', 'industry', 'electrical', 'electronics', 'bookstore', 'pharmacy', 'supermarket', 'hypermarket', 'minimarket', 'holdings',
-  'corporation', 'international', 'furniture', 'machinery', 'engineering', 'construction', 'management', 'technology', 'equipment',
-  'printing', 'catering', 'bakeries', 'confectionery', 'automobile', 'accessories', 'department', 'trading', 'company', 'kitchen', 'florist',
+  ...new Set([
+    ...SHOP_TRADES,
+    'enterprises', 'stationary', 'marketing', 'services', 'industries', 'industry', 'electronics', 'supermarket', 'hypermarket', 'minimarket',
+    'holdings', 'corporation', 'international', 'furniture', 'machinery', 'engineering', 'construction', 'management', 'technology',
+    'equipment', 'printing', 'catering', 'confectionery', 'automobile', 'accessories', 'department', 'company',
+  ]),
 ].filter((word) => word.length >= 8);
 const TRADE_WORD_SET = new Set(TRADE_WORDS);
 
@@ -667,7 +680,6 @@ function withRestOfItsLine(first: LayoutSegment, name: string, following: Layout
 }
 
 /** "Owner by Castle Blue S/B", "Operated by ...": a line that names the company behind a brand starts afresh, it continues no name. */
-const TRADE_NAME = /(?<![\p{L}])(?:restaurant|restoran|stationer|stationery|stationers|hardware|bakery|bakeries|cafe|kitchen|trading|enterprise|store|mart|pharmacy|bookstore|florist|motor|electrical)(?![\p{L}])/iu;
 const NAMES_OPERATOR = /^\W*(?:own(?:ed|er)|operated|managed|run)\s+by\b/iu;
 
 /** Whether every word of `brand` is in `legalName` ("ACE HARDWARE" over "Ace Hardware Corporation"): the legal name already says it. */
@@ -684,9 +696,10 @@ const CONTINUED_BY_NEXT_LINE = /(?:&|(?<![\p{L}])and)\s*$/iu;
  * "{519537 Xi"; or with some of its digits read as the letters they look like, its check letter after
  * a dash ("BOZ7ZO-U" for 802720-U: B for 8, O or D for 0, Z for 2, S for 5, G for 6, I or l for 1).
  */
+const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*(?:\d{5,}\s?-?\s?\p{L}{0,2}|(?=[OQDIlZSGB]*\d)[\dOQDIlZSGB]{5,8}\s?-\s?\p{Lu})\s*[)}\]]?[\s,.;:]*$/u;
+
 /** A line that is a company registration number and nothing else ("002693074-K", "(1120908-M)"). */
 const isRegistrationNumberAlone = (text: string): boolean => ` ${text.trim()}`.replace(REGISTRATION_NUMBER_AT_END, '') === '';
-const REGISTRATION_NUMBER_AT_END = /\s+[({[]?\s*(?:\d{5,}\s?-?\s?\p{L}{0,2}|(?=[OQDIlZSGB]*\d)[\dOQDIlZSGB]{5,8}\s?-\s?\p{Lu})\s*[)}\]]?[\s,.;:]*$/u;
 
 /**
  * A brand line printed in a font half as large again as the legal name under it ("Sarang Hae Yo" over

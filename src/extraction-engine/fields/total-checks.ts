@@ -245,7 +245,7 @@ export function totalWithItsPointRestored(context: ExtractionContext, total: Amo
   );
   if (!printedAbove) return total;
   return {
-    candidate: { ...total.candidate, value: restored, evidence: `${total.candidate.evidence}, its decimal point restored from the amount above it it totals` },
+    candidate: { ...total.candidate, value: restored, evidence: `${total.candidate.evidence}, its decimal point restored from the amount printed above it` },
     confidence: Math.min(total.confidence, POINT_RESTORED_CONFIDENCE),
   };
 }
