@@ -118,7 +118,7 @@ function pagePathCandidate(
   return {
     name,
     prepare: (page) => prepareOcrRaster({ input: page.image }),
-    read: async (raster) => textOf(await recognizeUpright(pool, raster, () => 120_000, reading)),
+    read: async (raster) => textOf((await recognizeUpright(pool, raster, () => 120_000, reading)).lines),
     close: () => pool.terminate(),
   };
 }

@@ -1672,7 +1672,7 @@ export interface operations {
                                     confidence?: number;
                                     /** @description 1-based; for a table, its first page. */
                                     page?: number;
-                                    /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1]. */
+                                    /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1], on the page as it was sent: a page OCR read turned upright (a photo sent sideways or upside down) keeps its boxes on the image as sent. */
                                     placement?: {
                                         x: number;
                                         y: number;
@@ -1683,7 +1683,7 @@ export interface operations {
                                     rows?: {
                                         confidence: number;
                                         page: number;
-                                        /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1]. */
+                                        /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1], on the page as it was sent: a page OCR read turned upright (a photo sent sideways or upside down) keeps its boxes on the image as sent. */
                                         placement?: {
                                             x: number;
                                             y: number;
@@ -1694,7 +1694,7 @@ export interface operations {
                                         cells: {
                                             [key: string]: {
                                                 confidence: number;
-                                                /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1]. */
+                                                /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1], on the page as it was sent: a page OCR read turned upright (a photo sent sideways or upside down) keeps its boxes on the image as sent. */
                                                 placement?: {
                                                     x: number;
                                                     y: number;
@@ -5216,7 +5216,7 @@ export interface operations {
                                     confidence?: number;
                                     /** @description 1-based; for a table, its first page. */
                                     page?: number;
-                                    /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1]. */
+                                    /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1], on the page as it was sent: a page OCR read turned upright (a photo sent sideways or upside down) keeps its boxes on the image as sent. */
                                     placement?: {
                                         x: number;
                                         y: number;
@@ -5227,7 +5227,7 @@ export interface operations {
                                     rows?: {
                                         confidence: number;
                                         page: number;
-                                        /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1]. */
+                                        /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1], on the page as it was sent: a page OCR read turned upright (a photo sent sideways or upside down) keeps its boxes on the image as sent. */
                                         placement?: {
                                             x: number;
                                             y: number;
@@ -5238,7 +5238,7 @@ export interface operations {
                                         cells: {
                                             [key: string]: {
                                                 confidence: number;
-                                                /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1]. */
+                                                /** @description Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1], on the page as it was sent: a page OCR read turned upright (a photo sent sideways or upside down) keeps its boxes on the image as sent. */
                                                 placement?: {
                                                     x: number;
                                                     y: number;

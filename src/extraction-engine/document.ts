@@ -32,6 +32,30 @@ export interface DocumentPage {
   source: PageTextSource;
   /** Lines in reading order (top to bottom, then left to right). */
   lines: TextLine[];
+  /**
+   * Set when OCR found the page's text sideways or upside down: the clockwise turn that sets it upright.
+   * The lines are then placed on the page turned upright, so that the field finder sees its head at
+   * the top; the placements a client gets are put back on the page as given (placementOnPageAsGiven).
+   */
+  turn?: QuarterTurn;
+}
+
+/** A clockwise turn of a page, in degrees. */
+export type QuarterTurn = 90 | 180 | 270;
+
+/**
+ * A box on the page turned clockwise by `turn` (upright), placed on the page as given. Turning by 90°
+ * moves a point (x, y) of the given page to (1 - y, x); the other turns follow the same way.
+ */
+export function placementOnPageAsGiven(box: Placement, turn: QuarterTurn): Placement {
+  switch (turn) {
+    case 90:
+      return { x: box.y, y: 1 - box.x - box.width, width: box.height, height: box.width };
+    case 270:
+      return { x: 1 - box.y - box.height, y: box.x, width: box.height, height: box.width };
+    case 180:
+      return { x: 1 - box.x - box.width, y: 1 - box.y - box.height, width: box.width, height: box.height };
+  }
 }
 
 /**

@@ -3,10 +3,11 @@
 
 import { ulid } from 'ulidx';
 import type { ExtractionConfiguration } from './configuration/extraction-configuration-schema.ts';
-import type { DocumentPage, PageArithmeticCheck, Placement, ReadDocument, RejectionReason } from './document.ts';
+import { placementOnPageAsGiven, type DocumentPage, type PageArithmeticCheck, type Placement, type QuarterTurn, type ReadDocument, type RejectionReason } from './document.ts';
 import { documentTypeSpecifications } from './document-types.ts';
 import { buildDocumentLayout, boxOfRange, type DocumentLayout } from './fields/document-layout.ts';
 import { embeddedValueFor, extractFields, type FieldResult, type TotalCheck } from './fields/extract-fields.ts';
+import { clampPlacement } from './fields/field-result.ts';
 import type { DocumentTypeSpecification, FieldSpecification } from './fields/field-specification.ts';
 import type { ExtractedTable, TableRow } from './fields/table-specification.ts';
 import { normalizedSegmentText } from './fields/label-anchors.ts';
@@ -276,7 +277,41 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
       },
     };
   });
-  return { status: 'COMPLETED', docType: specification.docType, fields, pageCount: document.pageCount, ...(warnings.length > 0 ? { warnings } : {}) };
+  const onPagesAsGiven = placedOnPagesAsGiven(document.pages);
+  return { status: 'COMPLETED', docType: specification.docType, fields: fields.map(onPagesAsGiven), pageCount: document.pageCount, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/**
+ * The field's boxes put back on the pages as given: a page OCR read turned upright (DocumentPage.turn)
+ * had its fields found on the upright page, while a client draws the boxes over the page it sent.
+ */
+function placedOnPagesAsGiven(pages: readonly DocumentPage[]): (field: ExtractedField) => ExtractedField {
+  const turns = new Map<number, QuarterTurn>(pages.flatMap((page) => (page.turn ? [[page.pageNumber, page.turn] as const] : [])));
+  if (turns.size === 0) return (field) => field;
+  const onPage = (page: number | undefined, placement: Placement | undefined): { placement?: Placement } => {
+    const turn = page === undefined ? undefined : turns.get(page);
+    if (!placement) return {};
+    return { placement: turn ? clampPlacement(placementOnPageAsGiven(placement, turn)) : placement };
+  };
+  return (field) => {
+    const { placement: _placement, rows, ...metadata } = field.metadata;
+    return {
+      ...field,
+      metadata: {
+        ...metadata,
+        ...onPage(field.metadata.page, field.metadata.placement),
+        ...(rows
+          ? {
+              rows: rows.map(({ placement: _rowPlacement, cells, ...row }) => ({
+                ...row,
+                ...onPage(row.page, _rowPlacement),
+                cells: Object.fromEntries(Object.entries(cells).map(([name, { placement: cellPlacement, ...cell }]) => [name, { ...cell, ...onPage(row.page, cellPlacement) }])),
+              })),
+            }
+          : {}),
+      },
+    };
+  };
 }
 
 function tableField(id: string, field: FieldSpecification, table: ExtractedTable): ExtractedField {

@@ -48,7 +48,7 @@ const documentSummarySchema = z.object({
 
 const placementSchema = z
   .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
-  .register(z.globalRegistry, { description: 'Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1].' });
+  .register(z.globalRegistry, { description: 'Fractions of the page width and height, origin top-left (Textract convention), all in [0, 1], on the page as it was sent: a page OCR read turned upright (a photo sent sideways or upside down) keeps its boxes on the image as sent.' });
 
 export const outputSchema = z.object({
   docType: z.optional(z.string()).register(z.globalRegistry, { description: 'The document type the extraction was routed to.' }),

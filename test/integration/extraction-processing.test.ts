@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractionConfigurationStore } from '../../src/composition/extraction-configurations.ts';
 import { extractionSettlement, reprocessExtraction } from '../../src/composition/extractions.ts';
@@ -210,6 +211,31 @@ describe('a document that is extracted', () => {
     const values = Object.fromEntries(extraction.output.fields.map((field: { name: string; value: unknown }) => [field.name, field.value]));
     expect(values).toMatchObject({ seller_name: 'BAIFU (M) Sdn Bhd', currency: 'MYR' });
   }, 90_000);
+
+  it.each([
+    ['a quarter clockwise (lines running down the image)', 90],
+    ['upside down', 180],
+  ] as const)('reads a receipt photo sent turned %s as upright, its boxes on the image as sent', async (_, degrees) => {
+    // A photo whose turn is in its pixels, not in an EXIF tag (a scan, a photo passed through a chat app).
+    const photo = await sharp(await readFile(corpusFile('receipts-wide/sroie_321.jpg'))).rotate(degrees).jpeg().toBuffer();
+    const extraction = await client.waitForTerminal((await client.upload(photo, 'turned-receipt.jpg')).body.id, 90_000);
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', outputAvailable: true });
+    const fields = Object.fromEntries(extraction.output.fields.map((field: { name: string }) => [field.name, field]));
+    expect(fields.seller_name.value.toUpperCase()).toBe('HAXINCONE RESOURCES SDN BHD');
+    expect(fields.total_amount.value).toBe(3.7);
+    expect(fields.issue_date.value).toBe('2018-04-20');
+    // The head of the receipt: on the right-hand side of an image turned a quarter clockwise, at the
+    // bottom of one upside down; its line runs down the first and across the second.
+    const seller = fields.seller_name.metadata.placement;
+    if (degrees === 90) {
+      expect(seller.x).toBeGreaterThan(0.5);
+      expect(seller.height).toBeGreaterThan(seller.width);
+    } else {
+      expect(seller.y).toBeGreaterThan(0.5);
+      expect(seller.width).toBeGreaterThan(seller.height);
+    }
+  }, 120_000);
 
   /** A till slip as a text PDF: each line at the left, its amount (if any) in a column on the right. */
   async function tillSlip(lines: readonly [string, string?][]): Promise<Buffer> {

@@ -32,7 +32,7 @@ describe('second look through the image reader', () => {
 
   it('reads again the name and total lines the page reading got wrong, and gets them right', async () => {
     const slip = await smallPrintSlip(10);
-    const firstReading = textOf(await recognizeUpright(ocr, await prepareOcrRaster({ input: slip }), () => 120_000));
+    const firstReading = textOf((await recognizeUpright(ocr, await prepareOcrRaster({ input: slip }), () => 120_000)).lines);
     const read = textOf((await readImage(slip, context)).pages[0]!.lines);
 
     // Without the second look (the page reading alone) both lines are misread.

@@ -227,9 +227,10 @@ describe('orientation trials within the page budget', () => {
     // Plenty of time for the first reading, none left for the trials (a slow page on a loaded machine).
     const budgetMs = (): number => (recognitions++ === 0 ? 60_000 : 1);
 
-    const lines = await recognizeUpright(ocr, raster, budgetMs);
+    const { lines, turn } = await recognizeUpright(ocr, raster, budgetMs);
 
     expect(recognitions).toBeGreaterThan(1);
     expect(lines.length).toBeGreaterThan(0);
+    expect(turn).toBeUndefined();
   });
 });

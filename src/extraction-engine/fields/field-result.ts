@@ -32,7 +32,8 @@ export function resultFrom(name: string, candidate: FieldCandidate, confidence: 
   };
 }
 
-function clampPlacement(box: Placement): Placement {
+/** The box kept inside the page, in fractions rounded to four places. */
+export function clampPlacement(box: Placement): Placement {
   const x = Math.min(1, Math.max(0, box.x));
   const y = Math.min(1, Math.max(0, box.y));
   const round = (value: number): number => Math.round(value * 10000) / 10000;

@@ -24,10 +24,17 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
     const ahead = readHeadAhead(ocr, raster, pageLayoutOf(raster), budgetMs);
     try {
       const readingStarted = Date.now();
-      const pageLines = await recognizeUpright(ocr, raster, budgetMs);
-      const lines = await secondLookAtTheHead(ocr, raster, pageLines, budgetMs, ahead, Date.now() - readingStarted);
-      const page: DocumentPage = { pageNumber: index + 1, source: 'ocr', lines: await lookAgainAtDecidingLines(ocr, context.lineRecognizer, raster, lines, budgetMs) };
-      pages.push(context.arithmeticCheck ? await rereadWhereArithmeticFails(ocr, raster, page, context.arithmeticCheck, budgetMs) : page);
+      // From here on the page is the one read upright: a sideways photo is looked at again turned.
+      const upright = await recognizeUpright(ocr, raster, budgetMs);
+      // The head read ahead is a band of the page as given: of no use to a page that was turned.
+      const lines = await secondLookAtTheHead(ocr, upright.raster, upright.lines, budgetMs, upright.turn ? undefined : ahead, Date.now() - readingStarted);
+      const page: DocumentPage = {
+        pageNumber: index + 1,
+        source: 'ocr',
+        lines: await lookAgainAtDecidingLines(ocr, context.lineRecognizer, upright.raster, lines, budgetMs),
+        ...(upright.turn ? { turn: upright.turn } : {}),
+      };
+      pages.push(context.arithmeticCheck ? await rereadWhereArithmeticFails(ocr, upright.raster, page, context.arithmeticCheck, budgetMs) : page);
     } catch (error) {
       if (!(error instanceof TimeBudgetExceededError)) throw error;
       context.pagesOverBudget.push(index + 1);

@@ -326,8 +326,8 @@ async function readPage(
     // text drawn as vector outlines; a sparse page without images is just a short page.
     if (isSparse && (largeImages.length > 0 || visibleCharacters === 0)) {
       ocrState.ocrPagesLeft -= 1;
-      const ocrLines = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context));
-      return ocrLines.length > 0 ? { pageNumber, source: 'ocr', lines: ocrLines } : { pageNumber, source: 'text-layer', lines: textLines };
+      const ocrPage = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context));
+      return ocrPage.lines.length > 0 ? ocrPage : { pageNumber, source: 'text-layer', lines: textLines };
     }
     if (!isSparse && largeImages.length > 0) {
       ocrState.imageOcrTextPagesLeft -= 1;
@@ -395,14 +395,16 @@ async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFac
  * A scanned page read by OCR, with the second look at its deciding lines and, when the caller checks
  * the page's arithmetic, its total's lines read again where they do not add up (as for images).
  */
-async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<TextLine[]> {
+async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<DocumentPage> {
   const budgetMs = pageBudget(context);
   const rendered = await renderPage(page, canvasFactory, context);
   const raster = await prepareOcrRaster({ input: rendered.raw, raw: { width: rendered.width, height: rendered.height, channels: 4 } });
   const ocr = await context.ocr();
-  const lines = await lookAgainAtDecidingLines(ocr, context.lineRecognizer, raster, await recognizeUpright(ocr, raster, budgetMs), budgetMs);
-  if (!context.arithmeticCheck) return lines;
-  return (await rereadWhereArithmeticFails(ocr, raster, { pageNumber, source: 'ocr', lines }, context.arithmeticCheck, budgetMs)).lines;
+  // A page scanned sideways is looked at again turned upright, as it was read.
+  const upright = await recognizeUpright(ocr, raster, budgetMs);
+  const lines = await lookAgainAtDecidingLines(ocr, context.lineRecognizer, upright.raster, upright.lines, budgetMs);
+  const read: DocumentPage = { pageNumber, source: 'ocr', lines, ...(upright.turn ? { turn: upright.turn } : {}) };
+  return context.arithmeticCheck ? rereadWhereArithmeticFails(ocr, upright.raster, read, context.arithmeticCheck, budgetMs) : read;
 }
 
 /** Images big enough to hold a text block, largest first. */

@@ -1,22 +1,21 @@
 import sharp from 'sharp';
-import type { Placement, TextLine } from '../document.ts';
+import type { QuarterTurn, TextLine } from '../document.ts';
 import { rereadDoubtfulLines, withoutNoiseWords } from './doubtful-lines.ts';
 import { readMissedLines } from './missed-lines.ts';
 import { readAtOnce } from './reads-at-once.ts';
 import { minimumWordConfidence, type OcrImage, type OcrLanguage, type OcrPool, type PageLayout } from './ocr-pool.ts';
 import { paintEdgeDarknessAsPaper, placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
-import { clampToPage } from './text-lines.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
 // Scans and photos arrive sideways or upside down. Tesseract's orientation
 // detection needs the legacy engine and an extra model, so orientation is judged by the result instead:
 // text read in the wrong orientation is fragments tesseract itself is unsure of. Only then are the
 // orientations that the ink allows tried (lines running down: a quarter turn either way; across: a half
-// turn), on a small copy first, and the page is read again in the one that gives confident words.
+// turn), on a small copy first, and the page is read again in the one that gives confident words. From
+// then on the page is the turned one: its lines are placed on it and every later look at the page
+// crops the turned raster, so a receipt photographed sideways has its head at the top like any other.
 // Every page is read with all the pool's models at once: they outvote each other's misreads (English
 // alone read "Ltd" as "Lid" and lost receipt totals; see the extraction README).
-
-export type QuarterTurn = 90 | 180 | 270;
 
 /** A word counts as confident text when tesseract is this sure of it and it has three letters in a row. */
 const confidentWordConfidence = 0.75;
@@ -76,21 +75,30 @@ export interface UprightReadingOptions {
 /** Default of UprightReadingOptions.doubtfulWordConfidence. */
 const doubtfulWordConfidence = 0.8;
 
+/** A page read upright: its lines, the raster they were read from and are placed on, and the turn that set it upright. */
+export interface UprightReading {
+  lines: TextLine[];
+  /** The page as given, or turned upright: later looks at the page crop this raster. */
+  raster: OcrImage;
+  /** The clockwise turn from the page as given to `raster`; none when the page was read as given. */
+  turn?: QuarterTurn;
+}
+
 /**
- * OCR that also reads pages turned by a quarter or half turn, in the page's language. Placements always
- * refer to the image as given; lines keep the order in which they read upright.
+ * OCR that also reads pages turned by a quarter or half turn, in the page's language. A page read as
+ * given is placed on the image as given; a turned one on the image turned upright (UprightReading.turn).
  */
-export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number, options: UprightReadingOptions = {}): Promise<TextLine[]> {
-  const lines = await recognizeUprightAsGiven(ocr, raster, budgetMs, options);
+export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number, options: UprightReadingOptions = {}): Promise<UprightReading> {
+  const reading = await recognizeUprightAsGiven(ocr, raster, budgetMs, options);
   // A page that gave (almost) no words may be a readable photo whose dark surroundings threw
   // tesseract's threshold (paintEdgeDarknessAsPaper): it is read once more without them. Pages that
   // read are never read twice, so this costs only pages that would otherwise have no text.
-  if (wordsWithLettersIn(lines) >= minimumWordsToJudge || budgetMs() <= 0) return lines;
+  if (wordsWithLettersIn(reading.lines) >= minimumWordsToJudge || budgetMs() <= 0) return reading;
   const painted = await withEdgeDarknessAsPaper(raster);
-  if (!painted) return lines;
+  if (!painted) return reading;
   // Out of time here, the page counts as over its budget (the uploader is told so), not as blank.
   const repainted = await recognizeUprightAsGiven(ocr, painted, budgetMs, options);
-  return wordsWithLettersIn(repainted) > wordsWithLettersIn(lines) ? repainted : lines;
+  return wordsWithLettersIn(repainted.lines) > wordsWithLettersIn(reading.lines) ? repainted : reading;
 }
 
 /** The raster with the dark areas reaching its edges painted as paper; undefined when it has none. */
@@ -102,7 +110,7 @@ async function withEdgeDarknessAsPaper(raster: OcrImage): Promise<OcrImage | und
   return { ...raster, bytes };
 }
 
-async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs: () => number, options: UprightReadingOptions): Promise<TextLine[]> {
+async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs: () => number, options: UprightReadingOptions): Promise<UprightReading> {
   const layout = pageLayoutOf(raster);
   const languages = ocr.languages;
   const mode = options.englishFirst ?? 'none';
@@ -113,10 +121,21 @@ async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs:
     ? await ocr.recognize(withoutDeskew(raster), { timeoutMs: budgetMs(), languages: ['eng'], layout, minimumWordConfidence: 0 })
     : await ocr.recognize(raster, { timeoutMs: budgetMs(), languages, layout });
   const firstReadingMs = Date.now() - started;
-  let lines = asGiven;
+  // Tesseract's page layout follows text set sideways and reads it, surely: a sideways page looks
+  // upright by its words, but its lines run down (or up) the image. It is read again turned.
+  const sideways = sidewaysTurnOf(asGiven);
+  if (sideways && !englishFirst && budgetMs() > firstReadingMs) {
+    try {
+      const turned = await turnedRaster(raster, sideways);
+      return { lines: await ocr.recognize(turned, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(turned) }), raster: turned, turn: sideways };
+    } catch (error) {
+      if (!(error instanceof TimeBudgetExceededError)) throw error;
+    }
+  }
   if (!looksUpright(asGiven) && budgetMs() > firstReadingMs * orientationSearchCostInReadings) {
     try {
-      lines = await readInBestOrientation(ocr, raster, asGiven, languages, budgetMs);
+      const turned = await readInBestOrientation(ocr, raster, languages, budgetMs);
+      if (turned) return turned;
     } catch (error) {
       // The page's budget ran out while looking for a better orientation: the reading as given is
       // what the page has. Losing it would leave a slow, skewed first page of a scan with no text.
@@ -125,8 +144,8 @@ async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs:
   }
   // Tesseract's layout analysis of a page read as given may have left lines out (a receipt read as one
   // block has none to leave out; a turned page was read whole again).
-  if (!englishFirst) return lines === asGiven && layout === 'auto' ? readMissedLines(ocr, raster, lines, budgetMs) : lines;
-  if (lines !== asGiven) return lines;
+  if (!englishFirst) return { lines: layout === 'auto' ? await readMissedLines(ocr, raster, asGiven, budgetMs) : asGiven, raster };
+  let lines: TextLine[];
   try {
     lines = await rereadDoubtfulLines(ocr, withoutDeskew(raster), asGiven, {
       languages,
@@ -139,7 +158,7 @@ async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs:
     // Out of time for the second reading: the English one, less its noise, is what the page has.
     lines = withoutNoiseWords(asGiven);
   }
-  return raster.deskew ? lines.map((line) => placedOnPage(line, raster.deskew!)) : lines;
+  return { lines: raster.deskew ? lines.map((line) => placedOnPage(line, raster.deskew!)) : lines, raster };
 }
 
 function withoutDeskew(raster: OcrImage): OcrImage {
@@ -156,6 +175,38 @@ function placedOnPage(line: TextLine, deskew: Deskew): TextLine {
   };
 }
 
+/** Lines of at least this many words say which way they run; fewer than this many such lines say nothing. */
+const wordsToShowDirection = 2;
+const linesToShowDirection = 3;
+/** The share of those lines that must run down (or up) the image for the page to be sideways. */
+const sidewaysLineShare = 0.6;
+
+/**
+ * The clockwise turn that sets upright a page whose lines run down the image (read from top to
+ * bottom: the page was turned a quarter clockwise, so 270 turns it back) or up it (90); undefined
+ * when its lines run across, or too few lines say.
+ */
+export function sidewaysTurnOf(lines: readonly TextLine[]): QuarterTurn | undefined {
+  let down = 0;
+  let up = 0;
+  let judged = 0;
+  for (const line of lines) {
+    const placed = line.words.flatMap((word) => (word.placement ? [word.placement] : []));
+    if (placed.length < wordsToShowDirection) continue;
+    judged += 1;
+    const [first, last] = [placed[0]!, placed.at(-1)!];
+    const dx = last.x + last.width / 2 - (first.x + first.width / 2);
+    const dy = last.y + last.height / 2 - (first.y + first.height / 2);
+    if (Math.abs(dy) <= Math.abs(dx)) continue;
+    if (dy > 0) down += 1;
+    else up += 1;
+  }
+  if (judged < linesToShowDirection) return undefined;
+  if (down >= judged * sidewaysLineShare) return 270;
+  if (up >= judged * sidewaysLineShare) return 90;
+  return undefined;
+}
+
 /** Turns to try for a page that did not read upright, from the direction of its lines when the ink tells it. */
 function turnsToTry(raster: OcrImage): QuarterTurn[] {
   if (raster.lineDirection === 'across') return [180];
@@ -163,14 +214,9 @@ function turnsToTry(raster: OcrImage): QuarterTurn[] {
   return [90, 270, 180];
 }
 
-async function readInBestOrientation(
-  ocr: OcrPool,
-  raster: OcrImage,
-  asGiven: TextLine[],
-  languages: readonly OcrLanguage[],
-  budgetMs: () => number,
-): Promise<TextLine[]> {
-  if (budgetMs() <= 0) return asGiven;
+/** The page read in the orientation its trials find best, or undefined where that is as given. */
+async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, languages: readonly OcrLanguage[], budgetMs: () => number): Promise<UprightReading | undefined> {
+  if (budgetMs() <= 0) return undefined;
   // The trials are independent readings of turned copies, so they go to the pool at once: the
   // workers share them, and each reads what it read when they ran one after another. A trial that
   // ran out of the page's budget leaves the page as given, as it always did.
@@ -181,20 +227,38 @@ async function readInBestOrientation(
       return confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(trial) }));
     }),
   );
-  if (trials.some((score) => score === undefined)) return asGiven;
+  if (trials.some((score) => score === undefined)) return undefined;
   const trialScores = new Map<0 | QuarterTurn, number>(turns.map((turn, index) => [turn, trials[index]!]));
   const [bestTurn, bestScore] = [...trialScores].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
   const asGivenScore = trialScores.get(0) ?? 0;
-  if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return asGiven;
-  return readTurned(ocr, raster, bestTurn, languages, budgetMs());
+  if (bestTurn === 0 || bestScore < Math.max(minimumWordsToJudge, asGivenScore * 2) || budgetMs() <= 0) return undefined;
+  const turned = await turnedRaster(raster, bestTurn);
+  return { lines: await ocr.recognize(turned, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(turned) }), raster: turned, turn: bestTurn };
 }
 
-/** Reads the raster turned clockwise by `turn`, placing the lines on the image as given. */
-async function readTurned(ocr: OcrPool, raster: OcrImage, turn: 0 | QuarterTurn, languages: readonly OcrLanguage[], timeoutMs: number): Promise<TextLine[]> {
-  if (turn === 0) return ocr.recognize(raster, { timeoutMs, languages, layout: pageLayoutOf(raster) });
-  const turned = await rotatedRaster(raster, turn);
-  const lines = await ocr.recognize(turned, { timeoutMs, languages, layout: pageLayoutOf(turned) });
-  return lines.map((line) => placedOnGivenImage(line, turn, raster.deskew));
+/**
+ * The raster turned clockwise by `turn`, whole, as a page of its own: a straightened raster keeps its
+ * straightening, turned with it (turning about the centre commutes with the straightening), so the
+ * lines read from it are placed on the upright page as those of any raster.
+ */
+export async function turnedRaster(raster: OcrImage, turn: QuarterTurn): Promise<OcrImage> {
+  const { data, info } = await sharp(raster.bytes).rotate(turn).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
+  const across = turn !== 180;
+  const deskew = raster.deskew;
+  return {
+    bytes: data,
+    width: info.width,
+    height: info.height,
+    // A quarter turn sets lines that ran down the page across it.
+    ...(raster.lineDirection ? { lineDirection: across ? 'across' : raster.lineDirection } : {}),
+    ...(deskew
+      ? {
+          deskew: across
+            ? { degrees: deskew.degrees, givenWidth: deskew.givenHeight, givenHeight: deskew.givenWidth, turnedWidth: deskew.turnedHeight, turnedHeight: deskew.turnedWidth }
+            : deskew,
+        }
+      : {}),
+  };
 }
 
 /** The raster turned clockwise by `turn`, optionally scaled down so its long side is at most `longSide`. */
@@ -203,32 +267,4 @@ async function rotatedRaster(raster: OcrImage, turn: 0 | QuarterTurn, longSide?:
   if (longSide !== undefined) image = image.resize(longSide, longSide, { fit: 'inside', withoutEnlargement: true });
   const { data, info } = await image.png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
   return { bytes: data, width: info.width, height: info.height };
-}
-
-/**
- * Maps a box found on the image turned clockwise by `turn` back onto the image as given. Turning by
- * 90° moves a point (x, y) of the given image to (1 - y, x); the other turns follow the same way.
- */
-export function boxOnGivenImage(box: Placement, turn: QuarterTurn): Placement {
-  switch (turn) {
-    case 90:
-      return clampToPage({ x: box.y, y: 1 - box.x - box.width, width: box.height, height: box.width });
-    case 270:
-      return clampToPage({ x: 1 - box.y - box.height, y: box.x, width: box.height, height: box.width });
-    case 180:
-      return clampToPage({ x: 1 - box.x - box.width, y: 1 - box.y - box.height, width: box.width, height: box.height });
-  }
-}
-
-/** Undoes the quarter turn; a raster that was straightened before it was turned is placed on the straightened page. */
-function placedOnGivenImage(line: TextLine, turn: QuarterTurn, deskew: Deskew | undefined): TextLine {
-  const onGiven = (box: Placement): Placement => {
-    const unturned = boxOnGivenImage(box, turn);
-    return deskew ? placementOnStraightenedPage(unturned, deskew) : unturned;
-  };
-  return {
-    ...line,
-    ...(line.placement ? { placement: onGiven(line.placement) } : {}),
-    words: line.words.map((word) => ({ ...word, ...(word.placement ? { placement: onGiven(word.placement) } : {}) })),
-  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultExtractionConfiguration } from '../../../../src/extraction-engine/configuration/parse-extraction-configuration.ts';
-import { extractDocument } from '../../../../src/extraction-engine/extract-document.ts';
+import { placementOnPageAsGiven, type QuarterTurn } from '../../../../src/extraction-engine/document.ts';
+import { extractDocument, type ExtractedField } from '../../../../src/extraction-engine/extract-document.ts';
 import { buildDocumentLayout } from '../../../../src/extraction-engine/fields/document-layout.ts';
 import { receiptHeadCandidates } from '../../../../src/extraction-engine/fields/document-evidence.ts';
 import { placedDocument, type PlacedText, type Row } from './read-document-builder.ts';
@@ -46,6 +47,47 @@ function extract(rows: Row[]) {
 function sellerUnderHeadLine(name: string) {
   return extract(till({ head: [{ text: name, x: 0.2, confidence: 0.85 }, { text: 'LOT 5, JALAN BUNGA RAYA, 75100 MELAKA', x: 0.1, confidence: 0.9 }] })).values.seller_name;
 }
+
+describe('a till receipt OCR read turned upright', () => {
+  /** The fields of the receipt read upright, and of the same reading of a page that had to be turned by `turn`. */
+  function extractedAsGivenAndUpright(turn: QuarterTurn) {
+    const fields = (document: ReturnType<typeof placedDocument>): Record<string, ExtractedField> => {
+      const outcome = extractDocument(document, { configuration: defaultExtractionConfiguration, createFieldId: () => 'fld_test' });
+      if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+      return Object.fromEntries(outcome.fields.map((field) => [field.name, field]));
+    };
+    const upright = placedDocument([till()], { language: 'en', source: 'ocr', mediaType: 'image/jpeg' });
+    const turned = { ...upright, pages: upright.pages.map((page) => ({ ...page, turn })) };
+    return { upright: fields(upright), turned: fields(turned) };
+  }
+  const close = (actual: object | undefined, expected: object | undefined) => {
+    for (const [key, value] of Object.entries(expected ?? {})) expect((actual as Record<string, number>)[key]).toBeCloseTo(value as number, 3);
+  };
+
+  it.each([90, 180, 270] as const)('finds the same values, their boxes put back on the page as given (turned %i)', (turn) => {
+    const { upright, turned } = extractedAsGivenAndUpright(turn);
+
+    expect(Object.fromEntries(Object.entries(turned).map(([name, field]) => [name, field.value]))).toEqual(Object.fromEntries(Object.entries(upright).map(([name, field]) => [name, field.value])));
+    for (const name of ['seller_name', 'total_amount', 'issue_date']) {
+      const box = upright[name]!.metadata.placement!;
+      close(turned[name]!.metadata.placement, placementOnPageAsGiven(box, turn));
+    }
+    const items = upright.line_items!;
+    expect(items.metadata.rows?.length).toBeGreaterThan(0);
+    items.metadata.rows!.forEach((row, index) => {
+      const turnedRow = turned.line_items!.metadata.rows![index]!;
+      close(turnedRow.placement, placementOnPageAsGiven(row.placement!, turn));
+      for (const [column, cell] of Object.entries(row.cells)) if (cell.placement) close(turnedRow.cells[column]!.placement, placementOnPageAsGiven(cell.placement, turn));
+    });
+  });
+
+  it('reports a quarter-turned line taller than wide, where the client sees it', () => {
+    const { turned } = extractedAsGivenAndUpright(90);
+    const seller = turned.seller_name!.metadata.placement!;
+
+    expect(seller.height).toBeGreaterThan(seller.width);
+  });
+});
 
 describe('till receipts', () => {
   it('take an unlabelled address block for the buyer only when it names a business, its legal form as OCR misread it restored', () => {

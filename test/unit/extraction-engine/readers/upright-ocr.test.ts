@@ -1,24 +1,25 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { TextLine } from '../../../../src/extraction-engine/document.ts';
+import { placementOnPageAsGiven, type TextLine } from '../../../../src/extraction-engine/document.ts';
 import type { OcrImage, OcrLanguage, OcrPool, PageLayout } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { ocrLanguages } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { boxOnGivenImage, confidentWordCount, pageLayoutOf, recognizeUpright } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+import { confidentWordCount, pageLayoutOf, recognizeUpright, sidewaysTurnOf, turnedRaster } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
 
-describe('boxOnGivenImage', () => {
+describe('placementOnPageAsGiven', () => {
   // A box near the top-left of the upright page, found after turning the given image.
   const uprightBox = { x: 0.1, y: 0.2, width: 0.3, height: 0.05 };
+  const onGiven = (turn: 90 | 180 | 270) => Object.fromEntries(Object.entries(placementOnPageAsGiven(uprightBox, turn)).map(([key, value]) => [key, Math.round(value * 1e9) / 1e9]));
 
   it('maps back from a quarter turn clockwise (the given page lay on its left side)', () => {
-    expect(boxOnGivenImage(uprightBox, 90)).toEqual({ x: 0.2, y: 0.6, width: 0.05, height: 0.3 });
+    expect(onGiven(90)).toEqual({ x: 0.2, y: 0.6, width: 0.05, height: 0.3 });
   });
 
   it('maps back from three quarter turns clockwise (the given page lay on its right side)', () => {
-    expect(boxOnGivenImage(uprightBox, 270)).toEqual({ x: 0.75, y: 0.1, width: 0.05, height: 0.3 });
+    expect(onGiven(270)).toEqual({ x: 0.75, y: 0.1, width: 0.05, height: 0.3 });
   });
 
   it('maps back from a half turn (the given page was upside down)', () => {
-    expect(boxOnGivenImage(uprightBox, 180)).toEqual({ x: 0.6, y: 0.75, width: 0.3, height: 0.05 });
+    expect(onGiven(180)).toEqual({ x: 0.6, y: 0.75, width: 0.3, height: 0.05 });
   });
 });
 
@@ -64,6 +65,50 @@ async function whitePage(width: number, height: number, lineDirection?: 'across'
   return { bytes, width, height, ...(lineDirection ? { lineDirection } : {}) };
 }
 
+/** Lines of three words each, the words placed one after another along `step` (x, y) from the top-left. */
+function placedLines(count: number, step: { x: number; y: number }, lineStep: { x: number; y: number }): TextLine[] {
+  return Array.from({ length: count }, (_, line) => {
+    const words = ['TOTAL', 'RM', '14.40'].map((text, index) => ({
+      text,
+      confidence: 0.95,
+      placement: { x: 0.1 + line * lineStep.x + index * step.x, y: 0.1 + line * lineStep.y + index * step.y, width: 0.04, height: 0.04 },
+    }));
+    return { text: words.map((word) => word.text).join(' '), words };
+  });
+}
+
+describe('sidewaysTurnOf', () => {
+  it('turns back a page whose lines run down the image (turned a quarter clockwise) by three quarters', () => {
+    expect(sidewaysTurnOf(placedLines(4, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }))).toBe(270);
+  });
+
+  it('turns back a page whose lines run up the image by a quarter', () => {
+    expect(sidewaysTurnOf(placedLines(4, { x: 0, y: -0.1 }, { x: 0.05, y: 0 }))).toBe(90);
+  });
+
+  it('leaves a page whose lines run across, or one with too few lines of words to tell', () => {
+    expect(sidewaysTurnOf(placedLines(6, { x: 0.1, y: 0.002 }, { x: 0, y: 0.05 }))).toBeUndefined();
+    expect(sidewaysTurnOf(placedLines(2, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }))).toBeUndefined();
+  });
+
+  it('leaves a page where only a few lines run down (a stamp or a margin note beside the text)', () => {
+    const lines = [...placedLines(5, { x: 0.1, y: 0 }, { x: 0, y: 0.05 }), ...placedLines(2, { x: 0, y: 0.1 }, { x: 0.3, y: 0 })];
+    expect(sidewaysTurnOf(lines)).toBeUndefined();
+  });
+});
+
+describe('turnedRaster', () => {
+  it('turns a straightened raster with its straightening, so its lines are placed on the upright page', async () => {
+    const raster = { ...(await whitePage(300, 200)), deskew: { degrees: 2, givenWidth: 290, givenHeight: 190, turnedWidth: 300, turnedHeight: 200 } };
+
+    const quarter = await turnedRaster(raster, 90);
+    const half = await turnedRaster(raster, 180);
+
+    expect(quarter).toMatchObject({ width: 200, height: 300, deskew: { degrees: 2, givenWidth: 190, givenHeight: 290, turnedWidth: 200, turnedHeight: 300 } });
+    expect(half).toMatchObject({ width: 300, height: 200, deskew: raster.deskew });
+  });
+});
+
 describe('recognizeUpright', () => {
   it('tries only the half turn when the lines run across, and only the quarter turns when they run down', async () => {
     const across = unsureReader();
@@ -92,6 +137,43 @@ describe('recognizeUpright', () => {
     expect(pageLayoutOf({ width: 2480, height: 3508 })).toBe('auto');
   });
 
+  it('reads a page again turned upright when tesseract read its text sideways, and hands on the turned raster', async () => {
+    // Tesseract follows sideways text and reads it surely; only the lines running down the image tell.
+    const readings: { width: number; height: number }[] = [];
+    const ocr = {
+      languages: ocrLanguages,
+      recognize: async (image: OcrImage) => {
+        readings.push({ width: image.width, height: image.height });
+        return readings.length === 1 ? placedLines(5, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }) : placedLines(5, { x: 0.1, y: 0 }, { x: 0, y: 0.05 });
+      },
+    } as unknown as OcrPool;
+
+    const reading = await recognizeUpright(ocr, await whitePage(1600, 1000), () => 60_000);
+
+    expect(readings).toEqual([{ width: 1600, height: 1000 }, { width: 1000, height: 1600 }]);
+    expect(reading.turn).toBe(270);
+    expect(reading.raster).toMatchObject({ width: 1000, height: 1600 });
+    expect(sidewaysTurnOf(reading.lines)).toBeUndefined();
+  });
+
+  it('reads an upright page once and hands on the raster as given', async () => {
+    let readings = 0;
+    const ocr = {
+      languages: ocrLanguages,
+      recognize: async () => {
+        readings += 1;
+        return placedLines(5, { x: 0.1, y: 0 }, { x: 0, y: 0.05 });
+      },
+    } as unknown as OcrPool;
+    const page = await whitePage(600, 1500);
+
+    const reading = await recognizeUpright(ocr, page, () => 60_000);
+
+    expect(readings).toBe(1);
+    expect(reading.turn).toBeUndefined();
+    expect(reading.raster).toBe(page);
+  });
+
   it('hands the orientation trials to the pool at once', async () => {
     // A pool that answers no trial until all three (as given, a quarter turn either way) wait at once:
     // trials read one after another never get past the first.
@@ -111,7 +193,7 @@ describe('recognizeUpright', () => {
       },
     } as unknown as OcrPool;
 
-    const lines = await recognizeUpright(ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
+    const { lines } = await recognizeUpright(ocr, await whitePage(1600, 2000, 'down'), () => 60_000);
 
     expect(trialsAtOnce).toBe(3);
     expect(lines).toHaveLength(1);
@@ -121,7 +203,7 @@ describe('recognizeUpright', () => {
     const { ocr, readings } = unsureReader({ readingMs: 200 });
     const deadline = Date.now() + 350;
 
-    const lines = await recognizeUpright(ocr, await whitePage(1600, 2000), () => Math.max(0, deadline - Date.now()));
+    const { lines } = await recognizeUpright(ocr, await whitePage(1600, 2000), () => Math.max(0, deadline - Date.now()));
 
     // No small trial copies (960 wide): only the page as given.
     expect(readings.map((reading) => reading.width)).toEqual([1600]);
@@ -188,7 +270,7 @@ describe('recognizeUpright on a photo whose dark surroundings leave tesseract no
   it('reads the page again with the dark areas that reach its edges painted as paper', async () => {
     const { ocr } = readerBlindedByDarkEdges();
 
-    const lines = await recognizeUpright(ocr, await pageWithDarkEdge(), () => 60_000);
+    const { lines } = await recognizeUpright(ocr, await pageWithDarkEdge(), () => 60_000);
 
     expect(lines.map((line) => line.text)).toEqual(['SPEED MART SDN BHD', 'TOTAL RM 14.40', 'THANK YOU PLEASE COME AGAIN']);
   });
