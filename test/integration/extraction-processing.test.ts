@@ -215,6 +215,7 @@ describe('a document that is extracted', () => {
   it.each([
     ['a quarter clockwise (lines running down the image)', 90],
     ['upside down', 180],
+    ['a quarter anticlockwise (lines running up the image)', 270],
   ] as const)('reads a receipt photo sent turned %s as upright, its boxes on the image as sent', async (_, degrees) => {
     // A photo whose turn is in its pixels, not in an EXIF tag (a scan, a photo passed through a chat app).
     const photo = await sharp(await readFile(corpusFile('receipts-wide/sroie_321.jpg'))).rotate(degrees).jpeg().toBuffer();
@@ -225,15 +226,15 @@ describe('a document that is extracted', () => {
     expect(fields.seller_name.value.toUpperCase()).toBe('HAXINCONE RESOURCES SDN BHD');
     expect(fields.total_amount.value).toBe(3.7);
     expect(fields.issue_date.value).toBe('2018-04-20');
-    // The head of the receipt: on the right-hand side of an image turned a quarter clockwise, at the
-    // bottom of one upside down; its line runs down the first and across the second.
+    // The head of the receipt: on the right-hand side of an image turned a quarter clockwise, on the
+    // left of one turned anticlockwise, at the bottom of one upside down; its line runs along the side.
     const seller = fields.seller_name.metadata.placement;
-    if (degrees === 90) {
-      expect(seller.x).toBeGreaterThan(0.5);
-      expect(seller.height).toBeGreaterThan(seller.width);
-    } else {
+    if (degrees === 180) {
       expect(seller.y).toBeGreaterThan(0.5);
       expect(seller.width).toBeGreaterThan(seller.height);
+    } else {
+      expect(degrees === 90 ? seller.x : 1 - seller.x - seller.width).toBeGreaterThan(0.5);
+      expect(seller.height).toBeGreaterThan(seller.width);
     }
   }, 120_000);
 

@@ -121,20 +121,14 @@ async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs:
     ? await ocr.recognize(withoutDeskew(raster), { timeoutMs: budgetMs(), languages: ['eng'], layout, minimumWordConfidence: 0 })
     : await ocr.recognize(raster, { timeoutMs: budgetMs(), languages, layout });
   const firstReadingMs = Date.now() - started;
-  // Tesseract's page layout follows text set sideways and reads it, surely: a sideways page looks
-  // upright by its words, but its lines run down (or up) the image. It is read again turned.
-  const sideways = sidewaysTurnOf(asGiven);
-  if (sideways && !englishFirst && budgetMs() > firstReadingMs) {
+  // Tesseract's page layout follows text set sideways and reads it, often surely: such a page may look
+  // upright by its words, but its lines run down or up the image. Which quarter turn sets it upright
+  // its words do not say (tesseract reads text turned the other way as upside down, in the same
+  // order), so both are tried, and the page is read again in the better one.
+  const sideways = !englishFirst && linesRunDownOrUp(asGiven);
+  if ((sideways || !looksUpright(asGiven)) && budgetMs() > firstReadingMs * orientationSearchCostInReadings) {
     try {
-      const turned = await turnedRaster(raster, sideways);
-      return { lines: await ocr.recognize(turned, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(turned) }), raster: turned, turn: sideways };
-    } catch (error) {
-      if (!(error instanceof TimeBudgetExceededError)) throw error;
-    }
-  }
-  if (!looksUpright(asGiven) && budgetMs() > firstReadingMs * orientationSearchCostInReadings) {
-    try {
-      const turned = await readInBestOrientation(ocr, raster, languages, budgetMs);
+      const turned = await readInBestOrientation(ocr, raster, languages, budgetMs, sideways);
       if (turned) return turned;
     } catch (error) {
       // The page's budget ran out while looking for a better orientation: the reading as given is
@@ -178,17 +172,15 @@ function placedOnPage(line: TextLine, deskew: Deskew): TextLine {
 /** Lines of at least this many words say which way they run; fewer than this many such lines say nothing. */
 const wordsToShowDirection = 2;
 const linesToShowDirection = 3;
-/** The share of those lines that must run down (or up) the image for the page to be sideways. */
+/** The share of those lines that must run down or up the image for the page to be sideways. */
 const sidewaysLineShare = 0.6;
 
 /**
- * The clockwise turn that sets upright a page whose lines run down the image (read from top to
- * bottom: the page was turned a quarter clockwise, so 270 turns it back) or up it (90); undefined
- * when its lines run across, or too few lines say.
+ * Whether most lines of a reading run down or up the image (from their first word to their last),
+ * as they do on a page turned a quarter. A reading with too few lines of words to tell runs across.
  */
-export function sidewaysTurnOf(lines: readonly TextLine[]): QuarterTurn | undefined {
-  let down = 0;
-  let up = 0;
+export function linesRunDownOrUp(lines: readonly TextLine[]): boolean {
+  let along = 0;
   let judged = 0;
   for (const line of lines) {
     const placed = line.words.flatMap((word) => (word.placement ? [word.placement] : []));
@@ -197,14 +189,9 @@ export function sidewaysTurnOf(lines: readonly TextLine[]): QuarterTurn | undefi
     const [first, last] = [placed[0]!, placed.at(-1)!];
     const dx = last.x + last.width / 2 - (first.x + first.width / 2);
     const dy = last.y + last.height / 2 - (first.y + first.height / 2);
-    if (Math.abs(dy) <= Math.abs(dx)) continue;
-    if (dy > 0) down += 1;
-    else up += 1;
+    if (Math.abs(dy) > Math.abs(dx)) along += 1;
   }
-  if (judged < linesToShowDirection) return undefined;
-  if (down >= judged * sidewaysLineShare) return 270;
-  if (up >= judged * sidewaysLineShare) return 90;
-  return undefined;
+  return judged >= linesToShowDirection && along >= judged * sidewaysLineShare;
 }
 
 /** Turns to try for a page that did not read upright, from the direction of its lines when the ink tells it. */
@@ -214,13 +201,16 @@ function turnsToTry(raster: OcrImage): QuarterTurn[] {
   return [90, 270, 180];
 }
 
-/** The page read in the orientation its trials find best, or undefined where that is as given. */
-async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, languages: readonly OcrLanguage[], budgetMs: () => number): Promise<UprightReading | undefined> {
+/**
+ * The page read in the orientation its trials find best, or undefined where that is as given. A page
+ * known to be sideways tries the two quarter turns only, and takes the better.
+ */
+async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, languages: readonly OcrLanguage[], budgetMs: () => number, sideways = false): Promise<UprightReading | undefined> {
   if (budgetMs() <= 0) return undefined;
   // The trials are independent readings of turned copies, so they go to the pool at once: the
   // workers share them, and each reads what it read when they ran one after another. A trial that
   // ran out of the page's budget leaves the page as given, as it always did.
-  const turns = [0, ...turnsToTry(raster)] as const;
+  const turns: (0 | QuarterTurn)[] = sideways ? [90, 270] : [0, ...turnsToTry(raster)];
   const trials = await readAtOnce(
     turns.map((turn) => async () => {
       const trial = await rotatedRaster(raster, turn, trialLongSidePixels);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { placementOnPageAsGiven, type TextLine } from '../../../../src/extraction-engine/document.ts';
 import type { OcrImage, OcrLanguage, OcrPool, PageLayout } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
 import { ocrLanguages } from '../../../../src/extraction-engine/readers/ocr-pool.ts';
-import { confidentWordCount, pageLayoutOf, recognizeUpright, sidewaysTurnOf, turnedRaster } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
+import { confidentWordCount, pageLayoutOf, linesRunDownOrUp, recognizeUpright, turnedRaster } from '../../../../src/extraction-engine/readers/upright-ocr.ts';
 
 describe('placementOnPageAsGiven', () => {
   // A box near the top-left of the upright page, found after turning the given image.
@@ -77,23 +77,20 @@ function placedLines(count: number, step: { x: number; y: number }, lineStep: { 
   });
 }
 
-describe('sidewaysTurnOf', () => {
-  it('turns back a page whose lines run down the image (turned a quarter clockwise) by three quarters', () => {
-    expect(sidewaysTurnOf(placedLines(4, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }))).toBe(270);
-  });
-
-  it('turns back a page whose lines run up the image by a quarter', () => {
-    expect(sidewaysTurnOf(placedLines(4, { x: 0, y: -0.1 }, { x: 0.05, y: 0 }))).toBe(90);
+describe('linesRunDownOrUp', () => {
+  it('tells a page whose lines run down or up the image (turned a quarter either way)', () => {
+    expect(linesRunDownOrUp(placedLines(4, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }))).toBe(true);
+    expect(linesRunDownOrUp(placedLines(4, { x: 0, y: -0.1 }, { x: 0.05, y: 0 }))).toBe(true);
   });
 
   it('leaves a page whose lines run across, or one with too few lines of words to tell', () => {
-    expect(sidewaysTurnOf(placedLines(6, { x: 0.1, y: 0.002 }, { x: 0, y: 0.05 }))).toBeUndefined();
-    expect(sidewaysTurnOf(placedLines(2, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }))).toBeUndefined();
+    expect(linesRunDownOrUp(placedLines(6, { x: 0.1, y: 0.002 }, { x: 0, y: 0.05 }))).toBe(false);
+    expect(linesRunDownOrUp(placedLines(2, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }))).toBe(false);
   });
 
   it('leaves a page where only a few lines run down (a stamp or a margin note beside the text)', () => {
     const lines = [...placedLines(5, { x: 0.1, y: 0 }, { x: 0, y: 0.05 }), ...placedLines(2, { x: 0, y: 0.1 }, { x: 0.3, y: 0 })];
-    expect(sidewaysTurnOf(lines)).toBeUndefined();
+    expect(linesRunDownOrUp(lines)).toBe(false);
   });
 });
 
@@ -137,23 +134,35 @@ describe('recognizeUpright', () => {
     expect(pageLayoutOf({ width: 2480, height: 3508 })).toBe('auto');
   });
 
-  it('reads a page again turned upright when tesseract read its text sideways, and hands on the turned raster', async () => {
+  it('tries both quarter turns of a page tesseract read sideways, surely, and reads it again in the better one', async () => {
     // Tesseract follows sideways text and reads it surely; only the lines running down the image tell.
-    const readings: { width: number; height: number }[] = [];
+    // The page as given has a dark corner at its top left: turned a quarter clockwise it is at the top
+    // right, three quarters at the bottom left, where this reader finds the page upright.
+    const width = 1600;
+    const height = 1000;
+    const pixels = Buffer.alloc(width * height, 255);
+    for (let y = 0; y < 100; y += 1) pixels.fill(0, y * width, y * width + 100);
+    const page: OcrImage = { bytes: await sharp(pixels, { raw: { width, height, channels: 1 } }).png().toBuffer(), width, height };
+    const readings: { width: number; height: number; upright: boolean }[] = [];
     const ocr = {
       languages: ocrLanguages,
       recognize: async (image: OcrImage) => {
-        readings.push({ width: image.width, height: image.height });
-        return readings.length === 1 ? placedLines(5, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }) : placedLines(5, { x: 0.1, y: 0 }, { x: 0, y: 0.05 });
+        const { data, info } = await sharp(image.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+        const upright = data[(info.height - 1) * info.width]! < 128;
+        readings.push({ width: image.width, height: image.height, upright });
+        if (readings.length === 1) return placedLines(5, { x: 0, y: 0.1 }, { x: -0.05, y: 0 });
+        return upright ? placedLines(8, { x: 0.1, y: 0 }, { x: 0, y: 0.05 }) : linesOf(['ltr ouw ssne qrix lpmo zzet wvur'], 0.3);
       },
     } as unknown as OcrPool;
 
-    const reading = await recognizeUpright(ocr, await whitePage(1600, 1000), () => 60_000);
+    const reading = await recognizeUpright(ocr, page, () => 60_000);
 
-    expect(readings).toEqual([{ width: 1600, height: 1000 }, { width: 1000, height: 1600 }]);
+    // As given, then both quarter turns of the small copy, then the page turned three quarters.
+    expect(readings.map((read) => [read.width, read.height])).toEqual([[1600, 1000], [750, 1200], [750, 1200], [1000, 1600]]);
+    expect(readings.at(-1)!.upright).toBe(true);
     expect(reading.turn).toBe(270);
     expect(reading.raster).toMatchObject({ width: 1000, height: 1600 });
-    expect(sidewaysTurnOf(reading.lines)).toBeUndefined();
+    expect(linesRunDownOrUp(reading.lines)).toBe(false);
   });
 
   it('reads an upright page once and hands on the raster as given', async () => {
