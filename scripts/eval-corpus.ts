@@ -4,17 +4,20 @@
 // Line items: row recall, row precision and cell accuracy per source against the hand labels of
 // test/fixtures/line-items/ and, for ZUGFeRD, against the rows read from the embedded XML.
 // Each text PDF is also rendered into an image-only "scan" to measure the OCR path (skip: --no-scans).
-// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N|production] [-- --ocr-workers N] [-- --ensemble-split SETS]
+// Usage: npm run eval:corpus [-- --verbose] [-- --no-scans] [-- --only receipts/] [-- --read-cache DIR] [-- --page-budget-ms N|production] [-- --ocr-workers N] [-- --ensemble-split SETS] [-- --turn 90|180|270]
 // --only keeps the files whose corpus path contains the text (repeatable); --read-cache keeps each
 // document as read (keyed by its bytes' SHA-256 and the reader source's) in DIR, so iterating on the
 // field extractor does not OCR the same pages again. --page-budget-ms sets the OCR time allowed per
 // page (default 150 s, so a loaded machine does not turn slow pages into misses; `production` for
-// readingLimits.pageTimeBudgetMs).
+// readingLimits.pageTimeBudgetMs). --turn 90 (180, 270) turns every photo and image scan clockwise in its
+// pixels before it is read, as a scan fed sideways or a photo whose EXIF orientation was stripped
+// arrives: the corpus images are all upright, and the fields must not depend on it.
 
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import {
   arithmeticStatistics,
   headReadAheadStatistics,
@@ -86,6 +89,24 @@ const ensembleSplit =
   ensembleSplitIndex > 0 ? (process.argv[ensembleSplitIndex + 1] ?? '').split('/').map((set) => set.split('+').filter((language): language is OcrLanguage => (ocrLanguages as readonly string[]).includes(language))) : undefined;
 const ocrWorkersIndex = process.argv.indexOf('--ocr-workers');
 const ocrWorkers = ocrWorkersIndex > 0 ? Number(process.argv[ocrWorkersIndex + 1]) : 2;
+const turnIndex = process.argv.indexOf('--turn');
+const turnArgument = turnIndex > 0 ? Number(process.argv[turnIndex + 1]) : 0;
+if (![0, 90, 180, 270].includes(turnArgument)) {
+  console.error(`--turn takes 90, 180 or 270 (degrees clockwise); got ${process.argv[turnIndex + 1]}`);
+  process.exit(2);
+}
+/** The image turned clockwise by --turn in its pixels, in its own format; other documents as they are. */
+async function asSent(bytes: Uint8Array, path: string): Promise<Uint8Array> {
+  if (turnArgument === 0 || !/^\.(jpe?g|png|tiff?|webp)$/iu.test(extname(path))) return bytes;
+  try {
+    const image = sharp(bytes);
+    const { format } = await image.metadata();
+    return new Uint8Array(await image.rotate(turnArgument).toFormat(format === 'jpeg' || format === 'png' || format === 'webp' ? format : 'png').toBuffer());
+  } catch {
+    // A damaged image (bad/) goes to the reader as it is, to be rejected there.
+    return bytes;
+  }
+}
 /** Empty for the default pool, so the default pool's cached readings keep their keys. */
 const poolOptionsKey = [ensembleSplit ? `ensembleSplit=${JSON.stringify(ensembleSplit)}` : '', ocrWorkersIndex > 0 ? `ocrWorkers=${ocrWorkers}` : ''].join('');
 
@@ -332,7 +353,7 @@ async function main(): Promise<void> {
       const documentPath = join(dirname(expectedPath), expected.document);
       const relative = documentPath.slice(corpusDirectory.length + 1);
       const isBad = relative.startsWith('bad/');
-      const bytes = new Uint8Array(await readFile(documentPath));
+      const bytes = await asSent(new Uint8Array(await readFile(documentPath)), documentPath);
       let document: ReadDocument | undefined;
       let rejection: DocumentRejectedError | undefined;
       const readStarted = Date.now();

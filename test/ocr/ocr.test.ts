@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DocumentRejectedError, type DocumentPage } from '../../src/extraction-engine/document.ts';
+import { DocumentRejectedError, placementOnPageAsGiven, type DocumentPage } from '../../src/extraction-engine/document.ts';
 import { OcrPool, readDocument } from '../../src/extraction-engine/read-document.ts';
 import { OcrPoolTerminatedError } from '../../src/extraction-engine/readers/ocr-pool.ts';
 import { prepareOcrRaster } from '../../src/extraction-engine/readers/ocr-raster.ts';
@@ -32,17 +32,23 @@ describe('OCR of images and scanned PDFs', () => {
     expect(read.language).toBeUndefined(); // too few words to tell
   });
 
-  it('reads a page scanned sideways, placing its words on the page as scanned', async () => {
+  it('reads a page scanned sideways turned upright, placing its words on the upright page and saying how it was turned', async () => {
     const upright = await textPng(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferant Muster GmbH Hauptstrasse 5', 'Gesamtbetrag 123,45 EUR zahlbar bis']);
     const sideways = await sharp(upright).rotate(90).png().toBuffer();
 
     const read = await readDocument(sideways, { ocr });
 
-    const lines = read.pages[0]!.lines;
-    expect(lines.map((line) => line.text)).toEqual(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferant Muster GmbH Hauptstrasse 5', 'Gesamtbetrag 123,45 EUR zahlbar bis']);
-    // Turned clockwise, the top of the page is on the right: the first line is the rightmost and runs downwards.
-    expect(lines[0]!.placement!.x).toBeGreaterThan(lines[2]!.placement!.x);
-    expect(lines[0]!.placement!.height).toBeGreaterThan(lines[0]!.placement!.width);
+    const page = read.pages[0]!;
+    expect(page.lines.map((line) => line.text)).toEqual(['Rechnung Nr 4711 vom 12.03.2024', 'Lieferant Muster GmbH Hauptstrasse 5', 'Gesamtbetrag 123,45 EUR zahlbar bis']);
+    // Scanned turned a quarter clockwise, it is set upright by three quarters more: its lines run across, top to bottom.
+    expect(page.turn).toBe(270);
+    const [first, last] = [page.lines[0]!.placement!, page.lines[2]!.placement!];
+    expect(first.y).toBeLessThan(last.y);
+    expect(first.width).toBeGreaterThan(first.height);
+    // On the page as scanned the top is on the right: the first line is the rightmost and runs downwards.
+    const [firstAsScanned, lastAsScanned] = [placementOnPageAsGiven(first, 270), placementOnPageAsGiven(last, 270)];
+    expect(firstAsScanned.x).toBeGreaterThan(lastAsScanned.x);
+    expect(firstAsScanned.height).toBeGreaterThan(firstAsScanned.width);
   });
 
   it('OCRs a scanned PDF page (an image and no text layer)', async () => {
