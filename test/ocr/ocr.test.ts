@@ -63,6 +63,19 @@ describe('OCR of images and scanned PDFs', () => {
     expect(read.pages[0]!.lines.map((line) => line.text)).toEqual(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order']);
   });
 
+  it('reads a scanned PDF page whose scan lies sideways turned upright, and says how it was turned', async () => {
+    const upright = await textPng(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order'], { width: 1240, fontSize: 36 });
+    const pdf = await scannedPdf(await sharp(upright).rotate(270).png().toBuffer(), { width: 264, height: 595 });
+
+    const read = await readDocument(pdf, { ocr });
+
+    const page = read.pages[0]!;
+    expect(page.source).toBe('ocr');
+    expect(page.turn).toBe(90);
+    expect(page.lines.map((line) => line.text)).toEqual(['INVOICE 2024-17', 'Total due 99.50 USD', 'Thank you for your order']);
+    expect(page.lines[0]!.placement!.y).toBeLessThan(page.lines[1]!.placement!.y);
+  });
+
   it("gives a scanned PDF page and an image to the caller's arithmetic check, as read by OCR", async () => {
     const pdf = await scannedPdf(await textPng(['INVOICE 2024-17', 'Total due 99.50 USD'], { width: 1240, fontSize: 36 }), { width: 595, height: 200 });
     const checked: string[][] = [];
