@@ -9,7 +9,8 @@ import { TimeBudgetExceededError } from './time-budget.ts';
 
 // Scans and photos arrive sideways or upside down. Tesseract's orientation
 // detection needs the legacy engine and an extra model, so orientation is judged by the result instead:
-// text read in the wrong orientation is fragments tesseract itself is unsure of. Only then are the
+// text read in the wrong orientation is fragments tesseract itself is unsure of, or (text set sideways,
+// which tesseract's layout follows) lines that run down or up the image. Only then are the
 // orientations that the ink allows tried (lines running down: a quarter turn either way; across: a half
 // turn), on a small copy first, and the page is read again in the one that gives confident words. From
 // then on the page is the turned one: its lines are placed on it and every later look at the page
