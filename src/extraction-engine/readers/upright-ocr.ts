@@ -123,9 +123,9 @@ async function recognizeUprightAsGiven(ocr: OcrPool, raster: OcrImage, budgetMs:
     : await ocr.recognize(raster, { timeoutMs: budgetMs(), languages, layout });
   const firstReadingMs = Date.now() - started;
   // Tesseract's page layout follows text set sideways and reads it, often surely: such a page may look
-  // upright by its words, but its lines run down or up the image. Which quarter turn sets it upright
-  // its words do not say (tesseract reads text turned the other way as upside down, in the same
-  // order), so both are tried, and the page is read again in the better one.
+  // upright by its words, but its lines run down or up the image. Which turn sets it upright its words
+  // do not say (tesseract reads text turned the other way as upside down, in the same order, and the
+  // fragments of an upside-down page may happen to run down too), so every turn is tried.
   const sideways = !englishFirst && linesRunDownOrUp(asGiven);
   if ((sideways || !looksUpright(asGiven)) && budgetMs() > firstReadingMs * orientationSearchCostInReadings) {
     try {
@@ -176,23 +176,28 @@ const linesToShowDirection = 3;
 /** The share of those lines that must run down or up the image for the page to be sideways. */
 const sidewaysLineShare = 0.6;
 
+/** Which way a line of at least two placed words runs, from its first word to its last; undefined for shorter lines. */
+function directionOf(line: TextLine): 'across' | 'along' | undefined {
+  const placed = line.words.flatMap((word) => (word.placement ? [word.placement] : []));
+  if (placed.length < wordsToShowDirection) return undefined;
+  const [first, last] = [placed[0]!, placed.at(-1)!];
+  const dx = last.x + last.width / 2 - (first.x + first.width / 2);
+  const dy = last.y + last.height / 2 - (first.y + first.height / 2);
+  return Math.abs(dy) > Math.abs(dx) ? 'along' : 'across';
+}
+
 /**
  * Whether most lines of a reading run down or up the image (from their first word to their last),
  * as they do on a page turned a quarter. A reading with too few lines of words to tell runs across.
  */
 export function linesRunDownOrUp(lines: readonly TextLine[]): boolean {
-  let along = 0;
-  let judged = 0;
-  for (const line of lines) {
-    const placed = line.words.flatMap((word) => (word.placement ? [word.placement] : []));
-    if (placed.length < wordsToShowDirection) continue;
-    judged += 1;
-    const [first, last] = [placed[0]!, placed.at(-1)!];
-    const dx = last.x + last.width / 2 - (first.x + first.width / 2);
-    const dy = last.y + last.height / 2 - (first.y + first.height / 2);
-    if (Math.abs(dy) > Math.abs(dx)) along += 1;
-  }
-  return judged >= linesToShowDirection && along >= judged * sidewaysLineShare;
+  const directions = lines.flatMap((line) => directionOf(line) ?? []);
+  return directions.length >= linesToShowDirection && directions.filter((direction) => direction === 'along').length >= directions.length * sidewaysLineShare;
+}
+
+/** The confident words (confidentWordCount) of the lines that run across the image. */
+function confidentWordsAcross(lines: TextLine[]): number {
+  return confidentWordCount(lines.filter((line) => directionOf(line) === 'across'));
 }
 
 /** Turns to try for a page that did not read upright, from the direction of its lines when the ink tells it. */
@@ -204,18 +209,20 @@ function turnsToTry(raster: OcrImage): QuarterTurn[] {
 
 /**
  * The page read in the orientation its trials find best, or undefined where that is as given. A page
- * known to be sideways tries the two quarter turns only, and takes the better.
+ * whose lines run down or up tries every turn and takes the one with the most confident words in
+ * lines running across: a turn that leaves the text sideways reads it as surely as upright.
  */
 async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, languages: readonly OcrLanguage[], budgetMs: () => number, sideways = false): Promise<UprightReading | undefined> {
   if (budgetMs() <= 0) return undefined;
   // The trials are independent readings of turned copies, so they go to the pool at once: the
   // workers share them, and each reads what it read when they ran one after another. A trial that
   // ran out of the page's budget leaves the page as given, as it always did.
-  const turns: (0 | QuarterTurn)[] = sideways ? [90, 270] : [0, ...turnsToTry(raster)];
+  const turns: (0 | QuarterTurn)[] = sideways ? [90, 180, 270] : [0, ...turnsToTry(raster)];
+  const score = sideways ? confidentWordsAcross : confidentWordCount;
   const trials = await readAtOnce(
     turns.map((turn) => async () => {
       const trial = await rotatedRaster(raster, turn, trialLongSidePixels);
-      return confidentWordCount(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(trial) }));
+      return score(await ocr.recognize(trial, { timeoutMs: budgetMs(), languages, layout: pageLayoutOf(trial) }));
     }),
   );
   if (trials.some((score) => score === undefined)) return undefined;

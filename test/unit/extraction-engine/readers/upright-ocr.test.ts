@@ -134,35 +134,53 @@ describe('recognizeUpright', () => {
     expect(pageLayoutOf({ width: 2480, height: 3508 })).toBe('auto');
   });
 
-  it('tries both quarter turns of a page tesseract read sideways, surely, and reads it again in the better one', async () => {
-    // Tesseract follows sideways text and reads it surely; only the lines running down the image tell.
-    // The page as given has a dark corner at its top left: turned a quarter clockwise it is at the top
-    // right, three quarters at the bottom left, where this reader finds the page upright.
+  /**
+   * A page read with lines running down the image, with a dark corner at its top left or right, and a
+   * reader that finds a page upright where the corner is at the bottom left, sideways (lines running
+   * down, read surely) where it is on the top or bottom right, and fragments otherwise.
+   */
+  async function sidewaysReading(corner: 'left' | 'right') {
     const width = 1600;
     const height = 1000;
     const pixels = Buffer.alloc(width * height, 255);
-    for (let y = 0; y < 100; y += 1) pixels.fill(0, y * width, y * width + 100);
+    const left = corner === 'left' ? 0 : width - 100;
+    for (let y = 0; y < 100; y += 1) pixels.fill(0, y * width + left, y * width + left + 100);
     const page: OcrImage = { bytes: await sharp(pixels, { raw: { width, height, channels: 1 } }).png().toBuffer(), width, height };
     const readings: { width: number; height: number; upright: boolean }[] = [];
     const ocr = {
       languages: ocrLanguages,
       recognize: async (image: OcrImage) => {
         const { data, info } = await sharp(image.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-        const upright = data[(info.height - 1) * info.width]! < 128;
+        const dark = (x: number, y: number): boolean => data[y * info.width + x]! < 128;
+        const upright = dark(0, info.height - 1);
+        const sideways = dark(info.width - 1, 0) || dark(info.width - 1, info.height - 1);
         readings.push({ width: image.width, height: image.height, upright });
         if (readings.length === 1) return placedLines(5, { x: 0, y: 0.1 }, { x: -0.05, y: 0 });
-        return upright ? placedLines(8, { x: 0.1, y: 0 }, { x: 0, y: 0.05 }) : linesOf(['ltr ouw ssne qrix lpmo zzet wvur'], 0.3);
+        if (upright) return placedLines(8, { x: 0.1, y: 0 }, { x: 0, y: 0.05 });
+        // Text left sideways is read as surely as upright text, but its lines run down.
+        return sideways ? placedLines(8, { x: 0, y: 0.1 }, { x: -0.05, y: 0 }) : linesOf(['ltr ouw ssne qrix lpmo zzet wvur'], 0.3);
       },
     } as unknown as OcrPool;
+    return { reading: await recognizeUpright(ocr, page, () => 60_000), readings };
+  }
 
-    const reading = await recognizeUpright(ocr, page, () => 60_000);
+  it('tries every turn of a page tesseract read sideways, surely, and reads it again in the one whose lines run across', async () => {
+    const { reading, readings } = await sidewaysReading('left');
 
-    // As given, then both quarter turns of the small copy, then the page turned three quarters.
-    expect(readings.map((read) => [read.width, read.height])).toEqual([[1600, 1000], [750, 1200], [750, 1200], [1000, 1600]]);
+    // As given, then a quarter, a half and three quarters turned (small copies, at once), then the page turned three quarters.
+    const sizes = readings.map((read) => `${read.width}x${read.height}`);
+    expect([sizes[0], ...sizes.slice(1, 4).sort(), sizes[4]]).toEqual(['1600x1000', '1200x750', '750x1200', '750x1200', '1000x1600']);
     expect(readings.at(-1)!.upright).toBe(true);
     expect(reading.turn).toBe(270);
     expect(reading.raster).toMatchObject({ width: 1000, height: 1600 });
     expect(linesRunDownOrUp(reading.lines)).toBe(false);
+  });
+
+  it('turns a page by a half where its reading ran down but it was upside down', async () => {
+    const { reading, readings } = await sidewaysReading('right');
+
+    expect(reading.turn).toBe(180);
+    expect(readings.at(-1)).toEqual({ width: 1600, height: 1000, upright: true });
   });
 
   it('reads an upright page once and hands on the raster as given', async () => {
