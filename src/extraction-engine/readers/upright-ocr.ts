@@ -241,17 +241,17 @@ async function readInBestOrientation(ocr: OcrPool, raster: OcrImage, languages: 
  */
 export async function turnedRaster(raster: OcrImage, turn: QuarterTurn): Promise<OcrImage> {
   const { data, info } = await sharp(raster.bytes).rotate(turn).png({ compressionLevel: 1 }).toBuffer({ resolveWithObject: true });
-  const across = turn !== 180;
+  const quarterTurn = turn !== 180;
   const deskew = raster.deskew;
   return {
     bytes: data,
     width: info.width,
     height: info.height,
     // A quarter turn sets lines that ran down the page across it.
-    ...(raster.lineDirection ? { lineDirection: across ? 'across' : raster.lineDirection } : {}),
+    ...(raster.lineDirection ? { lineDirection: quarterTurn ? 'across' : raster.lineDirection } : {}),
     ...(deskew
       ? {
-          deskew: across
+          deskew: quarterTurn
             ? { degrees: deskew.degrees, givenWidth: deskew.givenHeight, givenHeight: deskew.givenWidth, turnedWidth: deskew.turnedHeight, turnedHeight: deskew.turnedWidth }
             : deskew,
         }
