@@ -302,9 +302,9 @@ function placedOnPagesAsGiven(pages: readonly DocumentPage[]): (field: Extracted
         ...onPage(field.metadata.page, field.metadata.placement),
         ...(rows
           ? {
-              rows: rows.map(({ placement: _rowPlacement, cells, ...row }) => ({
+              rows: rows.map(({ placement: rowPlacement, cells, ...row }) => ({
                 ...row,
-                ...onPage(row.page, _rowPlacement),
+                ...onPage(row.page, rowPlacement),
                 cells: Object.fromEntries(Object.entries(cells).map(([name, { placement: cellPlacement, ...cell }]) => [name, { ...cell, ...onPage(row.page, cellPlacement) }])),
               })),
             }
