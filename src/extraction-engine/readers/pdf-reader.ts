@@ -4,9 +4,8 @@ import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
-import { lookAgainAtDecidingLines } from './second-recognition.ts';
-import { rereadWhereArithmeticFails } from './line-second-look.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
+import { readOcrPage } from './ocr-page.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { rebuildPdfStructure } from './pdf-repair.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
@@ -16,7 +15,6 @@ import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-con
 import { readingLimits } from './reading-limits.ts';
 import { sortInReadingOrder } from './text-lines.ts';
 import { TimeBudgetExceededError, withinTimeBudget } from './time-budget.ts';
-import { recognizeUpright } from './upright-ocr.ts';
 
 // PDF reading with pdf.js (legacy build, the one meant for Node). On Node pdf.js runs its parser on
 // the calling thread, fetches nothing over the network when given the bytes and local font/cMap
@@ -399,12 +397,7 @@ async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvas
   const budgetMs = pageBudget(context);
   const rendered = await renderPage(page, canvasFactory, context);
   const raster = await prepareOcrRaster({ input: rendered.raw, raw: { width: rendered.width, height: rendered.height, channels: 4 } });
-  const ocr = await context.ocr();
-  // A page scanned sideways is looked at again turned upright, as it was read.
-  const upright = await recognizeUpright(ocr, raster, budgetMs);
-  const lines = await lookAgainAtDecidingLines(ocr, context.lineRecognizer, upright.raster, upright.lines, budgetMs);
-  const read: DocumentPage = { pageNumber, source: 'ocr', lines, ...(upright.turn ? { turn: upright.turn } : {}) };
-  return context.arithmeticCheck ? rereadWhereArithmeticFails(ocr, upright.raster, read, context.arithmeticCheck, budgetMs) : read;
+  return readOcrPage(raster, pageNumber, context, budgetMs);
 }
 
 /** Images big enough to hold a text block, largest first. */
