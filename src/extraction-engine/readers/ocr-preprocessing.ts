@@ -245,15 +245,20 @@ export function placementOnStraightenedPage(placement: Placement, deskew: Deskew
 /** Darker than this share of the paper's level counts as the dark surface around the paper. */
 const surroundingDarknessShare = 0.5;
 
+/** A dark area spanning this share of the image's width and of its height is no print: a letter is a line high and a word wide. */
+const surroundingSpanShare = 1 / 8;
+
 /**
  * A receipt photographed on a dark table, or torn off with a jagged black edge in the picture, has dark
- * areas that reach the image's edge. Tesseract thresholds the page as a whole and, with such an area
- * beside faint print, finds no text at all on an otherwise readable photo (the corpus receipts-wide
- * sroie_404 and sroie_415: "box outside rectangle", then nothing). Printed text never touches the
- * image's edge, so every dark pixel connected to the edge through dark pixels is painted the paper's
- * level. Returns undefined when nothing reaches the edge (the page is read as it was).
+ * areas far larger than print. Tesseract thresholds the page as a whole and, with such an area beside
+ * faint print, finds no text at all on an otherwise readable photo (the corpus receipts-wide sroie_404
+ * and sroie_415: "box outside rectangle", then nothing). So every dark area that reaches the image's
+ * edge (printed text never touches it) or spans an eighth of both its width and its height (no letter
+ * does but on a label of a word or two; a photo of a receipt dropped onto a white A4 page keeps its dark
+ * edges inside the page) is painted the paper's level. Returns undefined when there is none (the page
+ * is read as it was). Used only on a page that read (almost) nothing, and kept only where it reads more.
  */
-export function paintEdgeDarknessAsPaper(image: GreyPixels): GreyPixels | undefined {
+export function paintSurroundingDarknessAsPaper(image: GreyPixels): GreyPixels | undefined {
   const { data, width, height } = image;
   const histogram = new Uint32Array(256);
   for (let index = 0; index < data.length; index += 1) histogram[data[index]!]! += 1;
@@ -266,31 +271,41 @@ export function paintEdgeDarknessAsPaper(image: GreyPixels): GreyPixels | undefi
     }
   }
   const darkBelow = paper * surroundingDarknessShare;
-  const reached = new Uint8Array(width * height);
-  const pending: number[] = [];
-  const reach = (index: number): void => {
-    if (reached[index] === 0 && data[index]! < darkBelow) {
-      reached[index] = 1;
-      pending.push(index);
+  // Each dark area is measured whole (a flood fill marking `seen`), then, if it is a surrounding rather
+  // than print, filled again into `reached` to be painted: two passes, no list of its pixels.
+  const flood = (start: number, marks: Uint8Array, visit: (x: number, y: number) => void): void => {
+    const pending = [start];
+    marks[start] = 1;
+    while (pending.length > 0) {
+      const index = pending.pop()!;
+      const x = index % width;
+      const y = (index - x) / width;
+      visit(x, y);
+      const neighbours = [x > 0 ? index - 1 : -1, x < width - 1 ? index + 1 : -1, y > 0 ? index - width : -1, y < height - 1 ? index + width : -1];
+      for (const next of neighbours) {
+        if (next >= 0 && marks[next] === 0 && data[next]! < darkBelow) {
+          marks[next] = 1;
+          pending.push(next);
+        }
+      }
     }
   };
-  for (let x = 0; x < width; x += 1) {
-    reach(x);
-    reach((height - 1) * width + x);
+  const seen = new Uint8Array(width * height);
+  const reached = new Uint8Array(width * height);
+  let anyPainted = false;
+  for (let start = 0; start < data.length; start += 1) {
+    if (seen[start] === 1 || data[start]! >= darkBelow) continue;
+    let [left, right, top, bottom] = [width, -1, height, -1];
+    flood(start, seen, (x, y) => {
+      [left, right, top, bottom] = [Math.min(left, x), Math.max(right, x), Math.min(top, y), Math.max(bottom, y)];
+    });
+    const reachesEdge = left === 0 || top === 0 || right === width - 1 || bottom === height - 1;
+    const spansWide = right - left + 1 >= width * surroundingSpanShare && bottom - top + 1 >= height * surroundingSpanShare;
+    if (!reachesEdge && !spansWide) continue;
+    flood(start, reached, () => undefined);
+    anyPainted = true;
   }
-  for (let y = 0; y < height; y += 1) {
-    reach(y * width);
-    reach(y * width + width - 1);
-  }
-  if (pending.length === 0) return undefined;
-  while (pending.length > 0) {
-    const index = pending.pop()!;
-    const x = index % width;
-    if (x > 0) reach(index - 1);
-    if (x < width - 1) reach(index + 1);
-    if (index >= width) reach(index - width);
-    if (index < (height - 1) * width) reach(index + width);
-  }
+  if (!anyPainted) return undefined;
   const painted = Buffer.from(data);
   for (let index = 0; index < painted.length; index += 1) if (reached[index] === 1) painted[index] = paper;
   return { data: painted, width, height };

@@ -15,6 +15,8 @@ export interface RasterSource {
   raw?: { width: number; height: number; channels: 1 | 2 | 3 | 4 };
   /** Page (frame) of a multi-page TIFF or animated image. */
   page?: number;
+  /** The least the raster is scaled by (a scan drawn below 300 dpi is brought to 300 dpi; default 1). */
+  atLeastScale?: number;
   /** Divide out uneven lighting and straighten a slant (default true); off only to measure what it gains. */
   correctLightingAndSlant?: boolean;
 }
@@ -41,7 +43,7 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
   const height = source.raw?.height ?? metadata.pageHeight ?? metadata.height;
   if (!width || !height) throw new Error('The image has no size');
 
-  const scale = ocrScale(width, height);
+  const scale = ocrScale(width, height, source.atLeastScale);
   const targetWidth = Math.max(1, Math.round(width * scale));
   const targetHeight = Math.max(1, Math.round(height * scale));
   const { data, info } = await image
@@ -83,10 +85,10 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
 /** Tesseract follows lines slanted by a degree or so itself; turning the raster only pays beyond that. */
 const minimumSkewToTurnDegrees = 1;
 
-/** Scale factor that brings the long side towards ~300 dpi without exceeding the OCR pixel cap. */
-export function ocrScale(width: number, height: number): number {
+/** Scale factor that brings the long side towards ~300 dpi (at least `atLeast`) without exceeding the OCR pixel cap. */
+export function ocrScale(width: number, height: number, atLeast = 1): number {
   const longSide = Math.max(width, height);
-  const upscale = longSide < readingLimits.minOcrLongSidePixels ? Math.min(3, readingLimits.minOcrLongSidePixels / longSide) : 1;
+  const upscale = Math.max(atLeast, longSide < readingLimits.minOcrLongSidePixels ? Math.min(3, readingLimits.minOcrLongSidePixels / longSide) : 1);
   const downscale = Math.min(1, Math.sqrt(readingLimits.maxOcrPixels / (width * height)));
   return downscale < 1 ? downscale : upscale;
 }

@@ -6,6 +6,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { readOcrPage } from './ocr-page.ts';
+import { pageLayoutOf } from './upright-ocr.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { rebuildPdfStructure } from './pdf-repair.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
@@ -324,7 +325,7 @@ async function readPage(
     // text drawn as vector outlines; a sparse page without images is just a short page.
     if (isSparse && (largeImages.length > 0 || visibleCharacters === 0)) {
       ocrState.ocrPagesLeft -= 1;
-      const ocrPage = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context));
+      const ocrPage = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context, largeImages[0]));
       return ocrPage.lines.length > 0 ? ocrPage : { pageNumber, source: 'text-layer', lines: textLines };
     }
     if (!isSparse && largeImages.length > 0) {
@@ -372,9 +373,9 @@ function canvasFactoryOf(document: pdfjs.PDFDocumentProxy): NodeCanvasFactory {
 }
 
 /** Renders a page to RGBA pixels at ~300 dpi, scaled down when that would exceed the OCR pixel cap. */
-async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<RenderedPage & { scale: number }> {
+async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory, context: ReadingContext, atMostScale = ocrRenderScale): Promise<RenderedPage & { scale: number }> {
   const unscaled = page.getViewport({ scale: 1 });
-  const scale = Math.min(ocrRenderScale, Math.sqrt(readingLimits.maxOcrPixels / (unscaled.width * unscaled.height)));
+  const scale = Math.min(atMostScale, Math.sqrt(readingLimits.maxOcrPixels / (unscaled.width * unscaled.height)));
   const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.floor(viewport.width));
   const height = Math.max(1, Math.floor(viewport.height));
@@ -390,13 +391,31 @@ async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFac
 }
 
 /**
- * A scanned page read by OCR, with the second look at its deciding lines and, when the caller checks
- * the page's arithmetic, its total's lines read again where they do not add up (as for images).
+ * The scale (pixels per point) a scanned page's image was scanned at: its pixels over the area it is
+ * drawn on, whichever way it is turned on the page.
  */
-async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext): Promise<DocumentPage> {
+export function scannedImageScale(image: PaintedImageRegion): number {
+  const drawnArea = (image.right - image.left) * (image.bottom - image.top);
+  return drawnArea > 0 ? Math.sqrt((image.pixelWidth * image.pixelHeight) / drawnArea) : ocrRenderScale;
+}
+
+/**
+ * A scanned page read by OCR as a photo is (readOcrPage). A scan below 300 dpi is drawn at its own
+ * resolution, so its pixels are resampled once, by the raster's own filter, as a photo's are (drawn
+ * larger by pdf.js first, then resampled again, receipts lost their names). A page is then brought to
+ * 300 dpi for its small print; a till receipt, whose print is large for its narrow paper, is read at
+ * the size a photo of it is (scanned receipts read at 300 dpi lost a seller in six: README, "Receipts
+ * scanned into a PDF").
+ */
+async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext, scan?: PaintedImageRegion): Promise<DocumentPage> {
   const budgetMs = pageBudget(context);
-  const rendered = await renderPage(page, canvasFactory, context);
-  const raster = await prepareOcrRaster({ input: rendered.raw, raw: { width: rendered.width, height: rendered.height, channels: 4 } });
+  const rendered = await renderPage(page, canvasFactory, context, scan ? Math.min(ocrRenderScale, scannedImageScale(scan)) : ocrRenderScale);
+  const tillReceipt = pageLayoutOf(rendered) === 'single-block';
+  const raster = await prepareOcrRaster({
+    input: rendered.raw,
+    raw: { width: rendered.width, height: rendered.height, channels: 4 },
+    atLeastScale: tillReceipt ? 1 : ocrRenderScale / rendered.scale,
+  });
   return readOcrPage(raster, pageNumber, context, budgetMs);
 }
 

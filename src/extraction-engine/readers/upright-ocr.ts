@@ -4,7 +4,7 @@ import { rereadDoubtfulLines, withoutNoiseWords } from './doubtful-lines.ts';
 import { readMissedLines } from './missed-lines.ts';
 import { readAtOnce } from './reads-at-once.ts';
 import { minimumWordConfidence, type OcrImage, type OcrLanguage, type OcrPool, type PageLayout } from './ocr-pool.ts';
-import { paintEdgeDarknessAsPaper, placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
+import { paintSurroundingDarknessAsPaper, placementOnStraightenedPage, type Deskew } from './ocr-preprocessing.ts';
 import { TimeBudgetExceededError } from './time-budget.ts';
 
 // Scans and photos arrive sideways or upside down. Tesseract's orientation
@@ -92,20 +92,20 @@ export interface UprightReading {
 export async function recognizeUpright(ocr: OcrPool, raster: OcrImage, budgetMs: () => number, options: UprightReadingOptions = {}): Promise<UprightReading> {
   const reading = await recognizeUprightAsGiven(ocr, raster, budgetMs, options);
   // A page that gave (almost) no words may be a readable photo whose dark surroundings threw
-  // tesseract's threshold (paintEdgeDarknessAsPaper): it is read once more without them. Pages that
+  // tesseract's threshold (paintSurroundingDarknessAsPaper): it is read once more without them. Pages that
   // read are never read twice, so this costs only pages that would otherwise have no text.
   if (wordsWithLettersIn(reading.lines) >= minimumWordsToJudge || budgetMs() <= 0) return reading;
-  const painted = await withEdgeDarknessAsPaper(raster);
+  const painted = await withSurroundingDarknessAsPaper(raster);
   if (!painted) return reading;
   // Out of time here, the page counts as over its budget (the uploader is told so), not as blank.
   const repainted = await recognizeUprightAsGiven(ocr, painted, budgetMs, options);
   return wordsWithLettersIn(repainted.lines) > wordsWithLettersIn(reading.lines) ? repainted : reading;
 }
 
-/** The raster with the dark areas reaching its edges painted as paper; undefined when it has none. */
-async function withEdgeDarknessAsPaper(raster: OcrImage): Promise<OcrImage | undefined> {
+/** The raster with its dark surroundings (an edge, a table) painted as paper; undefined when it has none. */
+async function withSurroundingDarknessAsPaper(raster: OcrImage): Promise<OcrImage | undefined> {
   const { data, info } = await sharp(raster.bytes).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  const painted = paintEdgeDarknessAsPaper({ data, width: info.width, height: info.height });
+  const painted = paintSurroundingDarknessAsPaper({ data, width: info.width, height: info.height });
   if (!painted) return undefined;
   const bytes = await sharp(painted.data, { raw: { width: painted.width, height: painted.height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
   return { ...raster, bytes };

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { flattenIllumination, measureSkewDegrees, paintEdgeDarknessAsPaper, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
+import { flattenIllumination, measureSkewDegrees, paintSurroundingDarknessAsPaper, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
 import { photographed, textPng, tillSlip } from '../../../support/document-builders.ts';
 
 async function greyPixels(image: Buffer): Promise<GreyPixels> {
@@ -108,7 +108,7 @@ describe('placementOnStraightenedPage', () => {
   });
 });
 
-describe('paintEdgeDarknessAsPaper', () => {
+describe('paintSurroundingDarknessAsPaper', () => {
   const width = 40;
   const height = 60;
   const paper = 240;
@@ -122,17 +122,33 @@ describe('paintEdgeDarknessAsPaper', () => {
     // A letter's stroke in the middle of the page.
     for (let y = 20; y < 30; y += 1) data[y * width + 20] = 20;
 
-    const painted = paintEdgeDarknessAsPaper({ data, width, height })!;
+    const painted = paintSurroundingDarknessAsPaper({ data, width, height })!;
 
     expect(at(painted, 0, height - 1)).toBe(paper);
     expect(at(painted, 10, 50)).toBe(paper);
     expect(at(painted, 20, 25)).toBe(20);
   });
 
-  it('leaves a page with nothing dark at its edges alone', () => {
+  it('paints a dark area inside the image that spans an eighth of its width and height (a photo dropped onto a white page), and keeps the letters', () => {
+    const data = Buffer.alloc(width * height, paper);
+    // The photo's torn dark edge, eight rows high and 30 wide, two pixels in from every edge of the image.
+    for (let y = 40; y < 48; y += 1) data.fill(5, y * width + 2, y * width + 32);
+    // A letter's stroke (ten rows, under an eighth of the height) and a bar (four columns, under an eighth of the width).
+    for (let y = 10; y < 17; y += 1) data[y * width + 20] = 20;
+    for (let y = 20; y < 22; y += 1) data.fill(20, y * width + 10, y * width + 14);
+
+    const painted = paintSurroundingDarknessAsPaper({ data, width, height })!;
+
+    expect(at(painted, 2, 40)).toBe(paper);
+    expect(at(painted, 31, 47)).toBe(paper);
+    expect(at(painted, 20, 12)).toBe(20);
+    expect(at(painted, 12, 21)).toBe(20);
+  });
+
+  it('leaves a page with nothing dark at its edges or larger than print alone', () => {
     const data = Buffer.alloc(width * height, paper);
     for (let y = 20; y < 30; y += 1) data[y * width + 20] = 20;
 
-    expect(paintEdgeDarknessAsPaper({ data, width, height })).toBeUndefined();
+    expect(paintSurroundingDarknessAsPaper({ data, width, height })).toBeUndefined();
   });
 });
