@@ -6,7 +6,6 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { readOcrPage } from './ocr-page.ts';
-import { pageLayoutOf } from './upright-ocr.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
 import { rebuildPdfStructure } from './pdf-repair.ts';
 import { paintedImageRegions, type PaintedImageRegion } from './pdf-image-regions.ts';
@@ -16,6 +15,7 @@ import { nextStepBudgetMs, pageBudget, type ReadingContext } from './reading-con
 import { readingLimits } from './reading-limits.ts';
 import { sortInReadingOrder } from './text-lines.ts';
 import { TimeBudgetExceededError, withinTimeBudget } from './time-budget.ts';
+import { pageLayoutOf } from './upright-ocr.ts';
 
 // PDF reading with pdf.js (legacy build, the one meant for Node). On Node pdf.js runs its parser on
 // the calling thread, fetches nothing over the network when given the bytes and local font/cMap
@@ -325,7 +325,7 @@ async function readPage(
     // text drawn as vector outlines; a sparse page without images is just a short page.
     if (isSparse && (largeImages.length > 0 || visibleCharacters === 0)) {
       ocrState.ocrPagesLeft -= 1;
-      const ocrPage = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context, largeImages[0]));
+      const ocrPage = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context, scanRenderScale(largeImages[0], viewport.width, viewport.height)));
       return ocrPage.lines.length > 0 ? ocrPage : { pageNumber, source: 'text-layer', lines: textLines };
     }
     if (!isSparse && largeImages.length > 0) {
@@ -372,7 +372,7 @@ function canvasFactoryOf(document: pdfjs.PDFDocumentProxy): NodeCanvasFactory {
   return document.canvasFactory as NodeCanvasFactory;
 }
 
-/** Renders a page to RGBA pixels at ~300 dpi, scaled down when that would exceed the OCR pixel cap. */
+/** Renders a page to RGBA pixels at ~300 dpi (or `atMostScale`), scaled down when that would exceed the OCR pixel cap. */
 async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFactory, context: ReadingContext, atMostScale = ocrRenderScale): Promise<RenderedPage & { scale: number }> {
   const unscaled = page.getViewport({ scale: 1 });
   const scale = Math.min(atMostScale, Math.sqrt(readingLimits.maxOcrPixels / (unscaled.width * unscaled.height)));
@@ -390,13 +390,19 @@ async function renderPage(page: pdfjs.PDFPageProxy, canvasFactory: NodeCanvasFac
   }
 }
 
+/** An image covering at least this share of a page with no text is the page's scan. */
+const scanAreaShare = 0.5;
+
 /**
- * The scale (pixels per point) a scanned page's image was scanned at: its pixels over the area it is
- * drawn on, whichever way it is turned on the page.
+ * The scale (pixels per point) to draw a page with no text at for OCR: a scan's own (its image's pixels
+ * over the area it is drawn on, whichever way it is turned), at most ~300 dpi. A page whose largest
+ * image covers less of it (a logo beside text drawn as outlines) is drawn at ~300 dpi, as its outlines need.
  */
-export function scannedImageScale(image: PaintedImageRegion): number {
-  const drawnArea = (image.right - image.left) * (image.bottom - image.top);
-  return drawnArea > 0 ? Math.sqrt((image.pixelWidth * image.pixelHeight) / drawnArea) : ocrRenderScale;
+export function scanRenderScale(largestImage: PaintedImageRegion | undefined, pageWidth: number, pageHeight: number): number {
+  if (!largestImage) return ocrRenderScale;
+  const drawnArea = (largestImage.right - largestImage.left) * (largestImage.bottom - largestImage.top);
+  if (drawnArea < pageWidth * pageHeight * scanAreaShare) return ocrRenderScale;
+  return Math.min(ocrRenderScale, Math.sqrt((largestImage.pixelWidth * largestImage.pixelHeight) / drawnArea));
 }
 
 /**
@@ -407,9 +413,9 @@ export function scannedImageScale(image: PaintedImageRegion): number {
  * the size a photo of it is (scanned receipts read at 300 dpi lost a seller in six: README, "Receipts
  * scanned into a PDF").
  */
-async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext, scan?: PaintedImageRegion): Promise<DocumentPage> {
+async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext, renderScale: number): Promise<DocumentPage> {
   const budgetMs = pageBudget(context);
-  const rendered = await renderPage(page, canvasFactory, context, scan ? Math.min(ocrRenderScale, scannedImageScale(scan)) : ocrRenderScale);
+  const rendered = await renderPage(page, canvasFactory, context, renderScale);
   const tillReceipt = pageLayoutOf(rendered) === 'single-block';
   const raster = await prepareOcrRaster({
     input: rendered.raw,
