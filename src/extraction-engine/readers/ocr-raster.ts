@@ -89,6 +89,7 @@ const minimumSkewToTurnDegrees = 1;
 export function ocrScale(width: number, height: number, atLeast = 1): number {
   const longSide = Math.max(width, height);
   const upscale = Math.max(atLeast, longSide < readingLimits.minOcrLongSidePixels ? Math.min(3, readingLimits.minOcrLongSidePixels / longSide) : 1);
-  const downscale = Math.min(1, Math.sqrt(readingLimits.maxOcrPixels / (width * height)));
-  return downscale < 1 ? downscale : upscale;
+  // The pixel cap bounds the raster after scaling: a scan drawn small on a huge page would otherwise be
+  // brought to 300 dpi far beyond it.
+  return Math.min(upscale, Math.sqrt(readingLimits.maxOcrPixels / (width * height)));
 }

@@ -410,8 +410,8 @@ export function scanRenderScale(largestImage: PaintedImageRegion | undefined, pa
  * resolution, so its pixels are resampled once, by the raster's own filter, as a photo's are (drawn
  * larger by pdf.js first, then resampled again, receipts lost their names). A page is then brought to
  * 300 dpi for its small print; a till receipt, whose print is large for its narrow paper, is read at
- * the size a photo of it is (scanned receipts read at 300 dpi lost a seller in six: README, "Receipts
- * scanned into a PDF").
+ * the size a photo of it is (scanned receipts read at 300 dpi lost a seller in six: README,
+ * "Fourteenth pass: receipts scanned into a PDF").
  */
 async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext, renderScale: number): Promise<DocumentPage> {
   const budgetMs = pageBudget(context);
