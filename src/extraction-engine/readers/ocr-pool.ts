@@ -216,7 +216,7 @@ export class OcrPool {
     });
     this.#abortRunningJobs.add(abortJob);
     try {
-      const recognition = Promise.race([withLayout(worker, layout).then(() => worker.recognize(bytes, {}, { blocks: true, text: false })), aborted]);
+      const recognition = Promise.race([recognizeWithLayout(worker, layout, bytes), aborted]);
       const result = await withinTimeBudget('OCR of one page', timeoutMs, recognition, () => {
         abandoned = true;
         return this.#discardWorker(worker);
@@ -245,7 +245,7 @@ export class OcrPool {
     const workers = [...[...this.#idleWorkers.values()].flat(), ...this.#busyWorkers];
     this.#idleWorkers.clear();
     this.#busyWorkers.clear();
-    await Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
+    await Promise.all(workers.map((worker) => endWorker(worker)));
   }
 
   async #acquireWorker(languages: readonly OcrLanguage[]): Promise<Worker> {
@@ -269,7 +269,7 @@ export class OcrPool {
       });
       this.#workersStarted += 1;
       if (this.#terminated) {
-        await worker.terminate();
+        await endWorker(worker);
         throw new OcrPoolTerminatedError();
       }
       this.#busyWorkers.add(worker);
@@ -292,13 +292,13 @@ export class OcrPool {
       if (kept.length > 0) this.#idleWorkers.set(key, kept);
       else this.#idleWorkers.delete(key);
     }
-    await Promise.all(retiring.map((worker) => worker.terminate().catch(() => undefined)));
+    await Promise.all(retiring.map((worker) => endWorker(worker)));
   }
 
   #releaseWorker(worker: Worker): void {
     this.#busyWorkers.delete(worker);
     if (this.#terminated) {
-      void worker.terminate().catch(() => undefined);
+      void endWorker(worker);
       return;
     }
     const key = languageKey(workerLanguages.get(worker) ?? this.languages);
@@ -309,7 +309,7 @@ export class OcrPool {
 
   async #discardWorker(worker: Worker): Promise<void> {
     this.#busyWorkers.delete(worker);
-    await worker.terminate().catch(() => undefined);
+    await endWorker(worker);
     // Someone may be waiting for the place this worker held.
     this.#serveWaiting();
     this.#scheduleIdleRetirement();
@@ -324,7 +324,7 @@ export class OcrPool {
       if (this.#terminated || !this.#isIdle()) return;
       const idle = [...this.#idleWorkers.values()].flat();
       this.#idleWorkers.clear();
-      for (const worker of idle) void worker.terminate().catch(() => undefined);
+      for (const worker of idle) void endWorker(worker);
     }, this.#idleTimeoutMs);
     // The timer alone never holds the process open (live worker threads do, until it fires or terminate()).
     this.#idleTimer.unref();
@@ -363,6 +363,31 @@ async function startWorker(languages: readonly OcrLanguage[]): Promise<Worker> {
   // tesseract prints diagnostics ("Image too small to scale!!") on noise; they are not errors of ours.
   await worker.setParameters({ user_defined_dpi: '300', debug_file: '/dev/null' });
   return worker;
+}
+
+/** Workers the pool has terminated; a late reply from one of them must not start another job on it. */
+const endedWorkers = new WeakSet<object>();
+
+/** Terminates a worker for good (best effort: a worker that fails to stop is no longer used either way). */
+export async function endWorker(worker: Pick<Worker, 'terminate'>): Promise<void> {
+  endedWorkers.add(worker);
+  await worker.terminate().catch(() => undefined);
+}
+
+/**
+ * Sets the worker's layout, then recognises `bytes`. A reply the worker sent before it was terminated
+ * (the budget ran out while the layout was being set) is still delivered after: recognising then would
+ * post to a worker tesseract.js has already let go of, which it reports as an unhandled rejection that
+ * ends the process. So a worker ended meanwhile gets no further job.
+ */
+export async function recognizeWithLayout<W extends Pick<Worker, 'setParameters' | 'recognize'>>(
+  worker: W,
+  layout: PageLayout,
+  bytes: Buffer,
+): Promise<Awaited<ReturnType<W['recognize']>>> {
+  await withLayout(worker, layout);
+  if (endedWorkers.has(worker)) throw new OcrPoolTerminatedError();
+  return (await worker.recognize(bytes, {}, { blocks: true, text: false })) as Awaited<ReturnType<W['recognize']>>;
 }
 
 /** The layout each worker is set to: changing it is one message to the worker, skipped when it is already set. */
