@@ -1,4 +1,4 @@
-import sharp, { type SharpOptions } from 'sharp';
+import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import type { OcrImage } from './ocr-pool.ts';
 import { flattenIllumination, measureTextLayout, type TextLayout } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
@@ -39,8 +39,7 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
   };
   const image = sharp(source.input, options);
   const metadata = await image.metadata();
-  const width = source.raw?.width ?? metadata.width;
-  const height = source.raw?.height ?? metadata.pageHeight ?? metadata.height;
+  const { width, height } = source.raw ?? uprightSize(metadata);
   if (!width || !height) throw new Error('The image has no size');
 
   const scale = ocrScale(width, height, source.atLeastScale);
@@ -80,6 +79,16 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
     ...(lineDirection ? { lineDirection } : {}),
     deskew: { degrees: skewDegrees, givenWidth: info.width, givenHeight: info.height, turnedWidth: turned.info.width, turnedHeight: turned.info.height },
   };
+}
+
+/**
+ * The size of one page of the image as it is shown: a phone stores a portrait photo as landscape pixels
+ * with an EXIF orientation of 5-8 (a quarter turn), which rotate() applies. Resizing a portrait photo to
+ * the stored landscape size squashed it to half its height and a quarter of its aspect.
+ */
+function uprightSize(metadata: Metadata): { width: number | undefined; height: number | undefined } {
+  const storedHeight = metadata.pageHeight ?? metadata.height;
+  return (metadata.orientation ?? 1) >= 5 ? { width: storedHeight, height: metadata.width } : { width: metadata.width, height: storedHeight };
 }
 
 /** Tesseract follows lines slanted by a degree or so itself; turning the raster only pays beyond that. */
