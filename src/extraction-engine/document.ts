@@ -38,6 +38,12 @@ export interface DocumentPage {
    * the top; the placements a client gets are put back on the page as given (placementOnPageAsGiven).
    */
   turn?: QuarterTurn;
+  /**
+   * Set when OCR read only the paper found in a photo of it (the table around a receipt left out): where
+   * that paper is on the page as given. The lines are placed on the paper (turned upright first, when
+   * `turn` is set); the placements a client gets are put back on the page as given (placementOnWholePage).
+   */
+  paper?: Placement;
 }
 
 /** A clockwise turn of a page, in degrees. */
@@ -56,6 +62,11 @@ export function placementOnPageAsGiven(box: Placement, turn: QuarterTurn): Place
     case 180:
       return { x: 1 - box.x - box.width, y: 1 - box.y - box.height, width: box.width, height: box.height };
   }
+}
+
+/** A box on `region` (as fractions of it), placed on the page the region is part of. */
+export function placementOnWholePage(box: Placement, region: Placement): Placement {
+  return { x: region.x + box.x * region.width, y: region.y + box.y * region.height, width: box.width * region.width, height: box.height * region.height };
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { ulid } from 'ulidx';
 import type { ExtractionConfiguration } from './configuration/extraction-configuration-schema.ts';
-import { placementOnPageAsGiven, type DocumentPage, type PageArithmeticCheck, type Placement, type QuarterTurn, type ReadDocument, type RejectionReason } from './document.ts';
+import { placementOnPageAsGiven, placementOnWholePage, type DocumentPage, type PageArithmeticCheck, type Placement, type ReadDocument, type RejectionReason } from './document.ts';
 import { documentTypeSpecifications } from './document-types.ts';
 import { buildDocumentLayout, boxOfRange, type DocumentLayout } from './fields/document-layout.ts';
 import { embeddedValueFor, extractFields, type FieldResult, type TotalCheck } from './fields/extract-fields.ts';
@@ -282,16 +282,21 @@ function extractReadDocument(document: ReadDocument, options: ExtractDocumentOpt
 }
 
 /**
- * The field's boxes put back on the pages as given: a page OCR read turned upright (DocumentPage.turn)
- * had its fields found on the upright page, while a client draws the boxes over the page it sent.
+ * The field's boxes put back on the pages as given: a page OCR read turned upright (DocumentPage.turn),
+ * or only the paper of (DocumentPage.paper), had its fields found on that upright paper, while a client
+ * draws the boxes over the page it sent.
  */
 function placedOnPagesAsGiven(pages: readonly DocumentPage[]): (field: ExtractedField) => ExtractedField {
-  const turns = new Map<number, QuarterTurn>(pages.flatMap((page) => (page.turn ? [[page.pageNumber, page.turn] as const] : [])));
-  if (turns.size === 0) return (field) => field;
+  const readAs = new Map<number, Pick<DocumentPage, 'turn' | 'paper'>>(
+    pages.flatMap((page) => (page.turn || page.paper ? [[page.pageNumber, { turn: page.turn, paper: page.paper }] as const] : [])),
+  );
+  if (readAs.size === 0) return (field) => field;
   const onPage = (page: number | undefined, placement: Placement | undefined): { placement?: Placement } => {
-    const turn = page === undefined ? undefined : turns.get(page);
+    const read = page === undefined ? undefined : readAs.get(page);
     if (!placement) return {};
-    return { placement: turn ? clampPlacement(placementOnPageAsGiven(placement, turn)) : placement };
+    if (!read) return { placement };
+    const onPaper = read.turn ? placementOnPageAsGiven(placement, read.turn) : placement;
+    return { placement: clampPlacement(read.paper ? placementOnWholePage(onPaper, read.paper) : onPaper) };
   };
   return (field) => {
     const { placement: _placement, rows, ...metadata } = field.metadata;

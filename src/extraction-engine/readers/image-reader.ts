@@ -16,7 +16,7 @@ export async function readImage(bytes: Uint8Array, context: ReadingContext): Pro
   for (let index = 0; index < Math.min(pageCount, readingLimits.maxOcrPages); index += 1) {
     if (nextStepBudgetMs(context) <= 0) break;
     const budgetMs = pageBudget(context);
-    const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index }));
+    const raster = await decodingImage(() => prepareOcrRaster({ input: bytes, page: index, findPaper: true }));
     try {
       pages.push(await readOcrPage(raster, index + 1, context, budgetMs));
     } catch (error) {

@@ -26,6 +26,7 @@ export async function readOcrPage(raster: OcrImage, pageNumber: number, context:
     source: 'ocr',
     lines: await lookAgainAtDecidingLines(ocr, context.lineRecognizer, upright.raster, lines, budgetMs),
     ...(upright.turn ? { turn: upright.turn } : {}),
+    ...(raster.paper ? { paper: raster.paper } : {}),
   };
   return context.arithmeticCheck ? rereadWhereArithmeticFails(ocr, upright.raster, page, context.arithmeticCheck, budgetMs) : page;
 }

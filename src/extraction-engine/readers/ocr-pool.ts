@@ -72,6 +72,11 @@ export interface OcrImage {
   height: number;
   /** Set when the image was turned to straighten slanted text: boxes are placed on the straightened page. */
   deskew?: Deskew;
+  /**
+   * Set when the image is the paper found in a photo of it (paper-region.ts): where that paper is on the
+   * image as given, as fractions of it. Boxes are placed on the paper; DocumentPage.paper puts them back.
+   */
+  paper?: Placement;
   /** Which way the text lines run, when the ink says so clearly: 'down' on a page lying on its side. */
   lineDirection?: LineDirection;
 }

@@ -1,6 +1,8 @@
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import type { Placement } from '../document.ts';
 import type { OcrImage } from './ocr-pool.ts';
-import { flattenIllumination, measureTextLayout, type TextLayout } from './ocr-preprocessing.ts';
+import { findPaper, paperPreviewLongSide, type FoundPaper } from './paper-region.ts';
+import { flattenIllumination, measureTextLayout, type GreyPixels, type TextLayout } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
 
 // Rasters reach OCR from images (PNG, JPEG, TIFF, WebP, GIF) and from rendered PDF pages. Tesseract
@@ -19,6 +21,11 @@ export interface RasterSource {
   atLeastScale?: number;
   /** Divide out uneven lighting and straighten a slant (default true); off only to measure what it gains. */
   correctLightingAndSlant?: boolean;
+  /**
+   * Read only the paper when the image is a photo of it on a darker surface (paper-region.ts): a whole
+   * page, as given. Off for a crop of a page, which is placed by its own reader.
+   */
+  findPaper?: boolean;
 }
 
 /**
@@ -39,14 +46,20 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
   };
   const image = sharp(source.input, options);
   const metadata = await image.metadata();
-  const { width, height } = source.raw ?? uprightSize(metadata);
-  if (!width || !height) throw new Error('The image has no size');
+  const upright = source.raw ?? uprightSize(metadata);
+  if (!upright.width || !upright.height) throw new Error('The image has no size');
+  const paper = source.findPaper ? await paperInImage(source.input, options) : undefined;
+  const region = paper ? pixelRegion(paper.region, upright.width, upright.height) : undefined;
+  const width = region?.width ?? upright.width;
+  const height = region?.height ?? upright.height;
 
   const scale = ocrScale(width, height, source.atLeastScale);
   const targetWidth = Math.max(1, Math.round(width * scale));
   const targetHeight = Math.max(1, Math.round(height * scale));
+  image.rotate(); // applies EXIF orientation, so phone photos are upright
+  // After the turn, so the region is cut from the photo as it is shown.
+  if (region) image.extract(region);
   const { data, info } = await image
-    .rotate() // applies EXIF orientation, so phone photos are upright
     .flatten({ background: '#ffffff' })
     .greyscale()
     .resize(targetWidth, targetHeight, { fit: 'fill', kernel: scale > 1 ? 'lanczos3' : 'lanczos2' })
@@ -54,6 +67,7 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
     .raw()
     .toBuffer({ resolveWithObject: true });
   const grey = { data, width: info.width, height: info.height };
+  if (paper) paintAllButPaper(grey, paper);
   const corrected = source.correctLightingAndSlant ?? true;
   const evenlyLit = corrected ? await flattenIllumination(grey) : grey;
   const { skewDegrees, lineDirection }: TextLayout = corrected ? await measureTextLayout(evenlyLit) : { skewDegrees: 0 };
@@ -65,6 +79,7 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
       width: info.width,
       height: info.height,
       ...(lineDirection ? { lineDirection } : {}),
+      ...(paper ? { paper: paper.region } : {}),
     };
   }
   const turned = await sharp(evenlyLit.data, raw)
@@ -77,8 +92,62 @@ export async function prepareOcrRaster(source: RasterSource): Promise<OcrImage> 
     width: turned.info.width,
     height: turned.info.height,
     ...(lineDirection ? { lineDirection } : {}),
+    ...(paper ? { paper: paper.region } : {}),
     deskew: { degrees: skewDegrees, givenWidth: info.width, givenHeight: info.height, turnedWidth: turned.info.width, turnedHeight: turned.info.height },
   };
+}
+
+/** The paper in a photo of it (paper-region.ts), found on a small greyscale preview of the image as shown. */
+async function paperInImage(input: Buffer | Uint8Array, options: SharpOptions): Promise<FoundPaper | undefined> {
+  const { data, info } = await sharp(input, options)
+    .rotate()
+    .flatten({ background: '#ffffff' })
+    .greyscale()
+    .resize(paperPreviewLongSide, paperPreviewLongSide, { fit: 'inside' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return findPaper({ data, width: info.width, height: info.height });
+}
+
+/**
+ * Paints what the paper's region holds of the table around it the paper's own level (in place; `grey`
+ * is that region). The paper's level, not white: white around greyer paper read as a shadow on it.
+ */
+function paintAllButPaper(grey: GreyPixels, paper: FoundPaper): void {
+  const { region } = paper;
+  const onPaper = new Uint8Array(grey.width * grey.height);
+  const histogram = new Uint32Array(256);
+  let paperCount = 0;
+  for (let y = 0; y < grey.height; y += 1) {
+    const onPhotoY = region.y + ((y + 0.5) / grey.height) * region.height;
+    for (let x = 0; x < grey.width; x += 1) {
+      const index = y * grey.width + x;
+      if (!paper.covers(region.x + ((x + 0.5) / grey.width) * region.width, onPhotoY)) continue;
+      onPaper[index] = 1;
+      histogram[grey.data[index]!]! += 1;
+      paperCount += 1;
+    }
+  }
+  // The paper is the bright majority of what it covers (its print is the rest): the median level.
+  let level = 255;
+  for (let value = 0, seen = 0; value < 256; value += 1) {
+    seen += histogram[value]!;
+    if (seen >= paperCount / 2) {
+      level = value;
+      break;
+    }
+  }
+  for (let index = 0; index < onPaper.length; index += 1) if (onPaper[index] === 0) grey.data[index] = level;
+}
+
+/** A region given as fractions of an image, in its whole pixels. */
+function pixelRegion(region: Placement, width: number, height: number): { left: number; top: number; width: number; height: number } {
+  const left = Math.min(width - 1, Math.max(0, Math.floor(region.x * width)));
+  const top = Math.min(height - 1, Math.max(0, Math.floor(region.y * height)));
+  const right = Math.max(left + 1, Math.min(width, Math.ceil((region.x + region.width) * width)));
+  const bottom = Math.max(top + 1, Math.min(height, Math.ceil((region.y + region.height) * height)));
+  return { left, top, width: right - left, height: bottom - top };
 }
 
 /**

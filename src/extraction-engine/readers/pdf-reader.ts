@@ -421,6 +421,7 @@ async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvas
     input: rendered.raw,
     raw: { width: rendered.width, height: rendered.height, channels: 4 },
     atLeastScale: tillReceipt ? 1 : ocrRenderScale / rendered.scale,
+    findPaper: true,
   });
   return readOcrPage(raster, pageNumber, context, budgetMs);
 }

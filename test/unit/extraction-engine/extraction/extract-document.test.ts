@@ -38,6 +38,42 @@ const germanInvoice: Row[] = [
   'IBAN: DE89 3704 0044 0532 0130 00 · USt-IdNr.: DE 123 456 789',
 ];
 
+describe('extractDocument on a page OCR read only the paper of', () => {
+  // The reader cut the receipt out of a photo of it on a table (DocumentPage.paper) and placed the lines
+  // on that paper; a client draws the boxes over the photo it sent.
+  const paper = { x: 0.3, y: 0.15, width: 0.4, height: 0.7 };
+  const onPaper = (outcome: ExtractionOutcome) => {
+    if (outcome.status !== 'COMPLETED') throw new Error(outcome.message);
+    return fieldsOf(outcome).total_amount!.metadata.placement!;
+  };
+
+  it('puts the boxes back on the photo as given', () => {
+    const read = placedDocument([germanInvoice], { language: 'de', source: 'ocr' });
+    const asRead = onPaper(extractDocument(read, { configuration: defaultExtractionConfiguration }));
+
+    const outcome = extractDocument({ ...read, pages: read.pages.map((page) => ({ ...page, paper })) }, { configuration: defaultExtractionConfiguration });
+
+    expect(onPaper(outcome)).toEqual({
+      x: expect.closeTo(0.3 + asRead.x * 0.4, 6),
+      y: expect.closeTo(0.15 + asRead.y * 0.7, 6),
+      width: expect.closeTo(asRead.width * 0.4, 6),
+      height: expect.closeTo(asRead.height * 0.7, 6),
+    });
+  });
+
+  it('undoes the turn on the paper before placing it on the photo', () => {
+    const read = placedDocument([germanInvoice], { language: 'de', source: 'ocr' });
+    const asRead = onPaper(extractDocument(read, { configuration: defaultExtractionConfiguration }));
+
+    // Turned 180° upright: on the paper as given the box is mirrored both ways, then placed on the photo.
+    const outcome = extractDocument({ ...read, pages: read.pages.map((page) => ({ ...page, paper, turn: 180 as const })) }, { configuration: defaultExtractionConfiguration });
+
+    const box = onPaper(outcome);
+    expect(box.x).toBeCloseTo(0.3 + (1 - asRead.x - asRead.width) * 0.4, 6);
+    expect(box.y).toBeCloseTo(0.15 + (1 - asRead.y - asRead.height) * 0.7, 6);
+  });
+});
+
 describe('extractDocument with the prebuilt invoice', () => {
   it('reads a German invoice into normalized values', () => {
     const outcome = extractDocument(placedDocument([germanInvoice], { language: 'de' }), { configuration: defaultExtractionConfiguration, createFieldId: sequentialIds() });
