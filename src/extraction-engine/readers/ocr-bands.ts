@@ -1,3 +1,4 @@
+import { levelAtShare } from './ocr-preprocessing.ts';
 // One tesseract worker reads one page on one core. To read a page on several cores, the page is cut
 // into full-width horizontal bands that are recognised at the same time, each by its own worker.
 // A cut may only run through a gap between text lines: a row of the page with no ink from edge to
@@ -44,15 +45,7 @@ export function inkThresholdOf(raster: GreyRaster): number {
   const histogram = new Uint32Array(256);
   // Every 7th pixel is enough to estimate the paper level.
   for (let index = 0; index < raster.data.length; index += 7) histogram[raster.data[index]!]! += 1;
-  const sampled = Math.ceil(raster.data.length / 7);
-  let paper = 255;
-  for (let level = 0, seen = 0; level < 256; level += 1) {
-    seen += histogram[level]!;
-    if (seen >= sampled * 0.9) {
-      paper = level;
-      break;
-    }
-  }
+  const paper = levelAtShare(histogram, Math.ceil(raster.data.length / 7), 0.9);
   return paper * (1 - inkContrast);
 }
 

@@ -8,6 +8,18 @@ import { clampToPage } from './text-lines.ts';
 // corrected here on the greyscale raster before OCR: the paper's brightness is estimated per block and
 // divided out, and the slant is measured from the text rows and rotated away.
 
+/**
+ * The grey level below which `share` of the `count` pixels counted in `histogram` (one bin per level)
+ * lie: the lowest level whose running count reaches it; 255 when none does.
+ */
+export function levelAtShare(histogram: ArrayLike<number>, count: number, share: number): number {
+  for (let level = 0, seen = 0; level < 256; level += 1) {
+    seen += histogram[level]!;
+    if (seen >= count * share) return level;
+  }
+  return 255;
+}
+
 /** A greyscale raster, one byte per pixel, row by row. */
 export interface GreyPixels {
   data: Buffer;
@@ -262,14 +274,7 @@ export function paintSurroundingDarknessAsPaper(image: GreyPixels): GreyPixels |
   const { data, width, height } = image;
   const histogram = new Uint32Array(256);
   for (let index = 0; index < data.length; index += 1) histogram[data[index]!]! += 1;
-  let paper = 255;
-  for (let level = 0, seen = 0; level < 256; level += 1) {
-    seen += histogram[level]!;
-    if (seen >= data.length * backgroundPercentile) {
-      paper = level;
-      break;
-    }
-  }
+  const paper = levelAtShare(histogram, data.length, backgroundPercentile);
   const darkBelow = paper * surroundingDarknessShare;
   // Each dark area is measured whole (a flood fill marking `seen`), then, if it is a surrounding rather
   // than print, filled again into `reached` to be painted: two passes, no list of its pixels.

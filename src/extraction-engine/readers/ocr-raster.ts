@@ -2,7 +2,7 @@ import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import type { Placement } from '../document.ts';
 import type { OcrImage } from './ocr-pool.ts';
 import { findPaper, paperPreviewLongSide, type FoundPaper } from './paper-region.ts';
-import { flattenIllumination, measureTextLayout, type GreyPixels, type TextLayout } from './ocr-preprocessing.ts';
+import { flattenIllumination, levelAtShare, measureTextLayout, type GreyPixels, type TextLayout } from './ocr-preprocessing.ts';
 import { readingLimits } from './reading-limits.ts';
 
 // Rasters reach OCR from images (PNG, JPEG, TIFF, WebP, GIF) and from rendered PDF pages. Tesseract
@@ -130,14 +130,7 @@ function paintAllButPaper(grey: GreyPixels, paper: FoundPaper): void {
     }
   }
   // The paper is the bright majority of what it covers (its print is the rest): the median level.
-  let level = 255;
-  for (let value = 0, seen = 0; value < 256; value += 1) {
-    seen += histogram[value]!;
-    if (seen >= paperCount / 2) {
-      level = value;
-      break;
-    }
-  }
+  const level = levelAtShare(histogram, paperCount, 0.5);
   for (let index = 0; index < onPaper.length; index += 1) if (onPaper[index] === 0) grey.data[index] = level;
 }
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { flattenIllumination, measureSkewDegrees, paintSurroundingDarknessAsPaper, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
+import { flattenIllumination, levelAtShare, measureSkewDegrees, paintSurroundingDarknessAsPaper, measureTextLayout, placementOnStraightenedPage, type GreyPixels } from '../../../../src/extraction-engine/readers/ocr-preprocessing.ts';
 import { photographed, textPng, tillSlip } from '../../../support/document-builders.ts';
 
 async function greyPixels(image: Buffer): Promise<GreyPixels> {
@@ -150,5 +150,17 @@ describe('paintSurroundingDarknessAsPaper', () => {
     for (let y = 20; y < 30; y += 1) data[y * width + 20] = 20;
 
     expect(paintSurroundingDarknessAsPaper({ data, width, height })).toBeUndefined();
+  });
+});
+
+describe('levelAtShare', () => {
+  it('gives the lowest level whose running count reaches the share, and 255 when none does', () => {
+    const histogram = new Uint32Array(256);
+    [histogram[10], histogram[200], histogram[250]] = [2, 6, 2];
+
+    expect(levelAtShare(histogram, 10, 0.2)).toBe(10);
+    expect(levelAtShare(histogram, 10, 0.5)).toBe(200);
+    expect(levelAtShare(histogram, 10, 0.9)).toBe(250);
+    expect(levelAtShare(histogram, 20, 0.9)).toBe(255);
   });
 });
