@@ -132,6 +132,15 @@ describe('a receipt photo placed on an A4 page', () => {
 
     expect(extraction).toMatchObject({ status: 'COMPLETED', document: { mimeType: 'application/pdf', pageCount: 1 } });
     expect(fields).toMatchObject({ total_amount: 14.4, currency: 'MYR' });
+    // Read alone as the photo it is, its boxes are put back where the photo lies on the page.
+    const { width, height } = await sharp(await readFile(corpusFile('receipts-wide/sroie_415.jpg'))).metadata();
+    const photo = { x: 40 / 595, y: 20 / 842, width: (width! * 72) / 200 / 595, height: (height! * 72) / 200 / 842 };
+    const total = (extraction.output as { fields: { name: string; metadata: { placement: { x: number; y: number; width: number; height: number } } }[] }).fields.find((field) => field.name === 'total_amount')!;
+    const box = total.metadata.placement;
+    expect(box.x).toBeGreaterThanOrEqual(photo.x);
+    expect(box.y).toBeGreaterThanOrEqual(photo.y);
+    expect(box.x + box.width).toBeLessThanOrEqual(photo.x + photo.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(photo.y + photo.height);
   }, 180_000);
 });
 

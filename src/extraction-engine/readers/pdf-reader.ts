@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { DocumentRejectedError, type DocumentPage, type TextLine } from '../document.ts';
+import { DocumentRejectedError, placementOnWholePage, type DocumentPage, type TextLine } from '../document.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { readOcrPage } from './ocr-page.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
@@ -325,7 +325,9 @@ async function readPage(
     // text drawn as vector outlines; a sparse page without images is just a short page.
     if (isSparse && (largeImages.length > 0 || visibleCharacters === 0)) {
       ocrState.ocrPagesLeft -= 1;
-      const ocrPage = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context, scanRenderScale(largeImages[0], viewport.width, viewport.height)));
+      const photo = photoPlacedOnPage(largeImages, viewport.width, viewport.height, visibleCharacters);
+      const renderScale = photo ? ownResolutionScale(photo) : scanRenderScale(largeImages[0], viewport.width, viewport.height);
+      const ocrPage = await rendering.withPage(pageNumber, (drawn, canvasFactory) => ocrWholePage(drawn, pageNumber, canvasFactory, context, renderScale, photo));
       return ocrPage.lines.length > 0 ? ocrPage : { pageNumber, source: 'text-layer', lines: textLines };
     }
     if (!isSparse && largeImages.length > 0) {
@@ -402,7 +404,27 @@ export function scanRenderScale(largestImage: PaintedImageRegion | undefined, pa
   if (!largestImage) return ocrRenderScale;
   const drawnArea = (largestImage.right - largestImage.left) * (largestImage.bottom - largestImage.top);
   if (drawnArea < pageWidth * pageHeight * scanAreaShare) return ocrRenderScale;
-  return Math.min(ocrRenderScale, Math.sqrt((largestImage.pixelWidth * largestImage.pixelHeight) / drawnArea));
+  return ownResolutionScale(largestImage);
+}
+
+/** The scale that draws an image at its own resolution (its pixels over the area it covers), at most ~300 dpi. */
+export function ownResolutionScale(image: PaintedImageRegion): number {
+  const drawnArea = (image.right - image.left) * (image.bottom - image.top);
+  return Math.min(ocrRenderScale, Math.sqrt((image.pixelWidth * image.pixelHeight) / drawnArea));
+}
+
+/** One image covering less than this share of a page with no text is a photo placed on the page. */
+const photoOnPageShare = 0.8;
+
+/**
+ * The photo a page with no text shows, when it is one image placed on the page with white around it (a
+ * receipt on an expense form, a scanning app's A4 page): read alone, as the photo it is, rather than
+ * as an A4 page mostly empty. A page-filling scan, or a page of several images, is read whole.
+ */
+export function photoPlacedOnPage(largeImages: readonly PaintedImageRegion[], pageWidth: number, pageHeight: number, visibleCharacters: number): PaintedImageRegion | undefined {
+  if (visibleCharacters > 0 || largeImages.length !== 1) return undefined;
+  const image = largeImages[0]!;
+  return (image.right - image.left) * (image.bottom - image.top) < pageWidth * pageHeight * photoOnPageShare ? image : undefined;
 }
 
 /**
@@ -411,19 +433,45 @@ export function scanRenderScale(largestImage: PaintedImageRegion | undefined, pa
  * larger by pdf.js first, then resampled again, receipts lost their names). A page is then brought to
  * 300 dpi for its small print; a till receipt, whose print is large for its narrow paper, is read at
  * the size a photo of it is (scanned receipts read at 300 dpi lost a seller in six: README,
- * "Fourteenth pass: receipts scanned into a PDF").
+ * "Fourteenth pass: receipts scanned into a PDF"). A `photo` placed on the page is cut out and read as
+ * a page of its own (README, "Fifteenth pass").
  */
-async function ocrWholePage(page: pdfjs.PDFPageProxy, pageNumber: number, canvasFactory: NodeCanvasFactory, context: ReadingContext, renderScale: number): Promise<DocumentPage> {
+async function ocrWholePage(
+  page: pdfjs.PDFPageProxy,
+  pageNumber: number,
+  canvasFactory: NodeCanvasFactory,
+  context: ReadingContext,
+  renderScale: number,
+  photo?: PaintedImageRegion,
+): Promise<DocumentPage> {
   const budgetMs = pageBudget(context);
   const rendered = await renderPage(page, canvasFactory, context, renderScale);
-  const tillReceipt = pageLayoutOf(rendered) === 'single-block';
+  const crop = photo ? cropOf(photo, rendered) : undefined;
+  const pixels = crop ? { raw: cropRaw(rendered, crop), width: crop.width, height: crop.height } : rendered;
+  const tillReceipt = pageLayoutOf(pixels) === 'single-block';
   const raster = await prepareOcrRaster({
-    input: rendered.raw,
-    raw: { width: rendered.width, height: rendered.height, channels: 4 },
+    input: pixels.raw,
+    raw: { width: pixels.width, height: pixels.height, channels: 4 },
     atLeastScale: tillReceipt ? 1 : ocrRenderScale / rendered.scale,
     findPaper: true,
   });
-  return readOcrPage(raster, pageNumber, context, budgetMs);
+  const read = await readOcrPage(raster, pageNumber, context, budgetMs);
+  if (!crop) return read;
+  // The photo was read as a page of its own: its boxes (on the paper it shows, if any) go back on the PDF page.
+  const photoOnPage = { x: crop.left / rendered.width, y: crop.top / rendered.height, width: crop.width / rendered.width, height: crop.height / rendered.height };
+  return { ...read, paper: placementOnWholePage(read.paper ?? { x: 0, y: 0, width: 1, height: 1 }, photoOnPage) };
+}
+
+/** The pixels of the rendered page an image region covers. */
+function cropOf(region: PaintedImageRegion, rendered: RenderedPage & { scale: number }): { left: number; top: number; width: number; height: number } {
+  const left = Math.min(rendered.width - 1, Math.max(0, Math.floor(region.left * rendered.scale)));
+  const top = Math.min(rendered.height - 1, Math.max(0, Math.floor(region.top * rendered.scale)));
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(rendered.width, Math.ceil(region.right * rendered.scale)) - left),
+    height: Math.max(1, Math.min(rendered.height, Math.ceil(region.bottom * rendered.scale)) - top),
+  };
 }
 
 /** Images big enough to hold a text block, largest first. */
@@ -459,12 +507,7 @@ async function ocrImageRegions(
   const ocr = await context.ocr();
   const lines: TextLine[] = [];
   for (const region of regions) {
-    const crop = {
-      left: Math.floor(region.left * rendered.scale),
-      top: Math.floor(region.top * rendered.scale),
-      width: Math.max(1, Math.min(rendered.width, Math.ceil(region.right * rendered.scale)) - Math.floor(region.left * rendered.scale)),
-      height: Math.max(1, Math.min(rendered.height, Math.ceil(region.bottom * rendered.scale)) - Math.floor(region.top * rendered.scale)),
-    };
+    const crop = cropOf(region, rendered);
     const raster = await prepareOcrRaster({ input: cropRaw(rendered, crop), raw: { width: crop.width, height: crop.height, channels: 4 } });
     // A block of a few lines cut from the page: read whole, as bands gain nothing here and change the reading.
     const regionLines = await ocr.recognize(raster, { timeoutMs: nextStepBudgetMs(context), whole: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanRenderScale } from '../../../../src/extraction-engine/readers/pdf-reader.ts';
+import { ownResolutionScale, photoPlacedOnPage, scanRenderScale } from '../../../../src/extraction-engine/readers/pdf-reader.ts';
 import type { PaintedImageRegion } from '../../../../src/extraction-engine/readers/pdf-image-regions.ts';
 
 // A page with no text is drawn for OCR at its scan's own resolution (at most 300 dpi), so the scan's
@@ -30,5 +30,21 @@ describe('scanRenderScale', () => {
   it('draws at 300 dpi a page whose largest image is a logo, or that has none (text drawn as outlines)', () => {
     expect(dpi(scanRenderScale(drawn(40, 40, 240, 120, 200, 80), a4.width, a4.height))).toBe(300);
     expect(dpi(scanRenderScale(undefined, a4.width, a4.height))).toBe(300);
+  });
+});
+
+describe('photoPlacedOnPage', () => {
+  // A receipt photo dropped onto an A4 page (an expense form) is read alone, as the photo it is.
+  const receiptPhoto = drawn(40, 20, 374, 780, 928, 2110);
+
+  it('takes the one image of a page with no text that leaves white around it', () => {
+    expect(photoPlacedOnPage([receiptPhoto], a4.width, a4.height, 0)).toBe(receiptPhoto);
+    expect(dpi(ownResolutionScale(receiptPhoto))).toBe(200);
+  });
+
+  it('leaves a page-filling scan, a page of several images, and a page with text to be read whole', () => {
+    expect(photoPlacedOnPage([drawn(0, 0, 595, 842, 1654, 2339)], a4.width, a4.height, 0)).toBeUndefined();
+    expect(photoPlacedOnPage([receiptPhoto, drawn(400, 20, 580, 300, 500, 800)], a4.width, a4.height, 0)).toBeUndefined();
+    expect(photoPlacedOnPage([receiptPhoto], a4.width, a4.height, 12)).toBeUndefined();
   });
 });
