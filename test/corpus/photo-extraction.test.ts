@@ -190,7 +190,7 @@ describe('a receipt photographed on a table', () => {
 
 describe('a portrait phone photo stored with an EXIF orientation', () => {
   // Phones store a portrait photo as landscape pixels and a tag that turns them upright. The photo was
-  // turned by the tag and then resized to the stored size, squashed to a quarter of its proportions.
+  // turned by the tag and then resized to the stored size, stretched out of shape (a 3:4 portrait read as 4:3).
   it('completes with the fields the upright photo gives', async () => {
     const upright = await readFile(corpusFile('receipts-wide/sroie_602.jpg'));
     const stored = await sharp(await sharp(upright).rotate(-90).jpeg().toBuffer()).withMetadata({ orientation: 6 }).jpeg().toBuffer();

@@ -146,7 +146,7 @@ function pixelRegion(region: Placement, width: number, height: number): { left: 
 /**
  * The size of one page of the image as it is shown: a phone stores a portrait photo as landscape pixels
  * with an EXIF orientation of 5-8 (a quarter turn), which rotate() applies. Resizing a portrait photo to
- * the stored landscape size squashed it to half its height and a quarter of its aspect.
+ * the stored landscape size stretched it out of shape: a 3:4 portrait was read as 4:3, a till receipt worse.
  */
 function uprightSize(metadata: Metadata): { width: number | undefined; height: number | undefined } {
   const storedHeight = metadata.pageHeight ?? metadata.height;
