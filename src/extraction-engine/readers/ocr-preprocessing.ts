@@ -20,6 +20,26 @@ export function levelAtShare(histogram: ArrayLike<number>, count: number, share:
   return 255;
 }
 
+/**
+ * Visits the pixels 4-connected to `start` (an index into a `width` x `height` raster, row by row) that
+ * `enter` admits: it is asked once per neighbour reached and marks the pixel itself, returning whether
+ * it is entered now (so marks shared between calls keep each pixel to one area).
+ */
+export function floodFill(width: number, height: number, start: number, enter: (index: number) => boolean, visit: (index: number, x: number, y: number) => void): void {
+  if (!enter(start)) return;
+  const pending = [start];
+  while (pending.length > 0) {
+    const index = pending.pop()!;
+    const x = index % width;
+    const y = (index - x) / width;
+    visit(index, x, y);
+    if (x > 0 && enter(index - 1)) pending.push(index - 1);
+    if (x < width - 1 && enter(index + 1)) pending.push(index + 1);
+    if (y > 0 && enter(index - width)) pending.push(index - width);
+    if (y < height - 1 && enter(index + width)) pending.push(index + width);
+  }
+}
+
 /** A greyscale raster, one byte per pixel, row by row. */
 export interface GreyPixels {
   data: Buffer;
@@ -279,21 +299,12 @@ export function paintSurroundingDarknessAsPaper(image: GreyPixels): GreyPixels |
   // Each dark area is measured whole (a flood fill marking `seen`), then, if it is a surrounding rather
   // than print, filled again into `reached` to be painted: two passes, no list of its pixels.
   const flood = (start: number, marks: Uint8Array, visit: (x: number, y: number) => void): void => {
-    const pending = [start];
-    marks[start] = 1;
-    while (pending.length > 0) {
-      const index = pending.pop()!;
-      const x = index % width;
-      const y = (index - x) / width;
-      visit(x, y);
-      const neighbours = [x > 0 ? index - 1 : -1, x < width - 1 ? index + 1 : -1, y > 0 ? index - width : -1, y < height - 1 ? index + width : -1];
-      for (const next of neighbours) {
-        if (next >= 0 && marks[next] === 0 && data[next]! < darkBelow) {
-          marks[next] = 1;
-          pending.push(next);
-        }
-      }
-    }
+    const enterDark = (index: number): boolean => {
+      if (marks[index] === 1 || data[index]! >= darkBelow) return false;
+      marks[index] = 1;
+      return true;
+    };
+    floodFill(width, height, start, enterDark, (_index, x, y) => visit(x, y));
   };
   const seen = new Uint8Array(width * height);
   const reached = new Uint8Array(width * height);

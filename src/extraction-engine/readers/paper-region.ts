@@ -1,5 +1,5 @@
 import type { Placement } from '../document.ts';
-import type { GreyPixels } from './ocr-preprocessing.ts';
+import { floodFill, type GreyPixels } from './ocr-preprocessing.ts';
 
 // A phone photo of a receipt shows the table around it: wood grain, a cloth, a dark desk. Tesseract
 // searches that texture for text and reads noise into the receipt's lines (measured on 40 receipts of
@@ -102,22 +102,14 @@ export function findPaper(preview: GreyPixels): FoundPaper | undefined {
  */
 function withHolesFilled(area: Uint8Array, width: number, height: number): Uint8Array {
   const outside = new Uint8Array(width * height);
-  const pending: number[] = [];
-  const reach = (index: number): void => {
-    if (area[index] === 1 || outside[index] === 1) return;
+  const enterOutside = (index: number): boolean => {
+    if (area[index] === 1 || outside[index] === 1) return false;
     outside[index] = 1;
-    pending.push(index);
+    return true;
   };
+  const reach = (start: number): void => floodFill(width, height, start, enterOutside, () => undefined);
   for (let x = 0; x < width; x += 1) [reach(x), reach((height - 1) * width + x)];
   for (let y = 0; y < height; y += 1) [reach(y * width), reach(y * width + width - 1)];
-  while (pending.length > 0) {
-    const index = pending.pop()!;
-    const x = index % width;
-    if (x > 0) reach(index - 1);
-    if (x < width - 1) reach(index + 1);
-    if (index >= width) reach(index - width);
-    if (index < width * (height - 1)) reach(index + width);
-  }
   // The paper's outermost ring of preview pixels is half table (the edge, its shadow): it is painted
   // out too, or the edge reads as a bar beside every line that reaches it. Print keeps a margin wider.
   const paper = new Uint8Array(width * height);
@@ -174,32 +166,24 @@ interface BrightArea {
 function largestBrightArea(data: Uint8Array, width: number, height: number, threshold: number): BrightArea | undefined {
   // Each area is numbered in `labels`; the largest one's pixels are marked at the end.
   const labels = new Int32Array(width * height);
-  let largest: Omit<BrightArea, 'pixels'> & { label: number } | undefined;
-  const pending: number[] = [];
+  let largest: (Omit<BrightArea, 'pixels'> & { label: number }) | undefined;
   let label = 0;
+  const enterBright = (index: number): boolean => {
+    if (labels[index] !== 0 || data[index]! <= threshold) return false;
+    labels[index] = label;
+    return true;
+  };
   for (let start = 0; start < data.length; start += 1) {
     if (labels[start] !== 0 || data[start]! <= threshold) continue;
     label += 1;
     const area = { label, count: 0, left: width, right: -1, top: height, bottom: -1 };
-    labels[start] = label;
-    pending.push(start);
-    while (pending.length > 0) {
-      const index = pending.pop()!;
-      const x = index % width;
-      const y = (index - x) / width;
+    floodFill(width, height, start, enterBright, (_index, x, y) => {
       area.count += 1;
       area.left = Math.min(area.left, x);
       area.right = Math.max(area.right, x);
       area.top = Math.min(area.top, y);
       area.bottom = Math.max(area.bottom, y);
-      const neighbours = [x > 0 ? index - 1 : -1, x < width - 1 ? index + 1 : -1, y > 0 ? index - width : -1, y < height - 1 ? index + width : -1];
-      for (const next of neighbours) {
-        if (next >= 0 && labels[next] === 0 && data[next]! > threshold) {
-          labels[next] = label;
-          pending.push(next);
-        }
-      }
-    }
+    });
     if (!largest || area.count > largest.count) largest = area;
   }
   if (!largest) return undefined;
