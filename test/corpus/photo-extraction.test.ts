@@ -142,6 +142,15 @@ describe('a receipt photo placed on an A4 page', () => {
     expect(box.x + box.width).toBeLessThanOrEqual(photo.x + photo.width);
     expect(box.y + box.height).toBeLessThanOrEqual(photo.y + photo.height);
   }, 180_000);
+
+  // Read as a mostly empty A4 page, this receipt lost its date; read alone, as the photo it is, it gives
+  // what the same photo gives as a page of its own.
+  it('reads the photo alone, as the photo it is: the date an A4 page reading lost', async () => {
+    const { extraction, fields } = await extractedFromPdf('receipts-wide/sroie_240.jpg', 'A4');
+
+    expect(extraction).toMatchObject({ status: 'COMPLETED', document: { mimeType: 'application/pdf', pageCount: 1 } });
+    expect(fields).toMatchObject({ issue_date: '2017-03-17', total_amount: 62, currency: 'MYR', seller_name: 'TANJONGMAS BOOKCENTRE (PJ) SDN BHD' });
+  }, 180_000);
 });
 
 /** Wood-like grain around grey 100, brownish, varying along the rows (deterministic: a failure reproduces). */

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { createWorker, OEM, PSM, type Block, type Word, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type Block, type RecognizeResult, type Word, type Worker } from 'tesseract.js';
 import type { Placement, PositionedWord, TextLine } from '../document.ts';
 import { mergeReadings } from './ensemble-merge.ts';
 import { textBands, type Band } from './ocr-bands.ts';
@@ -385,14 +385,10 @@ export async function endWorker(worker: Pick<Worker, 'terminate'>): Promise<void
  * post to a worker tesseract.js has already let go of, which it reports as an unhandled rejection that
  * ends the process. So a worker ended meanwhile gets no further job.
  */
-export async function recognizeWithLayout<W extends Pick<Worker, 'setParameters' | 'recognize'>>(
-  worker: W,
-  layout: PageLayout,
-  bytes: Buffer,
-): Promise<Awaited<ReturnType<W['recognize']>>> {
+export async function recognizeWithLayout(worker: Pick<Worker, 'setParameters' | 'recognize'>, layout: PageLayout, bytes: Buffer): Promise<RecognizeResult> {
   await withLayout(worker, layout);
   if (endedWorkers.has(worker)) throw new OcrPoolTerminatedError();
-  return (await worker.recognize(bytes, {}, { blocks: true, text: false })) as Awaited<ReturnType<W['recognize']>>;
+  return worker.recognize(bytes, {}, { blocks: true, text: false });
 }
 
 /** The layout each worker is set to: changing it is one message to the worker, skipped when it is already set. */

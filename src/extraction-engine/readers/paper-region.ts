@@ -3,8 +3,8 @@ import { floodFill, type GreyPixels } from './ocr-preprocessing.ts';
 
 // A phone photo of a receipt shows the table around it: wood grain, a cloth, a dark desk. Tesseract
 // searches that texture for text and reads noise into the receipt's lines (measured on 40 receipts of
-// receipts-wide/ pasted into a 3:4 frame of brown texture: 4 totals and 4 sellers fewer than the same
-// receipts cropped). The paper is the one large bright, solid area with darker surroundings on two
+// receipts-wide/ pasted into a 3:4 frame of brown texture: 5 totals and 4 sellers fewer than the same
+// receipts cropped; extraction README, "Fifteenth pass"). The paper is the one large bright, solid area with darker surroundings on two
 // opposite sides; the photo is read as that area, as if the receipt had been cropped by hand.
 
 /** Side of the preview the paper is looked for in: the receipt's print is a blur at this size, the paper is not. */
@@ -108,8 +108,14 @@ function withHolesFilled(area: Uint8Array, width: number, height: number): Uint8
     return true;
   };
   const reach = (start: number): void => floodFill(width, height, start, enterOutside, () => undefined);
-  for (let x = 0; x < width; x += 1) [reach(x), reach((height - 1) * width + x)];
-  for (let y = 0; y < height; y += 1) [reach(y * width), reach(y * width + width - 1)];
+  for (let x = 0; x < width; x += 1) {
+    reach(x);
+    reach((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y += 1) {
+    reach(y * width);
+    reach(y * width + width - 1);
+  }
   // The paper's outermost ring of preview pixels is half table (the edge, its shadow): it is painted
   // out too, or the edge reads as a bar beside every line that reaches it. Print keeps a margin wider.
   const paper = new Uint8Array(width * height);

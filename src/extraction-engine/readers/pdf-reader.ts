@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { DocumentRejectedError, placementOnWholePage, type DocumentPage, type TextLine } from '../document.ts';
+import { DocumentRejectedError, placementOnWholePage, type DocumentPage, type Placement, type TextLine } from '../document.ts';
 import { OcrPoolTerminatedError, OcrUnavailableError } from './ocr-pool.ts';
 import { readOcrPage } from './ocr-page.ts';
 import { prepareOcrRaster } from './ocr-raster.ts';
@@ -458,8 +458,12 @@ async function ocrWholePage(
   const read = await readOcrPage(raster, pageNumber, context, budgetMs);
   if (!crop) return read;
   // The photo was read as a page of its own: its boxes (on the paper it shows, if any) go back on the PDF page.
-  const photoOnPage = { x: crop.left / rendered.width, y: crop.top / rendered.height, width: crop.width / rendered.width, height: crop.height / rendered.height };
-  return { ...read, paper: placementOnWholePage(read.paper ?? { x: 0, y: 0, width: 1, height: 1 }, photoOnPage) };
+  return { ...read, paper: placementOnWholePage(read.paper ?? { x: 0, y: 0, width: 1, height: 1 }, cropOnPage(crop, rendered)) };
+}
+
+/** Where a crop of the rendered page lies on the page, as fractions of it. */
+function cropOnPage(crop: { left: number; top: number; width: number; height: number }, page: RenderedPage): Placement {
+  return { x: crop.left / page.width, y: crop.top / page.height, width: crop.width / page.width, height: crop.height / page.height };
 }
 
 /** The pixels of the rendered page an image region covers. */
@@ -528,12 +532,8 @@ function cropRaw(rendered: RenderedPage, crop: { left: number; top: number; widt
 
 /** OCR placed the line within the crop; the contract wants it within the page. */
 function toPageFractions(line: TextLine, crop: { left: number; top: number; width: number; height: number }, page: RenderedPage): TextLine {
-  const convert = (placement: { x: number; y: number; width: number; height: number }) => ({
-    x: (crop.left + placement.x * crop.width) / page.width,
-    y: (crop.top + placement.y * crop.height) / page.height,
-    width: (placement.width * crop.width) / page.width,
-    height: (placement.height * crop.height) / page.height,
-  });
+  const onPage = cropOnPage(crop, page);
+  const convert = (placement: Placement) => placementOnWholePage(placement, onPage);
   return {
     ...line,
     placement: line.placement ? convert(line.placement) : undefined,
